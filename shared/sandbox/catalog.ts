@@ -1,0 +1,167 @@
+/**
+ * The sandbox's banks: a fixed, documented catalog (outside tests depend on these ids). Each bank is
+ * the spec's `accountsMetadata` plus the behaviour the metadata cannot express (OTP demands, details
+ * on the first transfer).
+ */
+import { type CurrencyCode, currencyObject } from '#shared/money';
+import type { AccountsMetadata, Period } from '#shared/spec/schemas';
+
+export interface SandboxBank {
+  bankId: string;
+  currency: CurrencyCode;
+  accountsMetadata: AccountsMetadata;
+  /** Operations for which the bank asks for a one-time password. */
+  otp: { beneficiary: boolean; transfer: boolean; balance: boolean };
+  /** Scenario 2: the first transfer to a beneficiary must carry the beneficiary's details. */
+  detailsOnFirstTransfer: boolean;
+  /** Opening balance of a new user's account, in minor units. */
+  openingBalanceMinor: number;
+}
+
+const uae = { code: 'AE', name: 'United Arab Emirates' };
+const kuwait = { code: 'KW', name: 'Kuwait' };
+const noOtp = { beneficiary: false, transfer: false, balance: false };
+
+function metadata(
+  overrides: Partial<AccountsMetadata> & Pick<AccountsMetadata, 'swiftCode' | 'bankName'>,
+  currency: CurrencyCode,
+  minimums: { same: number; local: number },
+): AccountsMetadata {
+  return {
+    swiftCode: overrides.swiftCode,
+    sortCode: null,
+    bankName: overrides.bankName,
+    branchName: 'Main Branch',
+    branchAddress: 'Sandbox Tower, Floor 1',
+    address: { line1: 'Sandbox Tower', line2: 'Financial District', line3: 'Dubai' },
+    transferBounds: [
+      { minimum: minimums.same, currency: currencyObject(currency), type: 'same' },
+      { minimum: minimums.local, currency: currencyObject(currency), type: 'local' },
+    ],
+    beneficiaryCoolDownPeriod: { value: 0, unit: 'hrs' },
+    isCreateBeneficiaryEndpointRequired: true,
+    willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod: true,
+    country: uae,
+    transactionRange: { unit: 'days', value: 90 },
+    ...overrides,
+  };
+}
+
+const aedMinimums = { same: 1, local: 10 };
+
+export const sandboxBanks: readonly SandboxBank[] = [
+  {
+    bankId: 'SANDBOX_BENEFICIARY',
+    currency: 'AED',
+    accountsMetadata: metadata(
+      { swiftCode: 'SBXBAEAD', bankName: 'Sandbox Beneficiary Bank' },
+      'AED',
+      aedMinimums,
+    ),
+    otp: noOtp,
+    detailsOnFirstTransfer: false,
+    openingBalanceMinor: 10_000_000,
+  },
+  {
+    bankId: 'SANDBOX_FIRST_DETAILS',
+    currency: 'AED',
+    accountsMetadata: metadata(
+      { swiftCode: 'SBXFAEAD', bankName: 'Sandbox First Details Bank' },
+      'AED',
+      aedMinimums,
+    ),
+    otp: noOtp,
+    detailsOnFirstTransfer: true,
+    openingBalanceMinor: 10_000_000,
+  },
+  {
+    bankId: 'SANDBOX_NO_BENEFICIARY',
+    currency: 'AED',
+    accountsMetadata: metadata(
+      { swiftCode: 'SBXNAEAD', bankName: 'Sandbox Direct Bank', isCreateBeneficiaryEndpointRequired: false },
+      'AED',
+      aedMinimums,
+    ),
+    otp: noOtp,
+    detailsOnFirstTransfer: false,
+    openingBalanceMinor: 10_000_000,
+  },
+  {
+    bankId: 'SANDBOX_COOLDOWN',
+    currency: 'AED',
+    accountsMetadata: metadata(
+      {
+        swiftCode: 'SBXCAEAD',
+        bankName: 'Sandbox Cool-down Bank',
+        beneficiaryCoolDownPeriod: { value: 24, unit: 'hrs' },
+        willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod: false,
+      },
+      'AED',
+      aedMinimums,
+    ),
+    otp: noOtp,
+    detailsOnFirstTransfer: false,
+    openingBalanceMinor: 10_000_000,
+  },
+  {
+    bankId: 'SANDBOX_COOLDOWN_FAST',
+    currency: 'AED',
+    accountsMetadata: metadata(
+      {
+        swiftCode: 'SBXQAEAD',
+        bankName: 'Sandbox Quick Cool-down Bank',
+        // 0.001 hours: 3.6 seconds, so demos and tests see a whole cool-down.
+        beneficiaryCoolDownPeriod: { value: 0.001, unit: 'hrs' },
+        willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod: false,
+      },
+      'AED',
+      aedMinimums,
+    ),
+    otp: noOtp,
+    detailsOnFirstTransfer: false,
+    openingBalanceMinor: 10_000_000,
+  },
+  {
+    bankId: 'SANDBOX_OTP',
+    currency: 'AED',
+    accountsMetadata: metadata({ swiftCode: 'SBXOAEAD', bankName: 'Sandbox OTP Bank' }, 'AED', aedMinimums),
+    otp: { beneficiary: true, transfer: true, balance: true },
+    detailsOnFirstTransfer: false,
+    openingBalanceMinor: 10_000_000,
+  },
+  {
+    bankId: 'SANDBOX_KWD',
+    currency: 'KWD',
+    accountsMetadata: metadata(
+      {
+        swiftCode: 'SBXKKWKW',
+        bankName: 'Sandbox Kuwait Bank',
+        country: kuwait,
+        address: { line1: 'Sandbox Tower', line2: 'Sharq', line3: 'Kuwait City' },
+      },
+      'KWD',
+      { same: 0.1, local: 1 },
+    ),
+    otp: noOtp,
+    detailsOnFirstTransfer: false,
+    openingBalanceMinor: 1_000_000,
+  },
+];
+
+const banksById = new Map(sandboxBanks.map((bank) => [bank.bankId, bank]));
+
+export function findBank(bankId: string): SandboxBank | undefined {
+  return banksById.get(bankId);
+}
+
+const millisecondsPerUnit: Record<string, number> = {
+  secs: 1_000,
+  mins: 60_000,
+  hrs: 3_600_000,
+  days: 86_400_000,
+};
+
+/** A period of the metadata (`{ value, unit }`) in milliseconds; unknown units count as hours. */
+export function periodMs(period: Period): number {
+  return Math.round(period.value * (millisecondsPerUnit[period.unit] ?? millisecondsPerUnit.hrs ?? 0));
+}

@@ -1,0 +1,152 @@
+/**
+ * What the sandbox needs from storage, in domain terms. The DynamoDB adapter
+ * (`shared/adapters/sandbox-table.ts`) implements it; the domain never sees AWS.
+ */
+import type { CurrencyCode } from '#shared/money';
+import type { Address, FaultRule } from '#shared/spec/schemas';
+
+export interface ConnectionRecord {
+  id: string;
+  bankId: string;
+  appSecretDigest: string;
+  userSecretDigest: string;
+  accessCodeDigest?: string;
+  accessCodeExpiresAt?: number;
+  accessTokenDigest?: string;
+  /** The operation holding the connection, and until when (epoch ms). */
+  lockOperationId?: string;
+  lockUntil?: number;
+  faults: StoredFault[];
+  createdAt: number;
+}
+
+export type StoredFault = FaultRule & { remaining?: number };
+
+export interface AccountRecord {
+  connectionId: string;
+  id: string;
+  currency: CurrencyCode;
+  balanceMinor: number;
+}
+
+export interface CardRecord {
+  connectionId: string;
+  id: string;
+  currency: CurrencyCode;
+  cardNumber: string;
+  availableMinor: number;
+  outstandingMinor: number;
+  amountDueMinor: number;
+  dueDate: string;
+}
+
+export interface BeneficiaryRecord {
+  connectionId: string;
+  id: string;
+  type: string;
+  name: string;
+  iban: string;
+  accountNumber: string;
+  swiftCode: string;
+  sortCode: string;
+  bankName: string;
+  country: string;
+  branchName: string;
+  branchAddress: string;
+  address?: Address | undefined;
+  createdAt: number;
+  coolDownUntil: number;
+  firstTransferAt?: number;
+}
+
+export interface TransferRecord {
+  connectionId: string;
+  reference: string;
+  operationId: string;
+  senderId: string;
+  amountMinor: number;
+  currency: CurrencyCode;
+  transferType: 'same' | 'local';
+  receiver: { beneficiaryId?: string; name: string; iban: string; swiftCode: string };
+  createdAt: number;
+}
+
+export type OperationKind =
+  | 'metadata'
+  | 'beneficiaries.list'
+  | 'beneficiaries.create'
+  | 'transfer.create'
+  | 'transfer.autoflow'
+  | 'balance';
+
+export type Envelope = Record<string, unknown> & { success: boolean; status: string };
+
+export interface OperationRecord {
+  id: string;
+  connectionId: string;
+  kind: OperationKind;
+  /** Digest of the request (without secrets, answers and ids): a repeated request must match it. */
+  fingerprint: string;
+  state: 'awaiting_input' | 'final';
+  /** The envelope the operation answers with once complete, and its HTTP status. */
+  response: Envelope;
+  httpStatus: number;
+  /** Until this time (epoch ms) polling answers `initialized` (operations sent with `sync: false`). */
+  completesAt: number;
+  inputExpiresAt?: number;
+  createdAt: number;
+}
+
+/** The state an operation write expects to find: none (a new operation) or one awaiting input. */
+export type OperationPrecondition = 'new' | 'awaiting_input';
+
+/** Raised by a store write whose precondition no longer holds. */
+export class StoreConflict extends Error {
+  constructor(readonly reason: 'operation' | 'insufficient_balance' | 'duplicate_beneficiary') {
+    super(`store conflict: ${reason}`);
+  }
+}
+
+export interface SandboxStore {
+  applicationExists(appSecretDigest: string): Promise<boolean>;
+  putApplication(appSecretDigest: string, createdAt: number): Promise<void>;
+
+  createUser(connection: ConnectionRecord, accounts: AccountRecord[], cards: CardRecord[]): Promise<void>;
+  getConnection(connectionId: string): Promise<ConnectionRecord | undefined>;
+  /** Replaces the access code by the access token, if the code is still the one given. */
+  redeemAccessCode(
+    connectionId: string,
+    accessCodeDigest: string,
+    accessTokenDigest: string,
+  ): Promise<boolean>;
+  setFaults(connectionId: string, faults: StoredFault[]): Promise<void>;
+  /** Uses one application of a counted fault rule; false when it has none left. */
+  consumeFault(connectionId: string, index: number): Promise<boolean>;
+
+  /** Takes the connection for an operation when free, expired, or already held by that operation. */
+  acquireLock(connectionId: string, operationId: string, until: number, now: number): Promise<boolean>;
+  /** Releases the connection (no `until`) or keeps it until a time, if the operation still holds it. */
+  releaseLock(connectionId: string, operationId: string, until?: number): Promise<void>;
+
+  getAccount(connectionId: string, accountId: string): Promise<AccountRecord | undefined>;
+  getCard(connectionId: string, cardId: string): Promise<CardRecord | undefined>;
+  getBeneficiary(connectionId: string, beneficiaryId: string): Promise<BeneficiaryRecord | undefined>;
+  beneficiaryExists(connectionId: string, iban: string): Promise<boolean>;
+  listBeneficiaries(connectionId: string): Promise<BeneficiaryRecord[]>;
+
+  getOperation(operationId: string): Promise<OperationRecord | undefined>;
+  /** Writes an operation; StoreConflict('operation') when the precondition fails. */
+  saveOperation(operation: OperationRecord, precondition: OperationPrecondition): Promise<void>;
+  /** One transaction: the beneficiary, its IBAN uniqueness, and the operation. */
+  createBeneficiary(
+    beneficiary: BeneficiaryRecord,
+    operation: OperationRecord,
+    precondition: OperationPrecondition,
+  ): Promise<void>;
+  /** One transaction: debit (never below zero), transfer record, first use of the beneficiary, operation. */
+  commitTransfer(
+    transfer: TransferRecord,
+    operation: OperationRecord,
+    precondition: OperationPrecondition,
+  ): Promise<void>;
+}

@@ -1,0 +1,289 @@
+/**
+ * Every request, response and resource of the interface (../shared/spec/bank-data-and-payments-service.md),
+ * as zod schemas. The sandbox validates requests with them; the provider client validates responses
+ * with them. Types are inferred, never written twice. Unknown request fields are ignored (stripped).
+ */
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------------------------
+// Shared pieces
+
+export const OperationStatus = z.enum(['initialized', 'user_input_required', 'done', 'failed']);
+export type OperationStatus = z.infer<typeof OperationStatus>;
+
+export const UserInput = z.object({
+  id: z.string().min(1),
+  index: z.number().int().nonnegative(),
+  query: z.string(),
+  answer: z.string(),
+});
+export type UserInput = z.infer<typeof UserInput>;
+
+export const Currency = z.object({ code: z.string().length(3), name: z.string() });
+export type Currency = z.infer<typeof Currency>;
+
+export const Address = z.object({ line1: z.string(), line2: z.string(), line3: z.string() });
+export type Address = z.infer<typeof Address>;
+
+/** `same` when sender and receiver are at the same bank, `local` otherwise. */
+export const TransferType = z.enum(['same', 'local']);
+export type TransferType = z.infer<typeof TransferType>;
+
+export const TransferBound = z.object({ minimum: z.number(), currency: Currency, type: z.string() });
+export type TransferBound = z.infer<typeof TransferBound>;
+
+export const Period = z.object({ value: z.number().nonnegative(), unit: z.string() });
+export type Period = z.infer<typeof Period>;
+
+export const AccountsMetadata = z.object({
+  swiftCode: z.string(),
+  sortCode: z.string().nullable(),
+  bankName: z.string(),
+  branchName: z.string(),
+  branchAddress: z.string(),
+  address: Address,
+  transferBounds: z.array(TransferBound),
+  beneficiaryCoolDownPeriod: Period,
+  isCreateBeneficiaryEndpointRequired: z.boolean(),
+  willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod: z.boolean(),
+  country: z.object({ code: z.string(), name: z.string() }),
+  transactionRange: z.object({ unit: z.string(), value: z.number() }),
+});
+export type AccountsMetadata = z.infer<typeof AccountsMetadata>;
+
+export const ListedBeneficiary = z.object({
+  id: z.string(),
+  name: z.string(),
+  accountNumber: z.string(),
+  type: z.string(),
+  status: z.string(),
+});
+export type ListedBeneficiary = z.infer<typeof ListedBeneficiary>;
+
+const text = z.string().trim().min(1);
+
+/** The fields a beneficiary is created with, and (without `type`) given inline in a transfer. */
+const beneficiaryFields = {
+  swiftCode: text,
+  sortCode: z.string().optional().default(''),
+  bankName: z.string().optional().default(''),
+  name: text,
+  iban: text,
+  accountNumber: z.string().optional().default(''),
+  branchName: z.string().optional().default(''),
+  branchAddress: z.string().optional().default(''),
+  address: Address.optional(),
+};
+
+export const NewBeneficiary = z.object({
+  type: z.string().optional().default('local'),
+  ...beneficiaryFields,
+  /** Creation shows a full country name. */
+  country: text,
+});
+export type NewBeneficiary = z.infer<typeof NewBeneficiary>;
+
+export const InlineBeneficiary = z.object({
+  ...beneficiaryFields,
+  /** The inline form shows a two-letter country code. */
+  country: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code'),
+});
+export type InlineBeneficiary = z.infer<typeof InlineBeneficiary>;
+
+export const CardBalance = z.object({
+  availableBalance: z.number(),
+  outstandingBalance: z.number(),
+  amountDue: z.union([z.number(), z.string()]),
+  cardNumber: z.string(),
+  dueDate: z.string(),
+  currency: Currency,
+});
+export type CardBalance = z.infer<typeof CardBalance>;
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+const credentials = { appSecret: text, userSecret: text };
+const answers = { userInputs: z.array(UserInput).optional() };
+const amount = z.number().positive();
+
+export const MetadataRequest = z.object({ ...credentials, sync: z.boolean() });
+export type MetadataRequest = z.infer<typeof MetadataRequest>;
+
+export const ListBeneficiariesRequest = z.object({ ...credentials, sync: z.boolean() });
+export type ListBeneficiariesRequest = z.infer<typeof ListBeneficiariesRequest>;
+
+export const CreateBeneficiaryRequest = z.object({
+  ...credentials,
+  sync: z.boolean(),
+  ...NewBeneficiary.shape,
+  ...answers,
+  /** Sent with `userInputs` to answer the operation that asked for them. */
+  jobID: text.optional(),
+});
+export type CreateBeneficiaryRequest = z.infer<typeof CreateBeneficiaryRequest>;
+
+export const TransferRequest = z.object({
+  ...credentials,
+  sync: z.boolean().optional().default(true),
+  amount,
+  senderID: text,
+  receiverID: text,
+  /** Beneficiary details, demanded by some banks on the first transfer to a beneficiary (scenario 2). */
+  beneficiary: InlineBeneficiary.optional(),
+  ...answers,
+  operationID: text.optional(),
+});
+export type TransferRequest = z.infer<typeof TransferRequest>;
+
+export const AutoflowTransferRequest = z.object({
+  ...credentials,
+  sync: z.boolean().optional().default(true),
+  amount,
+  senderID: text,
+  action: text,
+  beneficiary: InlineBeneficiary,
+  ...answers,
+  operationID: text.optional(),
+});
+export type AutoflowTransferRequest = z.infer<typeof AutoflowTransferRequest>;
+
+export const BalanceRequest = z.object({
+  ...credentials,
+  sync: z.boolean().optional().default(true),
+  cardID: text,
+  ...answers,
+  operationID: text.optional(),
+});
+export type BalanceRequest = z.infer<typeof BalanceRequest>;
+
+export const OperationGetRequest = z
+  .object({ ...credentials, operationID: text.optional(), jobID: text.optional() })
+  .refine((body) => (body.operationID === undefined) !== (body.jobID === undefined), {
+    message: 'exactly one of operationID and jobID is required',
+    path: ['operationID'],
+  });
+export type OperationGetRequest = z.infer<typeof OperationGetRequest>;
+
+export const ExchangeTokenRequest = z.object({ appSecret: text, accessCode: text, connectionID: text });
+export type ExchangeTokenRequest = z.infer<typeof ExchangeTokenRequest>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+const envelope = {
+  success: z.boolean(),
+  status: OperationStatus,
+  type: z.string().optional(),
+  msg: z.string().optional(),
+  userInputs: z.array(UserInput).optional(),
+  reference: z.string().optional(),
+};
+
+export const FailedEnvelope = z.object({
+  jobID: z.string().optional(),
+  operationID: z.string().optional(),
+  success: z.literal(false),
+  status: z.literal('failed'),
+  type: z.string(),
+  msg: z.string(),
+  /** Not in the spec: which fields a BAD_REQUEST found wrong. */
+  details: z.array(z.string()).optional(),
+});
+export type FailedEnvelope = z.infer<typeof FailedEnvelope>;
+
+export const MetadataResponse = z.object({
+  jobID: z.string(),
+  ...envelope,
+  accountsMetadata: AccountsMetadata.optional(),
+});
+export type MetadataResponse = z.infer<typeof MetadataResponse>;
+
+export const ListBeneficiariesResponse = z.object({
+  jobID: z.string(),
+  ...envelope,
+  beneficiaries: z.array(ListedBeneficiary).optional(),
+});
+export type ListBeneficiariesResponse = z.infer<typeof ListBeneficiariesResponse>;
+
+export const CreateBeneficiaryResponse = z.object({ jobID: z.string(), ...envelope });
+export type CreateBeneficiaryResponse = z.infer<typeof CreateBeneficiaryResponse>;
+
+export const TransferResponse = z.object({ operationID: z.string(), ...envelope });
+export type TransferResponse = z.infer<typeof TransferResponse>;
+
+export const BalanceResponse = z.object({
+  operationID: z.string(),
+  ...envelope,
+  balance: CardBalance.optional(),
+});
+export type BalanceResponse = z.infer<typeof BalanceResponse>;
+
+/** Any operation as read back from `/v1/operation/get`. */
+export const OperationResponse = z.object({
+  jobID: z.string().optional(),
+  operationID: z.string().optional(),
+  ...envelope,
+  accountsMetadata: AccountsMetadata.optional(),
+  beneficiaries: z.array(ListedBeneficiary).optional(),
+  balance: CardBalance.optional(),
+});
+export type OperationResponse = z.infer<typeof OperationResponse>;
+
+export const ExchangeTokenResponse = z.object({
+  success: z.literal(true),
+  status: z.literal('done'),
+  accessToken: z.string(),
+});
+export type ExchangeTokenResponse = z.infer<typeof ExchangeTokenResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// Sandbox administration (not part of the provider interface; a fixed contract of the sandbox)
+
+export const CreateApplicationResponse = z.object({ appSecret: z.string() });
+
+export const CreateSandboxUserRequest = z.object({
+  appSecret: text,
+  bankId: text,
+  /** Opening balance of the user's account, in major units of the bank's currency. */
+  balance: z.number().nonnegative().optional(),
+  /** Lifetime of the access code, in seconds (default 600). */
+  accessCodeTtlSeconds: z.number().int().min(1).max(86_400).optional(),
+});
+export type CreateSandboxUserRequest = z.infer<typeof CreateSandboxUserRequest>;
+
+export const CreateSandboxUserResponse = z.object({
+  accessCode: z.string(),
+  connectionID: z.string(),
+  userSecret: z.string(),
+  accounts: z.array(z.object({ id: z.string(), currency: z.string(), balance: z.number() })),
+  cards: z.array(z.object({ id: z.string() })),
+});
+export type CreateSandboxUserResponse = z.infer<typeof CreateSandboxUserResponse>;
+
+export const SandboxBanksResponse = z.object({
+  banks: z.array(z.object({ bankId: z.string(), accountsMetadata: AccountsMetadata })),
+});
+
+export const FaultRule = z.object({
+  /** Only requests to this path; every path when absent. */
+  path: z.string().startsWith('/').optional(),
+  /** Added before the bank answers, while the operation holds the connection. */
+  latencyMs: z.number().int().min(0).max(60_000).optional(),
+  /** `timeout`: hang for `timeoutMs`, then 504. `error`: answer `status`. */
+  outcome: z.enum(['timeout', 'error']).optional(),
+  status: z.union([z.literal(500), z.literal(502), z.literal(503)]).optional(),
+  /** `before`: nothing happens at the bank. `after`: the operation takes effect, the answer is lost. */
+  phase: z.enum(['before', 'after']).optional(),
+  timeoutMs: z.number().int().min(0).max(120_000).optional(),
+  /** How many matching requests the rule applies to; unlimited when absent. */
+  times: z.number().int().min(1).optional(),
+});
+export type FaultRule = z.infer<typeof FaultRule>;
+
+export const SetFaultsRequest = z.object({
+  appSecret: text,
+  connectionID: text,
+  faults: z.array(FaultRule).max(10),
+});
+export type SetFaultsRequest = z.infer<typeof SetFaultsRequest>;
