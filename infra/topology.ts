@@ -60,6 +60,7 @@ export const sandboxApi: ApiSpec = {
     { method: 'GET', path: '/sandbox/banks', handler: sandboxHandler('banks-list') },
     { method: 'POST', path: '/sandbox/applications', handler: sandboxHandler('applications-create') },
     { method: 'POST', path: '/sandbox/users', handler: sandboxHandler('users-create') },
+    { method: 'POST', path: '/sandbox/users/get', handler: sandboxHandler('users-get') },
     { method: 'POST', path: '/sandbox/faults', handler: sandboxHandler('faults-set') },
     { method: 'GET', path: '/health', handler: sandboxHandler('health') },
   ],

@@ -222,6 +222,38 @@ export class SandboxTable implements SandboxStore {
     }
   }
 
+  async getUserAssets(connectionId: string) {
+    const assets = {
+      accounts: [] as AccountRecord[],
+      cards: [] as CardRecord[],
+      transfers: [] as TransferRecord[],
+    };
+    const groups: Record<string, unknown[]> = {
+      ACCOUNT: assets.accounts,
+      CARD: assets.cards,
+      TRANSFER: assets.transfers,
+    };
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': `CONN#${connectionId}` },
+          ConsistentRead: true,
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const group = groups[String(item.sk).split('#')[0] ?? ''];
+        if (group) group.push(fromItem(item));
+      }
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    assets.transfers.sort((a, b) => a.createdAt - b.createdAt);
+    return assets;
+  }
+
   getAccount(connectionId: string, accountId: string) {
     return this.get<AccountRecord>(keys.account(connectionId, accountId));
   }

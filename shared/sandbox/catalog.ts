@@ -23,14 +23,18 @@ const kuwait = { code: 'KW', name: 'Kuwait' };
 const noOtp = { beneficiary: false, transfer: false, balance: false };
 
 function metadata(
-  overrides: Partial<AccountsMetadata> & Pick<AccountsMetadata, 'swiftCode' | 'bankName'>,
+  {
+    swiftCode,
+    bankName,
+    ...overrides
+  }: Partial<AccountsMetadata> & Pick<AccountsMetadata, 'swiftCode' | 'bankName'>,
   currency: CurrencyCode,
   minimums: { same: number; local: number },
 ): AccountsMetadata {
   return {
-    swiftCode: overrides.swiftCode,
+    swiftCode,
     sortCode: null,
-    bankName: overrides.bankName,
+    bankName,
     branchName: 'Main Branch',
     branchAddress: 'Sandbox Tower, Floor 1',
     address: { line1: 'Sandbox Tower', line2: 'Financial District', line3: 'Dubai' },

@@ -29,6 +29,8 @@ import type {
   ListedBeneficiary,
   MetadataRequest,
   OperationGetRequest,
+  SandboxUserRequest,
+  SandboxUserResponse,
   SetFaultsRequest,
   TransferRequest,
   UserInput,
@@ -136,6 +138,7 @@ export class Sandbox {
         accessCodeDigest: digest(accessCode),
         accessCodeExpiresAt:
           now + (request.accessCodeTtlSeconds ?? this.options.accessCodeTtlMs / 1000) * 1000,
+        ...(request.inputTtlSeconds === undefined ? {} : { inputTtlMs: request.inputTtlSeconds * 1000 }),
         faults: [],
         createdAt: now,
       },
@@ -152,6 +155,43 @@ export class Sandbox {
       cards: [{ id: card.id }],
     };
     return { status: 201, body };
+  }
+
+  /** A user's accounts (with current balances), cards and transfers, for tests to assert on. */
+  async getUser(request: SandboxUserRequest): Promise<HttpAnswer> {
+    const connection = await this.store.getConnection(request.connectionID);
+    if (!connection || !matchesDigest(request.appSecret, connection.appSecretDigest)) {
+      throw new ProviderError('UNAUTHORIZED');
+    }
+    const { accounts, cards, transfers } = await this.store.getUserAssets(connection.id);
+    const body: SandboxUserResponse = {
+      connectionID: connection.id,
+      bankId: connection.bankId,
+      accounts: accounts.map((account) => ({
+        id: account.id,
+        currency: account.currency,
+        balance: fromMinorUnits(account.balanceMinor, account.currency),
+      })),
+      cards: cards.map((card) => ({ id: card.id })),
+      transfers: transfers.map((transfer) => ({
+        reference: transfer.reference,
+        operationID: transfer.operationId,
+        senderID: transfer.senderId,
+        amount: fromMinorUnits(transfer.amountMinor, transfer.currency),
+        currency: transfer.currency,
+        type: transfer.transferType,
+        receiver: {
+          ...(transfer.receiver.beneficiaryId === undefined
+            ? {}
+            : { beneficiaryID: transfer.receiver.beneficiaryId }),
+          name: transfer.receiver.name,
+          iban: transfer.receiver.iban,
+          swiftCode: transfer.receiver.swiftCode,
+        },
+        createdAt: new Date(transfer.createdAt).toISOString(),
+      })),
+    };
+    return { status: 200, body };
   }
 
   async setFaults(request: SetFaultsRequest): Promise<HttpAnswer> {
@@ -496,7 +536,7 @@ export class Sandbox {
       const base = this.operationRecord(connection, spec, operationId, now);
 
       if (spec.asksForInput && !inputGiven) {
-        const inputExpiresAt = base.completesAt + this.options.inputTtlMs;
+        const inputExpiresAt = base.completesAt + (connection.inputTtlMs ?? this.options.inputTtlMs);
         const response = {
           [spec.idField]: operationId,
           success: true,

@@ -13,6 +13,8 @@ export interface ConnectionRecord {
   accessCodeDigest?: string;
   accessCodeExpiresAt?: number;
   accessTokenDigest?: string;
+  /** How long this user's operations wait for user input (ms); the sandbox default when absent. */
+  inputTtlMs?: number;
   /** The operation holding the connection, and until when (epoch ms). */
   lockOperationId?: string;
   lockUntil?: number;
@@ -128,6 +130,10 @@ export interface SandboxStore {
   /** Releases the connection (no `until`) or keeps it until a time, if the operation still holds it. */
   releaseLock(connectionId: string, operationId: string, until?: number): Promise<void>;
 
+  /** Everything the user holds: accounts, cards and transfers, oldest first. */
+  getUserAssets(
+    connectionId: string,
+  ): Promise<{ accounts: AccountRecord[]; cards: CardRecord[]; transfers: TransferRecord[] }>;
   getAccount(connectionId: string, accountId: string): Promise<AccountRecord | undefined>;
   getCard(connectionId: string, cardId: string): Promise<CardRecord | undefined>;
   getBeneficiary(connectionId: string, beneficiaryId: string): Promise<BeneficiaryRecord | undefined>;

@@ -249,6 +249,8 @@ export const CreateSandboxUserRequest = z.object({
   balance: z.number().nonnegative().optional(),
   /** Lifetime of the access code, in seconds (default 600). */
   accessCodeTtlSeconds: z.number().int().min(1).max(86_400).optional(),
+  /** How long the user's operations wait for user input, in seconds (default 300). */
+  inputTtlSeconds: z.number().int().min(1).max(86_400).optional(),
 });
 export type CreateSandboxUserRequest = z.infer<typeof CreateSandboxUserRequest>;
 
@@ -260,6 +262,34 @@ export const CreateSandboxUserResponse = z.object({
   cards: z.array(z.object({ id: z.string() })),
 });
 export type CreateSandboxUserResponse = z.infer<typeof CreateSandboxUserResponse>;
+
+export const SandboxUserRequest = z.object({ appSecret: text, connectionID: text });
+export type SandboxUserRequest = z.infer<typeof SandboxUserRequest>;
+
+export const SandboxUserResponse = z.object({
+  connectionID: z.string(),
+  bankId: z.string(),
+  accounts: CreateSandboxUserResponse.shape.accounts,
+  cards: CreateSandboxUserResponse.shape.cards,
+  transfers: z.array(
+    z.object({
+      reference: z.string(),
+      operationID: z.string(),
+      senderID: z.string(),
+      amount: z.number(),
+      currency: z.string(),
+      type: TransferType,
+      receiver: z.object({
+        beneficiaryID: z.string().optional(),
+        name: z.string(),
+        iban: z.string(),
+        swiftCode: z.string(),
+      }),
+      createdAt: z.string(),
+    }),
+  ),
+});
+export type SandboxUserResponse = z.infer<typeof SandboxUserResponse>;
 
 export const SandboxBanksResponse = z.object({
   banks: z.array(z.object({ bankId: z.string(), accountsMetadata: AccountsMetadata })),

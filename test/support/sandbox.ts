@@ -1,0 +1,120 @@
+/**
+ * Test helpers that talk to the running sandbox over real HTTP, as any client would.
+ */
+import { expect, inject } from 'vitest';
+
+export const sandboxUrl = inject('sandboxUrl');
+export const appSecret = 'sandbox-local-app-secret';
+
+/** An IBAN of the operator's wallet account at another bank (valid check digits). */
+export const walletIban = 'AE070331234567890123456';
+
+export interface Reply {
+  status: number;
+  body: Record<string, any>;
+}
+
+export async function request(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  const response = await fetch(`${sandboxUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let parsed: Record<string, any>;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error(`non-JSON answer ${response.status} from ${method} ${path}: ${text}`);
+  }
+  return { status: response.status, body: parsed };
+}
+
+export const post = (path: string, body?: unknown, headers?: Record<string, string>) =>
+  request('POST', path, body, headers);
+
+export interface TestUser {
+  connectionID: string;
+  userSecret: string;
+  accessToken: string;
+  accountId: string;
+  cardId: string;
+  balance: number;
+  /** Calls a provider endpoint as this user: bearer token and both secrets added. */
+  call(path: string, body?: Record<string, unknown>, headers?: Record<string, string>): Promise<Reply>;
+  /** The user's accounts and transfers as the sandbox holds them now. */
+  state(): Promise<Reply['body']>;
+}
+
+export async function createUser(
+  bankId: string,
+  options: { balance?: number; inputTtlSeconds?: number; appSecret?: string } = {},
+): Promise<TestUser> {
+  const app = options.appSecret ?? appSecret;
+  const created = await post('/sandbox/users', { appSecret: app, bankId, ...options, appSecret: app });
+  if (created.status !== 201) throw new Error(`user not created: ${JSON.stringify(created.body)}`);
+  const { connectionID, accessCode, userSecret, accounts, cards } = created.body;
+  const exchanged = await post('/v1/auth/ExchangeToken', { appSecret: app, accessCode, connectionID });
+  if (exchanged.status !== 200) throw new Error(`token not exchanged: ${JSON.stringify(exchanged.body)}`);
+  const accessToken: string = exchanged.body.accessToken;
+  return {
+    connectionID,
+    userSecret,
+    accessToken,
+    accountId: accounts[0].id,
+    cardId: cards[0].id,
+    balance: accounts[0].balance,
+    call: (path, body = {}, headers = {}) =>
+      post(
+        path,
+        { appSecret: app, userSecret, ...body },
+        { authorization: `Bearer ${accessToken}`, ...headers },
+      ),
+    state: async () => (await post('/sandbox/users/get', { appSecret: app, connectionID })).body,
+  };
+}
+
+/** The wallet account as a beneficiary to create (scenario 1 and 2 banks). */
+export function walletBeneficiary(overrides: Record<string, unknown> = {}) {
+  return {
+    type: 'local',
+    name: 'Acme Wallet LLC',
+    iban: walletIban,
+    accountNumber: '1234567890123456',
+    swiftCode: 'WALTAEAD',
+    sortCode: '',
+    bankName: 'Wallet Bank',
+    country: 'United Arab Emirates',
+    branchName: 'Head Office',
+    branchAddress: 'Wallet Street 1, Dubai',
+    address: { line1: 'Wallet Street 1', line2: 'Downtown', line3: 'Dubai' },
+    ...overrides,
+  };
+}
+
+/** The wallet account as an inline receiver (scenario 3 and scenario 2's first transfer). */
+export function walletInline(overrides: Record<string, unknown> = {}) {
+  const { type: _type, ...fields } = walletBeneficiary();
+  return { ...fields, country: 'AE', ...overrides };
+}
+
+/** Polls until `check` returns a value, or fails after `timeoutMs`. No fixed sleeps. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Matches the spec's failed envelope with this type (and any extra fields, such as the operation id). */
+export function failed(type: string) {
+  return expect.objectContaining({ success: false, status: 'failed', type, msg: expect.any(String) });
+}
