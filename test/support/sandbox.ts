@@ -55,8 +55,8 @@ export async function createUser(
   bankId: string,
   options: { balance?: number; inputTtlSeconds?: number; appSecret?: string } = {},
 ): Promise<TestUser> {
-  const app = options.appSecret ?? appSecret;
-  const created = await post('/sandbox/users', { appSecret: app, bankId, ...options, appSecret: app });
+  const { appSecret: app = appSecret, ...settings } = options;
+  const created = await post('/sandbox/users', { appSecret: app, bankId, ...settings });
   if (created.status !== 201) throw new Error(`user not created: ${JSON.stringify(created.body)}`);
   const { connectionID, accessCode, userSecret, accounts, cards } = created.body;
   const exchanged = await post('/v1/auth/ExchangeToken', { appSecret: app, accessCode, connectionID });
