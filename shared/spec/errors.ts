@@ -35,7 +35,6 @@ export const errorTypes = {
   AMOUNT_BELOW_MINIMUM: { status: 422, msg: 'Amount is below the bank minimum for this transfer type' },
   INSUFFICIENT_BALANCE: { status: 422, msg: 'Insufficient balance in the sender account' },
   NOT_FOUND: { status: 404, msg: 'No such route' },
-  METHOD_NOT_ALLOWED: { status: 405, msg: 'Method not allowed on this route' },
   PAYLOAD_TOO_LARGE: { status: 413, msg: 'Request body is too large' },
   INTERNAL_ERROR: { status: 500, msg: 'Internal error' },
   BAD_GATEWAY: { status: 502, msg: 'The bank answered with an error' },

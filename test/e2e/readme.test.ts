@@ -1,0 +1,63 @@
+/**
+ * The README is part of the product: its examples run here exactly as printed (only the sandbox URL
+ * is swapped for the test stack's), and its error table matches the error types the code answers.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { errorTypes } from '#shared/spec/errors';
+import { sandboxUrl } from '../support/sandbox.ts';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const run = promisify(execFile);
+
+function example(name: string): string {
+  const match = new RegExp(`<!-- readme-example: ${name} -->\\n\`\`\`bash\\n([\\s\\S]*?)\`\`\``).exec(readme);
+  if (!match?.[1]) throw new Error(`README has no example named ${name}`);
+  return match[1].replaceAll('http://127.0.0.1:3001', sandboxUrl);
+}
+
+async function runExample(name: string) {
+  const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', example(name)], { timeout: 30_000 });
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
+
+describe('README', () => {
+  it('shows the two commands', () => {
+    expect(readme).toContain('npm ci && npm start');
+    expect(readme).toContain('npm test');
+  });
+
+  it('deposit example runs as printed', async () => {
+    const [metadata, transfer, user] = await runExample('deposit');
+    expect(metadata).toMatchObject({
+      success: true,
+      status: 'done',
+      accountsMetadata: { bankName: expect.any(String) },
+    });
+    expect(transfer).toMatchObject({ success: true, status: 'done', reference: expect.any(String) });
+    expect(user.accounts[0].balance).toBe(99_750);
+    expect(user.transfers).toEqual([expect.objectContaining({ reference: transfer.reference, amount: 250 })]);
+  });
+
+  it('OTP example runs as printed', async () => {
+    const [asked, answered] = await runExample('otp');
+    expect(asked).toMatchObject({
+      success: true,
+      status: 'user_input_required',
+      userInputs: [{ id: 'otp' }],
+    });
+    expect(answered).toMatchObject({ operationID: asked.operationID, success: true, status: 'done' });
+    expect(answered.balance.currency).toEqual({ code: 'AED', name: 'UAE Dirham' });
+  });
+
+  it('error table lists every error type with its HTTP status', () => {
+    for (const [type, { status }] of Object.entries(errorTypes)) {
+      expect(readme).toMatch(new RegExp(`\\|\\s*\`${type}\`\\s*\\|\\s*${status}\\s*\\|`));
+    }
+  });
+});
