@@ -25,6 +25,8 @@ function tablesOf(api: ApiSpec): { name: string; spec: TableSpec }[] {
 
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const host = options.host ?? '127.0.0.1';
+  // Lambda runs Node 22; the SDK's warning about Node 20 is noise on a developer machine.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dynamodb = await startDynamoDbLocal();
   try {
     // The handlers read their configuration when first imported, which startGateway does below.
