@@ -1,0 +1,296 @@
+/**
+ * A typed client for every endpoint of the provider interface, built on the spec's schemas: every
+ * response is validated. Outcomes come in three kinds, and telling them apart is the point:
+ *
+ * - an answer (`done`, `user_input_required`, `initialized`), returned;
+ * - a refusal: the provider answered with a failed envelope and a type (4xx). `ProviderRefusal`.
+ *   Nothing happened at the bank; the caller may fix the request or give up.
+ * - an unknown outcome: timeout, connection reset, 5xx, or a body that is not the spec's.
+ *   `ProviderUnknownOutcome`. The operation may or may not have taken effect; for a transfer the
+ *   caller must not simply send it again.
+ *
+ * Money crosses here: callers give integer minor units, the wire carries major-unit numbers.
+ */
+import type { z } from 'zod';
+import { type CurrencyCode, fromMinorUnits } from '#shared/money';
+import {
+  type AutoflowTransferRequest,
+  BalanceResponse,
+  CreateBeneficiaryResponse,
+  ExchangeTokenResponse,
+  FailedEnvelope,
+  type InlineBeneficiary,
+  ListBeneficiariesResponse,
+  MetadataResponse,
+  type NewBeneficiary,
+  OperationResponse,
+  TransferResponse,
+  type UserInput,
+} from '#shared/spec/schemas';
+
+/** Who the provider acts for: the user's permanent access token and the two secrets. */
+export interface ProviderCredentials {
+  accessToken: string;
+  appSecret: string;
+  userSecret: string;
+}
+
+/** Answers to a `user_input_required`: the operation's id and the inputs with their answers. */
+export interface InputAnswer {
+  id: string;
+  userInputs: UserInput[];
+}
+
+export type ProviderAnswer<T> =
+  | { status: 'done'; id: string; response: T }
+  | { status: 'user_input_required'; id: string; userInputs: UserInput[]; response: T }
+  | { status: 'initialized'; id: string; response: T };
+
+export class ProviderRefusal extends Error {
+  constructor(
+    readonly type: string,
+    readonly msg: string,
+    readonly httpStatus: number,
+    /** The operation's id, when the provider assigned one before refusing. */
+    readonly operationId?: string,
+  ) {
+    super(`${type}: ${msg}`);
+    this.name = 'ProviderRefusal';
+  }
+}
+
+export type UnknownReason = 'timeout' | 'network' | 'server_error' | 'unreadable';
+
+export class ProviderUnknownOutcome extends Error {
+  constructor(
+    readonly reason: UnknownReason,
+    detail: string,
+    readonly httpStatus?: number,
+  ) {
+    super(`provider outcome unknown (${reason}): ${detail}`);
+    this.name = 'ProviderUnknownOutcome';
+  }
+}
+
+export interface ProviderClientOptions {
+  baseUrl: string;
+  /** Per request; a request that takes longer has an unknown outcome. */
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+type IdField = 'jobID' | 'operationID';
+type Enveloped = { success: boolean; status: string; userInputs?: UserInput[] | undefined } & Partial<
+  Record<IdField, string>
+>;
+
+export interface TransferOrder {
+  amountMinor: number;
+  currency: CurrencyCode;
+  senderID: string;
+}
+
+export class ProviderClient {
+  private readonly baseUrl: string;
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: ProviderClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  async exchangeToken(appSecret: string, accessCode: string, connectionID: string) {
+    const response = await this.post('/v1/auth/ExchangeToken', undefined, {
+      appSecret,
+      accessCode,
+      connectionID,
+    });
+    return this.parse(ExchangeTokenResponse, response, '/v1/auth/ExchangeToken');
+  }
+
+  getMetadata(credentials: ProviderCredentials) {
+    return this.operation('/v1/metadata/accounts/get', 'jobID', MetadataResponse, credentials, {
+      sync: true,
+    });
+  }
+
+  listBeneficiaries(credentials: ProviderCredentials) {
+    return this.operation('/v1/payment/beneficiaries/get', 'jobID', ListBeneficiariesResponse, credentials, {
+      sync: true,
+    });
+  }
+
+  createBeneficiary(credentials: ProviderCredentials, beneficiary: NewBeneficiary, answer?: InputAnswer) {
+    return this.operation(
+      '/v1/payment/beneficiaries/create',
+      'jobID',
+      CreateBeneficiaryResponse,
+      credentials,
+      { sync: true, ...beneficiary },
+      answer,
+    );
+  }
+
+  /** Endpoint 4: to a registered beneficiary; `beneficiary` details when the bank demands them. */
+  createTransfer(
+    credentials: ProviderCredentials,
+    order: TransferOrder & { receiverID: string; beneficiary?: InlineBeneficiary },
+    answer?: InputAnswer,
+  ) {
+    const { amountMinor, currency, ...rest } = order;
+    return this.operation(
+      '/v1/payment/transfer/create',
+      'operationID',
+      TransferResponse,
+      credentials,
+      { sync: true, amount: fromMinorUnits(amountMinor, currency), ...rest },
+      answer,
+    );
+  }
+
+  /** Endpoint 5: the receiver inline, for banks that take no beneficiaries. */
+  createAutoflowTransfer(
+    credentials: ProviderCredentials,
+    order: TransferOrder & { beneficiary: InlineBeneficiary; action?: string },
+    answer?: InputAnswer,
+  ) {
+    const { amountMinor, currency, action = 'transfer', ...rest } = order;
+    const body: Omit<AutoflowTransferRequest, 'appSecret' | 'userSecret' | 'sync'> = {
+      amount: fromMinorUnits(amountMinor, currency),
+      action,
+      ...rest,
+    };
+    return this.operation(
+      '/v1/payment/transfer/autoflow',
+      'operationID',
+      TransferResponse,
+      credentials,
+      body,
+      answer,
+    );
+  }
+
+  getCardBalance(credentials: ProviderCredentials, cardID: string, answer?: InputAnswer) {
+    return this.operation(
+      '/v2/data/balance/get',
+      'operationID',
+      BalanceResponse,
+      credentials,
+      { cardID },
+      answer,
+    );
+  }
+
+  /** Reads an operation back (after `sync: false`, or to learn what became of one). */
+  getOperation(credentials: ProviderCredentials, id: { operationID: string } | { jobID: string }) {
+    const idField: IdField = 'operationID' in id ? 'operationID' : 'jobID';
+    return this.operation('/v1/operation/get', idField, OperationResponse, credentials, id);
+  }
+
+  private async operation<S extends z.ZodType<Enveloped>>(
+    path: string,
+    idField: IdField,
+    schema: S,
+    credentials: ProviderCredentials,
+    body: Record<string, unknown>,
+    answer?: InputAnswer,
+  ): Promise<ProviderAnswer<z.infer<S>>> {
+    const response = await this.post(path, credentials.accessToken, {
+      appSecret: credentials.appSecret,
+      userSecret: credentials.userSecret,
+      ...body,
+      ...(answer ? { [idField]: answer.id, userInputs: answer.userInputs } : {}),
+    });
+    const parsed = this.parse(schema, response, path);
+    const id = parsed[idField];
+    if (id === undefined)
+      throw new ProviderUnknownOutcome('unreadable', `${path} answered without ${idField}`);
+    switch (parsed.status) {
+      case 'done':
+        if (!parsed.success) break;
+        return { status: 'done', id, response: parsed };
+      case 'user_input_required':
+        if (!parsed.userInputs?.length) break;
+        return { status: 'user_input_required', id, userInputs: parsed.userInputs, response: parsed };
+      case 'initialized':
+        return { status: 'initialized', id, response: parsed };
+      case 'failed': {
+        const failed = FailedEnvelope.safeParse(parsed);
+        if (!failed.success) break;
+        throw new ProviderRefusal(failed.data.type, failed.data.msg, response.status, id);
+      }
+    }
+    throw new ProviderUnknownOutcome(
+      'unreadable',
+      `${path} answered an inconsistent envelope`,
+      response.status,
+    );
+  }
+
+  private async post(path: string, accessToken: string | undefined, body: unknown): Promise<RawResponse> {
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.fetch(`${this.baseUrl}${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(accessToken === undefined ? {} : { authorization: `Bearer ${accessToken}` }),
+        },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name === 'TimeoutError' || name === 'AbortError') {
+        throw new ProviderUnknownOutcome(
+          'timeout',
+          `${path} did not answer within ${this.options.timeoutMs} ms`,
+        );
+      }
+      throw new ProviderUnknownOutcome('network', `${path}: ${(error as Error).message}`);
+    }
+    if (response.status >= 500) {
+      throw new ProviderUnknownOutcome(
+        'server_error',
+        `${path} answered ${response.status}`,
+        response.status,
+      );
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new ProviderUnknownOutcome(
+        'unreadable',
+        `${path} answered ${response.status} without JSON`,
+        response.status,
+      );
+    }
+    return { status: response.status, json };
+  }
+
+  /** Validates a body: a failed envelope is a refusal, anything off-spec an unknown outcome. */
+  private parse<S extends z.ZodType>(schema: S, response: RawResponse, path: string): z.infer<S> {
+    const failed = FailedEnvelope.safeParse(response.json);
+    if (failed.success && response.status >= 400) {
+      const id = failed.data.operationID ?? failed.data.jobID;
+      throw new ProviderRefusal(failed.data.type, failed.data.msg, response.status, id);
+    }
+    const parsed = schema.safeParse(response.json);
+    if (!parsed.success || response.status >= 400) {
+      throw new ProviderUnknownOutcome(
+        'unreadable',
+        `${path} answered ${response.status} with a body outside the spec`,
+        response.status,
+      );
+    }
+    return parsed.data;
+  }
+}
+
+interface RawResponse {
+  status: number;
+  json: unknown;
+}

@@ -1,0 +1,206 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import {
+  ProviderClient,
+  type ProviderCredentials,
+  ProviderRefusal,
+  ProviderUnknownOutcome,
+} from '#shared/provider/client';
+import { InlineBeneficiary, NewBeneficiary } from '#shared/spec/schemas';
+import {
+  appSecret,
+  createUser,
+  post,
+  sandboxUrl,
+  walletBeneficiary,
+  walletInline,
+} from '../support/sandbox.ts';
+
+const client = new ProviderClient({ baseUrl: sandboxUrl, timeoutMs: 5_000 });
+
+async function userOn(bankId: string, options: { balance?: number } = {}) {
+  const user = await createUser(bankId, options);
+  const credentials: ProviderCredentials = {
+    accessToken: user.accessToken,
+    appSecret,
+    userSecret: user.userSecret,
+  };
+  return { user, credentials };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('provider client over the sandbox', () => {
+  it('exchanges an access code for a token', async () => {
+    // prepare
+    const created = await post('/sandbox/users', { appSecret, bankId: 'SANDBOX_BENEFICIARY' });
+    // act
+    const exchanged = await client.exchangeToken(
+      appSecret,
+      created.body.accessCode,
+      created.body.connectionID,
+    );
+    // assess
+    expect(exchanged).toMatchObject({ success: true, status: 'done', accessToken: expect.any(String) });
+  });
+
+  it('runs scenario 1 end to end with minor units on the inside', async () => {
+    const { user, credentials } = await userOn('SANDBOX_BENEFICIARY');
+
+    const metadata = await client.getMetadata(credentials);
+    const created = await client.createBeneficiary(credentials, NewBeneficiary.parse(walletBeneficiary()));
+    const listed = await client.listBeneficiaries(credentials);
+    const transfer = await client.createTransfer(credentials, {
+      amountMinor: 12_345,
+      currency: 'AED',
+      senderID: user.accountId,
+      receiverID: created.response.reference ?? '',
+    });
+
+    expect(metadata.status).toBe('done');
+    expect(metadata.response.accountsMetadata?.isCreateBeneficiaryEndpointRequired).toBe(true);
+    expect(created.status).toBe('done');
+    expect(listed.response.beneficiaries?.map((b) => b.id)).toEqual([created.response.reference]);
+    expect(transfer).toMatchObject({ status: 'done', response: { reference: expect.any(String) } });
+    const state = await user.state();
+    expect(state.accounts[0].balance).toBe(99_876.55);
+    expect(state.transfers[0]).toMatchObject({ amount: 123.45, operationID: transfer.id });
+  });
+
+  it('sends the receiver inline on a bank without beneficiaries, in three-decimal currencies too', async () => {
+    const { user, credentials } = await userOn('SANDBOX_NO_BENEFICIARY');
+    const transfer = await client.createAutoflowTransfer(credentials, {
+      amountMinor: 5_000,
+      currency: 'AED',
+      senderID: user.accountId,
+      beneficiary: InlineBeneficiary.parse(walletInline()),
+    });
+    expect(transfer.status).toBe('done');
+    expect((await user.state()).accounts[0].balance).toBe(99_950);
+  });
+
+  it('carries user input out and answers back in', async () => {
+    const { user, credentials } = await userOn('SANDBOX_OTP');
+    const asked = await client.getCardBalance(credentials, user.cardId);
+    expect(asked.status).toBe('user_input_required');
+    if (asked.status !== 'user_input_required') return;
+
+    const answered = await client.getCardBalance(credentials, user.cardId, {
+      id: asked.id,
+      userInputs: asked.userInputs.map((input) => ({ ...input, answer: '123456' })),
+    });
+
+    expect(answered).toMatchObject({ status: 'done', id: asked.id });
+    expect(answered.response.balance?.currency.code).toBe('AED');
+    const readBack = await client.getOperation(credentials, { operationID: asked.id });
+    expect(readBack.status).toBe('done');
+  });
+
+  it('turns a failed envelope into a typed refusal', async () => {
+    const { user, credentials } = await userOn('SANDBOX_NO_BENEFICIARY', { balance: 20 });
+
+    const refused = await rejection(
+      client.createAutoflowTransfer(credentials, {
+        amountMinor: 2_001,
+        currency: 'AED',
+        senderID: user.accountId,
+        beneficiary: InlineBeneficiary.parse(walletInline()),
+      }),
+    );
+    const unauthorized = await rejection(client.getMetadata({ ...credentials, userSecret: 'wrong' }));
+
+    expect(refused).toBeInstanceOf(ProviderRefusal);
+    expect(refused).toMatchObject({
+      type: 'INSUFFICIENT_BALANCE',
+      httpStatus: 422,
+      operationId: expect.any(String),
+    });
+    expect(unauthorized).toMatchObject({
+      type: 'UNAUTHORIZED',
+      msg: 'Invalid access token',
+      httpStatus: 401,
+    });
+  });
+
+  it('reports a 5xx as an unknown outcome, even when the transfer took effect', async () => {
+    const { user, credentials } = await userOn('SANDBOX_NO_BENEFICIARY');
+    await post('/sandbox/faults', {
+      appSecret,
+      connectionID: user.connectionID,
+      faults: [{ outcome: 'error', status: 503, phase: 'after', times: 1 }],
+    });
+
+    const outcome = await rejection(
+      client.createAutoflowTransfer(credentials, {
+        amountMinor: 1_000,
+        currency: 'AED',
+        senderID: user.accountId,
+        beneficiary: InlineBeneficiary.parse(walletInline()),
+      }),
+    );
+
+    expect(outcome).toBeInstanceOf(ProviderUnknownOutcome);
+    expect(outcome).toMatchObject({ reason: 'server_error', httpStatus: 503 });
+    expect((await user.state()).transfers).toHaveLength(1);
+  });
+
+  it('reports a slow provider as a timeout', async () => {
+    const { user, credentials } = await userOn('SANDBOX_BENEFICIARY');
+    await post('/sandbox/faults', {
+      appSecret,
+      connectionID: user.connectionID,
+      faults: [{ outcome: 'timeout', timeoutMs: 1_500, times: 1 }],
+    });
+    const impatient = new ProviderClient({ baseUrl: sandboxUrl, timeoutMs: 200 });
+
+    const outcome = await rejection(impatient.getMetadata(credentials));
+
+    expect(outcome).toMatchObject({ name: 'ProviderUnknownOutcome', reason: 'timeout' });
+  });
+
+  it('reports an unreachable provider as a network failure', async () => {
+    const closed = createServer();
+    await new Promise<void>((ready) => closed.listen(0, '127.0.0.1', ready));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((done) => closed.close(done));
+    const unreachable = new ProviderClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2_000 });
+
+    const outcome = await rejection(
+      unreachable.getMetadata({ accessToken: 't', appSecret: 'a', userSecret: 'u' }),
+    );
+
+    expect(outcome).toMatchObject({ name: 'ProviderUnknownOutcome', reason: 'network' });
+  });
+
+  it.each([
+    ['HTML', 200, 'text/html', '<html>gateway</html>'],
+    ['off-spec JSON', 200, 'application/json', '{"ok":true}'],
+    ['an envelope without its id', 200, 'application/json', '{"success":true,"status":"done"}'],
+    ['a 4xx without an envelope', 403, 'application/json', '{"message":"Forbidden"}'],
+  ])('reports %s as unreadable', async (_name, status, type, body) => {
+    // A fault the sandbox cannot produce: a misbehaving proxy in front of the provider, played by
+    // a local HTTP server.
+    const proxy = createServer((_request, response) => {
+      response.writeHead(status, { 'content-type': type });
+      response.end(body);
+    });
+    await new Promise<void>((ready) => proxy.listen(0, '127.0.0.1', ready));
+    const { port } = proxy.address() as AddressInfo;
+    const behindProxy = new ProviderClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2_000 });
+
+    const outcome = await rejection(
+      behindProxy.getMetadata({ accessToken: 't', appSecret: 'a', userSecret: 'u' }),
+    );
+
+    proxy.close();
+    expect(outcome).toMatchObject({ name: 'ProviderUnknownOutcome', reason: 'unreadable' });
+  });
+});
