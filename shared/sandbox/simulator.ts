@@ -602,6 +602,7 @@ export class Sandbox {
         status: 'failed',
         type: error.type,
         msg: error.message,
+        ...(error.details ? { details: error.details } : {}),
       },
       httpStatus: error.status,
     };

@@ -1,0 +1,265 @@
+/**
+ * Beneficiaries over real HTTP: creation, listing (with the transfer type each would get), the
+ * refusals (duplicate, bad IBAN, missing fields, unsupported bank) and isolation between users.
+ */
+import { describe, expect, it } from 'vitest';
+import { CreateBeneficiaryResponse, ListBeneficiariesResponse } from '#shared/spec/schemas';
+import { createUser, failed, type TestUser, walletBeneficiary, walletIban } from '../support/sandbox.ts';
+
+/** A valid IBAN (ISO 13616 check digits computed) for a country and basic bank account number. */
+function ibanFor(country: string, bban: string): string {
+  const digits = [...`${bban}${country}00`]
+    .map((char) => (/\d/.test(char) ? char : String(char.charCodeAt(0) - 55)))
+    .join('');
+  let remainder = 0;
+  for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
+  return `${country}${String(98 - remainder).padStart(2, '0')}${bban}`;
+}
+
+/** Accounts at the sandbox bank itself (SWIFT SBXBAEAD), not the wallet's. */
+const sameBankIban = ibanFor('AE', '0441111222233334444');
+const otherSameBankIban = ibanFor('AE', '0445555666677778888');
+
+/** The failed envelope of a recorded operation: `failed(type)` plus the operation's id. */
+const failedOperation = (type: string, idField: 'jobID' | 'operationID') =>
+  expect.objectContaining({
+    success: false,
+    status: 'failed',
+    type,
+    msg: expect.any(String),
+    [idField]: expect.stringMatching(/\S/),
+  });
+
+const createBeneficiary = (user: TestUser, overrides: Record<string, unknown> = {}) =>
+  user.call('/v1/payment/beneficiaries/create', { sync: true, ...walletBeneficiary(overrides) });
+
+const listBeneficiaries = (user: TestUser) => user.call('/v1/payment/beneficiaries/get', { sync: true });
+
+/** Creates a beneficiary and returns its id, failing loudly when the sandbox refuses. */
+async function givenBeneficiary(user: TestUser, overrides: Record<string, unknown> = {}): Promise<string> {
+  const reply = await createBeneficiary(user, overrides);
+  if (reply.status !== 200 || reply.body.status !== 'done') {
+    throw new Error(`beneficiary not created: ${reply.status} ${JSON.stringify(reply.body)}`);
+  }
+  return reply.body.reference;
+}
+
+describe('beneficiaries on a bank that requires them (SANDBOX_BENEFICIARY)', () => {
+  it('creates a beneficiary whose reference is its id, listed as approved and local', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+
+    // act
+    const created = await createBeneficiary(user);
+    const listed = await listBeneficiaries(user);
+
+    // assess
+    expect(created.status).toBe(200);
+    const creation = CreateBeneficiaryResponse.parse(created.body);
+    expect(creation).toEqual({
+      jobID: expect.any(String),
+      success: true,
+      status: 'done',
+      reference: expect.any(String),
+    });
+    expect(listed.status).toBe(200);
+    const listing = ListBeneficiariesResponse.parse(listed.body);
+    expect(listing).toEqual({
+      jobID: expect.any(String),
+      success: true,
+      status: 'done',
+      beneficiaries: [
+        {
+          id: creation.reference,
+          name: 'Acme Wallet LLC',
+          accountNumber: '1234567890123456',
+          type: 'local',
+          status: 'approved',
+        },
+      ],
+    });
+    expect(listing.jobID).not.toBe(creation.jobID);
+  });
+
+  it('the created reference is usable as receiverID of a transfer', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const beneficiaryId = await givenBeneficiary(user);
+
+    // act
+    const transfer = await user.call('/v1/payment/transfer/create', {
+      sync: true,
+      amount: 10,
+      senderID: user.accountId,
+      receiverID: beneficiaryId,
+    });
+
+    // assess
+    expect(transfer.status).toBe(200);
+    expect(transfer.body).toMatchObject({ success: true, status: 'done' });
+    const { transfers } = await user.state();
+    expect(transfers).toHaveLength(1);
+    expect(transfers[0].receiver.beneficiaryID).toBe(beneficiaryId);
+  });
+
+  it("lists a beneficiary at the bank's own SWIFT code (8 or 11 characters) as type same", async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const walletId = await givenBeneficiary(user);
+    const sameId = await givenBeneficiary(user, { iban: sameBankIban, swiftCode: 'SBXBAEAD' });
+    const sameBranchId = await givenBeneficiary(user, { iban: otherSameBankIban, swiftCode: 'SBXBAEADXXX' });
+
+    // act
+    const listed = await listBeneficiaries(user);
+
+    // assess
+    const { beneficiaries = [] } = ListBeneficiariesResponse.parse(listed.body);
+    const typeOf = Object.fromEntries(beneficiaries.map(({ id, type }) => [id, type]));
+    expect(typeOf).toEqual({ [walletId]: 'local', [sameId]: 'same', [sameBranchId]: 'same' });
+  });
+
+  it.each([
+    ['the same IBAN', walletIban],
+    ['the IBAN with spaces and in lowercase', 'ae07 0331 2345 6789 0123 456'],
+  ])('refuses a duplicate with %s: 409 BENEFICIARY_ALREADY_EXISTS carrying its jobID', async (_, iban) => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const firstId = await givenBeneficiary(user);
+
+    // act
+    const duplicate = await createBeneficiary(user, { iban, name: 'Someone Else' });
+
+    // assess
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body).toEqual(failedOperation('BENEFICIARY_ALREADY_EXISTS', 'jobID'));
+    const recorded = await user.call('/v1/operation/get', { jobID: duplicate.body.jobID });
+    expect(recorded.body).toEqual(duplicate.body);
+    const { beneficiaries } = ListBeneficiariesResponse.parse((await listBeneficiaries(user)).body);
+    expect(beneficiaries?.map(({ id }) => id)).toEqual([firstId]);
+  });
+
+  it('refuses an IBAN with wrong check digits: 400 INVALID_IBAN, nothing created', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+
+    // act
+    const created = await createBeneficiary(user, { iban: 'AE080331234567890123456' });
+
+    // assess
+    expect(created.status).toBe(400);
+    expect(created.body).toEqual(failedOperation('INVALID_IBAN', 'jobID'));
+    expect(ListBeneficiariesResponse.parse((await listBeneficiaries(user)).body).beneficiaries).toEqual([]);
+  });
+
+  it.each(['name', 'iban', 'swiftCode', 'country'])(
+    'refuses a beneficiary without %s: 400 BAD_REQUEST naming the field',
+    async (field) => {
+      // prepare
+      const user = await createUser('SANDBOX_BENEFICIARY');
+      const withoutField = Object.fromEntries(
+        Object.entries(walletBeneficiary()).filter(([key]) => key !== field),
+      );
+
+      // act
+      const created = await user.call('/v1/payment/beneficiaries/create', { sync: true, ...withoutField });
+
+      // assess
+      expect(created.status).toBe(400);
+      expect(created.body).toEqual(failed('BAD_REQUEST'));
+      expect(created.body.details).toEqual(expect.arrayContaining([expect.stringMatching(`^${field}:`)]));
+      expect(ListBeneficiariesResponse.parse((await listBeneficiaries(user)).body).beneficiaries).toEqual([]);
+    },
+  );
+
+  it('refuses a creation without sync: 400 BAD_REQUEST', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+
+    // act
+    const created = await user.call('/v1/payment/beneficiaries/create', walletBeneficiary());
+
+    // assess
+    expect(created.status).toBe(400);
+    expect(created.body).toEqual(failed('BAD_REQUEST'));
+    expect(created.body.details).toEqual(expect.arrayContaining([expect.stringMatching(/^sync:/)]));
+  });
+
+  it('refuses a listing without sync: 400 BAD_REQUEST', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+
+    // act
+    const listed = await user.call('/v1/payment/beneficiaries/get', {});
+
+    // assess
+    expect(listed.status).toBe(400);
+    expect(listed.body).toEqual(failed('BAD_REQUEST'));
+  });
+});
+
+describe('beneficiaries on a bank without them (SANDBOX_NO_BENEFICIARY)', () => {
+  it('refuses a creation: 422 BENEFICIARY_NOT_SUPPORTED', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_NO_BENEFICIARY');
+
+    // act
+    const created = await createBeneficiary(user);
+
+    // assess
+    expect(created.status).toBe(422);
+    expect(created.body).toEqual(failedOperation('BENEFICIARY_NOT_SUPPORTED', 'jobID'));
+  });
+
+  it('lists no beneficiaries: done with an empty list', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_NO_BENEFICIARY');
+
+    // act
+    const listed = await listBeneficiaries(user);
+
+    // assess
+    expect(listed.status).toBe(200);
+    expect(ListBeneficiariesResponse.parse(listed.body)).toEqual({
+      jobID: expect.any(String),
+      success: true,
+      status: 'done',
+      beneficiaries: [],
+    });
+  });
+});
+
+describe('beneficiaries are per user', () => {
+  it("two users never see nor use each other's beneficiaries, and may each add the same IBAN", async () => {
+    // prepare
+    const alice = await createUser('SANDBOX_BENEFICIARY');
+    const bob = await createUser('SANDBOX_BENEFICIARY');
+    const aliceBeneficiary = await givenBeneficiary(alice);
+
+    // act
+    const bobListBefore = await listBeneficiaries(bob);
+    const bobPaysAlices = await bob.call('/v1/payment/transfer/create', {
+      sync: true,
+      amount: 10,
+      senderID: bob.accountId,
+      receiverID: aliceBeneficiary,
+    });
+    const bobCreates = await createBeneficiary(bob);
+    const aliceList = await listBeneficiaries(alice);
+    const bobList = await listBeneficiaries(bob);
+
+    // assess
+    expect(ListBeneficiariesResponse.parse(bobListBefore.body).beneficiaries).toEqual([]);
+    expect(bobPaysAlices.status).toBe(404);
+    expect(bobPaysAlices.body).toEqual(failedOperation('INVALID_BENEFICIARY_ID', 'operationID'));
+    expect(bobCreates.status).toBe(200);
+    const bobBeneficiary = CreateBeneficiaryResponse.parse(bobCreates.body).reference;
+    expect(bobBeneficiary).not.toBe(aliceBeneficiary);
+    expect(ListBeneficiariesResponse.parse(aliceList.body).beneficiaries?.map(({ id }) => id)).toEqual([
+      aliceBeneficiary,
+    ]);
+    expect(ListBeneficiariesResponse.parse(bobList.body).beneficiaries?.map(({ id }) => id)).toEqual([
+      bobBeneficiary,
+    ]);
+    expect((await bob.state()).accounts[0].balance).toBe(100_000);
+  });
+});

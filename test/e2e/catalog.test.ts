@@ -1,0 +1,293 @@
+/**
+ * The sandbox catalog over real HTTP: the fixed list of banks and what distinguishes each, users
+ * created at every bank (whose metadata is the catalog entry), and the administration endpoints'
+ * refusals.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  AccountsMetadata,
+  CreateSandboxUserResponse,
+  MetadataResponse,
+  SandboxBanksResponse,
+  SandboxUserResponse,
+} from '#shared/spec/schemas';
+import { appSecret, createUser, failed, post, request, walletBeneficiary } from '../support/sandbox.ts';
+
+const bankIds = [
+  'SANDBOX_BENEFICIARY',
+  'SANDBOX_FIRST_DETAILS',
+  'SANDBOX_NO_BENEFICIARY',
+  'SANDBOX_COOLDOWN',
+  'SANDBOX_COOLDOWN_FAST',
+  'SANDBOX_OTP',
+  'SANDBOX_KWD',
+];
+
+/** Each bank's currency and the opening balance of a new user's account, in major units. */
+const expectedAccount = (bankId: string) =>
+  bankId === 'SANDBOX_KWD' ? { currency: 'KWD', balance: 1_000 } : { currency: 'AED', balance: 100_000 };
+
+async function catalog(): Promise<Map<string, AccountsMetadata>> {
+  const reply = await request('GET', '/sandbox/banks');
+  if (reply.status !== 200) throw new Error(`no catalog: ${JSON.stringify(reply.body)}`);
+  const { banks } = SandboxBanksResponse.parse(reply.body);
+  return new Map(banks.map(({ bankId, accountsMetadata }) => [bankId, accountsMetadata]));
+}
+
+describe('GET /sandbox/banks', () => {
+  it('lists exactly the documented banks, each with valid accountsMetadata', async () => {
+    // act
+    const reply = await request('GET', '/sandbox/banks');
+
+    // assess
+    expect(reply.status).toBe(200);
+    expect(Object.keys(reply.body)).toEqual(['banks']);
+    const ids = reply.body.banks.map((bank: { bankId: string }) => bank.bankId);
+    expect([...ids].sort()).toEqual([...bankIds].sort());
+    for (const bank of reply.body.banks) {
+      expect(Object.keys(bank).sort()).toEqual(['accountsMetadata', 'bankId']);
+      const parsed = AccountsMetadata.safeParse(bank.accountsMetadata);
+      expect(parsed.error, bank.bankId).toBeUndefined();
+      // Nothing beyond the spec's fields.
+      expect(Object.keys(bank.accountsMetadata).sort(), bank.bankId).toEqual(
+        Object.keys(AccountsMetadata.shape).sort(),
+      );
+    }
+  });
+
+  it('distinguishes the banks by their metadata', async () => {
+    // act
+    const banks = await catalog();
+
+    // assess
+    const cooldown = banks.get('SANDBOX_COOLDOWN');
+    expect(cooldown?.beneficiaryCoolDownPeriod).toEqual({ value: 24, unit: 'hrs' });
+    expect(cooldown?.willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod).toBe(false);
+    expect(cooldown?.isCreateBeneficiaryEndpointRequired).toBe(true);
+
+    const fast = banks.get('SANDBOX_COOLDOWN_FAST');
+    expect(fast?.beneficiaryCoolDownPeriod.unit).toBe('hrs');
+    expect(fast?.beneficiaryCoolDownPeriod.value).toBeGreaterThan(0);
+    expect(fast?.beneficiaryCoolDownPeriod.value).toBeLessThan(0.01);
+    // Hidden from the beneficiary list until the cool-down has passed.
+    expect(fast?.willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod).toBe(false);
+    expect(fast?.isCreateBeneficiaryEndpointRequired).toBe(true);
+
+    expect(banks.get('SANDBOX_NO_BENEFICIARY')?.isCreateBeneficiaryEndpointRequired).toBe(false);
+
+    const kwd = banks.get('SANDBOX_KWD');
+    expect(kwd?.country.code).toBe('KW');
+    expect(kwd?.transferBounds.map((bound) => bound.currency.code)).toEqual(['KWD', 'KWD']);
+
+    for (const id of ['SANDBOX_BENEFICIARY', 'SANDBOX_FIRST_DETAILS', 'SANDBOX_OTP']) {
+      const bank = banks.get(id);
+      expect(bank?.beneficiaryCoolDownPeriod.value, id).toBe(0);
+      expect(bank?.isCreateBeneficiaryEndpointRequired, id).toBe(true);
+    }
+    for (const [id, bank] of banks) {
+      if (id !== 'SANDBOX_KWD') {
+        expect(
+          bank.transferBounds.map((bound) => bound.currency.code),
+          id,
+        ).toEqual(['AED', 'AED']);
+        expect(bank.country.code, id).toBe('AE');
+      }
+      // A positive minimum for each transfer type.
+      expect(bank.transferBounds.map((bound) => bound.type).sort(), id).toEqual(['local', 'same']);
+      for (const bound of bank.transferBounds)
+        expect(bound.minimum, `${id} ${bound.type}`).toBeGreaterThan(0);
+    }
+    // Each bank has its own SWIFT code, so `same` transfers are told apart.
+    expect(new Set([...banks.values()].map((bank) => bank.swiftCode)).size).toBe(bankIds.length);
+  });
+});
+
+describe('POST /sandbox/users at every bank', () => {
+  it.each(bankIds)('%s: creates a user whose metadata is the catalog entry', async (bankId) => {
+    // prepare
+    const entry = (await catalog()).get(bankId);
+
+    // act
+    const created = await post('/sandbox/users', { appSecret, bankId });
+    const { connectionID, accessCode, userSecret } = created.body;
+    const exchanged = await post('/v1/auth/ExchangeToken', { appSecret, accessCode, connectionID });
+    const metadata = await post(
+      '/v1/metadata/accounts/get',
+      { appSecret, userSecret, sync: true },
+      { authorization: `Bearer ${exchanged.body.accessToken}` },
+    );
+
+    // assess
+    expect(created.status).toBe(201);
+    const user = CreateSandboxUserResponse.strict().parse(created.body);
+    expect(user.accounts).toEqual([{ id: expect.any(String), ...expectedAccount(bankId) }]);
+    expect(user.cards).toEqual([{ id: expect.any(String) }]);
+    expect(metadata.status).toBe(200);
+    expect(MetadataResponse.safeParse(metadata.body).error).toBeUndefined();
+    expect(metadata.body).toEqual({
+      jobID: expect.any(String),
+      success: true,
+      status: 'done',
+      accountsMetadata: entry,
+    });
+  });
+});
+
+describe('POST /sandbox/users refusals and options', () => {
+  it('answers 404 INVALID_BANK_ID for an unknown bankId', async () => {
+    // act
+    const reply = await post('/sandbox/users', { appSecret, bankId: 'SANDBOX_NOPE' });
+
+    // assess
+    expect(reply.status).toBe(404);
+    expect(reply.body).toEqual(failed('INVALID_BANK_ID'));
+  });
+
+  it('answers 401 UNAUTHORIZED for a wrong appSecret', async () => {
+    // act
+    const reply = await post('/sandbox/users', { appSecret: 'app_wrong', bankId: 'SANDBOX_BENEFICIARY' });
+
+    // assess
+    expect(reply.status).toBe(401);
+    expect(reply.body).toEqual({
+      success: false,
+      status: 'failed',
+      type: 'UNAUTHORIZED',
+      msg: 'Invalid access token',
+    });
+  });
+
+  it('sets the opening balance from `balance`', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY', { balance: 50.25 });
+
+    // act
+    const state = await user.state();
+
+    // assess
+    expect(user.balance).toBe(50.25);
+    expect(state.accounts).toEqual([{ id: user.accountId, currency: 'AED', balance: 50.25 }]);
+  });
+
+  it('takes a KWD balance with 3 decimals', async () => {
+    // act
+    const created = await post('/sandbox/users', { appSecret, bankId: 'SANDBOX_KWD', balance: 12.345 });
+
+    // assess
+    expect(created.status).toBe(201);
+    expect(created.body.accounts).toEqual([{ id: expect.any(String), currency: 'KWD', balance: 12.345 }]);
+  });
+
+  it.each([
+    { name: 'AED balance with 3 decimals', settings: { balance: 50.255 }, field: 'balance' },
+    { name: 'negative balance', settings: { balance: -1 }, field: 'balance' },
+    { name: 'balance as a string', settings: { balance: '50' }, field: 'balance' },
+    {
+      name: 'access code lifetime of 0 s',
+      settings: { accessCodeTtlSeconds: 0 },
+      field: 'accessCodeTtlSeconds',
+    },
+  ])('answers 400 BAD_REQUEST for $name', async ({ settings, field }) => {
+    // act
+    const reply = await post('/sandbox/users', { appSecret, bankId: 'SANDBOX_BENEFICIARY', ...settings });
+
+    // assess
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({
+      success: false,
+      status: 'failed',
+      type: 'BAD_REQUEST',
+      msg: 'Invalid JSON request',
+      details: [expect.stringMatching(new RegExp(`^${field}: `))],
+    });
+  });
+});
+
+describe('POST /sandbox/users/get', () => {
+  it("returns the user's accounts, cards and transfers", async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const beneficiary = await user.call('/v1/payment/beneficiaries/create', {
+      sync: true,
+      ...walletBeneficiary(),
+    });
+    const transfer = await user.call('/v1/payment/transfer/create', {
+      sync: true,
+      amount: 20,
+      senderID: user.accountId,
+      receiverID: beneficiary.body.reference,
+    });
+
+    // act
+    const reply = await post('/sandbox/users/get', { appSecret, connectionID: user.connectionID });
+
+    // assess
+    expect(reply.status).toBe(200);
+    const state = SandboxUserResponse.parse(reply.body);
+    expect(state).toEqual({
+      connectionID: user.connectionID,
+      bankId: 'SANDBOX_BENEFICIARY',
+      accounts: [{ id: user.accountId, currency: 'AED', balance: 99_980 }],
+      cards: [{ id: user.cardId }],
+      transfers: [
+        {
+          reference: transfer.body.reference,
+          operationID: transfer.body.operationID,
+          senderID: user.accountId,
+          amount: 20,
+          currency: 'AED',
+          type: 'local',
+          receiver: {
+            beneficiaryID: beneficiary.body.reference,
+            name: 'Acme Wallet LLC',
+            iban: walletBeneficiary().iban,
+            swiftCode: 'WALTAEAD',
+          },
+          createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        },
+      ],
+    });
+  });
+
+  it("refuses another application's secret, a wrong secret and an unknown connection", async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const otherApp = (await post('/sandbox/applications', {})).body.appSecret as string;
+
+    // act
+    const withOtherApp = await post('/sandbox/users/get', {
+      appSecret: otherApp,
+      connectionID: user.connectionID,
+    });
+    const withWrong = await post('/sandbox/users/get', {
+      appSecret: 'app_wrong',
+      connectionID: user.connectionID,
+    });
+    const unknown = await post('/sandbox/users/get', { appSecret, connectionID: 'conn_unknown' });
+    const own = await post('/sandbox/users/get', { appSecret, connectionID: user.connectionID });
+
+    // assess
+    expect(otherApp).toEqual(expect.any(String));
+    for (const reply of [withOtherApp, withWrong, unknown]) {
+      expect(reply.status).toBe(401);
+      expect(reply.body).toEqual(failed('UNAUTHORIZED'));
+      expect(reply.body.accounts).toBeUndefined();
+    }
+    expect(own.status).toBe(200);
+  });
+
+  it('answers 400 BAD_REQUEST without connectionID', async () => {
+    // act
+    const reply = await post('/sandbox/users/get', { appSecret });
+
+    // assess
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({
+      success: false,
+      status: 'failed',
+      type: 'BAD_REQUEST',
+      msg: 'Invalid JSON request',
+      details: [expect.stringMatching(/^connectionID: /)],
+    });
+  });
+});

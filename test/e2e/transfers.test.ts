@@ -1,0 +1,476 @@
+/**
+ * Transfers over real HTTP, one scenario per kind of bank: to a created beneficiary (scenario 1),
+ * with the beneficiary's details on the first transfer (scenario 2), inline without beneficiaries
+ * (scenario 3); minimums, balance checks, ownership of ids, and exact decimal money.
+ */
+import { describe, expect, it } from 'vitest';
+import { SandboxUserResponse, TransferResponse } from '#shared/spec/schemas';
+import {
+  createUser,
+  failed,
+  type TestUser,
+  walletBeneficiary,
+  walletIban,
+  walletInline,
+} from '../support/sandbox.ts';
+
+/** A valid IBAN (ISO 13616 check digits computed) for a country and basic bank account number. */
+function ibanFor(country: string, bban: string): string {
+  const digits = [...`${bban}${country}00`]
+    .map((char) => (/\d/.test(char) ? char : String(char.charCodeAt(0) - 55)))
+    .join('');
+  let remainder = 0;
+  for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
+  return `${country}${String(98 - remainder).padStart(2, '0')}${bban}`;
+}
+
+/** An account at the sandbox bank itself (SWIFT SBXBAEAD), not the wallet's. */
+const sameBankIban = ibanFor('AE', '0441111222233334444');
+/** Some other valid IBAN, neither the wallet's nor the same bank's. */
+const strangerIban = ibanFor('AE', '0269999888877776666');
+
+/** The failed envelope of a recorded operation: `failed(type)` plus the operation's id. */
+const failedOperation = (type: string) =>
+  expect.objectContaining({
+    success: false,
+    status: 'failed',
+    type,
+    msg: expect.any(String),
+    operationID: expect.stringMatching(/\S/),
+  });
+
+/** Creates a beneficiary and returns its id, failing loudly when the sandbox refuses. */
+async function givenBeneficiary(user: TestUser, overrides: Record<string, unknown> = {}): Promise<string> {
+  const reply = await user.call('/v1/payment/beneficiaries/create', {
+    sync: true,
+    ...walletBeneficiary(overrides),
+  });
+  if (reply.status !== 200 || reply.body.status !== 'done') {
+    throw new Error(`beneficiary not created: ${reply.status} ${JSON.stringify(reply.body)}`);
+  }
+  return reply.body.reference;
+}
+
+const transfer = (user: TestUser, fields: Record<string, unknown>) =>
+  user.call('/v1/payment/transfer/create', { sync: true, senderID: user.accountId, ...fields });
+
+const autoflow = (user: TestUser, fields: Record<string, unknown>) =>
+  user.call('/v1/payment/transfer/autoflow', {
+    senderID: user.accountId,
+    action: 'transfer',
+    beneficiary: walletInline(),
+    ...fields,
+  });
+
+/** The user's account balance and transfers as the sandbox holds them now. */
+async function stateOf(user: TestUser) {
+  const state = SandboxUserResponse.parse(await user.state());
+  const [account] = state.accounts;
+  if (!account) throw new Error('user has no account');
+  return { balance: account.balance, transfers: state.transfers };
+}
+
+describe('scenario 1: transfer to a created beneficiary (SANDBOX_BENEFICIARY)', () => {
+  it('transfers to the wallet: done with a reference, debited exactly, recorded as local', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const receiverID = await givenBeneficiary(user);
+
+    // act
+    const reply = await transfer(user, { amount: 123.45, receiverID });
+
+    // assess
+    expect(reply.status).toBe(200);
+    const done = TransferResponse.parse(reply.body);
+    expect(done).toEqual({
+      operationID: expect.stringMatching(/\S/),
+      success: true,
+      status: 'done',
+      reference: expect.stringMatching(/\S/),
+    });
+    const { balance, transfers } = await stateOf(user);
+    expect(balance).toBe(99_876.55);
+    expect(transfers).toEqual([
+      expect.objectContaining({
+        reference: done.reference,
+        operationID: done.operationID,
+        senderID: user.accountId,
+        amount: 123.45,
+        currency: 'AED',
+        type: 'local',
+        receiver: {
+          beneficiaryID: receiverID,
+          name: 'Acme Wallet LLC',
+          iban: walletIban,
+          swiftCode: 'WALTAEAD',
+        },
+      }),
+    ]);
+  });
+
+  it('transfers to a same-bank beneficiary as type same, with its minimum of 1 AED', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const receiverID = await givenBeneficiary(user, { iban: sameBankIban, swiftCode: 'SBXBAEAD' });
+
+    // act
+    const reply = await transfer(user, { amount: 1, receiverID });
+
+    // assess
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ success: true, status: 'done' });
+    const { balance, transfers } = await stateOf(user);
+    expect(balance).toBe(99_999);
+    expect(transfers).toEqual([
+      expect.objectContaining({ reference: reply.body.reference, amount: 1, type: 'same' }),
+    ]);
+  });
+
+  it('refuses 0.99 AED to a same-bank beneficiary: 422 AMOUNT_BELOW_MINIMUM', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const receiverID = await givenBeneficiary(user, { iban: sameBankIban, swiftCode: 'SBXBAEAD' });
+
+    // act
+    const reply = await transfer(user, { amount: 0.99, receiverID });
+
+    // assess
+    expect(reply.status).toBe(422);
+    expect(reply.body).toEqual(failedOperation('AMOUNT_BELOW_MINIMUM'));
+    expect(await stateOf(user)).toEqual({ balance: 100_000, transfers: [] });
+  });
+
+  it('refuses 9.99 AED to a local beneficiary (minimum 10): 422 AMOUNT_BELOW_MINIMUM, nothing debited', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const receiverID = await givenBeneficiary(user);
+
+    // act
+    const reply = await transfer(user, { amount: 9.99, receiverID });
+
+    // assess
+    expect(reply.status).toBe(422);
+    expect(reply.body).toEqual(failedOperation('AMOUNT_BELOW_MINIMUM'));
+    expect(await stateOf(user)).toEqual({ balance: 100_000, transfers: [] });
+  });
+
+  it('accepts exactly the local minimum of 10 AED', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const receiverID = await givenBeneficiary(user);
+
+    // act
+    const reply = await transfer(user, { amount: 10, receiverID });
+
+    // assess
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ success: true, status: 'done' });
+    expect((await stateOf(user)).balance).toBe(99_990);
+  });
+
+  it('refuses more than the balance: 422 INSUFFICIENT_BALANCE, balance unchanged, nothing recorded', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY', { balance: 50 });
+    const receiverID = await givenBeneficiary(user);
+
+    // act
+    const reply = await transfer(user, { amount: 60, receiverID });
+
+    // assess
+    expect(reply.status).toBe(422);
+    expect(reply.body).toEqual(failedOperation('INSUFFICIENT_BALANCE'));
+    expect(await stateOf(user)).toEqual({ balance: 50, transfers: [] });
+  });
+
+  it('transfers exactly the whole balance, leaving 0', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY', { balance: 50 });
+    const receiverID = await givenBeneficiary(user);
+
+    // act
+    const reply = await transfer(user, { amount: 50, receiverID });
+
+    // assess
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ success: true, status: 'done' });
+    const { balance, transfers } = await stateOf(user);
+    expect(balance).toBe(0);
+    expect(transfers).toEqual([expect.objectContaining({ reference: reply.body.reference, amount: 50 })]);
+  });
+
+  it('refuses an unknown senderID: 404 INVALID_ACCOUNT_ID', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const receiverID = await givenBeneficiary(user);
+
+    // act
+    const reply = await transfer(user, { amount: 20, receiverID, senderID: 'acc_DOES_NOT_EXIST' });
+
+    // assess
+    expect(reply.status).toBe(404);
+    expect(reply.body).toEqual(failedOperation('INVALID_ACCOUNT_ID'));
+    expect(await stateOf(user)).toEqual({ balance: 100_000, transfers: [] });
+  });
+
+  it("refuses another user's account as senderID: 404 INVALID_ACCOUNT_ID, neither is debited", async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const other = await createUser('SANDBOX_BENEFICIARY');
+    const receiverID = await givenBeneficiary(user);
+
+    // act
+    const reply = await transfer(user, { amount: 20, receiverID, senderID: other.accountId });
+
+    // assess
+    expect(reply.status).toBe(404);
+    expect(reply.body).toEqual(failedOperation('INVALID_ACCOUNT_ID'));
+    expect(await stateOf(user)).toEqual({ balance: 100_000, transfers: [] });
+    expect(await stateOf(other)).toEqual({ balance: 100_000, transfers: [] });
+  });
+
+  it('refuses an unknown receiverID: 404 INVALID_BENEFICIARY_ID', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+
+    // act
+    const reply = await transfer(user, { amount: 20, receiverID: 'ben_DOES_NOT_EXIST' });
+
+    // assess
+    expect(reply.status).toBe(404);
+    expect(reply.body).toEqual(failedOperation('INVALID_BENEFICIARY_ID'));
+    expect(await stateOf(user)).toEqual({ balance: 100_000, transfers: [] });
+  });
+
+  it('refuses the inline autoflow: 422 BENEFICIARY_REQUIRED, nothing debited', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+
+    // act
+    const reply = await autoflow(user, { amount: 20 });
+
+    // assess
+    expect(reply.status).toBe(422);
+    expect(reply.body).toEqual(failedOperation('BENEFICIARY_REQUIRED'));
+    expect(await stateOf(user)).toEqual({ balance: 100_000, transfers: [] });
+  });
+});
+
+describe('scenario 2: details on the first transfer (SANDBOX_FIRST_DETAILS)', () => {
+  it('demands matching details on the first transfer only', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_FIRST_DETAILS');
+    const receiverID = await givenBeneficiary(user);
+
+    // act
+    const withoutDetails = await transfer(user, { amount: 20, receiverID });
+    const afterRequired = await stateOf(user);
+    const otherDetails = await transfer(user, {
+      amount: 20,
+      receiverID,
+      beneficiary: walletInline({ iban: strangerIban }),
+    });
+    const afterMismatch = await stateOf(user);
+    const first = await transfer(user, { amount: 20, receiverID, beneficiary: walletInline() });
+    const second = await transfer(user, { amount: 30, receiverID });
+
+    // assess
+    expect(withoutDetails.status).toBe(422);
+    expect(withoutDetails.body).toEqual(failedOperation('BENEFICIARY_DETAILS_REQUIRED'));
+    expect(afterRequired).toEqual({ balance: 100_000, transfers: [] });
+    expect(otherDetails.status).toBe(422);
+    expect(otherDetails.body).toEqual(failedOperation('BENEFICIARY_DETAILS_MISMATCH'));
+    expect(afterMismatch).toEqual({ balance: 100_000, transfers: [] });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ success: true, status: 'done' });
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({ success: true, status: 'done' });
+    const { balance, transfers } = await stateOf(user);
+    expect(balance).toBe(99_950);
+    expect(transfers.map(({ reference, amount }) => ({ reference, amount }))).toEqual(
+      expect.arrayContaining([
+        { reference: first.body.reference, amount: 20 },
+        { reference: second.body.reference, amount: 30 },
+      ]),
+    );
+    expect(transfers).toHaveLength(2);
+  });
+});
+
+describe('scenario 3: inline receiver, no beneficiaries (SANDBOX_NO_BENEFICIARY)', () => {
+  it('transfers through the autoflow without sync nor receiverID: done, debited, recorded', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_NO_BENEFICIARY');
+
+    // act
+    const reply = await autoflow(user, { amount: 250.75 });
+
+    // assess
+    expect(reply.status).toBe(200);
+    const done = TransferResponse.parse(reply.body);
+    expect(done).toEqual({
+      operationID: expect.stringMatching(/\S/),
+      success: true,
+      status: 'done',
+      reference: expect.stringMatching(/\S/),
+    });
+    const { balance, transfers } = await stateOf(user);
+    expect(balance).toBe(99_749.25);
+    expect(transfers).toEqual([
+      expect.objectContaining({
+        reference: done.reference,
+        operationID: done.operationID,
+        amount: 250.75,
+        type: 'local',
+        receiver: { name: 'Acme Wallet LLC', iban: walletIban, swiftCode: 'WALTAEAD' },
+      }),
+    ]);
+  });
+
+  it('refuses /transfer/create: 422 BENEFICIARY_NOT_SUPPORTED, nothing debited', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_NO_BENEFICIARY');
+
+    // act
+    const reply = await transfer(user, { amount: 20, receiverID: 'ben_ANY' });
+
+    // assess
+    expect(reply.status).toBe(422);
+    expect(reply.body).toEqual(failedOperation('BENEFICIARY_NOT_SUPPORTED'));
+    expect(await stateOf(user)).toEqual({ balance: 100_000, transfers: [] });
+  });
+
+  it('refuses an autoflow without action: 400 BAD_REQUEST', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_NO_BENEFICIARY');
+    const { action: _action, ...withoutAction } = {
+      amount: 20,
+      senderID: user.accountId,
+      action: 'transfer',
+      beneficiary: walletInline(),
+    };
+
+    // act
+    const reply = await user.call('/v1/payment/transfer/autoflow', withoutAction);
+
+    // assess
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual(failed('BAD_REQUEST'));
+    expect(reply.body.details).toEqual(expect.arrayContaining([expect.stringMatching(/^action:/)]));
+    expect(await stateOf(user)).toEqual({ balance: 100_000, transfers: [] });
+  });
+
+  it('refuses an inline country given as a full name: 400 BAD_REQUEST (two-letter code wanted)', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_NO_BENEFICIARY');
+
+    // act
+    const reply = await autoflow(user, {
+      amount: 20,
+      beneficiary: walletInline({ country: 'United Arab Emirates' }),
+    });
+
+    // assess
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual(failed('BAD_REQUEST'));
+    expect(reply.body.details).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^beneficiary\.country:/)]),
+    );
+    expect(await stateOf(user)).toEqual({ balance: 100_000, transfers: [] });
+  });
+
+  it('refuses an inline IBAN with wrong check digits: 400 INVALID_IBAN', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_NO_BENEFICIARY');
+
+    // act
+    const reply = await autoflow(user, {
+      amount: 20,
+      beneficiary: walletInline({ iban: 'AE080331234567890123456' }),
+    });
+
+    // assess
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual(failedOperation('INVALID_IBAN'));
+    expect(await stateOf(user)).toEqual({ balance: 100_000, transfers: [] });
+  });
+});
+
+describe('three-decimal currency (SANDBOX_KWD)', () => {
+  it('transfers 1.234 KWD: 1000 becomes exactly 998.766', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_KWD');
+    const receiverID = await givenBeneficiary(user);
+
+    // act
+    const reply = await transfer(user, { amount: 1.234, receiverID });
+
+    // assess
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ success: true, status: 'done' });
+    const { balance, transfers } = await stateOf(user);
+    expect(balance).toBe(998.766);
+    expect(String(balance)).toBe('998.766');
+    expect(transfers).toEqual([
+      expect.objectContaining({
+        reference: reply.body.reference,
+        amount: 1.234,
+        currency: 'KWD',
+        type: 'local',
+      }),
+    ]);
+  });
+
+  it('refuses 0.05 KWD to a local beneficiary (minimum 1 KWD): 422 AMOUNT_BELOW_MINIMUM', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_KWD');
+    const receiverID = await givenBeneficiary(user);
+
+    // act
+    const reply = await transfer(user, { amount: 0.05, receiverID });
+
+    // assess
+    expect(reply.status).toBe(422);
+    expect(reply.body).toEqual(failedOperation('AMOUNT_BELOW_MINIMUM'));
+    expect(await stateOf(user)).toEqual({ balance: 1_000, transfers: [] });
+  });
+
+  it('refuses an amount with more decimals than KWD has: 400 BAD_REQUEST', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_KWD');
+    const receiverID = await givenBeneficiary(user);
+
+    // act
+    const reply = await transfer(user, { amount: 1.2345, receiverID });
+
+    // assess
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual(failed('BAD_REQUEST'));
+    expect(await stateOf(user)).toEqual({ balance: 1_000, transfers: [] });
+  });
+});
+
+describe('money is exact', () => {
+  it('ten sequential decimal transfers leave the exact decimal difference, with no floating drift', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const receiverID = await givenBeneficiary(user, { iban: sameBankIban, swiftCode: 'SBXBAEAD' });
+    const amounts = [1.01, 1.1, 2.2, 3.3, 1.07, 4.4, 1.15, 5.55, 1.99, 7.77];
+
+    // act
+    const replies = [];
+    for (const amount of amounts) replies.push(await transfer(user, { amount, receiverID }));
+
+    // assess
+    expect(replies.map(({ status, body }) => [status, body.status])).toEqual(
+      amounts.map(() => [200, 'done']),
+    );
+    // 100000 - 29.54; subtracting the doubles one by one would drift to 99970.45999999999.
+    const { balance, transfers } = await stateOf(user);
+    expect(String(balance)).toBe('99970.46');
+    expect(balance).toBe(99_970.46);
+    expect(transfers.map(({ amount }) => amount).sort((a, b) => a - b)).toEqual(
+      [...amounts].sort((a, b) => a - b),
+    );
+    expect(new Set(transfers.map(({ type }) => type))).toEqual(new Set(['same']));
+  });
+});

@@ -1,0 +1,495 @@
+/**
+ * Request validation over real HTTP: malformed and ill-typed bodies, amounts with too many decimals
+ * for their currency, unknown routes, oversized bodies, bad fault headers, and a small fuzz of every
+ * route that must never make the sandbox answer a 5xx or anything but JSON.
+ */
+import { request as httpRequest } from 'node:http';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sandboxApi } from '#infra/topology';
+import {
+  appSecret,
+  createUser,
+  failed,
+  post,
+  request,
+  sandboxUrl,
+  type TestUser,
+  walletBeneficiary,
+  walletInline,
+} from '../support/sandbox.ts';
+
+/** The exact BAD_REQUEST envelope, with a `details` entry naming `field` (`body` for the whole body). */
+function badRequestNaming(field: string) {
+  const escaped = field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return {
+    success: false,
+    status: 'failed',
+    type: 'BAD_REQUEST',
+    msg: 'Invalid JSON request',
+    details: expect.arrayContaining([expect.stringMatching(new RegExp(`^${escaped}(:| is )`))]),
+  };
+}
+
+/** Any method, any body (GET included), any headers; the raw status and text of the answer. */
+function raw(
+  method: string,
+  path: string,
+  body: string | undefined,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      `${sandboxUrl}${path}`,
+      {
+        method,
+        headers: {
+          'content-type': 'application/json',
+          ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+          ...headers,
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+const bearer = (user: TestUser) => ({ authorization: `Bearer ${user.accessToken}` });
+const secretsOf = (user: TestUser) => ({ appSecret, userSecret: user.userSecret });
+
+interface EndpointCase {
+  path: string;
+  valid: (user: TestUser) => Record<string, unknown>;
+  missing: string;
+  illTyped: { field: string; value: unknown }[];
+}
+
+const endpoints: EndpointCase[] = [
+  {
+    path: '/v1/metadata/accounts/get',
+    valid: () => ({ sync: true }),
+    missing: 'sync',
+    illTyped: [{ field: 'sync', value: 'yes' }],
+  },
+  {
+    path: '/v1/payment/beneficiaries/get',
+    valid: () => ({ sync: true }),
+    missing: 'sync',
+    illTyped: [{ field: 'sync', value: 'yes' }],
+  },
+  {
+    path: '/v1/payment/beneficiaries/create',
+    valid: () => ({ sync: true, ...walletBeneficiary() }),
+    missing: 'iban',
+    illTyped: [
+      { field: 'sync', value: 'yes' },
+      { field: 'name', value: 42 },
+      { field: 'address', value: 'Wallet Street 1' },
+    ],
+  },
+  {
+    path: '/v1/payment/transfer/create',
+    valid: (user) => ({ sync: true, amount: 10, senderID: user.accountId, receiverID: 'ben_unknown' }),
+    missing: 'senderID',
+    illTyped: [
+      { field: 'amount', value: '10' },
+      { field: 'sync', value: 'yes' },
+      { field: 'receiverID', value: 7 },
+    ],
+  },
+  {
+    path: '/v1/payment/transfer/autoflow',
+    valid: (user) => ({
+      amount: 10,
+      senderID: user.accountId,
+      action: 'deposit',
+      beneficiary: walletInline(),
+    }),
+    missing: 'action',
+    illTyped: [
+      { field: 'amount', value: '10' },
+      { field: 'beneficiary', value: 'Acme Wallet LLC' },
+    ],
+  },
+  {
+    path: '/v2/data/balance/get',
+    valid: (user) => ({ sync: true, cardID: user.cardId }),
+    missing: 'cardID',
+    illTyped: [
+      { field: 'cardID', value: 42 },
+      { field: 'sync', value: 'yes' },
+    ],
+  },
+  {
+    path: '/v1/operation/get',
+    valid: () => ({ operationID: 'op_unknown' }),
+    missing: 'operationID',
+    illTyped: [{ field: 'operationID', value: 42 }],
+  },
+];
+
+describe('malformed bodies answer 400 BAD_REQUEST on every provider endpoint', () => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await createUser('SANDBOX_BENEFICIARY');
+  });
+
+  it.each(endpoints)('$path', async ({ path, valid, missing, illTyped }) => {
+    // prepare
+    const { [missing]: _dropped, ...withoutField }: Record<string, unknown> = {
+      ...secretsOf(user),
+      ...valid(user),
+    };
+    const cases: { name: string; body: string; field: string }[] = [
+      { name: 'not JSON', body: '{nope', field: 'body' },
+      { name: 'empty body', body: '', field: 'body' },
+      { name: 'JSON array', body: JSON.stringify([secretsOf(user)]), field: 'body' },
+      { name: 'JSON null', body: 'null', field: 'body' },
+      { name: `missing ${missing}`, body: JSON.stringify(withoutField), field: missing },
+      {
+        name: 'missing appSecret',
+        body: JSON.stringify({ ...valid(user), userSecret: user.userSecret }),
+        field: 'appSecret',
+      },
+      ...illTyped.map(({ field, value }) => ({
+        name: `${field}: ${JSON.stringify(value)}`,
+        body: JSON.stringify({ ...secretsOf(user), ...valid(user), [field]: value }),
+        field,
+      })),
+    ];
+
+    // act
+    const replies = await Promise.all(
+      cases.map(async ({ name, body, field }) => ({
+        name,
+        field,
+        reply: await post(path, body, bearer(user)),
+      })),
+    );
+    const before = await user.state();
+    // The well-formed body is not refused as a bad request: each case fails only by its defect.
+    const control = await user.call(path, valid(user));
+
+    // assess
+    for (const { name, field, reply } of replies) {
+      expect({ name, status: reply.status, body: reply.body }).toEqual({
+        name,
+        status: 400,
+        body: badRequestNaming(field),
+      });
+    }
+    expect(before.transfers).toEqual([]);
+    expect(control.body.type).not.toBe('BAD_REQUEST');
+    expect(control.status).not.toBe(400);
+  });
+});
+
+describe('amounts carry no more decimals than their currency has', () => {
+  async function withBeneficiary(bankId: string) {
+    const user = await createUser(bankId);
+    const created = await user.call('/v1/payment/beneficiaries/create', {
+      sync: true,
+      ...walletBeneficiary(),
+    });
+    if (created.body.status !== 'done') throw new Error(`no beneficiary: ${JSON.stringify(created.body)}`);
+    const transfer = (amount: unknown) =>
+      user.call('/v1/payment/transfer/create', {
+        sync: true,
+        amount,
+        senderID: user.accountId,
+        receiverID: created.body.reference,
+      });
+    return { user, transfer };
+  }
+
+  it('AED (2 decimals): 10.123 is a bad request and debits nothing; 10.12 is accepted', async () => {
+    // prepare
+    const { user, transfer } = await withBeneficiary('SANDBOX_BENEFICIARY');
+
+    // act
+    const tooPrecise = await transfer(10.123);
+    const afterRefusal = await user.state();
+    const exact = await transfer(10.12);
+    const afterTransfer = await user.state();
+
+    // assess
+    expect(tooPrecise.status).toBe(400);
+    expect(tooPrecise.body).toEqual(failed('BAD_REQUEST'));
+    expect(tooPrecise.body.details).toEqual([expect.stringMatching(/^amount: .*2 decimals/)]);
+    expect(afterRefusal.accounts[0].balance).toBe(100_000);
+    expect(afterRefusal.transfers).toEqual([]);
+    expect(exact.status).toBe(200);
+    expect(exact.body).toMatchObject({ success: true, status: 'done' });
+    expect(afterTransfer.accounts[0].balance).toBe(99_989.88);
+  });
+
+  it('KWD (3 decimals): 1.2345 is a bad request and debits nothing; 1.234 is accepted', async () => {
+    // prepare
+    const { user, transfer } = await withBeneficiary('SANDBOX_KWD');
+
+    // act
+    const tooPrecise = await transfer(1.2345);
+    const afterRefusal = await user.state();
+    const exact = await transfer(1.234);
+    const afterTransfer = await user.state();
+
+    // assess
+    expect(tooPrecise.status).toBe(400);
+    expect(tooPrecise.body).toEqual(failed('BAD_REQUEST'));
+    expect(tooPrecise.body.details).toEqual([expect.stringMatching(/^amount: .*3 decimals/)]);
+    expect(afterRefusal.accounts[0]).toMatchObject({ currency: 'KWD', balance: 1_000 });
+    expect(afterRefusal.transfers).toEqual([]);
+    expect(exact.status).toBe(200);
+    expect(exact.body).toMatchObject({ success: true, status: 'done' });
+    expect(afterTransfer.accounts[0].balance).toBe(998.766);
+    expect(afterTransfer.transfers).toEqual([expect.objectContaining({ amount: 1.234, currency: 'KWD' })]);
+  });
+
+  it('AED autoflow (no beneficiary bank): 10.123 is a bad request and debits nothing', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_NO_BENEFICIARY');
+
+    // act
+    const reply = await user.call('/v1/payment/transfer/autoflow', {
+      amount: 10.123,
+      senderID: user.accountId,
+      action: 'deposit',
+      beneficiary: walletInline(),
+    });
+    const after = await user.state();
+
+    // assess
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual(failed('BAD_REQUEST'));
+    expect(after.accounts[0].balance).toBe(100_000);
+    expect(after.transfers).toEqual([]);
+  });
+
+  it.each([0, -5, -0.01])('amount %s is a bad request naming amount', async (amount) => {
+    // prepare
+    const { user, transfer } = await withBeneficiary('SANDBOX_BENEFICIARY');
+
+    // act
+    const reply = await transfer(amount);
+    const after = await user.state();
+
+    // assess
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual(badRequestNaming('amount'));
+    expect(after.accounts[0].balance).toBe(100_000);
+    expect(after.transfers).toEqual([]);
+  });
+});
+
+describe('routes that do not exist, oversized bodies and bad fault headers', () => {
+  it.each([
+    ['GET', '/nope'],
+    ['POST', '/v1/nope'],
+    ['GET', '/v1/metadata/accounts/get'],
+    ['GET', '/v1/payment/transfer/create'],
+    ['POST', '/sandbox/banks'],
+    ['DELETE', '/sandbox/users'],
+  ])('%s %s answers 404 NOT_FOUND', async (method, path) => {
+    // act
+    const reply = await request(method, path, method === 'GET' ? undefined : {});
+
+    // assess
+    expect(reply.status).toBe(404);
+    expect(reply.body).toEqual({
+      success: false,
+      status: 'failed',
+      type: 'NOT_FOUND',
+      msg: expect.any(String),
+    });
+    expect(reply.body.msg).toContain(path);
+  });
+
+  it('answers 413 PAYLOAD_TOO_LARGE for a body over 1 MiB, and reads a body of exactly 1 MiB', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const envelope = JSON.stringify({ ...secretsOf(user), sync: true, padding: '' });
+    const padded = (bytes: number) =>
+      JSON.stringify({ ...secretsOf(user), sync: true, padding: 'x'.repeat(bytes - envelope.length) });
+    const exactlyLimit = padded(1024 * 1024);
+    const overLimit = padded(1024 * 1024 + 1);
+
+    // act
+    const over = await post('/v1/metadata/accounts/get', overLimit, bearer(user));
+    const atLimit = await post('/v1/metadata/accounts/get', exactlyLimit, bearer(user));
+
+    // assess
+    expect(Buffer.byteLength(overLimit)).toBe(1024 * 1024 + 1);
+    expect(Buffer.byteLength(exactlyLimit)).toBe(1024 * 1024);
+    expect(over.status).toBe(413);
+    expect(over.body).toEqual({
+      success: false,
+      status: 'failed',
+      type: 'PAYLOAD_TOO_LARGE',
+      msg: 'Request body is too large',
+    });
+    expect(atLimit.status).toBe(200);
+    expect(atLimit.body).toMatchObject({ success: true, status: 'done' });
+  });
+
+  it.each([
+    ['x-sandbox-fault', 'explode', 'outcome'],
+    ['x-sandbox-fault-status', '418', 'status'],
+    ['x-sandbox-fault-phase', 'during', 'phase'],
+    ['x-sandbox-latency-ms', '-5', 'latencyMs'],
+    ['x-sandbox-latency-ms', 'soon', 'latencyMs'],
+    ['x-sandbox-timeout-ms', '999999999', 'timeoutMs'],
+  ])('%s: %s answers 400 BAD_REQUEST and nothing happens', async (header, value, field) => {
+    // prepare
+    const user = await createUser('SANDBOX_NO_BENEFICIARY');
+    const transfer = {
+      amount: 10,
+      senderID: user.accountId,
+      action: 'deposit',
+      beneficiary: walletInline(),
+    };
+
+    // act
+    const provider = await user.call('/v1/payment/transfer/autoflow', transfer, { [header]: value });
+    const publicRoute = await request('GET', '/sandbox/banks', undefined, { [header]: value });
+    const after = await user.state();
+
+    // assess
+    const expected = {
+      success: false,
+      status: 'failed',
+      type: 'BAD_REQUEST',
+      msg: 'Invalid JSON request',
+      details: [expect.stringContaining(`X-Sandbox header ${field}`)],
+    };
+    expect(provider.status).toBe(400);
+    expect(provider.body).toEqual(expected);
+    expect(publicRoute.status).toBe(400);
+    expect(publicRoute.body).toEqual(expected);
+    expect(after.accounts[0].balance).toBe(100_000);
+    expect(after.transfers).toEqual([]);
+  });
+});
+
+describe('fuzz: odd bodies never make any route answer 5xx or non-JSON', () => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await createUser('SANDBOX_BENEFICIARY');
+  });
+
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  /** Odd bodies; those that are objects carry `secrets` so they reach past authentication. */
+  function oddBodies(secrets: Record<string, string>): string[] {
+    const withSecrets = (fields: Record<string, unknown>) => JSON.stringify({ ...secrets, ...fields });
+    const secretsJson = JSON.stringify(secrets).slice(1, -1);
+    const prefix = secretsJson ? `${secretsJson},` : '';
+    return [
+      '42',
+      '-1e999',
+      '"just a string"',
+      'true',
+      '   ',
+      withSecrets({}),
+      withSecrets({ a: { b: { c: { d: [1, { e: null }] } } }, sync: { nested: true } }),
+      withSecrets({ sync: true, name: 'x'.repeat(600_000) }),
+      nested(5_000),
+      `{${prefix}"sync":true,"userInputs":${nested(2_000)},"jobID":"job_x","operationID":"op_x"}`,
+      withSecrets({
+        sync: true,
+        name: '\u202e🏦 Ünïcødé \u0000 名前',
+        iban: 'AE07\u00a00331234567890123456',
+        swiftCode: '𝔖𝔚𝔉𝔗',
+        country: 'ÅÆ',
+        cardID: 'card_\ud83d',
+        senderID: '\uffff',
+        receiverID: '../../etc/passwd',
+        action: '<script>',
+        amount: 10,
+      }),
+      withSecrets({
+        sync: 1,
+        amount: 'ten',
+        senderID: [],
+        receiverID: {},
+        cardID: null,
+        beneficiary: 'x',
+        userInputs: 'x',
+        operationID: 7,
+        jobID: false,
+        bankId: 3,
+        connectionID: [],
+        accessCode: {},
+        faults: 'all',
+        balance: 'lots',
+        accessCodeTtlSeconds: -1,
+      }),
+      `{${prefix}"__proto__":{"polluted":true,"sync":true,"isAdmin":true},"sync":true}`,
+      `{${prefix}"constructor":{"prototype":{"polluted":true}},"sync":true,"amount":1e308,"senderID":"x","receiverID":"y"}`,
+      withSecrets({
+        sync: true,
+        amount: 1e-300,
+        senderID: 'acc_x',
+        receiverID: 'ben_x',
+        cardID: 'card_x',
+        userInputs: [{ id: 'otp', index: -1, query: 1, answer: null }],
+        jobID: 'job_x',
+      }),
+      withSecrets({ sync: false, operationID: '', jobID: '', bankId: '', connectionID: '', accessCode: '' }),
+    ];
+  }
+
+  it.each(sandboxApi.routes)('$method $path', async ({ method, path }) => {
+    // prepare
+    const sends = [
+      ...oddBodies({}).map((body) => ({ body, headers: {} })),
+      ...oddBodies(secretsOf(user)).map((body) => ({ body, headers: bearer(user) })),
+    ];
+
+    // act
+    const replies = await Promise.all(sends.map(({ body, headers }) => raw(method, path, body, headers)));
+    const health = await request('GET', '/health');
+    const stillServing = await user.call('/v1/metadata/accounts/get', { sync: true });
+
+    // assess
+    expect(replies).toHaveLength(32);
+    for (const [index, { status, text }] of replies.entries()) {
+      const sent = sends[index]?.body.slice(0, 80);
+      expect(status, `${method} ${path} with ${sent}: ${text.slice(0, 200)}`).toBeLessThan(500);
+      let body: unknown;
+      expect(
+        () => {
+          body = JSON.parse(text);
+        },
+        `not JSON: ${text.slice(0, 200)}`,
+      ).not.toThrow();
+      expect(body, `${sent}`).toBeTypeOf('object');
+      expect(body).not.toBeNull();
+      const envelope = body as Record<string, unknown>;
+      if (status >= 400) {
+        expect(envelope, `${status} for ${sent}`).toEqual(
+          expect.objectContaining({
+            success: false,
+            status: 'failed',
+            type: expect.any(String),
+            msg: expect.any(String),
+          }),
+        );
+      } else {
+        expect(status, `${sent}`).toBeGreaterThanOrEqual(200);
+        expect(envelope.success, `${sent}`).not.toBe(false);
+        expect(envelope.status, `${sent}`).not.toBe('failed');
+      }
+    }
+    expect(health.status).toBe(200);
+    expect(stillServing.status).toBe(200);
+    expect(stillServing.body).toMatchObject({ success: true, status: 'done' });
+  });
+});
