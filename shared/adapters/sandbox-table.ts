@@ -77,11 +77,16 @@ function isConditionFailure(error: unknown): boolean {
   return error instanceof ConditionalCheckFailedException;
 }
 
-/** Index of the first item of a cancelled transaction whose condition failed. */
-function failedConditionIndex(error: unknown): number | undefined {
+/**
+ * Why a transaction was cancelled: the index of the first item whose condition failed, or
+ * `contention` when another transaction touched the same items at the same moment.
+ */
+function cancellation(error: unknown): number | 'contention' | undefined {
   if (!(error instanceof TransactionCanceledException)) return undefined;
-  const index = error.CancellationReasons?.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-  return index === undefined || index < 0 ? undefined : index;
+  const reasons = error.CancellationReasons ?? [];
+  const index = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+  if (index >= 0) return index;
+  return reasons.some((reason) => reason.Code === 'TransactionConflict') ? 'contention' : undefined;
 }
 
 export class SandboxTable implements SandboxStore {
@@ -432,8 +437,8 @@ export class SandboxTable implements SandboxStore {
     try {
       await this.client.send(new TransactWriteCommand({ TransactItems }));
     } catch (error) {
-      const index = failedConditionIndex(error);
-      const reason = index === undefined ? undefined : conflicts[index];
+      const cause = cancellation(error);
+      const reason = cause === 'contention' ? cause : cause === undefined ? undefined : conflicts[cause];
       if (reason) throw new StoreConflict(reason);
       throw error;
     }

@@ -4,7 +4,7 @@
  * on the first transfer).
  */
 import { type CurrencyCode, currencyObject } from '#shared/money';
-import type { AccountsMetadata, Period } from '#shared/spec/schemas';
+import type { AccountsMetadata } from '#shared/spec/schemas';
 
 export interface SandboxBank {
   bankId: string;
@@ -156,16 +156,4 @@ const banksById = new Map(sandboxBanks.map((bank) => [bank.bankId, bank]));
 
 export function findBank(bankId: string): SandboxBank | undefined {
   return banksById.get(bankId);
-}
-
-const millisecondsPerUnit: Record<string, number> = {
-  secs: 1_000,
-  mins: 60_000,
-  hrs: 3_600_000,
-  days: 86_400_000,
-};
-
-/** A period of the metadata (`{ value, unit }`) in milliseconds; unknown units count as hours. */
-export function periodMs(period: Period): number {
-  return Math.round(period.value * (millisecondsPerUnit[period.unit] ?? millisecondsPerUnit.hrs ?? 0));
 }

@@ -15,6 +15,7 @@ import { isValidIban, normalizeIban } from '#shared/iban';
 import { AmountError, type CurrencyCode, currencyObject, fromMinorUnits, toMinorUnits } from '#shared/money';
 import { digest, matchesDigest, randomSecret } from '#shared/secrets';
 import { badRequest, ProviderError } from '#shared/spec/errors';
+import { periodMs } from '#shared/spec/period';
 import type {
   AutoflowTransferRequest,
   BalanceRequest,
@@ -35,7 +36,7 @@ import type {
   TransferRequest,
   UserInput,
 } from '#shared/spec/schemas';
-import { findBank, periodMs, type SandboxBank, sandboxBanks } from './catalog.ts';
+import { findBank, type SandboxBank, sandboxBanks } from './catalog.ts';
 import {
   type BeneficiaryRecord,
   type ConnectionRecord,
@@ -467,8 +468,16 @@ export class Sandbox {
     if (!operation || operation.connectionId !== connection.id || !(idField in operation.response)) {
       throw new ProviderError('INVALID_OPERATION_ID', `No operation with ${idField} ${id}`);
     }
-    if (this.now() < operation.completesAt) {
+    const now = this.now();
+    if (now < operation.completesAt) {
       return { status: 200, body: { [idField]: id, success: true, status: 'initialized' } };
+    }
+    if (operation.state === 'awaiting_input' && now >= (operation.inputExpiresAt ?? 0)) {
+      const expired = new ProviderError('USER_INPUT_EXPIRED');
+      return {
+        status: 200,
+        body: { [idField]: id, success: false, status: 'failed', type: expired.type, msg: expired.message },
+      };
     }
     return { status: 200, body: operation.response };
   }
@@ -582,6 +591,10 @@ export class Sandbox {
       if (error instanceof StoreConflict && error.reason === 'operation') {
         // A concurrent request answered the same operation first.
         throw new ProviderError('INVALID_OPERATION_ID');
+      }
+      if (error instanceof StoreConflict && error.reason === 'contention') {
+        // Another request wrote the same items at the same moment; nothing was written: try again.
+        throw new ProviderError('OPERATION_IN_PROGRESS');
       }
       throw error;
     }

@@ -104,7 +104,9 @@ export type OperationPrecondition = 'new' | 'awaiting_input';
 
 /** Raised by a store write whose precondition no longer holds. */
 export class StoreConflict extends Error {
-  constructor(readonly reason: 'operation' | 'insufficient_balance' | 'duplicate_beneficiary') {
+  constructor(
+    readonly reason: 'operation' | 'insufficient_balance' | 'duplicate_beneficiary' | 'contention',
+  ) {
     super(`store conflict: ${reason}`);
   }
 }

@@ -1,0 +1,357 @@
+/**
+ * Asynchronous operations over real HTTP: `sync: false` answers `202 initialized`, the result is read
+ * back from `POST /v1/operation/get` once the operation completes (SANDBOX_ASYNC_DELAY_MS = 400 in
+ * tests), and the connection stays taken until then.
+ */
+import { describe, expect, it } from 'vitest';
+import { AccountsMetadata, OperationResponse, SandboxUserResponse } from '#shared/spec/schemas';
+import {
+  createUser,
+  eventually,
+  failed,
+  type Reply,
+  type TestUser,
+  walletBeneficiary,
+} from '../support/sandbox.ts';
+
+const OTP = '123456';
+
+type OperationId = { jobID: string } | { operationID: string };
+
+const getOperation = (user: TestUser, id: Record<string, unknown>) => user.call('/v1/operation/get', id);
+
+/** Polls `/v1/operation/get` until the operation is no longer `initialized`, and returns that answer. */
+function settled(user: TestUser, id: OperationId): Promise<Reply> {
+  return eventually(async () => {
+    const reply = await getOperation(user, id);
+    return reply.body.status === 'initialized' ? undefined : reply;
+  }, 5_000);
+}
+
+const initialized = (id: OperationId) => ({ ...id, success: true, status: 'initialized' });
+
+const metadata = (user: TestUser, sync = true) => user.call('/v1/metadata/accounts/get', { sync });
+
+/** Creates the wallet beneficiary synchronously and returns its id. */
+async function givenBeneficiary(user: TestUser): Promise<string> {
+  const reply = await user.call('/v1/payment/beneficiaries/create', { sync: true, ...walletBeneficiary() });
+  if (reply.status !== 200 || reply.body.status !== 'done') {
+    throw new Error(`beneficiary not created: ${reply.status} ${JSON.stringify(reply.body)}`);
+  }
+  return reply.body.reference;
+}
+
+async function stateOf(user: TestUser) {
+  const state = SandboxUserResponse.parse(await user.state());
+  const [account] = state.accounts;
+  if (!account) throw new Error('user has no account');
+  return { balance: account.balance, transfers: state.transfers };
+}
+
+describe('sync: false', () => {
+  it('metadata: 202 initialized, read back initialized, then the envelope sync: true gives', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+
+    // act
+    const accepted = await metadata(user, false);
+    const jobID: string = accepted.body.jobID;
+    const early = await getOperation(user, { jobID });
+    const completed = await settled(user, { jobID });
+    const synchronous = await metadata(user, true);
+
+    // assess
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toEqual(initialized({ jobID: expect.stringMatching(/\S/) }));
+    expect(early.status).toBe(200);
+    expect(early.body).toEqual(initialized({ jobID }));
+    expect(completed.status).toBe(200);
+    expect(completed.body).toEqual({
+      jobID,
+      success: true,
+      status: 'done',
+      accountsMetadata: synchronous.body.accountsMetadata,
+    });
+    expect(AccountsMetadata.parse(completed.body.accountsMetadata).bankName).toBe('Sandbox Beneficiary Bank');
+  });
+
+  it('holds the connection while initialized (OPERATION_IN_PROGRESS), and frees it once complete', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+
+    // act
+    const accepted = await metadata(user, false);
+    const meanwhile = await user.call('/v1/payment/beneficiaries/get', { sync: true });
+    await settled(user, { jobID: accepted.body.jobID });
+    const afterwards = await user.call('/v1/payment/beneficiaries/get', { sync: true });
+
+    // assess
+    expect(accepted.status).toBe(202);
+    expect(meanwhile.status).toBe(409);
+    expect(meanwhile.body).toEqual(failed('OPERATION_IN_PROGRESS'));
+    expect(afterwards.status).toBe(200);
+    expect(afterwards.body).toMatchObject({ success: true, status: 'done', beneficiaries: [] });
+  });
+
+  it('beneficiary creation and listing: polled to done with the reference, then listed', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+
+    // act
+    const createAccepted = await user.call('/v1/payment/beneficiaries/create', {
+      sync: false,
+      ...walletBeneficiary(),
+    });
+    const created = await settled(user, { jobID: createAccepted.body.jobID });
+    const listAccepted = await user.call('/v1/payment/beneficiaries/get', { sync: false });
+    const listed = await settled(user, { jobID: listAccepted.body.jobID });
+
+    // assess
+    expect(createAccepted.status).toBe(202);
+    expect(createAccepted.body).toEqual(initialized({ jobID: expect.stringMatching(/\S/) }));
+    expect(created.body).toEqual({
+      jobID: createAccepted.body.jobID,
+      success: true,
+      status: 'done',
+      reference: expect.stringMatching(/\S/),
+    });
+    expect(listAccepted.status).toBe(202);
+    expect(listAccepted.body).toEqual(initialized({ jobID: expect.stringMatching(/\S/) }));
+    expect(listed.body).toEqual({
+      jobID: listAccepted.body.jobID,
+      success: true,
+      status: 'done',
+      beneficiaries: [
+        {
+          id: created.body.reference,
+          name: walletBeneficiary().name,
+          accountNumber: walletBeneficiary().accountNumber,
+          type: 'local',
+          status: 'approved',
+        },
+      ],
+    });
+  });
+
+  it('transfer: 202 with the operationID, polled to done with the reference of the recorded transfer', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const receiverID = await givenBeneficiary(user);
+    const before = await stateOf(user);
+
+    // act
+    const accepted = await user.call('/v1/payment/transfer/create', {
+      sync: false,
+      amount: 75.25,
+      senderID: user.accountId,
+      receiverID,
+    });
+    const early = await getOperation(user, { operationID: accepted.body.operationID });
+    const completed = await settled(user, { operationID: accepted.body.operationID });
+    const after = await stateOf(user);
+
+    // assess
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toEqual(initialized({ operationID: expect.stringMatching(/\S/) }));
+    expect(early.body).toEqual(initialized({ operationID: accepted.body.operationID }));
+    expect(completed.status).toBe(200);
+    expect(completed.body).toEqual({
+      operationID: accepted.body.operationID,
+      success: true,
+      status: 'done',
+      reference: expect.stringMatching(/\S/),
+    });
+    expect(after.balance).toBe(before.balance - 75.25);
+    expect(after.transfers).toEqual([
+      expect.objectContaining({
+        reference: completed.body.reference,
+        operationID: accepted.body.operationID,
+        amount: 75.25,
+      }),
+    ]);
+  });
+
+  it('a refusal is accepted as initialized, then read back as failed INSUFFICIENT_BALANCE', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY', { balance: 50 });
+    const receiverID = await givenBeneficiary(user);
+
+    // act
+    const accepted = await user.call('/v1/payment/transfer/create', {
+      sync: false,
+      amount: 60,
+      senderID: user.accountId,
+      receiverID,
+    });
+    const completed = await settled(user, { operationID: accepted.body.operationID });
+    const after = await stateOf(user);
+
+    // assess
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toEqual(initialized({ operationID: expect.stringMatching(/\S/) }));
+    expect(completed.body).toEqual(failed('INSUFFICIENT_BALANCE'));
+    expect(completed.body.operationID).toBe(accepted.body.operationID);
+    expect(after.balance).toBe(50);
+    expect(after.transfers).toEqual([]);
+  });
+
+  it('on an OTP bank: polled to user_input_required, then answered (sync: true) to done', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_OTP');
+    const fields = { cardID: user.cardId };
+
+    // act
+    const accepted = await user.call('/v2/data/balance/get', { ...fields, sync: false });
+    const asked = await settled(user, { operationID: accepted.body.operationID });
+    const inputs = (asked.body.userInputs ?? []) as Record<string, unknown>[];
+    const done = await user.call('/v2/data/balance/get', {
+      ...fields,
+      sync: true,
+      operationID: accepted.body.operationID,
+      userInputs: inputs.map((input) => ({ ...input, answer: OTP })),
+    });
+
+    // assess
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toEqual(initialized({ operationID: expect.stringMatching(/\S/) }));
+    expect(asked.body).toEqual({
+      operationID: accepted.body.operationID,
+      success: true,
+      status: 'user_input_required',
+      userInputs: [{ id: 'otp', index: 0, query: expect.stringMatching(/\S/), answer: '' }],
+    });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({
+      operationID: accepted.body.operationID,
+      success: true,
+      status: 'done',
+      balance: expect.objectContaining({ currency: { code: 'AED', name: 'UAE Dirham' } }),
+    });
+  });
+
+  it('on an OTP bank: a transfer polled to user_input_required is answered and transfers once', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_OTP');
+    const asked = await user.call('/v1/payment/beneficiaries/create', { sync: true, ...walletBeneficiary() });
+    const created = await user.call('/v1/payment/beneficiaries/create', {
+      sync: true,
+      ...walletBeneficiary(),
+      jobID: asked.body.jobID,
+      userInputs: [{ ...asked.body.userInputs[0], answer: OTP }],
+    });
+    const fields = { amount: 20, senderID: user.accountId, receiverID: created.body.reference };
+    const before = await stateOf(user);
+
+    // act
+    const accepted = await user.call('/v1/payment/transfer/create', { ...fields, sync: false });
+    const waiting = await settled(user, { operationID: accepted.body.operationID });
+    const done = await user.call('/v1/payment/transfer/create', {
+      ...fields,
+      sync: true,
+      operationID: accepted.body.operationID,
+      userInputs: [{ ...waiting.body.userInputs[0], answer: OTP }],
+    });
+    const readBack = await getOperation(user, { operationID: accepted.body.operationID });
+    const after = await stateOf(user);
+
+    // assess
+    expect(accepted.status).toBe(202);
+    expect(waiting.body).toMatchObject({ status: 'user_input_required', userInputs: [{ id: 'otp' }] });
+    expect(done.body).toEqual({
+      operationID: accepted.body.operationID,
+      success: true,
+      status: 'done',
+      reference: expect.stringMatching(/\S/),
+    });
+    expect(readBack.body).toEqual(done.body);
+    expect(after.balance).toBe(before.balance - 20);
+    expect(after.transfers).toHaveLength(1);
+  });
+});
+
+describe('POST /v1/operation/get', () => {
+  it('reads back an operation sent with sync: true, done or failed, as it was answered', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const meta = await metadata(user, true);
+    const refused = await user.call('/v1/payment/transfer/create', {
+      sync: true,
+      amount: 20,
+      senderID: user.accountId,
+      receiverID: 'ben_unknown',
+    });
+
+    // act
+    const metaBack = await getOperation(user, { jobID: meta.body.jobID });
+    const refusedBack = await getOperation(user, { operationID: refused.body.operationID });
+
+    // assess
+    expect(meta.body.status).toBe('done');
+    expect(metaBack.status).toBe(200);
+    expect(metaBack.body).toEqual(meta.body);
+    expect(OperationResponse.parse(metaBack.body).accountsMetadata).toBeDefined();
+    expect(refused.body).toEqual(
+      expect.objectContaining({ type: 'INVALID_BENEFICIARY_ID', operationID: expect.any(String) }),
+    );
+    expect(refusedBack.body).toEqual(refused.body);
+  });
+
+  it('refuses an unknown id, and the id of another user, with INVALID_OPERATION_ID', async () => {
+    // prepare
+    const owner = await createUser('SANDBOX_BENEFICIARY');
+    const stranger = await createUser('SANDBOX_BENEFICIARY');
+    const meta = await metadata(owner, true);
+
+    // act
+    const unknown = await getOperation(owner, { jobID: 'job_01J0000000000000000000000' });
+    const unknownOp = await getOperation(owner, { operationID: 'op_unknown' });
+    const foreign = await getOperation(stranger, { jobID: meta.body.jobID });
+    const own = await getOperation(owner, { jobID: meta.body.jobID });
+
+    // assess
+    for (const reply of [unknown, unknownOp, foreign]) {
+      expect(reply.status).toBe(404);
+      expect(reply.body).toEqual(failed('INVALID_OPERATION_ID'));
+    }
+    expect(own.body).toEqual(meta.body);
+  });
+
+  it('refuses an id given under the other field name (jobID for a transfer, operationID for metadata)', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const meta = await metadata(user, true);
+    const transfer = await user.call('/v1/payment/transfer/create', {
+      sync: true,
+      amount: 20,
+      senderID: user.accountId,
+      receiverID: 'ben_unknown',
+    });
+
+    // act
+    const transferAsJob = await getOperation(user, { jobID: transfer.body.operationID });
+    const metaAsOperation = await getOperation(user, { operationID: meta.body.jobID });
+
+    // assess
+    expect(transfer.body.operationID).toEqual(expect.stringMatching(/\S/));
+    expect(transferAsJob.status).toBe(404);
+    expect(transferAsJob.body).toEqual(failed('INVALID_OPERATION_ID'));
+    expect(metaAsOperation.status).toBe(404);
+    expect(metaAsOperation.body).toEqual(failed('INVALID_OPERATION_ID'));
+  });
+
+  it('requires exactly one of operationID and jobID (BAD_REQUEST)', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const meta = await metadata(user, true);
+
+    // act
+    const both = await getOperation(user, { jobID: meta.body.jobID, operationID: meta.body.jobID });
+    const neither = await getOperation(user, {});
+
+    // assess
+    expect(both.status).toBe(400);
+    expect(both.body).toEqual(failed('BAD_REQUEST'));
+    expect(neither.status).toBe(400);
+    expect(neither.body).toEqual(failed('BAD_REQUEST'));
+  });
+});

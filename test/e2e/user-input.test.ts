@@ -1,0 +1,375 @@
+/**
+ * User input over real HTTP (SANDBOX_OTP asks a one-time password on beneficiary creation, transfers
+ * and card balance): the question, the repeated request that answers it, and every way an answer is
+ * refused (wrong, empty, expired, mismatched, foreign, already used, raced).
+ */
+import { describe, expect, it } from 'vitest';
+import { SandboxUserResponse } from '#shared/spec/schemas';
+import {
+  createUser,
+  eventually,
+  failed,
+  type Reply,
+  type TestUser,
+  walletBeneficiary,
+} from '../support/sandbox.ts';
+
+/** The sandbox's documented one-time password. */
+const OTP = '123456';
+
+const TRANSFER = '/v1/payment/transfer/create';
+const BENEFICIARY_CREATE = '/v1/payment/beneficiaries/create';
+
+/** The OTP question as the bank asks it: one input, not yet answered. */
+const otpQuestion = {
+  id: 'otp',
+  index: 0,
+  query: expect.stringMatching(/\S/),
+  answer: '',
+};
+
+/** The inputs of a `user_input_required` reply with the OTP input answered. */
+function answered(reply: Reply, answer: string) {
+  const inputs = reply.body.userInputs as Record<string, unknown>[] | undefined;
+  if (!inputs?.length) throw new Error(`no user input asked: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return inputs.map((input) => (input.id === 'otp' ? { ...input, answer } : input));
+}
+
+/** A failed envelope that carries the id of the operation it ended. */
+const failedOperation = (type: string, idField: 'jobID' | 'operationID', id: string) =>
+  expect.objectContaining({ success: false, status: 'failed', type, msg: expect.any(String), [idField]: id });
+
+/** Creates the wallet beneficiary on an OTP bank (question, then answer) and returns its id. */
+async function givenBeneficiary(user: TestUser): Promise<string> {
+  const asked = await user.call(BENEFICIARY_CREATE, { sync: true, ...walletBeneficiary() });
+  const done = await user.call(BENEFICIARY_CREATE, {
+    sync: true,
+    ...walletBeneficiary(),
+    jobID: asked.body.jobID,
+    userInputs: answered(asked, OTP),
+  });
+  if (done.status !== 200 || done.body.status !== 'done') {
+    throw new Error(`beneficiary not created: ${done.status} ${JSON.stringify(done.body)}`);
+  }
+  return done.body.reference;
+}
+
+/** A user of the OTP bank with the wallet beneficiary, ready to transfer. */
+async function givenOtpUser(options: { inputTtlSeconds?: number } = {}) {
+  const user = await createUser('SANDBOX_OTP', options);
+  const receiverID = await givenBeneficiary(user);
+  const fields = { sync: true, amount: 250, senderID: user.accountId, receiverID };
+  return { user, fields, receiverID };
+}
+
+/** Starts a transfer and returns the reply asking for the OTP, failing loudly otherwise. */
+async function askedTransfer(user: TestUser, fields: Record<string, unknown>): Promise<Reply> {
+  const reply = await user.call(TRANSFER, fields);
+  if (reply.status !== 200 || reply.body.status !== 'user_input_required') {
+    throw new Error(`transfer did not ask for input: ${reply.status} ${JSON.stringify(reply.body)}`);
+  }
+  return reply;
+}
+
+const answerTransfer = (user: TestUser, fields: Record<string, unknown>, asked: Reply, answer: string) =>
+  user.call(TRANSFER, {
+    ...fields,
+    operationID: asked.body.operationID,
+    userInputs: answered(asked, answer),
+  });
+
+const metadata = (user: TestUser) => user.call('/v1/metadata/accounts/get', { sync: true });
+
+async function stateOf(user: TestUser) {
+  const state = SandboxUserResponse.parse(await user.state());
+  const [account] = state.accounts;
+  if (!account) throw new Error('user has no account');
+  return { balance: account.balance, transfers: state.transfers };
+}
+
+describe('beneficiary creation that asks for an OTP', () => {
+  it('asks for the OTP, then creates the beneficiary when the same request carries the answer', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_OTP');
+
+    // act
+    const asked = await user.call(BENEFICIARY_CREATE, { sync: true, ...walletBeneficiary() });
+    const done = await user.call(BENEFICIARY_CREATE, {
+      sync: true,
+      ...walletBeneficiary(),
+      jobID: asked.body.jobID,
+      userInputs: answered(asked, OTP),
+    });
+    const listed = await user.call('/v1/payment/beneficiaries/get', { sync: true });
+
+    // assess
+    expect(asked.status).toBe(200);
+    expect(asked.body).toEqual({
+      jobID: expect.stringMatching(/\S/),
+      success: true,
+      status: 'user_input_required',
+      userInputs: [otpQuestion],
+    });
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({
+      jobID: asked.body.jobID,
+      success: true,
+      status: 'done',
+      reference: expect.stringMatching(/\S/),
+    });
+    expect(listed.body.beneficiaries).toEqual([
+      expect.objectContaining({ id: done.body.reference, name: walletBeneficiary().name }),
+    ]);
+  });
+  it('refuses userInputs sent without the jobID (BAD_REQUEST), leaving the creation waiting', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_OTP');
+    const asked = await user.call(BENEFICIARY_CREATE, { sync: true, ...walletBeneficiary() });
+
+    // act
+    const withoutId = await user.call(BENEFICIARY_CREATE, {
+      sync: true,
+      ...walletBeneficiary(),
+      userInputs: answered(asked, OTP),
+    });
+    const done = await user.call(BENEFICIARY_CREATE, {
+      sync: true,
+      ...walletBeneficiary(),
+      jobID: asked.body.jobID,
+      userInputs: answered(asked, OTP),
+    });
+
+    // assess
+    expect(withoutId.status).toBe(400);
+    expect(withoutId.body).toEqual(failed('BAD_REQUEST'));
+    expect(done.body).toMatchObject({ jobID: asked.body.jobID, status: 'done' });
+  });
+});
+
+describe('transfer that asks for an OTP', () => {
+  it('holds the connection while it waits, then transfers exactly once when answered', async () => {
+    // prepare
+    const { user, fields } = await givenOtpUser();
+    const before = await stateOf(user);
+
+    // act
+    const asked = await askedTransfer(user, fields);
+    const meanwhile = await metadata(user);
+    const done = await answerTransfer(user, fields, asked, OTP);
+    const afterDone = await stateOf(user);
+    const again = await answerTransfer(user, fields, asked, OTP);
+    const afterAgain = await stateOf(user);
+
+    // assess
+    expect(asked.body).toEqual({
+      operationID: expect.stringMatching(/\S/),
+      success: true,
+      status: 'user_input_required',
+      userInputs: [otpQuestion],
+    });
+    expect(meanwhile.status).toBe(409);
+    expect(meanwhile.body).toEqual(failed('OPERATION_IN_PROGRESS'));
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({
+      operationID: asked.body.operationID,
+      success: true,
+      status: 'done',
+      reference: expect.stringMatching(/\S/),
+    });
+    expect(afterDone.balance).toBe(before.balance - 250);
+    expect(afterDone.transfers).toEqual([
+      expect.objectContaining({ reference: done.body.reference, operationID: asked.body.operationID }),
+    ]);
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual(failed('INVALID_OPERATION_ID'));
+    expect(afterAgain.balance).toBe(afterDone.balance);
+    expect(afterAgain.transfers).toHaveLength(1);
+  });
+
+  it('fails the operation on a wrong OTP: nothing debited, connection free, no second answer', async () => {
+    // prepare
+    const { user, fields } = await givenOtpUser();
+    const before = await stateOf(user);
+    const asked = await askedTransfer(user, fields);
+
+    // act
+    const wrong = await answerTransfer(user, fields, asked, '000000');
+    const after = await stateOf(user);
+    const meta = await metadata(user);
+    const retried = await answerTransfer(user, fields, asked, OTP);
+
+    // assess
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual(failedOperation('INVALID_MFA', 'operationID', asked.body.operationID));
+    expect(after.balance).toBe(before.balance);
+    expect(after.transfers).toEqual([]);
+    expect(meta.status).toBe(200);
+    expect(meta.body).toMatchObject({ success: true, status: 'done' });
+    expect(retried.status).toBe(404);
+    expect(retried.body).toEqual(failed('INVALID_OPERATION_ID'));
+    expect((await stateOf(user)).transfers).toEqual([]);
+  });
+
+  it('fails the operation on an empty answer (INVALID_MFA)', async () => {
+    // prepare
+    const { user, fields } = await givenOtpUser();
+    const asked = await askedTransfer(user, fields);
+
+    // act
+    const empty = await answerTransfer(user, fields, asked, '');
+
+    // assess
+    expect(empty.status).toBe(400);
+    expect(empty.body).toEqual(failedOperation('INVALID_MFA', 'operationID', asked.body.operationID));
+    expect((await stateOf(user)).transfers).toEqual([]);
+  });
+
+  it('refuses userInputs without the operation id, or the id without userInputs (BAD_REQUEST)', async () => {
+    // prepare
+    const { user, fields } = await givenOtpUser();
+    const asked = await askedTransfer(user, fields);
+
+    // act
+    const withoutId = await user.call(TRANSFER, { ...fields, userInputs: answered(asked, OTP) });
+    const withoutInputs = await user.call(TRANSFER, { ...fields, operationID: asked.body.operationID });
+    const done = await answerTransfer(user, fields, asked, OTP);
+
+    // assess
+    expect(withoutId.status).toBe(400);
+    expect(withoutId.body).toEqual(failed('BAD_REQUEST'));
+    expect(withoutInputs.status).toBe(400);
+    expect(withoutInputs.body).toEqual(failed('BAD_REQUEST'));
+    expect(done.body).toMatchObject({ operationID: asked.body.operationID, status: 'done' });
+    expect((await stateOf(user)).transfers).toHaveLength(1);
+  });
+
+  it("refuses the id of another user's waiting operation, which stays answerable by its owner", async () => {
+    // prepare
+    const owner = await givenOtpUser();
+    const stranger = await givenOtpUser();
+    const asked = await askedTransfer(owner.user, owner.fields);
+
+    // act
+    const stolen = await answerTransfer(stranger.user, stranger.fields, asked, OTP);
+    const byOwner = await answerTransfer(owner.user, owner.fields, asked, OTP);
+
+    // assess
+    expect(stolen.status).toBe(404);
+    expect(stolen.body).toEqual(failed('INVALID_OPERATION_ID'));
+    expect((await stateOf(stranger.user)).transfers).toEqual([]);
+    expect(byOwner.body).toMatchObject({ operationID: asked.body.operationID, status: 'done' });
+  });
+
+  it('refuses a repeated request that differs (OPERATION_MISMATCH) and keeps the operation waiting', async () => {
+    // prepare
+    const { user, fields } = await givenOtpUser();
+    const before = await stateOf(user);
+    const asked = await askedTransfer(user, fields);
+
+    // act
+    const changed = await answerTransfer(user, { ...fields, amount: 999 }, asked, OTP);
+    const afterChanged = await stateOf(user);
+    const done = await answerTransfer(user, fields, asked, OTP);
+
+    // assess
+    expect(changed.status).toBe(409);
+    expect(changed.body).toEqual(failed('OPERATION_MISMATCH'));
+    expect(afterChanged.balance).toBe(before.balance);
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ operationID: asked.body.operationID, status: 'done' });
+    expect((await stateOf(user)).balance).toBe(before.balance - 250);
+  });
+
+  it("refuses a transfer's operation id answered on the card balance endpoint", async () => {
+    // prepare
+    const { user, fields } = await givenOtpUser();
+    const asked = await askedTransfer(user, fields);
+
+    // act
+    const elsewhere = await user.call('/v2/data/balance/get', {
+      cardID: user.cardId,
+      operationID: asked.body.operationID,
+      userInputs: answered(asked, OTP),
+    });
+    const done = await answerTransfer(user, fields, asked, OTP);
+
+    // assess
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body).toEqual(failed('INVALID_OPERATION_ID'));
+    expect(done.body).toMatchObject({ operationID: asked.body.operationID, status: 'done' });
+  });
+
+  it('expires an unanswered operation (USER_INPUT_EXPIRED), debits nothing, and frees the connection', async () => {
+    // prepare
+    const { user, fields } = await givenOtpUser({ inputTtlSeconds: 1 });
+    const before = await stateOf(user);
+    const askedAt = Date.now();
+    const asked = await askedTransfer(user, fields);
+    // The waiting operation holds the connection until its input expires: poll until it lets go.
+    const freed = await eventuallyDone(() => metadata(user), 5_000);
+    const waitedMs = Date.now() - askedAt;
+
+    // act
+    const readBack = await user.call('/v1/operation/get', { operationID: asked.body.operationID });
+    const late = await answerTransfer(user, fields, asked, OTP);
+    const after = await stateOf(user);
+    const next = await askedTransfer(user, fields);
+    const nextDone = await answerTransfer(user, fields, next, OTP);
+
+    // assess
+    expect(freed.status).toBe(200);
+    expect(waitedMs).toBeGreaterThanOrEqual(1_000);
+    expect(readBack.body).toMatchObject({
+      operationID: asked.body.operationID,
+      status: 'failed',
+      type: 'USER_INPUT_EXPIRED',
+    });
+    expect(late.status).toBe(410);
+    expect(late.body).toEqual(failedOperation('USER_INPUT_EXPIRED', 'operationID', asked.body.operationID));
+    expect(after.balance).toBe(before.balance);
+    expect(after.transfers).toEqual([]);
+    expect(next.body.operationID).not.toBe(asked.body.operationID);
+    expect(nextDone.body).toMatchObject({ operationID: next.body.operationID, status: 'done' });
+    expect((await stateOf(user)).transfers).toHaveLength(1);
+  });
+});
+
+describe('two answers racing for the same waiting transfer', () => {
+  it('lets exactly one answer transfer, every time (5 rounds, fresh users)', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      // prepare
+      const { user, fields } = await givenOtpUser();
+      const before = await stateOf(user);
+      const asked = await askedTransfer(user, fields);
+
+      // act
+      const replies = await Promise.all([
+        answerTransfer(user, fields, asked, OTP),
+        answerTransfer(user, fields, asked, OTP),
+      ]);
+      const after = await stateOf(user);
+
+      // assess
+      const done = replies.filter((reply) => reply.status === 200 && reply.body.status === 'done');
+      const refused = replies.filter((reply) => reply !== done[0]);
+      expect(done, `round ${round}: ${JSON.stringify(replies)}`).toHaveLength(1);
+      expect(refused, `round ${round}`).toHaveLength(1);
+      expect(refused[0]?.body.type, `round ${round}: ${JSON.stringify(refused[0])}`).toMatch(
+        /^(INVALID_OPERATION_ID|OPERATION_IN_PROGRESS)$/,
+      );
+      expect(refused[0]?.status, `round ${round}`).toBe(
+        refused[0]?.body.type === 'INVALID_OPERATION_ID' ? 404 : 409,
+      );
+      expect(after.transfers, `round ${round}`).toHaveLength(1);
+      expect(after.balance, `round ${round}`).toBe(before.balance - 250);
+    }
+  });
+});
+
+/** Repeats `call` (polling, no fixed sleep) until it answers `done`, and returns that reply. */
+function eventuallyDone(call: () => Promise<Reply>, timeoutMs: number): Promise<Reply> {
+  return eventually(async () => {
+    const reply = await call();
+    return reply.body.status === 'done' ? reply : undefined;
+  }, timeoutMs);
+}
