@@ -11,6 +11,22 @@ export interface TableSpec {
   partitionKey: string;
   sortKey: string;
   timeToLiveAttribute?: string;
+  /** Global secondary indexes: string partition key, numeric sort key, all attributes projected. */
+  indexes?: { name: string; partitionKey: string; sortKey: string }[];
+}
+
+export interface QueueSpec {
+  /** Environment variables through which handlers receive the queue's URL (and ARN). */
+  urlEnvVar: string;
+  arnEnvVar?: string;
+  localName: string;
+  /** The handler consuming it, relative to the project root. */
+  consumer: string;
+  /** Receives after which a message goes to the queue's DLQ. */
+  maxReceiveCount: number;
+  batchSize: number;
+  /** At most this many concurrent consumers, to protect the provider. */
+  maxConcurrency: number;
 }
 
 export interface RouteSpec {
@@ -36,9 +52,85 @@ export const tables = {
     sortKey: 'sk',
     timeToLiveAttribute: 'expiresAt',
   },
+  deposits: {
+    envVar: 'DEPOSITS_TABLE_NAME',
+    localName: 'deposits',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    timeToLiveAttribute: 'expiresAt',
+    // Sparse: only deposits still in flight carry `checkShard`; the sweeper queries it by `checkAt`.
+    indexes: [{ name: 'byCheckAt', partitionKey: 'checkShard', sortKey: 'checkAt' }],
+  },
 } as const satisfies Record<string, TableSpec>;
 
+const stepHandler = (name: string) => `functions/steps/${name}.ts`;
+
+/** One queue (with its DLQ) and one handler per deposit step, plus the webhook notifier. */
+export const queues = {
+  resolveBank: {
+    urlEnvVar: 'RESOLVE_BANK_QUEUE_URL',
+    localName: 'resolve-bank',
+    consumer: stepHandler('resolve-bank'),
+    maxReceiveCount: 5,
+    batchSize: 10,
+    maxConcurrency: 5,
+  },
+  ensureBeneficiary: {
+    urlEnvVar: 'ENSURE_BENEFICIARY_QUEUE_URL',
+    localName: 'ensure-beneficiary',
+    consumer: stepHandler('ensure-beneficiary'),
+    maxReceiveCount: 5,
+    batchSize: 10,
+    maxConcurrency: 5,
+  },
+  waitCooldown: {
+    urlEnvVar: 'WAIT_COOLDOWN_QUEUE_URL',
+    localName: 'wait-cooldown',
+    consumer: stepHandler('wait-cooldown'),
+    maxReceiveCount: 5,
+    batchSize: 10,
+    maxConcurrency: 5,
+  },
+  transfer: {
+    urlEnvVar: 'TRANSFER_QUEUE_URL',
+    // The scheduler's target: schedules name the queue by ARN.
+    arnEnvVar: 'TRANSFER_QUEUE_ARN',
+    localName: 'transfer',
+    consumer: stepHandler('transfer'),
+    maxReceiveCount: 5,
+    batchSize: 10,
+    maxConcurrency: 5,
+  },
+  notify: {
+    urlEnvVar: 'NOTIFY_QUEUE_URL',
+    localName: 'notify',
+    consumer: 'functions/notifier/deliver.ts',
+    // Webhook deliveries retry with backoff; after the last try the event rests in the DLQ.
+    maxReceiveCount: 8,
+    batchSize: 10,
+    maxConcurrency: 5,
+  },
+} as const satisfies Record<string, QueueSpec>;
+
+/** The sweeper re-drives deposits that stopped moving; it runs on a recurring schedule. */
+export const sweeper = { handler: 'functions/steps/sweeper.ts', everyMinutes: 1 };
+
+/** EventBridge Scheduler group of the one-shot wake-up schedules. */
+export const scheduleGroup = { envVar: 'SCHEDULE_GROUP_NAME', localName: 'deposits' };
+
 const sandboxHandler = (name: string) => `functions/sandbox/${name}.ts`;
+const depositsHandler = (name: string) => `functions/deposits/${name}.ts`;
+
+export const depositsApi: ApiSpec = {
+  name: 'deposits',
+  tables: ['deposits'],
+  defaultHandler: depositsHandler('not-found'),
+  routes: [
+    { method: 'POST', path: '/v1/deposits/create', handler: depositsHandler('create') },
+    { method: 'POST', path: '/v1/deposits/get', handler: depositsHandler('get') },
+    { method: 'GET', path: '/health', handler: depositsHandler('health') },
+  ],
+};
 
 export const sandboxApi: ApiSpec = {
   name: 'sandbox',

@@ -92,6 +92,7 @@ export async function createTables(
 ): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: localCredentials });
   for (const { name, spec } of specs) {
+    const indexes = spec.indexes ?? [];
     await client.send(
       new CreateTableCommand({
         TableName: name,
@@ -99,11 +100,27 @@ export async function createTables(
         AttributeDefinitions: [
           { AttributeName: spec.partitionKey, AttributeType: 'S' },
           { AttributeName: spec.sortKey, AttributeType: 'S' },
+          ...indexes.flatMap((index) => [
+            { AttributeName: index.partitionKey, AttributeType: 'S' as const },
+            { AttributeName: index.sortKey, AttributeType: 'N' as const },
+          ]),
         ],
         KeySchema: [
           { AttributeName: spec.partitionKey, KeyType: 'HASH' },
           { AttributeName: spec.sortKey, KeyType: 'RANGE' },
         ],
+        ...(indexes.length
+          ? {
+              GlobalSecondaryIndexes: indexes.map((index) => ({
+                IndexName: index.name,
+                KeySchema: [
+                  { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+                  { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+                ],
+                Projection: { ProjectionType: 'ALL' as const },
+              })),
+            }
+          : {}),
       }),
     );
     if (spec.timeToLiveAttribute) {

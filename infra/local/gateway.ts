@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { ApiSpec } from '#infra/topology';
+import { lambdaContext } from './lambda-context.ts';
 
 type Handler = (
   event: APIGatewayProxyEventV2,
@@ -30,7 +31,15 @@ async function loadHandler(modulePath: string): Promise<Handler> {
   return module.handler;
 }
 
-export async function startGateway(api: ApiSpec, host: string, port: number): Promise<Gateway> {
+/** Routes that exist only on the local stack (test controls), answered with JSON. */
+export type LocalRoutes = Map<string, (body: unknown) => Promise<{ status: number; body: unknown }>>;
+
+export async function startGateway(
+  api: ApiSpec,
+  host: string,
+  port: number,
+  localRoutes: LocalRoutes = new Map(),
+): Promise<Gateway> {
   const routes = new Map<string, { routeKey: string; name: string; handler: Handler }>();
   for (const route of api.routes) {
     const routeKey = `${route.method} ${route.path}`;
@@ -61,6 +70,14 @@ export async function startGateway(api: ApiSpec, host: string, port: number): Pr
     }
     const url = new URL(request.url ?? '/', 'http://local');
     const method = request.method ?? 'GET';
+    const local = localRoutes.get(`${method} ${url.pathname}`);
+    if (local) {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const answer = await local(text ? JSON.parse(text) : {});
+      response.writeHead(answer.status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(answer.body));
+      return;
+    }
     const route = routes.get(`${method} ${url.pathname}`) ?? fallback;
     const event = toEvent(
       request,
@@ -130,24 +147,6 @@ function toEvent(
     },
     ...(body === undefined ? {} : { body }),
     isBase64Encoded: false,
-  };
-}
-
-function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 30_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
   };
 }
 

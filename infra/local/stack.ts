@@ -1,55 +1,164 @@
 /**
- * The local stack: DynamoDB Local with the topology's tables, and the handlers served behind a local
- * HTTP API. `npm start` and the test setup both start it through here.
+ * The local stack: the whole service on this machine, with the handler code Lambda runs.
+ *   DynamoDB Local  the topology's tables
+ *   fauxqs          the topology's queues and DLQs, with pollers feeding the step handlers
+ *   scheduler       a local EventBridge Scheduler endpoint that fires one-shot schedules
+ *   gateways        the sandbox API and the deposits API, as API Gateway v2 events
+ *   sweeper         on an interval, as the recurring schedule does in AWS
+ * `npm start` and the test setup both start it through here.
  */
-import { type ApiSpec, sandboxApi, type TableSpec, tables } from '#infra/topology';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { depositsApi, queues, sandboxApi, scheduleGroup, sweeper, tables } from '#infra/topology';
+import { crashPoints } from '#shared/deposits/crash-points';
+import { digest } from '#shared/secrets';
 import { createTables, localCredentials, startDynamoDbLocal } from './dynamodb-local.ts';
-import { startGateway } from './gateway.ts';
+import { type LocalRoutes, startGateway } from './gateway.ts';
+import { lambdaContext } from './lambda-context.ts';
+import { startLocalQueues } from './queues.ts';
+import { startLocalScheduler } from './scheduler.ts';
+import { localWallets } from './wallets.ts';
 
 export interface LocalStackOptions {
   host?: string;
   sandboxPort?: number;
-  /** Extra environment for the handlers (tests lower delays and timeouts here). */
+  depositsPort?: number;
+  /** How long a failed SQS message stays hidden before it comes back (AWS: six times the timeout). */
+  visibilityTimeoutSeconds?: number;
+  sweepIntervalMs?: number;
+  /** Extra environment for the handlers (tests lower delays and thresholds here). */
   env?: Record<string, string>;
 }
 
 export interface LocalStack {
   sandboxUrl: string;
+  depositsUrl: string;
   dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  schedulerEndpoint: string;
+  /** Queue and DLQ URLs by topology key. */
+  queueUrls: Record<string, { url: string; dlqUrl: string }>;
   stop(): Promise<void>;
 }
 
-function tablesOf(api: ApiSpec): { name: string; spec: TableSpec }[] {
-  return api.tables.map((key) => ({ name: tables[key].localName, spec: tables[key] }));
-}
+const projectRoot = resolve(import.meta.dirname, '../..');
 
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const host = options.host ?? '127.0.0.1';
   // Lambda runs Node 22; the SDK's warning about Node 20 is noise on a developer machine.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  const dynamodb = await startDynamoDbLocal();
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  };
   try {
-    // The handlers read their configuration when first imported, which startGateway does below.
+    const dynamodb = await startDynamoDbLocal();
+    stops.push(() => dynamodb.stop());
+    const visibility = options.visibilityTimeoutSeconds ?? 10;
+    const sqs = await startLocalQueues(visibility);
+    stops.push(() => sqs.stop());
+    const queueUrls = new Map<string, string>([
+      ...Object.values(sqs.byKey).flatMap((queue) => [
+        [queue.arn, queue.url] as const,
+        [queue.dlqArn, queue.dlqUrl] as const,
+      ]),
+      [sqs.schedulerDlq.arn, sqs.schedulerDlq.url] as const,
+    ]);
+    const scheduler = await startLocalScheduler({ sqs: sqs.client, queueUrls });
+    stops.push(() => scheduler.stop());
+
+    // The handlers read their configuration when first imported, which the gateways do below.
+    const userEnv = options.env ?? {};
     Object.assign(process.env, {
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: localCredentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: localCredentials.secretAccessKey,
       DYNAMODB_ENDPOINT: dynamodb.endpoint,
+      SQS_ENDPOINT: sqs.endpoint,
+      SCHEDULER_ENDPOINT: scheduler.endpoint,
       ...Object.fromEntries(Object.values(tables).map((table) => [table.envVar, table.localName])),
-      ...options.env,
+      ...Object.fromEntries(
+        Object.entries(queues).flatMap(([key, spec]) => {
+          const queue = sqs.byKey[key as keyof typeof queues];
+          return [[spec.urlEnvVar, queue.url], ...('arnEnvVar' in spec ? [[spec.arnEnvVar, queue.arn]] : [])];
+        }),
+      ),
+      [scheduleGroup.envVar]: scheduleGroup.localName,
+      SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/local-scheduler',
+      SCHEDULER_DLQ_ARN: sqs.schedulerDlq.arn,
+      WALLET_ACCOUNTS: JSON.stringify(localWallets),
+      DEFAULT_WALLET_ACCOUNT_ID: localWallets[0]?.id ?? '',
+      LOCAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      ...userEnv,
     });
-    await createTables(dynamodb.endpoint, tablesOf(sandboxApi));
+    // Without a webhook there is nothing to notify: no events are queued.
+    if (!process.env.WEBHOOK_URL) delete process.env[queues.notify.urlEnvVar];
+
+    await createTables(
+      dynamodb.endpoint,
+      Object.values(tables).map((spec) => ({ name: spec.localName, spec })),
+    );
     const sandbox = await startGateway(sandboxApi, host, options.sandboxPort ?? 3001);
+    stops.push(() => sandbox.close());
+    process.env.PROVIDER_BASE_URL = userEnv.PROVIDER_BASE_URL ?? sandbox.url;
+
+    const deposits = await startGateway(depositsApi, host, options.depositsPort ?? 3000, localControls());
+    stops.push(() => deposits.close());
+    await sqs.startPollers({ visibilityTimeoutSeconds: visibility, concurrency: 2 });
+
+    const sweep = (await import(pathToFileURL(resolve(projectRoot, sweeper.handler)).href)) as {
+      handler: (event: unknown, context: unknown) => Promise<unknown>;
+    };
+    const timer = setInterval(
+      () => {
+        void sweep.handler({}, lambdaContext('sweeper')).catch((error: unknown) => {
+          process.stderr.write(`local sweeper: ${String(error)}\n`);
+        });
+      },
+      options.sweepIntervalMs ?? sweeper.everyMinutes * 60_000,
+    );
+    stops.push(async () => clearInterval(timer));
+
     return {
       sandboxUrl: sandbox.url,
+      depositsUrl: deposits.url,
       dynamodbEndpoint: dynamodb.endpoint,
-      async stop() {
-        await sandbox.close();
-        await dynamodb.stop();
-      },
+      sqsEndpoint: sqs.endpoint,
+      schedulerEndpoint: scheduler.endpoint,
+      queueUrls: Object.fromEntries(
+        Object.entries(sqs.byKey).map(([key, queue]) => [key, { url: queue.url, dlqUrl: queue.dlqUrl }]),
+      ),
+      stop: stopAll,
     };
   } catch (error) {
-    await dynamodb.stop();
+    await stopAll();
     throw error;
   }
+}
+
+/** Local-only test controls on the deposits gateway: arm and clear crash points. */
+function localControls(): LocalRoutes {
+  return new Map<string, (body: unknown) => Promise<{ status: number; body: unknown }>>([
+    [
+      'POST /_local/crash',
+      async (body: unknown) => {
+        const { point, accessToken, step, times } = body as {
+          point: Parameters<typeof crashPoints.arm>[0];
+          accessToken: string;
+          step?: string;
+          times?: number;
+        };
+        crashPoints.arm(point, digest(accessToken), { step, times });
+        return { status: 200, body: { armed: { point, step, times: times ?? 1 } } };
+      },
+    ],
+    [
+      'DELETE /_local/crash',
+      async () => {
+        crashPoints.clear();
+        return { status: 200, body: { cleared: true } };
+      },
+    ],
+  ]);
 }

@@ -3,6 +3,7 @@ import { sandboxBanks } from '#shared/sandbox/catalog';
 import { startLocalStack } from './stack.ts';
 
 const stack = await startLocalStack({
+  depositsPort: Number(process.env.PORT ?? 3000),
   host: process.env.HOST ?? '127.0.0.1',
   sandboxPort: Number(process.env.SANDBOX_PORT ?? 3001),
 });

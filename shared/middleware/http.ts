@@ -1,13 +1,13 @@
 /**
  * HTTP plumbing shared by every API handler: JSON bodies validated by a schema, answers as JSON, and
- * every error as the spec's failed envelope (a ProviderError with its type; anything else is logged
+ * every error as the spec's failed envelope (an EnvelopeError with its type; anything else is logged
  * and answered INTERNAL_ERROR without details).
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { z } from 'zod';
 import { logger } from '#shared/logger';
-import { badRequest, ProviderError } from '#shared/spec/errors';
+import { badRequest, EnvelopeError, ProviderError } from '#shared/spec/errors';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
@@ -16,7 +16,7 @@ export function json(statusCode: number, body: unknown): HttpResult {
   return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
 }
 
-export function failedEnvelope(error: ProviderError) {
+export function failedEnvelope(error: EnvelopeError) {
   return {
     success: false,
     status: 'failed',
@@ -52,7 +52,7 @@ export function errorEnvelope(): MiddlewareObj<HttpEvent, HttpResult> {
   return {
     onError: async (request) => {
       const { error } = request;
-      if (error instanceof ProviderError) {
+      if (error instanceof EnvelopeError) {
         request.response = json(error.status, failedEnvelope(error));
         return;
       }

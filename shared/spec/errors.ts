@@ -44,18 +44,26 @@ export const errorTypes = {
 
 export type ErrorType = keyof typeof errorTypes;
 
-/** A refusal with a type: answered as the spec's failed envelope. */
-export class ProviderError extends Error {
-  readonly type: ErrorType;
-  readonly status: number;
-  readonly details: string[] | undefined;
+/** Any refusal answered as the spec's failed envelope: a type, an HTTP status, a message. */
+export class EnvelopeError extends Error {
+  constructor(
+    readonly type: string,
+    readonly status: number,
+    msg: string,
+    readonly details?: string[] | undefined,
+  ) {
+    super(msg);
+    this.name = 'EnvelopeError';
+  }
+}
+
+/** A refusal of the provider interface (the sandbox), with a type from the table above. */
+export class ProviderError extends EnvelopeError {
+  declare readonly type: ErrorType;
 
   constructor(type: ErrorType, msg?: string, details?: string[]) {
-    super(msg ?? errorTypes[type].msg);
+    super(type, errorTypes[type].status, msg ?? errorTypes[type].msg, details);
     this.name = 'ProviderError';
-    this.type = type;
-    this.status = errorTypes[type].status;
-    this.details = details;
   }
 }
 

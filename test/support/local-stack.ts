@@ -1,28 +1,56 @@
 /**
- * Vitest global setup: starts the real local stack once per run (DynamoDB Local on a free port, the
- * handlers behind the local HTTP gateway) and gives its URLs to the test files.
+ * Vitest global setup: starts the real local stack once per run (DynamoDB Local, fauxqs, the local
+ * scheduler, both gateways, the queue pollers) plus a webhook receiver, and gives their URLs to the
+ * test files.
  */
 import type { TestProject } from 'vitest/node';
 import { startLocalStack } from '#infra/local/stack';
+import { startWebhookReceiver } from './webhook-receiver.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     sandboxUrl: string;
+    depositsUrl: string;
     dynamodbEndpoint: string;
+    sqsEndpoint: string;
+    schedulerEndpoint: string;
+    webhookUrl: string;
+    queueUrls: Record<string, { url: string; dlqUrl: string }>;
   }
 }
 
-/** Settings the tests rely on: short async delay and fault timeout, quiet logs. */
+/** Settings the tests rely on: short delays, so every path (schedules included) runs in seconds. */
 export const testEnv = {
   SANDBOX_APP_SECRET: 'sandbox-local-app-secret',
   SANDBOX_ASYNC_DELAY_MS: '400',
   SANDBOX_TIMEOUT_MS: '1500',
+  // The fast cool-down bank (3.6 s) then goes through the schedule path.
+  LONG_WAIT_SECONDS: '2',
+  INPUT_TTL_SECONDS: '6',
+  STALL_AFTER_SECONDS: '3',
+  PROVIDER_TIMEOUT_MS: '1000',
+  MAX_RETRIES: '6',
   POWERTOOLS_LOG_LEVEL: 'ERROR',
 };
 
 export default async function setup(project: TestProject) {
-  const stack = await startLocalStack({ sandboxPort: 0, env: testEnv });
+  const webhook = await startWebhookReceiver();
+  const stack = await startLocalStack({
+    sandboxPort: 0,
+    depositsPort: 0,
+    visibilityTimeoutSeconds: 2,
+    sweepIntervalMs: 1_000,
+    env: { ...testEnv, WEBHOOK_URL: `${webhook.url}/hooks`, WEBHOOK_SECRET: webhook.secret },
+  });
   project.provide('sandboxUrl', stack.sandboxUrl);
+  project.provide('depositsUrl', stack.depositsUrl);
   project.provide('dynamodbEndpoint', stack.dynamodbEndpoint);
-  return () => stack.stop();
+  project.provide('sqsEndpoint', stack.sqsEndpoint);
+  project.provide('schedulerEndpoint', stack.schedulerEndpoint);
+  project.provide('webhookUrl', webhook.url);
+  project.provide('queueUrls', stack.queueUrls);
+  return async () => {
+    await stack.stop();
+    await webhook.stop();
+  };
 }

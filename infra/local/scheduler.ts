@@ -1,0 +1,196 @@
+/**
+ * A local EventBridge Scheduler: the subset of its REST API the production adapter uses
+ * (CreateSchedule, GetSchedule, DeleteSchedule, one-shot `at(...)` schedules in UTC), firing at the
+ * given time by sending the target's input to its SQS queue. There is no emulator to install, so
+ * this is ours. Tests reach a few local-only controls under `/_local/`: the list of schedules and of
+ * fired ones, and firing a schedule now (early, or twice).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+
+interface Schedule {
+  name: string;
+  groupName: string;
+  arn: string;
+  expression: string;
+  at: number;
+  target: { Arn: string; RoleArn: string; Input?: string; DeadLetterConfig?: { Arn?: string } };
+  actionAfterCompletion: string;
+  timer?: NodeJS.Timeout;
+}
+
+export interface LocalScheduler {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+const AT = /^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$/;
+
+export async function startLocalScheduler(options: {
+  sqs: SQSClient;
+  /** Queue ARN to queue URL, for the targets. */
+  queueUrls: Map<string, string>;
+}): Promise<LocalScheduler> {
+  const schedules = new Map<string, Schedule>();
+  const fired: { name: string; groupName: string; at: string; firedAt: string; early: boolean }[] = [];
+
+  async function fire(schedule: Schedule, early: boolean) {
+    const url = options.queueUrls.get(schedule.target.Arn);
+    const deadLetter = schedule.target.DeadLetterConfig?.Arn;
+    const body = schedule.target.Input ?? '{}';
+    fired.push({
+      name: schedule.name,
+      groupName: schedule.groupName,
+      at: new Date(schedule.at).toISOString(),
+      firedAt: new Date().toISOString(),
+      early,
+    });
+    try {
+      if (!url) throw new Error(`no queue ${schedule.target.Arn}`);
+      await options.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: body }));
+    } catch (error) {
+      const dlqUrl = deadLetter ? options.queueUrls.get(deadLetter) : undefined;
+      if (dlqUrl) await options.sqs.send(new SendMessageCommand({ QueueUrl: dlqUrl, MessageBody: body }));
+      else process.stderr.write(`local scheduler: ${schedule.name} undeliverable: ${String(error)}\n`);
+    }
+  }
+
+  function arm(schedule: Schedule) {
+    const delay = Math.max(0, schedule.at - Date.now());
+    schedule.timer = setTimeout(() => {
+      void fire(schedule, false).finally(() => {
+        if (schedule.actionAfterCompletion === 'DELETE')
+          schedules.delete(key(schedule.groupName, schedule.name));
+      });
+    }, delay);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) =>
+      reply(response, 500, { Message: String(error) }, 'InternalServerException'),
+    );
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse) {
+    const url = new URL(request.url ?? '/', 'http://local');
+    const body = await readJson(request);
+    const local = /^\/_local\/schedules(?:\/([^/]+)\/fire)?$/.exec(url.pathname);
+    if (local) {
+      if (request.method === 'GET')
+        return reply(response, 200, { schedules: [...schedules.values()].map(describe), fired });
+      const schedule = schedules.get(
+        key(url.searchParams.get('groupName') ?? 'default', decodeURIComponent(local[1] ?? '')),
+      );
+      if (!schedule)
+        return reply(response, 404, { Message: 'Schedule not found' }, 'ResourceNotFoundException');
+      await fire(schedule, schedule.at > Date.now());
+      return reply(response, 200, {});
+    }
+
+    const match = /^\/schedules\/([^/]+)$/.exec(url.pathname);
+    if (!match?.[1])
+      return reply(
+        response,
+        404,
+        { Message: `Unsupported ${request.method} ${url.pathname}` },
+        'ResourceNotFoundException',
+      );
+    const name = decodeURIComponent(match[1]);
+    const groupName =
+      (body.GroupName as string | undefined) ?? url.searchParams.get('groupName') ?? 'default';
+    const id = key(groupName, name);
+
+    if (request.method === 'POST') {
+      if (schedules.has(id))
+        return reply(response, 409, { Message: `Schedule ${name} already exists.` }, 'ConflictException');
+      const expression = String(body.ScheduleExpression ?? '');
+      const at = AT.exec(expression)?.[1];
+      const target = body.Target as Schedule['target'] | undefined;
+      if (!at || !target?.Arn) {
+        return reply(
+          response,
+          400,
+          { Message: 'Only at(...) schedules with a target are supported locally' },
+          'ValidationException',
+        );
+      }
+      const schedule: Schedule = {
+        name,
+        groupName,
+        arn: `arn:aws:scheduler:us-east-1:000000000000:schedule/${groupName}/${name}`,
+        expression,
+        at: Date.parse(`${at}Z`),
+        target,
+        actionAfterCompletion: String(body.ActionAfterCompletion ?? 'NONE'),
+      };
+      schedules.set(id, schedule);
+      arm(schedule);
+      return reply(response, 200, { ScheduleArn: schedule.arn });
+    }
+    const schedule = schedules.get(id);
+    if (!schedule)
+      return reply(
+        response,
+        404,
+        { Message: `Schedule ${name} does not exist.` },
+        'ResourceNotFoundException',
+      );
+    if (request.method === 'GET') return reply(response, 200, describe(schedule));
+    if (request.method === 'DELETE') {
+      clearTimeout(schedule.timer);
+      schedules.delete(id);
+      return reply(response, 200, {});
+    }
+    return reply(response, 405, { Message: 'Method not allowed' }, 'ValidationException');
+  }
+
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise((done) => {
+        for (const schedule of schedules.values()) clearTimeout(schedule.timer);
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+function key(groupName: string, name: string) {
+  return `${groupName}/${name}`;
+}
+
+function describe(schedule: Schedule) {
+  return {
+    Arn: schedule.arn,
+    Name: schedule.name,
+    GroupName: schedule.groupName,
+    ScheduleExpression: schedule.expression,
+    ScheduleExpressionTimezone: 'UTC',
+    State: 'ENABLED',
+    ActionAfterCompletion: schedule.actionAfterCompletion,
+    FlexibleTimeWindow: { Mode: 'OFF' },
+    Target: schedule.target,
+  };
+}
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  if (chunks.length === 0) return {};
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+function reply(response: ServerResponse, status: number, body: unknown, errorType?: string) {
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    ...(errorType ? { 'x-amzn-errortype': errorType } : {}),
+  });
+  response.end(JSON.stringify(body));
+}

@@ -1,0 +1,54 @@
+/**
+ * EventBridge Scheduler: one-shot `at(...)` schedules (UTC, deleted after they fire) that send a step
+ * message to the transfer queue. Names are deterministic, so arming twice is arming once.
+ */
+import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { StepMessage, WakeScheduler } from '#shared/deposits/model';
+
+export interface ScheduleTarget {
+  groupName: string;
+  /** The transfer queue's ARN. */
+  queueArn: string;
+  /** The role the scheduler assumes to send to it. */
+  roleArn: string;
+  /** Where the scheduler sends what it cannot deliver. */
+  deadLetterArn?: string | undefined;
+}
+
+/** `at(...)` takes whole seconds: round up, so a wake-up is never early. */
+export function atExpression(at: Date): string {
+  const seconds = new Date(Math.ceil(at.getTime() / 1000) * 1000);
+  return `at(${seconds.toISOString().slice(0, 19)})`;
+}
+
+export class EventBridgeWakeScheduler implements WakeScheduler {
+  constructor(
+    private readonly client: SchedulerClient,
+    private readonly target: ScheduleTarget,
+  ) {}
+
+  async scheduleAt(name: string, at: Date, message: StepMessage): Promise<void> {
+    try {
+      await this.client.send(
+        new CreateScheduleCommand({
+          Name: name,
+          GroupName: this.target.groupName,
+          ScheduleExpression: atExpression(at),
+          ScheduleExpressionTimezone: 'UTC',
+          FlexibleTimeWindow: { Mode: 'OFF' },
+          ActionAfterCompletion: 'DELETE',
+          Target: {
+            Arn: this.target.queueArn,
+            RoleArn: this.target.roleArn,
+            Input: JSON.stringify(message),
+            RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 86_400 },
+            ...(this.target.deadLetterArn ? { DeadLetterConfig: { Arn: this.target.deadLetterArn } } : {}),
+          },
+        }),
+      );
+    } catch (error) {
+      // Already armed by an earlier attempt of this step.
+      if (!(error instanceof ConflictException)) throw error;
+    }
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The deposits API's handler shape: middy, the failed envelope for every error, the JSON body
+ * validated, and the caller's bearer token (the provider access token of the user's connection).
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { z } from 'zod';
+import { logger } from '#shared/logger';
+import { errorEnvelope, type HttpEvent, type HttpResult, json, parseBody } from '#shared/middleware/http';
+import { DepositError } from './workflow.ts';
+
+export interface DepositRouteInput<T> {
+  body: T;
+  accessToken: string;
+  event: HttpEvent;
+}
+
+export function depositRoute<S extends z.ZodType>(
+  schema: S,
+  action: (input: DepositRouteInput<z.infer<S>>) => Promise<{ status: number; body: unknown }>,
+) {
+  return middy<HttpEvent, HttpResult>()
+    .use(injectLambdaContext(logger))
+    .use(errorEnvelope())
+    .handler(async (event) => {
+      const body = parseBody(event, schema);
+      const accessToken = /^Bearer\s+(\S+)$/i.exec(event.headers.authorization?.trim() ?? '')?.[1];
+      if (!accessToken) throw new DepositError('UNAUTHORIZED', 'Invalid access token');
+      const { status, body: answer } = await action({ body, accessToken, event });
+      return json(status, answer);
+    });
+}

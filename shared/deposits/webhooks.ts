@@ -1,0 +1,45 @@
+/**
+ * Webhook delivery, signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`): receivers verify with any Standard Webhooks library and de-duplicate on the
+ * id. A delivery that does not get a 2xx throws, and the notifier retries it with backoff.
+ */
+import { Webhook } from 'standardwebhooks';
+import type { DepositEvent } from './model.ts';
+
+export class WebhookSender {
+  private readonly signer: Webhook;
+
+  constructor(
+    private readonly url: string,
+    secret: string,
+    private readonly timeoutMs: number,
+  ) {
+    this.signer = new Webhook(secret);
+  }
+
+  async deliver(event: DepositEvent, now = new Date()): Promise<void> {
+    const payload = JSON.stringify({
+      type: event.type,
+      timestamp: event.occurredAt,
+      data: { depositId: event.depositId, ...event.data },
+    });
+    const signature = this.signer.sign(event.id, now, payload);
+    const response = await fetch(this.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': event.id,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
+      body: payload,
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    if (!response.ok) throw new Error(`webhook answered ${response.status}`);
+  }
+}
+
+/** Seconds before the next try: 2, 4, 8 ... capped at 15 minutes. */
+export function backoffSeconds(attempt: number): number {
+  return Math.min(900, 2 ** Math.max(1, attempt));
+}

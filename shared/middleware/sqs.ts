@@ -1,0 +1,26 @@
+/**
+ * An SQS consumer: Powertools' BatchProcessor with partial-batch responses, so a record that fails is
+ * reported (and retried, then dead-lettered) without failing the batch. Each record's body is parsed
+ * with a zod schema; a body that does not parse fails like any other record and ends in the DLQ.
+ */
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { z } from 'zod';
+import { logger } from '#shared/logger';
+
+export function sqsConsumer<S extends z.ZodType>(
+  schema: S,
+  handle: (message: z.infer<S>, record: SQSRecord) => Promise<void>,
+) {
+  const processor = new BatchProcessor(EventType.SQS);
+  const recordHandler = async (record: SQSRecord) => {
+    await handle(schema.parse(JSON.parse(record.body)), record);
+  };
+  return middy<SQSEvent, SQSBatchResponse>()
+    .use(injectLambdaContext(logger))
+    .handler((event: SQSEvent, context: Context) =>
+      processPartialResponse(event, recordHandler, processor, { context }),
+    );
+}

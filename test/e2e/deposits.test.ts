@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { depositWhen, localSchedules, otpAnswer, readDeposit, startDeposit } from '../support/deposits.ts';
+import { createUser } from '../support/sandbox.ts';
+
+describe('a deposit on every sandbox bank', () => {
+  it('scenario 1: creates the beneficiary once and reuses it for the next deposit', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+
+    // act
+    const first = await startDeposit(user, { amount: 150.25 });
+    const firstDone = await depositWhen(user, first.body.operationID);
+    const second = await startDeposit(user, { amount: 20 });
+    const secondDone = await depositWhen(user, second.body.operationID);
+    const bank = await user.state();
+
+    // assess
+    expect(first.status).toBe(202);
+    expect(first.body).toMatchObject({
+      success: true,
+      status: 'initialized',
+      step: 'resolve-bank',
+      amount: 150.25,
+    });
+    expect(firstDone).toMatchObject({ status: 'done', step: 'completed', reference: expect.any(String) });
+    expect(secondDone).toMatchObject({ status: 'done', reference: expect.any(String) });
+    expect(bank.accounts[0].balance).toBe(100_000 - 150.25 - 20);
+    expect(bank.transfers.map((t: { reference: string }) => t.reference)).toEqual([
+      firstDone.reference,
+      secondDone.reference,
+    ]);
+    const receivers = new Set(
+      bank.transfers.map((t: { receiver: { beneficiaryID: string } }) => t.receiver.beneficiaryID),
+    );
+    expect(receivers.size).toBe(1);
+    expect(firstDone.history.map((h: { step: string }) => h.step)).toEqual([
+      'resolve-bank',
+      'ensure-beneficiary',
+      'transfer',
+      'completed',
+    ]);
+  });
+
+  it('scenario 2: sends the beneficiary details with the first transfer', async () => {
+    const user = await createUser('SANDBOX_FIRST_DETAILS');
+
+    const started = await startDeposit(user, { amount: 42 });
+    const done = await depositWhen(user, started.body.operationID);
+
+    expect(done).toMatchObject({ status: 'done', reference: expect.any(String) });
+    expect((await user.state()).transfers).toHaveLength(1);
+  });
+
+  it('scenario 3: sends the receiver inline, without a beneficiary', async () => {
+    const user = await createUser('SANDBOX_NO_BENEFICIARY');
+
+    const started = await startDeposit(user, { amount: 99.99 });
+    const done = await depositWhen(user, started.body.operationID);
+
+    expect(done.status).toBe('done');
+    expect(done.history.map((h: { step: string }) => h.step)).toEqual([
+      'resolve-bank',
+      'transfer',
+      'completed',
+    ]);
+    const [transfer] = (await user.state()).transfers;
+    expect(transfer).toMatchObject({ amount: 99.99, receiver: { iban: 'AE070331234567890123456' } });
+    expect(transfer.receiver.beneficiaryID).toBeUndefined();
+  });
+
+  it('fast cool-down: waits, resumes through a schedule, then transfers', async () => {
+    const user = await createUser('SANDBOX_COOLDOWN_FAST');
+
+    const started = await startDeposit(user, { amount: 30 });
+    const cooling = await depositWhen(user, started.body.operationID, (d) => d.step === 'wait-cooldown');
+    const done = await depositWhen(user, started.body.operationID);
+    const { fired } = await localSchedules();
+
+    expect(cooling).toMatchObject({ status: 'initialized', resumesAt: expect.any(String) });
+    expect(Date.parse(cooling.resumesAt)).toBeGreaterThan(Date.now() - 5_000);
+    expect(done.status).toBe('done');
+    expect(fired.some((schedule) => schedule.name.startsWith(started.body.operationID))).toBe(true);
+    expect((await user.state()).transfers).toHaveLength(1);
+  });
+
+  it('24-hour cool-down: waits with a schedule for the next day', async () => {
+    const user = await createUser('SANDBOX_COOLDOWN');
+
+    const started = await startDeposit(user, { amount: 30 });
+    const cooling = await depositWhen(user, started.body.operationID, (d) => d.step === 'wait-cooldown');
+    const { schedules } = await localSchedules();
+
+    const resumesIn = Date.parse(cooling.resumesAt) - Date.now();
+    expect(resumesIn).toBeGreaterThan(23.9 * 3_600_000);
+    expect(schedules.some((schedule) => schedule.Name.startsWith(started.body.operationID))).toBe(true);
+    expect((await user.state()).transfers).toHaveLength(0);
+  });
+
+  it('OTP bank: stops for the password twice and finishes after the answers', async () => {
+    const user = await createUser('SANDBOX_OTP');
+    const key = 'otp-deposit-1';
+
+    const started = await startDeposit(user, { amount: 75 }, key);
+    const askedForBeneficiary = await depositWhen(
+      user,
+      started.body.operationID,
+      (d) => d.status === 'user_input_required',
+    );
+    await startDeposit(user, { amount: 75, userInputs: otpAnswer(askedForBeneficiary) }, key);
+    const askedForTransfer = await depositWhen(
+      user,
+      started.body.operationID,
+      (d) => d.status === 'user_input_required' && d.step === 'transfer',
+    );
+    const answered = await startDeposit(user, { amount: 75, userInputs: otpAnswer(askedForTransfer) }, key);
+    const done = await depositWhen(user, started.body.operationID);
+
+    expect(askedForBeneficiary).toMatchObject({
+      step: 'ensure-beneficiary',
+      userInputs: [{ id: 'otp', answer: '' }],
+    });
+    expect(answered.status).toBe(200);
+    expect(done).toMatchObject({ status: 'done', reference: expect.any(String) });
+    expect((await user.state()).transfers).toHaveLength(1);
+  });
+
+  it('KWD bank: three-decimal amounts into the KWD wallet account', async () => {
+    const user = await createUser('SANDBOX_KWD');
+
+    const started = await startDeposit(user, { amount: 12.345, walletAccountID: 'wallet-kwd' });
+    const done = await depositWhen(user, started.body.operationID);
+
+    expect(done).toMatchObject({ status: 'done', amount: 12.345, currency: 'KWD' });
+    expect((await user.state()).accounts[0].balance).toBe(987.655);
+  });
+
+  it('is readable only by the connection that created it', async () => {
+    const owner = await createUser('SANDBOX_BENEFICIARY');
+    const stranger = await createUser('SANDBOX_BENEFICIARY');
+    const started = await startDeposit(owner, { amount: 10 });
+
+    const asStranger = await readDeposit(stranger, started.body.operationID);
+    const withOwnersTokenOnly = await readDeposit(
+      { ...stranger, accessToken: owner.accessToken },
+      started.body.operationID,
+    );
+
+    expect(asStranger.status).toBe(404);
+    expect(asStranger.body).toMatchObject({ success: false, status: 'failed', type: 'DEPOSIT_NOT_FOUND' });
+    expect(withOwnersTokenOnly.status).toBe(404);
+    expect((await readDeposit(owner, started.body.operationID)).status).toBe(200);
+  });
+});

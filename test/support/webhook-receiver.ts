@@ -1,0 +1,85 @@
+/**
+ * A webhook receiver for tests: verifies each delivery with the Standard Webhooks library (as a
+ * customer would), keeps what it received, and can be told to answer 500 for a while so tests see
+ * retries. Tests read it over HTTP: `GET /deliveries?depositId=...`, `POST /fail { count }`.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { Webhook } from 'standardwebhooks';
+
+export interface Delivery {
+  id: string;
+  type: string;
+  depositId: string;
+  data: Record<string, unknown>;
+  verified: boolean;
+  receivedAt: string;
+}
+
+export async function startWebhookReceiver() {
+  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  const verifier = new Webhook(secret);
+  const deliveries: Delivery[] = [];
+  let failuresToServe = 0;
+  let refused = 0;
+
+  const server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://local');
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const send = (status: number, answer: unknown) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(answer));
+    };
+    if (request.method === 'GET' && url.pathname === '/deliveries') {
+      const depositId = url.searchParams.get('depositId');
+      return send(200, {
+        deliveries: deliveries.filter((d) => !depositId || d.depositId === depositId),
+        refused,
+      });
+    }
+    if (request.method === 'POST' && url.pathname === '/fail') {
+      failuresToServe = Number((JSON.parse(body || '{}') as { count?: number }).count ?? 0);
+      return send(200, { failing: failuresToServe });
+    }
+    if (failuresToServe > 0) {
+      failuresToServe -= 1;
+      refused += 1;
+      return send(500, { error: 'told to fail' });
+    }
+    let verified = true;
+    let payload: { type: string; data: { depositId: string } & Record<string, unknown> };
+    try {
+      payload = verifier.verify(body, {
+        'webhook-id': String(request.headers['webhook-id']),
+        'webhook-timestamp': String(request.headers['webhook-timestamp']),
+        'webhook-signature': String(request.headers['webhook-signature']),
+      }) as typeof payload;
+    } catch {
+      verified = false;
+      payload = JSON.parse(body) as typeof payload;
+    }
+    deliveries.push({
+      id: String(request.headers['webhook-id']),
+      type: payload.type,
+      depositId: payload.data.depositId,
+      data: payload.data,
+      verified,
+      receivedAt: new Date().toISOString(),
+    });
+    return send(204, {});
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    secret,
+    stop: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
