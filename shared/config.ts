@@ -81,6 +81,8 @@ const WebhookEnv = z.object({
   /** Standard Webhooks secret (`whsec_...`); in AWS read from Secrets Manager. */
   WEBHOOK_SECRET: z.string().min(1).optional(),
   WEBHOOK_TIMEOUT_MS: number(5_000),
+  /** First retry delay; each further one doubles, up to 15 minutes. */
+  WEBHOOK_RETRY_BASE_SECONDS: number(2),
 });
 
 const AwsEnv = z.object({

@@ -4,7 +4,7 @@ import { notificationQueue } from '#shared/deposits/runtime';
 import { backoffSeconds, WebhookSender } from '#shared/deposits/webhooks';
 import { sqsConsumer } from '#shared/middleware/sqs';
 
-const { WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_TIMEOUT_MS } = webhookConfig();
+const { WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_BASE_SECONDS } = webhookConfig();
 const sender =
   WEBHOOK_URL && WEBHOOK_SECRET
     ? new WebhookSender(WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_TIMEOUT_MS)
@@ -17,7 +17,10 @@ export const handler = sqsConsumer(DepositEvent, async (event, record) => {
     await sender.deliver(event);
   } catch (error) {
     const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
-    await notificationQueue.retryIn(record.receiptHandle, backoffSeconds(attempt));
+    await notificationQueue.retryIn(
+      record.receiptHandle,
+      backoffSeconds(attempt, WEBHOOK_RETRY_BASE_SECONDS),
+    );
     throw error;
   }
 });

@@ -39,7 +39,7 @@ export class WebhookSender {
   }
 }
 
-/** Seconds before the next try: 2, 4, 8 ... capped at 15 minutes. */
-export function backoffSeconds(attempt: number): number {
-  return Math.min(900, 2 ** Math.max(1, attempt));
+/** Seconds before try `attempt + 1`: base, 2 x base, 4 x base ... capped at 15 minutes. */
+export function backoffSeconds(attempt: number, baseSeconds: number): number {
+  return Math.min(900, baseSeconds * 2 ** Math.max(0, attempt - 1));
 }

@@ -30,6 +30,8 @@ export const testEnv = {
   STALL_AFTER_SECONDS: '3',
   PROVIDER_TIMEOUT_MS: '1000',
   MAX_RETRIES: '6',
+  // Webhook retries come at once (the backoff itself is a unit test), so the DLQ is seconds away.
+  WEBHOOK_RETRY_BASE_SECONDS: '0',
   POWERTOOLS_LOG_LEVEL: 'ERROR',
 };
 
