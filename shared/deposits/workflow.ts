@@ -260,7 +260,7 @@ export class DepositWorkflow {
       coolDownMs: periodMs(accountsMetadata.beneficiaryCoolDownPeriod),
     };
     const step = bank.isCreateBeneficiaryEndpointRequired ? 'ensure-beneficiary' : 'transfer';
-    const next = await this.advance(deposit, { step, bank }, bank.bankName);
+    const next = await this.advance(deposit, { step, bank }, `bank: ${bank.bankName}`);
     if (next) await this.emit(next);
   }
 
