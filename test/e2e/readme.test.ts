@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { errorTypes } from '#shared/spec/errors';
+import { depositsUrl } from '../support/deposits.ts';
 import { sandboxUrl } from '../support/sandbox.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -15,7 +16,9 @@ const run = promisify(execFile);
 function example(name: string): string {
   const match = new RegExp(`<!-- readme-example: ${name} -->\\n\`\`\`bash\\n([\\s\\S]*?)\`\`\``).exec(readme);
   if (!match?.[1]) throw new Error(`README has no example named ${name}`);
-  return match[1].replaceAll('http://127.0.0.1:3001', sandboxUrl);
+  return match[1]
+    .replaceAll('http://127.0.0.1:3001', sandboxUrl)
+    .replaceAll('http://127.0.0.1:3000', depositsUrl);
 }
 
 async function runExample(name: string) {
@@ -53,6 +56,16 @@ describe('README', () => {
     });
     expect(answered).toMatchObject({ operationID: asked.operationID, success: true, status: 'done' });
     expect(answered.balance.currency).toEqual({ code: 'AED', name: 'UAE Dirham' });
+  });
+
+  it('orchestrated deposit example runs as printed', async () => {
+    const [deposit] = await runExample('orchestrated-deposit');
+    expect(deposit).toMatchObject({
+      status: 'done',
+      step: 'completed',
+      amount: 125.5,
+      reference: expect.any(String),
+    });
   });
 
   it('error table lists every error type with its HTTP status', () => {
