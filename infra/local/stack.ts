@@ -90,6 +90,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       WALLET_ACCOUNTS: JSON.stringify(localWallets),
       DEFAULT_WALLET_ACCOUNT_ID: localWallets[0]?.id ?? '',
       LOCAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      // Metrics are CloudWatch EMF lines; locally they would only clutter the terminal.
+      POWERTOOLS_METRICS_DISABLED: 'true',
       ...userEnv,
     });
     // Without a webhook there is nothing to notify: no events are queued.

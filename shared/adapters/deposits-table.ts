@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
+  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -209,6 +210,22 @@ export class DepositsTable implements DepositStore {
           UpdateExpression: 'SET used = :true',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':true': true },
+        }),
+      )
+      .catch((error: unknown) => {
+        if (!conditionFailed(error)) throw error;
+      });
+  }
+
+  async releaseBeneficiaryClaim(ownerKey: string, walletAccountId: string, depositId: string): Promise<void> {
+    await this.client
+      .send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: keys.beneficiary(ownerKey, walletAccountId),
+          ConditionExpression: 'depositId = :deposit AND #state = :creating',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':deposit': depositId, ':creating': 'creating' },
         }),
       )
       .catch((error: unknown) => {

@@ -165,6 +165,8 @@ export interface DepositStore {
   /** Records the created beneficiary, if this deposit still holds the claim. */
   completeBeneficiary(claim: BeneficiaryClaim): Promise<boolean>;
   markBeneficiaryUsed(ownerKey: string, walletAccountId: string): Promise<void>;
+  /** Gives up a creation claim this deposit holds (it failed), so another deposit can create. */
+  releaseBeneficiaryClaim(ownerKey: string, walletAccountId: string, depositId: string): Promise<void>;
 
   /**
    * One provider operation at a time per user connection: takes the lease if it is free, expired,
@@ -207,6 +209,11 @@ export const DepositEvent = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 export type DepositEvent = z.infer<typeof DepositEvent>;
+
+/** Told of every change of a deposit's status or step (metrics). */
+export interface DepositObserver {
+  transitioned(status: DepositStatus, step: DepositStep): void;
+}
 
 export interface Notifications {
   publish(event: DepositEvent): Promise<void>;

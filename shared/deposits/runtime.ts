@@ -3,6 +3,7 @@ import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { EncryptionSdkVault, vaultKeyring } from '#shared/adapters/credential-vault';
 import { DepositsTable } from '#shared/adapters/deposits-table';
 import { dynamodb } from '#shared/adapters/dynamodb';
+import { depositMetrics } from '#shared/adapters/metrics';
 import { NotificationQueue } from '#shared/adapters/notification-queue';
 import { EventBridgeWakeScheduler } from '#shared/adapters/scheduler';
 import { sqs } from '#shared/adapters/sqs';
@@ -42,6 +43,7 @@ export const workflow = new DepositWorkflow(
       timeoutMs: config.PROVIDER_TIMEOUT_MS,
     }),
     notifications: notificationQueue,
+    observer: depositMetrics,
     wallets: walletAccounts(config.WALLET_ACCOUNTS),
     defaultWalletAccountId: config.DEFAULT_WALLET_ACCOUNT_ID,
   },

@@ -32,6 +32,7 @@ import {
   type Deposit,
   type DepositCredentials,
   type DepositEvent,
+  type DepositObserver,
   type DepositStore,
   depositView,
   type Notifications,
@@ -97,6 +98,7 @@ export class DepositWorkflow {
       vault: CredentialVault;
       provider: ProviderClient;
       notifications: Notifications;
+      observer?: DepositObserver;
       wallets: WalletAccount[];
       defaultWalletAccountId: string;
     },
@@ -158,6 +160,7 @@ export class DepositWorkflow {
 
     const outcome = await this.deps.store.create(deposit);
     if (outcome.created) {
+      this.deps.observer?.transitioned(deposit.status, deposit.step);
       await this.emit(deposit);
       return { status: 202, body: this.view(deposit) };
     }
@@ -668,6 +671,9 @@ export class DepositWorkflow {
       pendingInput: undefined,
     });
     await this.deps.store.releaseLease(deposit.ownerKey, inputLease(deposit));
+    if (deposit.step === 'ensure-beneficiary') {
+      await this.deps.store.releaseBeneficiaryClaim(deposit.ownerKey, deposit.walletAccountId, deposit.id);
+    }
     if (failed) await this.publish(failed, 'deposit.failed', { type, msg });
     return failed;
   }
@@ -697,6 +703,7 @@ export class DepositWorkflow {
     }
     crashPoints.check('before-state-write', deposit.step, deposit.ownerKey);
     if (!(await this.deps.store.save(next, deposit.version))) return undefined;
+    if (moved) this.deps.observer?.transitioned(next.status, next.step);
     crashPoints.check('after-state-write', deposit.step, deposit.ownerKey);
     return next;
   }

@@ -1,0 +1,20 @@
+/**
+ * Powertools Metrics (CloudWatch embedded metric format, written to the logs: no API call), created
+ * once per process. Handlers flush it with the `logMetrics` middleware.
+ */
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { DepositObserver } from '#shared/deposits/model';
+
+export const metrics = new Metrics({
+  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'BankDataAndPayments',
+  serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'deposits',
+});
+
+/** `DepositTransitions` by status and step: the dashboard's deposits by status and step. */
+export const depositMetrics: DepositObserver = {
+  transitioned(status, step) {
+    const metric = metrics.singleMetric();
+    metric.addDimensions({ status, step });
+    metric.addMetric('DepositTransitions', MetricUnit.Count, 1);
+  },
+};

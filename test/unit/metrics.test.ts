@@ -1,0 +1,27 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+describe('deposit metrics', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('writes one DepositTransitions count per transition, by status and step, as CloudWatch EMF', async () => {
+    // Powertools writes EMF to stdout; capture it (the only way to observe a metric without AWS).
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    const { depositMetrics } = await import('#shared/adapters/metrics');
+
+    depositMetrics.transitioned('done', 'completed');
+
+    const emf = lines.map((line) => JSON.parse(line)).find((entry) => 'DepositTransitions' in entry);
+    expect(emf).toMatchObject({ status: 'done', step: 'completed', DepositTransitions: 1 });
+    expect(emf._aws.CloudWatchMetrics[0]).toMatchObject({
+      Namespace: 'BankDataAndPayments',
+      Dimensions: [expect.arrayContaining(['status', 'step'])],
+      Metrics: [{ Name: 'DepositTransitions', Unit: 'Count' }],
+    });
+  });
+});
