@@ -6,7 +6,7 @@
  * fired ones, and firing a schedule now (early, or twice).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueUrlCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 
 interface Schedule {
   name: string;
@@ -26,16 +26,19 @@ export interface LocalScheduler {
 
 const AT = /^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$/;
 
-export async function startLocalScheduler(options: {
-  sqs: SQSClient;
-  /** Queue ARN to queue URL, for the targets. */
-  queueUrls: Map<string, string>;
-}): Promise<LocalScheduler> {
+export async function startLocalScheduler(options: { sqs: SQSClient }): Promise<LocalScheduler> {
   const schedules = new Map<string, Schedule>();
   const fired: { name: string; groupName: string; at: string; firedAt: string; early: boolean }[] = [];
 
+  /** The URL of the queue an ARN names (`arn:aws:sqs:<region>:<account>:<name>`). */
+  async function queueUrl(arn: string) {
+    const { QueueUrl } = await options.sqs.send(
+      new GetQueueUrlCommand({ QueueName: arn.split(':').at(-1) ?? '' }),
+    );
+    return QueueUrl;
+  }
+
   async function fire(schedule: Schedule, early: boolean) {
-    const url = options.queueUrls.get(schedule.target.Arn);
     const deadLetter = schedule.target.DeadLetterConfig?.Arn;
     const body = schedule.target.Input ?? '{}';
     fired.push({
@@ -46,10 +49,12 @@ export async function startLocalScheduler(options: {
       early,
     });
     try {
-      if (!url) throw new Error(`no queue ${schedule.target.Arn}`);
-      await options.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: body }));
+      await options.sqs.send(
+        new SendMessageCommand({ QueueUrl: await queueUrl(schedule.target.Arn), MessageBody: body }),
+      );
     } catch (error) {
-      const dlqUrl = deadLetter ? options.queueUrls.get(deadLetter) : undefined;
+      // As the service does: what cannot be delivered goes to the schedule's DLQ.
+      const dlqUrl = deadLetter ? await queueUrl(deadLetter).catch(() => undefined) : undefined;
       if (dlqUrl) await options.sqs.send(new SendMessageCommand({ QueueUrl: dlqUrl, MessageBody: body }));
       else process.stderr.write(`local scheduler: ${schedule.name} undeliverable: ${String(error)}\n`);
     }

@@ -58,14 +58,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const visibility = options.visibilityTimeoutSeconds ?? 10;
     const sqs = await startLocalQueues(visibility);
     stops.push(() => sqs.stop());
-    const queueUrls = new Map<string, string>([
-      ...Object.values(sqs.byKey).flatMap((queue) => [
-        [queue.arn, queue.url] as const,
-        [queue.dlqArn, queue.dlqUrl] as const,
-      ]),
-      [sqs.schedulerDlq.arn, sqs.schedulerDlq.url] as const,
-    ]);
-    const scheduler = await startLocalScheduler({ sqs: sqs.client, queueUrls });
+    const scheduler = await startLocalScheduler({ sqs: sqs.client });
     stops.push(() => scheduler.stop());
 
     // The handlers read their configuration when first imported, which the gateways do below.
