@@ -1,6 +1,6 @@
 /**
  * Powertools Metrics (CloudWatch embedded metric format, written to the logs: no API call), created
- * once per process. Handlers flush it with the `logMetrics` middleware.
+ * once per process. Every metric here is a single metric, written at once: no flush to forget.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { DepositObserver } from '#shared/deposits/model';

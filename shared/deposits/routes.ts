@@ -3,10 +3,8 @@
  * validated, and the caller's bearer token (the provider access token of the user's connection).
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { z } from 'zod';
-import { metrics } from '#shared/adapters/metrics';
 import { logger } from '#shared/logger';
 import { errorEnvelope, type HttpEvent, type HttpResult, json, parseBody } from '#shared/middleware/http';
 import { DepositError } from './workflow.ts';
@@ -23,7 +21,6 @@ export function depositRoute<S extends z.ZodType>(
 ) {
   return middy<HttpEvent, HttpResult>()
     .use(injectLambdaContext(logger))
-    .use(logMetrics(metrics))
     .use(errorEnvelope())
     .handler(async (event) => {
       const body = parseBody(event, schema);

@@ -50,6 +50,7 @@ export const workflow = new DepositWorkflow(
   {
     longWaitMs: config.LONG_WAIT_SECONDS * 1000,
     leaseMs: config.PROVIDER_TIMEOUT_MS + 5_000,
+    leasePatienceMs: 2_000,
     inputTtlMs: config.INPUT_TTL_SECONDS * 1000,
     maxRetries: config.MAX_RETRIES,
     stallAfterMs: config.STALL_AFTER_SECONDS * 1000,

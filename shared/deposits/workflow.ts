@@ -12,6 +12,7 @@
  * the deposit fails with TRANSFER_OUTCOME_UNKNOWN for reconciliation.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ulid } from 'ulid';
 import { AmountError, fromMinorUnits, isCurrencyCode, toMinorUnits } from '#shared/money';
 import {
@@ -47,6 +48,8 @@ export interface WorkflowOptions {
   longWaitMs: number;
   /** How long a step may hold the user's connection for one provider call. */
   leaseMs: number;
+  /** How long a step waits for a busy connection before it comes back later through its queue. */
+  leasePatienceMs: number;
   /** How long a deposit waits for the caller's answer to the provider's question. */
   inputTtlMs: number;
   /** Retries of a read whose outcome was unknown, and of a step refused because the connection was busy. */
@@ -619,18 +622,21 @@ export class DepositWorkflow {
     }
   }
 
+  /**
+   * Takes the connection's lease, waiting a little if another step holds it: a provider call takes
+   * a fraction of a second, while coming back through the queue costs at least a second.
+   */
   private async takeLease(deposit: Deposit): Promise<string | undefined> {
     const holder = `${deposit.id}#${randomUUID()}`;
-    const now = this.now();
-    const until = now + this.options.leaseMs;
-    const taken = await this.deps.store.acquireLease(
-      deposit.ownerKey,
-      holder,
-      until,
-      now,
-      inputLease(deposit),
-    );
-    return taken ? holder : undefined;
+    const giveUpAt = this.now() + this.options.leasePatienceMs;
+    for (let pause = 25; ; pause = Math.min(200, pause * 2)) {
+      const now = this.now();
+      const until = now + this.options.leaseMs;
+      if (await this.deps.store.acquireLease(deposit.ownerKey, holder, until, now, inputLease(deposit)))
+        return holder;
+      if (now + pause > giveUpAt) return undefined;
+      await sleep(pause + Math.floor(Math.random() * pause));
+    }
   }
 
   private async retry(deposit: Deposit, reason: string) {

@@ -5,11 +5,9 @@
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
-import { metrics } from '#shared/adapters/metrics';
 import { logger } from '#shared/logger';
 
 export function sqsConsumer<S extends z.ZodType>(
@@ -22,7 +20,6 @@ export function sqsConsumer<S extends z.ZodType>(
   };
   return middy<SQSEvent, SQSBatchResponse>()
     .use(injectLambdaContext(logger))
-    .use(logMetrics(metrics))
     .handler((event: SQSEvent, context: Context) =>
       processPartialResponse(event, recordHandler, processor, { context }),
     );

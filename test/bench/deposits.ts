@@ -1,0 +1,137 @@
+/**
+ * `npm run bench`: deposits through the whole local stack, measured. It prints figures; it asserts
+ * nothing (a timed assertion would fail on a slow machine, not on slow code).
+ *
+ *   - accept latency: POST /v1/deposits/create until the 202
+ *   - time to done:   create until the deposit reads `done` (every step, queue hop and provider call)
+ *   - throughput:     deposits done per second with USERS connections in parallel
+ *   - memory:         resident set and heap of the process running every handler, before and after
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startLocalStack } from '#infra/local/stack';
+
+const USERS = Number(process.env.BENCH_USERS ?? 10);
+const PER_USER = Number(process.env.BENCH_DEPOSITS_PER_USER ?? 5);
+const appSecret = 'sandbox-local-app-secret';
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as Record<string, any>;
+}
+
+function percentile(values: number[], p: number) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+const stack = await startLocalStack({
+  sandboxPort: 0,
+  depositsPort: 0,
+  env: { POWERTOOLS_LOG_LEVEL: 'ERROR', SANDBOX_APP_SECRET: appSecret },
+});
+try {
+  const before = process.memoryUsage();
+  const users = await Promise.all(
+    Array.from({ length: USERS }, async () => {
+      const user = await post(`${stack.sandboxUrl}/sandbox/users`, {
+        appSecret,
+        bankId: 'SANDBOX_BENEFICIARY',
+      });
+      const { accessToken } = await post(`${stack.sandboxUrl}/v1/auth/ExchangeToken`, {
+        appSecret,
+        accessCode: user.accessCode,
+        connectionID: user.connectionID,
+      });
+      return { accessToken, userSecret: user.userSecret as string, accountId: user.accounts[0].id as string };
+    }),
+  );
+
+  const accept: number[] = [];
+  const toDone: number[] = [];
+  let failed = 0;
+
+  /** One deposit, from create to done; returns its two latencies. */
+  async function deposit(user: (typeof users)[number], amount: number, pollMs: number) {
+    const auth = { authorization: `Bearer ${user.accessToken}` };
+    const t0 = performance.now();
+    const created = await post(
+      `${stack.depositsUrl}/v1/deposits/create`,
+      { appSecret, userSecret: user.userSecret, amount, senderID: user.accountId },
+      { ...auth, 'idempotency-key': randomUUID() },
+    );
+    const accepted = performance.now() - t0;
+    for (;;) {
+      const state = await post(
+        `${stack.depositsUrl}/v1/deposits/get`,
+        { appSecret, userSecret: user.userSecret, operationID: created.operationID },
+        auth,
+      );
+      if (state.status === 'done' || state.status === 'failed') {
+        if (state.status === 'failed') failed += 1;
+        return { accepted, done: performance.now() - t0 };
+      }
+      await sleep(pollMs);
+    }
+  }
+
+  // Unloaded: one deposit at a time (after one to warm the handlers up).
+  const [first] = users;
+  if (!first) throw new Error('no users');
+  await deposit(first, 10, 20);
+  const alone: { accepted: number; done: number }[] = [];
+  for (let index = 0; index < 5; index += 1) alone.push(await deposit(first, 11 + index, 20));
+
+  // Loaded: every user's deposits at once.
+  const started = performance.now();
+  await Promise.all(
+    users.map((user) =>
+      Promise.all(
+        Array.from({ length: PER_USER }, async (_, index) => {
+          const { accepted, done } = await deposit(user, 20 + index, 250);
+          accept.push(accepted);
+          toDone.push(done);
+        }),
+      ),
+    ),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const after = process.memoryUsage();
+  const total = USERS * PER_USER;
+
+  const row = (name: string, values: number[]) =>
+    `${name.padEnd(16)} p50 ${percentile(values, 50).toFixed(0).padStart(6)} ms   p95 ${percentile(values, 95).toFixed(0).padStart(6)} ms   max ${Math.max(
+      ...values,
+    )
+      .toFixed(0)
+      .padStart(6)} ms`;
+  process.stdout.write(
+    [
+      '',
+      'One deposit at a time, SANDBOX_BENEFICIARY (5 runs after a warm-up)',
+      row(
+        'accept latency',
+        alone.map((run) => run.accepted),
+      ),
+      row(
+        'time to done',
+        alone.map((run) => run.done),
+      ),
+      '',
+      `${total} deposits at once (${USERS} users x ${PER_USER}; a user's deposits share one connection)`,
+      row('accept latency', accept),
+      row('time to done', toDone),
+      `throughput       ${(total / seconds).toFixed(1)} deposits/s  (${seconds.toFixed(1)} s in all, ${failed} failed)`,
+      `memory           rss ${mb(before.rss)} -> ${mb(after.rss)}   heap used ${mb(before.heapUsed)} -> ${mb(after.heapUsed)}`,
+      '',
+    ].join('\n'),
+  );
+} finally {
+  await stack.stop();
+}
