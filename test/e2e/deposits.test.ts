@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { depositWhen, localSchedules, otpAnswer, readDeposit, startDeposit } from '../support/deposits.ts';
-import { createUser } from '../support/sandbox.ts';
+import { createUser, eventually } from '../support/sandbox.ts';
 
 describe('a deposit on every sandbox bank', () => {
   it('scenario 1: creates the beneficiary once and reuses it for the next deposit', async () => {
@@ -88,11 +88,19 @@ describe('a deposit on every sandbox bank', () => {
 
     const started = await startDeposit(user, { amount: 30 });
     const cooling = await depositWhen(user, started.body.operationID, (d) => d.step === 'wait-cooldown');
-    const { schedules } = await localSchedules();
+    // The wait-cooldown step arms the schedule one queue hop after the deposit enters the step.
+    const schedule = await eventually(async () =>
+      (await localSchedules()).schedules.find((candidate) =>
+        candidate.Name.startsWith(started.body.operationID),
+      ),
+    );
 
     const resumesIn = Date.parse(cooling.resumesAt) - Date.now();
     expect(resumesIn).toBeGreaterThan(23.9 * 3_600_000);
-    expect(schedules.some((schedule) => schedule.Name.startsWith(started.body.operationID))).toBe(true);
+    expect(JSON.parse(schedule.Target.Input)).toMatchObject({
+      depositId: started.body.operationID,
+      step: 'transfer',
+    });
     expect((await user.state()).transfers).toHaveLength(0);
   });
 
