@@ -183,7 +183,7 @@ export class DepositsTable implements DepositStore {
     }
   }
 
-  async completeBeneficiary(claim: BeneficiaryClaim): Promise<boolean> {
+  async updateBeneficiaryClaim(claim: BeneficiaryClaim): Promise<boolean> {
     try {
       await this.client.send(
         new PutCommand({

@@ -162,8 +162,8 @@ export interface DepositStore {
   getBeneficiary(ownerKey: string, walletAccountId: string): Promise<BeneficiaryClaim | undefined>;
   /** Claims the registration of a beneficiary; false if another deposit holds a live claim. */
   claimBeneficiary(claim: BeneficiaryClaim, staleBefore: number): Promise<boolean>;
-  /** Records the created beneficiary, if this deposit still holds the claim. */
-  completeBeneficiary(claim: BeneficiaryClaim): Promise<boolean>;
+  /** Writes this deposit's own creation claim (refreshed, or completed as `created`), if it still holds it. */
+  updateBeneficiaryClaim(claim: BeneficiaryClaim): Promise<boolean>;
   markBeneficiaryUsed(ownerKey: string, walletAccountId: string): Promise<void>;
   /** Gives up a creation claim this deposit holds (it failed), so another deposit can create. */
   releaseBeneficiaryClaim(ownerKey: string, walletAccountId: string, depositId: string): Promise<void>;

@@ -22,7 +22,7 @@ import {
   ProviderRefusal,
   ProviderUnknownOutcome,
 } from '#shared/provider/client';
-import { digest } from '#shared/secrets';
+import { digest, matchesDigest } from '#shared/secrets';
 import { EnvelopeError } from '#shared/spec/errors';
 import { periodMs } from '#shared/spec/period';
 import type { AccountsMetadata, UserInput } from '#shared/spec/schemas';
@@ -170,7 +170,7 @@ export class DepositWorkflow {
     const existing = outcome.existing;
     if (
       !existing ||
-      existing.readerKey !== deposit.readerKey ||
+      !matchesDigest(request.userSecret, existing.readerKey) ||
       existing.fingerprint !== deposit.fingerprint
     ) {
       throw new DepositError(
@@ -187,9 +187,9 @@ export class DepositWorkflow {
   /** The deposit as its owner sees it; to anyone else it does not exist. */
   async read(depositId: string, accessToken: string, userSecret: string) {
     const deposit = await this.deps.store.get(depositId);
-    // Both digests are compared: a deposit is the connection's (token) and the user's (secret).
-    const owner = deposit?.ownerKey === digest(accessToken);
-    const reader = deposit?.readerKey === digest(userSecret);
+    // Both are compared, in constant time: a deposit is the connection's (token) and the user's (secret).
+    const owner = matchesDigest(accessToken, deposit?.ownerKey);
+    const reader = matchesDigest(userSecret, deposit?.readerKey);
     if (!deposit || !owner || !reader) throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${depositId}`);
     return { status: 200, body: this.view(deposit) };
   }
@@ -322,7 +322,7 @@ export class DepositWorkflow {
 
     if ('found' in outcome) {
       const cooldownUntil = outcome.approved ? this.now() : this.now() + bank.coolDownMs;
-      await store.completeBeneficiary({
+      await store.updateBeneficiaryClaim({
         ...claim,
         state: 'created',
         beneficiaryId: outcome.found,
@@ -340,7 +340,7 @@ export class DepositWorkflow {
     }
     const beneficiaryId = outcome.response.reference;
     const cooldownUntil = this.now() + bank.coolDownMs;
-    await store.completeBeneficiary({ ...claim, state: 'created', beneficiaryId, cooldownUntil });
+    await store.updateBeneficiaryClaim({ ...claim, state: 'created', beneficiaryId, cooldownUntil });
     return this.useBeneficiary(deposit, beneficiaryId, cooldownUntil, true);
   }
 
@@ -539,6 +539,16 @@ export class DepositWorkflow {
     );
     if (!next) return;
     await this.deps.store.acquireLease(next.ownerKey, inputLease(next), expiresAt, this.now(), heldLease);
+    if (next.step === 'ensure-beneficiary') {
+      // The creation claim must not look abandoned while the bank waits for the caller.
+      await this.deps.store.updateBeneficiaryClaim({
+        ownerKey: next.ownerKey,
+        walletAccountId: next.walletAccountId,
+        state: 'creating',
+        depositId: next.id,
+        claimedAt: expiresAt,
+      });
+    }
     const expiry: StepMessage = {
       depositId: next.id,
       step: next.step as StepMessage['step'],

@@ -78,6 +78,7 @@ export async function webhookDeliveries(depositId: string) {
       verified: boolean;
     }[];
     refused: number;
+    refusedForDeposit?: number;
   };
 }
 

@@ -1,7 +1,9 @@
 /**
  * A webhook receiver for tests: verifies each delivery with the Standard Webhooks library (as a
  * customer would), keeps what it received, and can be told to answer 500 for a while so tests see
- * retries. Tests read it over HTTP: `GET /deliveries?depositId=...`, `POST /fail { count }`.
+ * retries. Tests read it over HTTP: `GET /deliveries?depositId=...`, and `POST /fail { count }`
+ * (the next `count` deliveries of any deposit) or `POST /fail { count, depositId }` (of that deposit
+ * only, so that parallel test files cannot use the refusals up).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -21,6 +23,8 @@ export async function startWebhookReceiver() {
   const verifier = new Webhook(secret);
   const deliveries: Delivery[] = [];
   let failuresToServe = 0;
+  const failuresFor = new Map<string, number>();
+  const refusedFor = new Map<string, number>();
   let refused = 0;
 
   const server = createServer(async (request, response) => {
@@ -37,15 +41,22 @@ export async function startWebhookReceiver() {
       return send(200, {
         deliveries: deliveries.filter((d) => !depositId || d.depositId === depositId),
         refused,
+        ...(depositId ? { refusedForDeposit: refusedFor.get(depositId) ?? 0 } : {}),
       });
     }
     if (request.method === 'POST' && url.pathname === '/fail') {
-      failuresToServe = Number((JSON.parse(body || '{}') as { count?: number }).count ?? 0);
-      return send(200, { failing: failuresToServe });
+      const { count = 0, depositId } = JSON.parse(body || '{}') as { count?: number; depositId?: string };
+      if (depositId) failuresFor.set(depositId, count);
+      else failuresToServe = count;
+      return send(200, { failing: count, ...(depositId ? { depositId } : {}) });
     }
-    if (failuresToServe > 0) {
-      failuresToServe -= 1;
+    const target = depositOf(body);
+    const forDeposit = failuresFor.get(target) ?? 0;
+    if (forDeposit > 0 || failuresToServe > 0) {
+      if (forDeposit > 0) failuresFor.set(target, forDeposit - 1);
+      else failuresToServe -= 1;
       refused += 1;
+      refusedFor.set(target, (refusedFor.get(target) ?? 0) + 1);
       return send(500, { error: 'told to fail' });
     }
     let verified = true;
@@ -82,4 +93,12 @@ export async function startWebhookReceiver() {
         server.close(() => done());
       }),
   };
+}
+
+function depositOf(body: string): string {
+  try {
+    return String((JSON.parse(body) as { data?: { depositId?: string } }).data?.depositId ?? '');
+  } catch {
+    return '';
+  }
 }

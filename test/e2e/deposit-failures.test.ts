@@ -1,0 +1,127 @@
+/**
+ * Deposits that cannot succeed, over real HTTP against the local stack: each one ends failed with the
+ * refusal's type and a message, at step `completed`, and no money moves at the sandbox.
+ */
+import { describe, expect, it } from 'vitest';
+import { depositWhen, otpAnswer, readDeposit, startDeposit } from '../support/deposits.ts';
+import { createUser, type TestUser } from '../support/sandbox.ts';
+
+/** The failed deposit as its owner reads it: type, a message, the end of the flow. */
+function failedDeposit(type: string) {
+  return expect.objectContaining({
+    success: false,
+    status: 'failed',
+    step: 'completed',
+    type,
+    msg: expect.stringMatching(/\S/),
+  });
+}
+
+/** The user's account at the sandbox: no transfer, the opening balance untouched. */
+async function expectNoMoneyMoved(user: TestUser) {
+  const bank = await user.state();
+  expect(bank.transfers).toEqual([]);
+  expect(bank.accounts[0].balance).toBe(user.balance);
+}
+
+describe('a deposit that fails', () => {
+  it('with credentials the provider refuses: UNAUTHORIZED', async () => {
+    // prepare: the deposits API cannot check secrets itself, so it accepts the request
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const impostor: TestUser = { ...user, userSecret: `${user.userSecret}-wrong` };
+
+    // act
+    const started = await startDeposit(impostor, { amount: 20 });
+    const ended = await depositWhen(impostor, started.body.operationID);
+    const asRealOwner = await readDeposit(user, started.body.operationID);
+
+    // assess
+    expect(started.status).toBe(202);
+    expect(ended).toEqual(failedDeposit('UNAUTHORIZED'));
+    expect(ended.history.map((h: { step: string }) => h.step)).toEqual(['resolve-bank', 'completed']);
+    // The read is keyed by the secret it was started with: the real secret does not find it.
+    expect(asRealOwner.status).toBe(404);
+    await expectNoMoneyMoved(user);
+  });
+
+  it('below the bank minimum: AMOUNT_BELOW_MINIMUM, before any beneficiary is created', async () => {
+    const user = await createUser('SANDBOX_BENEFICIARY');
+
+    const started = await startDeposit(user, { amount: 5 });
+    const ended = await depositWhen(user, started.body.operationID);
+    const listed = await user.call('/v1/payment/beneficiaries/get', { sync: true });
+
+    expect(started.status).toBe(202);
+    expect(ended).toEqual(failedDeposit('AMOUNT_BELOW_MINIMUM'));
+    expect(ended.msg).toContain('10');
+    expect(ended.history.map((h: { step: string }) => h.step)).toEqual(['resolve-bank', 'completed']);
+    expect(listed.status).toBe(200);
+    expect(listed.body.beneficiaries).toEqual([]);
+    await expectNoMoneyMoved(user);
+  });
+
+  it('above the balance of the account: INSUFFICIENT_BALANCE', async () => {
+    const user = await createUser('SANDBOX_BENEFICIARY', { balance: 50 });
+
+    const started = await startDeposit(user, { amount: 60 });
+    const ended = await depositWhen(user, started.body.operationID);
+
+    expect(user.balance).toBe(50);
+    expect(ended).toEqual(failedDeposit('INSUFFICIENT_BALANCE'));
+    expect(ended.history.map((h: { step: string }) => h.step)).toEqual([
+      'resolve-bank',
+      'ensure-beneficiary',
+      'transfer',
+      'completed',
+    ]);
+    await expectNoMoneyMoved(user);
+  });
+
+  it('with a wrong one-time password: INVALID_MFA', async () => {
+    const user = await createUser('SANDBOX_OTP');
+    const key = `wrong-otp-${user.connectionID}`;
+    const started = await startDeposit(user, { amount: 25 }, key);
+    const asked = await depositWhen(user, started.body.operationID, (d) => d.status !== 'initialized');
+
+    const answered = await startDeposit(user, { amount: 25, userInputs: otpAnswer(asked, '000000') }, key);
+    const ended = await depositWhen(user, started.body.operationID);
+
+    expect(asked).toMatchObject({ status: 'user_input_required', step: 'ensure-beneficiary' });
+    expect(answered.status).toBe(200);
+    expect(answered.body.operationID).toBe(started.body.operationID);
+    expect(ended).toEqual(failedDeposit('INVALID_MFA'));
+    expect(ended.userInputs).toBeUndefined();
+    await expectNoMoneyMoved(user);
+  });
+
+  it('when nobody answers the bank in time: INPUT_EXPIRED, and a late answer does not revive it', async () => {
+    const user = await createUser('SANDBOX_OTP');
+    const key = `unanswered-${user.connectionID}`;
+    const started = await startDeposit(user, { amount: 25 }, key);
+    const asked = await depositWhen(user, started.body.operationID, (d) => d.status !== 'initialized');
+
+    const ended = await depositWhen(user, started.body.operationID, undefined, 20_000);
+    const lateAnswer = await startDeposit(user, { amount: 25, userInputs: otpAnswer(asked) }, key);
+
+    expect(asked.status).toBe('user_input_required');
+    expect(ended).toEqual(failedDeposit('INPUT_EXPIRED'));
+    // It waited at least INPUT_TTL_SECONDS (6 s) after the question.
+    expect(Date.parse(ended.updatedAt)).toBeGreaterThanOrEqual(Date.parse(asked.updatedAt) + 6_000);
+    expect(lateAnswer.status).toBe(200);
+    expect(lateAnswer.body).toMatchObject({ operationID: started.body.operationID, status: 'failed' });
+    await expectNoMoneyMoved(user);
+  }, 30_000);
+
+  it('into a wallet account in a currency the bank does not transfer: CURRENCY_NOT_SUPPORTED', async () => {
+    const user = await createUser('SANDBOX_BENEFICIARY');
+
+    const started = await startDeposit(user, { amount: 12.345, walletAccountID: 'wallet-kwd' });
+    const ended = await depositWhen(user, started.body.operationID);
+
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ currency: 'KWD', walletAccountID: 'wallet-kwd' });
+    expect(ended).toEqual(failedDeposit('CURRENCY_NOT_SUPPORTED'));
+    expect(ended.history.map((h: { step: string }) => h.step)).toEqual(['resolve-bank', 'completed']);
+    await expectNoMoneyMoved(user);
+  });
+});

@@ -1,0 +1,226 @@
+/**
+ * Webhooks of deposit events, over real HTTP against the local stack and the test webhook receiver:
+ * one signed delivery per status change, retries while the receiver fails, and the notify DLQ after
+ * the last try.
+ *
+ * The receiver is shared by every test file. `POST /fail {count}` makes it refuse the next deliveries
+ * of any deposit: the retry test asserts on its own deposit's deliveries and on `refused` growing,
+ * never on which delivery was refused. The DLQ test refuses only its own deposit's deliveries.
+ */
+import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { depositWhen, otpAnswer, startDeposit, webhookDeliveries, webhookUrl } from '../support/deposits.ts';
+import { createUser, eventually } from '../support/sandbox.ts';
+
+type Delivery = Awaited<ReturnType<typeof webhookDeliveries>>['deliveries'][number];
+
+/** Tells the receiver to answer 500 to the next `count` deliveries (of any deposit). */
+async function failNextDeliveries(count: number) {
+  const response = await fetch(`${webhookUrl}/fail`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ count }),
+  });
+  if (!response.ok) throw new Error(`receiver not told to fail: ${response.status}`);
+}
+
+/** Tells the receiver to answer 500 to the next `count` deliveries of one deposit. */
+async function failDeliveriesOf(depositId: string, count: number) {
+  const response = await fetch(`${webhookUrl}/fail`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ count, depositId }),
+  });
+  if (!response.ok) throw new Error(`receiver not told to fail: ${response.status}`);
+}
+
+/** The deposit's deliveries once one of type `last` has arrived; one per webhook id (receivers de-duplicate on it). */
+async function deliveriesUntil(depositId: string, last: string, timeoutMs = 20_000) {
+  const deliveries = await eventually(async () => {
+    const { deliveries } = await webhookDeliveries(depositId);
+    return deliveries.some((delivery) => delivery.type === last) ? deliveries : undefined;
+  }, timeoutMs);
+  const byId = new Map<string, Delivery>();
+  for (const delivery of deliveries) if (!byId.has(delivery.id)) byId.set(delivery.id, delivery);
+  return { all: deliveries, unique: [...byId.values()] };
+}
+
+const sqs = new SQSClient({
+  endpoint: inject('sqsEndpoint'),
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
+
+afterAll(async () => {
+  // Whatever happened, the shared receiver goes back to accepting deliveries.
+  await failNextDeliveries(0);
+  sqs.destroy();
+});
+
+describe('webhooks', () => {
+  it('delivers one deposit.done, with the reference, for a deposit without waits', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+
+    // act
+    const started = await startDeposit(user, { amount: 11 });
+    const done = await depositWhen(user, started.body.operationID);
+    const { all, unique } = await deliveriesUntil(started.body.operationID, 'deposit.done');
+
+    // assess
+    expect(done.status).toBe('done');
+    expect(unique.map((d) => d.type)).toEqual(['deposit.done']);
+    expect(unique[0]?.data).toMatchObject({
+      depositId: started.body.operationID,
+      status: 'done',
+      step: 'completed',
+      reference: done.reference,
+    });
+    expect(all.every((d) => d.verified)).toBe(true);
+    // A re-delivery of the same event carries the same id and the same content.
+    for (const delivery of all) {
+      expect(delivery).toMatchObject({ type: unique.find((u) => u.id === delivery.id)?.type });
+    }
+  });
+
+  it('delivers deposit.cooling_down with resumesAt, then deposit.done, for a cool-down bank', async () => {
+    const user = await createUser('SANDBOX_COOLDOWN_FAST');
+
+    const started = await startDeposit(user, { amount: 30 });
+    const done = await depositWhen(user, started.body.operationID);
+    const { all, unique } = await deliveriesUntil(started.body.operationID, 'deposit.done');
+
+    expect(done.status).toBe('done');
+    expect(unique.map((d) => d.type)).toEqual(['deposit.cooling_down', 'deposit.done']);
+    const [cooling, finished] = unique;
+    expect(cooling?.data).toMatchObject({
+      depositId: started.body.operationID,
+      status: 'initialized',
+      step: 'wait-cooldown',
+      resumesAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+    });
+    // The bank's cool-down is 3.6 s; the deposit finished only after it.
+    expect(Date.parse(String(cooling?.data.resumesAt))).toBeLessThanOrEqual(Date.parse(done.updatedAt));
+    expect(finished?.data).toMatchObject({ status: 'done', reference: done.reference });
+    expect(new Set(unique.map((d) => d.id)).size).toBe(2);
+    expect(all.every((d) => d.verified)).toBe(true);
+  });
+
+  it('delivers deposit.user_input_required with the question at each stop, then deposit.done', async () => {
+    const user = await createUser('SANDBOX_OTP');
+    const key = `webhook-otp-${user.connectionID}`;
+    const started = await startDeposit(user, { amount: 75 }, key);
+    const id: string = started.body.operationID;
+
+    const asked = await depositWhen(user, id, (d) => d.status !== 'initialized');
+    await startDeposit(user, { amount: 75, userInputs: otpAnswer(asked) }, key);
+    const askedAgain = await depositWhen(
+      user,
+      id,
+      (d) => d.step === 'transfer' && d.status !== 'initialized',
+    );
+    await startDeposit(user, { amount: 75, userInputs: otpAnswer(askedAgain) }, key);
+    const done = await depositWhen(user, id);
+    const { all, unique } = await deliveriesUntil(id, 'deposit.done');
+
+    expect(done.status).toBe('done');
+    expect(unique.map((d) => d.type)).toEqual([
+      'deposit.user_input_required',
+      'deposit.user_input_required',
+      'deposit.done',
+    ]);
+    expect(unique[0]?.data).toMatchObject({
+      depositId: id,
+      status: 'user_input_required',
+      step: 'ensure-beneficiary',
+      userInputs: [{ id: 'otp', answer: '' }],
+      inputExpiresAt: asked.inputExpiresAt,
+    });
+    expect(unique[1]?.data).toMatchObject({
+      status: 'user_input_required',
+      step: 'transfer',
+      userInputs: [{ id: 'otp', answer: '' }],
+    });
+    expect(unique[2]?.data).toMatchObject({ status: 'done', reference: done.reference });
+    // Webhook ids are unique per event: the two questions are two events.
+    expect(new Set(unique.map((d) => d.id)).size).toBe(3);
+    expect(all.every((d) => d.verified)).toBe(true);
+  });
+
+  it('delivers deposit.failed with the failure type for a failed deposit', async () => {
+    const user = await createUser('SANDBOX_BENEFICIARY');
+
+    const started = await startDeposit(user, { amount: 5 });
+    const ended = await depositWhen(user, started.body.operationID);
+    const { all, unique } = await deliveriesUntil(started.body.operationID, 'deposit.failed');
+
+    expect(ended).toMatchObject({ status: 'failed', type: 'AMOUNT_BELOW_MINIMUM' });
+    expect(unique.map((d) => d.type)).toEqual(['deposit.failed']);
+    expect(unique[0]?.data).toMatchObject({
+      depositId: started.body.operationID,
+      status: 'failed',
+      step: 'completed',
+      type: 'AMOUNT_BELOW_MINIMUM',
+      msg: ended.msg,
+    });
+    expect(all.every((d) => d.verified)).toBe(true);
+  });
+
+  it('retries a delivery the receiver refused until it is accepted', async () => {
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const { refused: refusedBefore } = await webhookDeliveries('none');
+    await failNextDeliveries(2);
+
+    const started = await startDeposit(user, { amount: 12 });
+    const done = await depositWhen(user, started.body.operationID);
+    const { unique } = await deliveriesUntil(started.body.operationID, 'deposit.done');
+    const refusedAfter = await eventually(async () => {
+      const { refused } = await webhookDeliveries('none');
+      return refused >= refusedBefore + 2 ? refused : undefined;
+    });
+
+    expect(done.status).toBe('done');
+    expect(unique.map((d) => d.type)).toEqual(['deposit.done']);
+    expect(unique[0]?.verified).toBe(true);
+    expect(refusedAfter - refusedBefore).toBeGreaterThanOrEqual(2);
+  });
+
+  it('moves an event to the notify DLQ after the last try', async () => {
+    // The fast cool-down bank leaves seconds between the start and `deposit.done`: time enough to
+    // tell the receiver to refuse every delivery of this deposit.
+    const user = await createUser('SANDBOX_COOLDOWN_FAST');
+    const dlqUrl = inject('queueUrls').notify?.dlqUrl;
+
+    const started = await startDeposit(user, { amount: 13 });
+    const id: string = started.body.operationID;
+    await failDeliveriesOf(id, 50);
+    const done = await depositWhen(user, id);
+    const dead = await eventually(async () => {
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: dlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+      );
+      // Its deposit.cooling_down was refused too, and may come first.
+      const mine = Messages.find((message) => {
+        const event = JSON.parse(message.Body ?? '{}');
+        return event.depositId === id && event.type === 'deposit.done';
+      });
+      if (mine)
+        await sqs.send(new DeleteMessageCommand({ QueueUrl: dlqUrl, ReceiptHandle: mine.ReceiptHandle }));
+      return mine ? (JSON.parse(mine.Body ?? '{}') as Record<string, unknown>) : undefined;
+    }, 30_000);
+    await failDeliveriesOf(id, 0);
+    const { deliveries, refusedForDeposit = 0 } = await webhookDeliveries(id);
+
+    expect(dlqUrl).toEqual(expect.any(String));
+    expect(done.status).toBe('done');
+    expect(dead).toMatchObject({
+      id: expect.stringContaining(id),
+      type: 'deposit.done',
+      depositId: id,
+      data: { status: 'done', reference: done.reference },
+    });
+    // Every try of deposit.done was refused: the receiver never accepted it.
+    expect(deliveries.filter((delivery) => delivery.type === 'deposit.done')).toEqual([]);
+    expect(refusedForDeposit).toBeGreaterThanOrEqual(8);
+  }, 45_000);
+});
