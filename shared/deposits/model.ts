@@ -86,6 +86,11 @@ export interface Deposit {
   sealedAnswers?: string;
   bank?: BankFacts;
   beneficiaryId?: string;
+  /**
+   * The bank said the beneficiary exists, but an earlier attempt's answer (its id) was lost: look it
+   * up in the list at this time, when even a bank that hides new beneficiaries shows it.
+   */
+  beneficiaryLookupAt?: number;
   /** Send the beneficiary's details with the transfer (first transfer, or the bank asked). */
   sendBeneficiaryDetails?: boolean;
   cooldownUntil?: number;

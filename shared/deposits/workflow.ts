@@ -246,10 +246,13 @@ export class DepositWorkflow {
   }
 
   private async resolveBank(deposit: Deposit) {
-    const metadata = await this.withLease(deposit, (credentials) =>
+    const called = await this.callUnderLease(deposit, [], (credentials) =>
       this.deps.provider.getMetadata(credentials),
     );
-    if (!metadata) return;
+    if (!called) return;
+    await this.deps.store.releaseLease(deposit.ownerKey, called.lease);
+    const metadata = called.value;
+    if (metadata instanceof ProviderRefusal) return this.fail(deposit, metadata.type, metadata.msg);
     const accountsMetadata = metadata.response.accountsMetadata;
     if (metadata.status !== 'done' || !accountsMetadata) {
       return this.fail(deposit, 'PROVIDER_PROTOCOL_ERROR', 'The bank metadata came without accountsMetadata');
@@ -304,9 +307,13 @@ export class DepositWorkflow {
 
     const wallet = this.wallet(deposit);
     const bank = this.bank(deposit);
+    const lookupAt = deposit.beneficiaryLookupAt;
+    if (lookupAt !== undefined && lookupAt > now) return this.wakeAt(deposit, 'ensure-beneficiary', lookupAt);
     const answer = await this.answerFor(deposit);
-    const outcome = await this.withLease(deposit, async (credentials) => {
-      if (!answer && !bank.hidesNewBeneficiaries) {
+    // The list shows the beneficiary at once, or (banks that hide new ones) once its cool-down is over.
+    const listFirst = !answer && (!bank.hidesNewBeneficiaries || lookupAt !== undefined);
+    const called = await this.callUnderLease(deposit, ['BENEFICIARY_ALREADY_EXISTS'], async (credentials) => {
+      if (listFirst) {
         const listed = await this.deps.provider.listBeneficiaries(credentials);
         const match = listed.response.beneficiaries?.find(
           (candidate) =>
@@ -318,8 +325,37 @@ export class DepositWorkflow {
       }
       return this.deps.provider.createBeneficiary(credentials, wallet.beneficiary, answer);
     });
-    if (!outcome) return;
+    if (!called) return;
+    const { value: outcome, lease } = called;
+    if (
+      !(outcome instanceof ProviderRefusal) &&
+      'status' in outcome &&
+      outcome.status === 'user_input_required'
+    ) {
+      return this.pause(deposit, outcome, lease);
+    }
+    await store.releaseLease(deposit.ownerKey, lease);
 
+    if (outcome instanceof ProviderRefusal) {
+      // It exists: an earlier attempt whose answer was lost created it. Find it in the list, at
+      // once if the bank lists new beneficiaries, else once its cool-down has certainly passed.
+      if (lookupAt !== undefined || !bank.hidesNewBeneficiaries) {
+        return this.fail(
+          deposit,
+          'BENEFICIARY_UNRESOLVED',
+          'The bank has the beneficiary but does not list it',
+        );
+      }
+      const at = this.now() + bank.coolDownMs + 1_000;
+      const next = await this.advance(
+        deposit,
+        { beneficiaryLookupAt: at },
+        `beneficiary exists; looking it up at ${new Date(at).toISOString()}`,
+      );
+      if (!next) return;
+      await store.updateBeneficiaryClaim({ ...claim, claimedAt: at });
+      return this.wakeAt(next, 'ensure-beneficiary', at);
+    }
     if ('found' in outcome) {
       const cooldownUntil = outcome.approved ? this.now() : this.now() + bank.coolDownMs;
       await store.updateBeneficiaryClaim({
@@ -330,7 +366,6 @@ export class DepositWorkflow {
       });
       return this.useBeneficiary(deposit, outcome.found, cooldownUntil, true);
     }
-    if (outcome.status === 'user_input_required') return this.pause(deposit, outcome);
     if (outcome.status !== 'done' || !outcome.response.reference) {
       return this.fail(
         deposit,
@@ -358,6 +393,7 @@ export class DepositWorkflow {
         beneficiaryId,
         cooldownUntil,
         sendBeneficiaryDetails: firstUse,
+        beneficiaryLookupAt: undefined,
         pendingInput: undefined,
         sealedAnswers: undefined,
       },
@@ -370,19 +406,20 @@ export class DepositWorkflow {
     await this.emit(next);
   }
 
-  /** Arms the wake-up of a deposit in its cool-down: a schedule for long waits, a delayed message else. */
-  private async armWake(deposit: Deposit) {
-    const until = deposit.cooldownUntil ?? this.now();
+  /** Arms the wake-up of a deposit in its cool-down: the transfer step, when the cool-down ends. */
+  private armWake(deposit: Deposit) {
+    return this.wakeAt(deposit, 'transfer', deposit.cooldownUntil ?? this.now());
+  }
+
+  /** Sends a step message at a time: a schedule for long waits, a delayed message for short ones. */
+  private async wakeAt(deposit: Deposit, step: StepMessage['step'], until: number) {
     const wait = until - this.now();
-    const message: StepMessage = {
-      depositId: deposit.id,
-      step: 'transfer',
-      version: deposit.version,
-      kind: 'run',
-    };
+    const message: StepMessage = { depositId: deposit.id, step, version: deposit.version, kind: 'run' };
     if (wait > this.options.longWaitMs) {
+      // Deterministic name: arming twice is arming once. The scheduler targets the transfer queue;
+      // every step handler works any step message, by the step it names.
       await this.deps.scheduler.scheduleAt(
-        `${deposit.id}-${Math.floor(until / 1000)}`,
+        `${deposit.id}-${step}-${Math.floor(until / 1000)}`,
         new Date(until),
         message,
       );
@@ -604,8 +641,17 @@ export class DepositWorkflow {
   // -------------------------------------------------------------------------------------------
   // Plumbing
 
-  /** Runs a provider read under the connection's lease; refusals fail the deposit, unknowns retry. */
-  private async withLease<T>(deposit: Deposit, call: (credentials: DepositCredentials) => Promise<T>) {
+  /**
+   * Calls the provider under the connection's lease and hands the lease back with the answer: the
+   * caller releases it, or keeps it while the bank waits for input. Refusals of the `tolerated`
+   * types come back as values; other refusals fail the deposit, unknown outcomes retry it (the
+   * calls made here are safe to repeat), and then the lease is released here.
+   */
+  private async callUnderLease<T>(
+    deposit: Deposit,
+    tolerated: readonly string[],
+    call: (credentials: DepositCredentials) => Promise<T>,
+  ): Promise<{ value: T | ProviderRefusal; lease: string } | undefined> {
     const lease = await this.takeLease(deposit);
     if (!lease) {
       await this.later(deposit);
@@ -613,10 +659,12 @@ export class DepositWorkflow {
     }
     try {
       crashPoints.check('before-provider-call', deposit.step, deposit.ownerKey);
-      const answer = await call(await this.credentials(deposit));
+      const value = await call(await this.credentials(deposit));
       crashPoints.check('after-provider-call', deposit.step, deposit.ownerKey);
-      return answer;
+      return { value, lease };
     } catch (error) {
+      if (error instanceof ProviderRefusal && tolerated.includes(error.type)) return { value: error, lease };
+      await this.deps.store.releaseLease(deposit.ownerKey, lease);
       if (error instanceof ProviderRefusal) {
         if (error.type === 'OPERATION_IN_PROGRESS') await this.retry(deposit, 'connection busy');
         else await this.fail(deposit, error.type, error.msg);
@@ -627,8 +675,6 @@ export class DepositWorkflow {
         return undefined;
       }
       throw error;
-    } finally {
-      await this.deps.store.releaseLease(deposit.ownerKey, lease);
     }
   }
 
@@ -729,6 +775,8 @@ export class DepositWorkflow {
       return (deposit.pendingInput?.expiresAt ?? now) + this.options.stallAfterMs;
     if (deposit.step === 'wait-cooldown')
       return Math.max(now, deposit.cooldownUntil ?? now) + this.options.stallAfterMs;
+    if (deposit.beneficiaryLookupAt)
+      return Math.max(now, deposit.beneficiaryLookupAt) + this.options.stallAfterMs;
     return now + this.options.stallAfterMs;
   }
 
