@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 describe('deposit metrics', () => {
   afterEach(() => {
     vi.restoreAllMocks();
+    vi.unstubAllEnvs();
   });
 
   it('writes one DepositTransitions count per transition, by status and step, as CloudWatch EMF', async () => {
@@ -12,6 +13,9 @@ describe('deposit metrics', () => {
       lines.push(String(chunk));
       return true;
     });
+    // The local stack turns metrics off in its process; this test is about them being on.
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    vi.resetModules();
     const { depositMetrics } = await import('#shared/adapters/metrics');
 
     depositMetrics.transitioned('done', 'completed');
