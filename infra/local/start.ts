@@ -13,16 +13,21 @@ const url = stack.sandboxUrl;
 process.stdout.write(`
 Bank Data and Payments Service: local stack is up
 
+  Deposits API       ${stack.depositsUrl}   POST /v1/deposits/create, /v1/deposits/get
   Provider sandbox   ${url}
   App secret         ${appSecret}   (SANDBOX_APP_SECRET)
-  DynamoDB Local     ${stack.dynamodbEndpoint} (in memory)
   Sandbox banks      ${sandboxBanks.map((bank) => bank.bankId).join(', ')}
+  DynamoDB Local     ${stack.dynamodbEndpoint} (in memory)
+  SQS (fauxqs)       ${stack.sqsEndpoint}
+  EventBridge Scheduler (local)  ${stack.schedulerEndpoint}
 
   Create a test user and exchange its access code for a token:
     curl -s -X POST ${url}/sandbox/users -H 'content-type: application/json' \\
       -d '{"appSecret":"${appSecret}","bankId":"SANDBOX_BENEFICIARY"}'
     curl -s -X POST ${url}/v1/auth/ExchangeToken -H 'content-type: application/json' \\
       -d '{"appSecret":"${appSecret}","connectionID":"<connectionID>","accessCode":"<accessCode>"}'
+
+  Watch a deposit go through every step:  npm run demo
 
 Press Ctrl-C to stop.
 `);
