@@ -16,6 +16,17 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          // CDK synthesis (and, in one file, esbuild for every function) takes a while on a small machine.
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+          // After the others: esbuild takes every core, which would slow the e2e tests past their timeouts.
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });

@@ -10,6 +10,8 @@ const SandboxEnv = z.object({
   SANDBOX_TABLE_NAME: z.string().min(1),
   /** The sandbox application's secret. The local default is documented in the README. */
   SANDBOX_APP_SECRET: z.string().min(8).default('sandbox-local-app-secret'),
+  /** In AWS: the Secrets Manager secret holding it, read once at cold start (wins over the value). */
+  SANDBOX_APP_SECRET_ARN: z.string().startsWith('arn:').optional(),
   SANDBOX_ASYNC_DELAY_MS: number(1_000),
   SANDBOX_INPUT_TTL_SECONDS: number(300),
   SANDBOX_ACCESS_CODE_TTL_SECONDS: number(600),
@@ -78,8 +80,10 @@ const DepositsEnv = z.object({
 
 const WebhookEnv = z.object({
   WEBHOOK_URL: z.url().optional(),
-  /** Standard Webhooks secret (`whsec_...`); in AWS read from Secrets Manager. */
+  /** Standard Webhooks secret (`whsec_...`), locally. */
   WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** In AWS: the Secrets Manager secret holding it, read once at cold start. */
+  WEBHOOK_SECRET_ARN: z.string().startsWith('arn:').optional(),
   WEBHOOK_TIMEOUT_MS: number(5_000),
   /** First retry delay; each further one doubles, up to 15 minutes. */
   WEBHOOK_RETRY_BASE_SECONDS: number(2),

@@ -1,14 +1,22 @@
+import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { webhookConfig } from '#shared/config';
 import { DepositEvent } from '#shared/deposits/model';
 import { notificationQueue } from '#shared/deposits/runtime';
 import { backoffSeconds, WebhookSender } from '#shared/deposits/webhooks';
 import { sqsConsumer } from '#shared/middleware/sqs';
 
-const { WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_BASE_SECONDS } = webhookConfig();
-const sender =
-  WEBHOOK_URL && WEBHOOK_SECRET
-    ? new WebhookSender(WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_TIMEOUT_MS)
-    : undefined;
+const { WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_SECRET_ARN, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_BASE_SECONDS } =
+  webhookConfig();
+/** Locally WEBHOOK_SECRET; in AWS the Secrets Manager secret, read once at cold start. */
+async function signingSecret(): Promise<string | undefined> {
+  if (!WEBHOOK_URL || WEBHOOK_SECRET || !WEBHOOK_SECRET_ARN) return WEBHOOK_SECRET;
+  const value = await getSecret(WEBHOOK_SECRET_ARN);
+  if (typeof value !== 'string' || value === '')
+    throw new Error('WEBHOOK_SECRET_ARN: the secret has no value');
+  return value;
+}
+const secret = await signingSecret();
+const sender = WEBHOOK_URL && secret ? new WebhookSender(WEBHOOK_URL, secret, WEBHOOK_TIMEOUT_MS) : undefined;
 
 /** Delivers deposit events to the webhook; a failed delivery comes back after a growing delay. */
 export const handler = sqsConsumer(DepositEvent, async (event, record) => {

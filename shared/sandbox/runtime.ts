@@ -1,4 +1,5 @@
 /** The sandbox as the handlers use it: the domain wired to its DynamoDB table and configuration. */
+import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { dynamodb } from '#shared/adapters/dynamodb';
 import { SandboxTable } from '#shared/adapters/sandbox-table';
 import { sandboxConfig } from '#shared/config';
@@ -6,9 +7,16 @@ import { digest } from '#shared/secrets';
 import { Sandbox } from './simulator.ts';
 
 const config = sandboxConfig();
+// In AWS the application secret is in Secrets Manager, read once at cold start.
+const appSecret = config.SANDBOX_APP_SECRET_ARN
+  ? await getSecret(config.SANDBOX_APP_SECRET_ARN)
+  : config.SANDBOX_APP_SECRET;
+if (typeof appSecret !== 'string' || appSecret.length < 8) {
+  throw new Error('SANDBOX_APP_SECRET_ARN: the secret has no value of 8 characters or more');
+}
 
 export const sandbox = new Sandbox(new SandboxTable(dynamodb, config.SANDBOX_TABLE_NAME), {
-  defaultAppSecretDigest: digest(config.SANDBOX_APP_SECRET),
+  defaultAppSecretDigest: digest(appSecret),
   asyncDelayMs: config.SANDBOX_ASYNC_DELAY_MS,
   inputTtlMs: config.SANDBOX_INPUT_TTL_SECONDS * 1000,
   lockMs: 30_000,

@@ -1,0 +1,174 @@
+/**
+ * What one deployment is, read from CDK context (`-c key=value` or `cdk.json`) and checked before
+ * anything is built: a wrong setting fails `cdk synth`, naming the context key, not a Lambda at
+ * its first cold start.
+ *
+ *   stage                    dev (default) | prod: deletion protection, retention, termination protection
+ *   sandbox                  true | false: deploy the provider sandbox (default: true in dev, false in prod)
+ *   providerBaseUrl          the provider the orchestrator calls (default: the sandbox stack's URL)
+ *   walletAccounts           JSON array of receiving accounts (default in dev: the local stack's two)
+ *   defaultWalletAccountId   the wallet account of a deposit that names none (default: the first)
+ *   webhookUrl               where deposit events are POSTed (default: none, no events are queued)
+ *   alarmEmail               an address subscribed to the alarm topic (default: none)
+ *   tuning                   JSON object of the service's tuning variables (see `Tuning`)
+ *   account, region          the target environment (default: the CLI's, else region us-east-1)
+ */
+import { z } from 'zod';
+import { localWallets } from '#infra/local/wallets';
+import type { WalletAccountConfig } from '#shared/config';
+import { limits } from './settings.ts';
+
+export const stages = ['dev', 'prod'] as const;
+export type Stage = (typeof stages)[number];
+
+/**
+ * The service variables a deployment may set through the `tuning` context key, and nothing else.
+ * Timeouts stay inside the functions' own (see `settings.ts`), so a call cannot outlive its Lambda.
+ */
+const whole = (max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().nonnegative().max(max).transform(String).optional();
+
+const Tuning = z.strictObject({
+  PROVIDER_TIMEOUT_MS: whole(limits.providerTimeoutMs),
+  LONG_WAIT_SECONDS: whole(900),
+  INPUT_TTL_SECONDS: whole(),
+  STALL_AFTER_SECONDS: whole(),
+  MAX_RETRIES: whole(),
+  WEBHOOK_TIMEOUT_MS: whole(limits.webhookTimeoutMs),
+  WEBHOOK_RETRY_BASE_SECONDS: whole(),
+  POWERTOOLS_LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT']).optional(),
+  SANDBOX_ASYNC_DELAY_MS: whole(),
+  SANDBOX_INPUT_TTL_SECONDS: whole(),
+  SANDBOX_ACCESS_CODE_TTL_SECONDS: whole(),
+  SANDBOX_TIMEOUT_MS: whole(limits.sandboxTimeoutMs),
+});
+export type Tuning = z.infer<typeof Tuning>;
+
+export interface DeploymentConfig {
+  stage: Stage;
+  /** Prefix of the stack names: `BankPayments-<stage>`. */
+  prefix: string;
+  env: { account?: string; region: string };
+  sandbox: boolean;
+  /** Set when configured; otherwise the orchestrator calls the sandbox stack. */
+  providerBaseUrl?: string;
+  walletAccounts: WalletAccountConfig[];
+  defaultWalletAccountId: string;
+  webhookUrl?: string;
+  alarmEmail?: string;
+  tuning: Tuning;
+}
+
+/** Reads a context value; `-c` gives strings, `cdk.json` may give JSON values. */
+export type ContextReader = (key: string) => unknown;
+
+const bool = z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')]);
+
+/** JSON given on the command line arrives as a string; from cdk.json as the value itself. */
+const jsonOrValue = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value, context) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      context.addIssue({ code: 'custom', message: 'must be JSON' });
+      return z.NEVER;
+    }
+  }, schema);
+
+/** Enough of a wallet account to fail early; the handlers validate every field again at start. */
+const WalletAccount = z.looseObject({
+  id: z.string().min(1),
+  currency: z.string().length(3),
+  name: z.string().min(1),
+  iban: z.string().min(1),
+  swiftCode: z.string().min(8),
+  country: z.string().min(1),
+  countryCode: z.string().length(2),
+});
+
+const httpsUrl = z.url({ protocol: /^https?$/ });
+
+const Context = z.object({
+  stage: z.enum(stages).default('dev'),
+  sandbox: bool.optional(),
+  providerBaseUrl: httpsUrl.optional(),
+  walletAccounts: jsonOrValue(z.array(WalletAccount).min(1)).optional(),
+  defaultWalletAccountId: z.string().min(1).optional(),
+  webhookUrl: httpsUrl.optional(),
+  alarmEmail: z.email().optional(),
+  tuning: jsonOrValue(Tuning).optional(),
+  account: z
+    .string()
+    .regex(/^\d{12}$/, 'must be a 12-digit account id')
+    .optional(),
+  region: z.string().min(1).optional(),
+});
+
+const contextKeys = Object.keys(Context.shape) as (keyof typeof Context.shape)[];
+
+/** A setting of the deployment is missing or wrong: the message names the context key. */
+export class DeploymentConfigError extends Error {
+  constructor(problem: string) {
+    super(`Invalid CDK context: ${problem}`);
+    this.name = 'DeploymentConfigError';
+  }
+}
+
+export function readDeploymentConfig(
+  read: ContextReader,
+  environment: NodeJS.ProcessEnv = process.env,
+): DeploymentConfig {
+  const raw = Object.fromEntries(contextKeys.map((key) => [key, read(key) ?? undefined]));
+  const parsed = Context.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || 'context'}: ${issue.message}`,
+    );
+    throw new DeploymentConfigError(problems.join('; '));
+  }
+  const context = parsed.data;
+  const stage = context.stage;
+  const sandbox = context.sandbox ?? stage === 'dev';
+  if (!sandbox && !context.providerBaseUrl) {
+    throw new DeploymentConfigError(
+      'providerBaseUrl: required without the sandbox stack (-c providerBaseUrl=https://... or -c sandbox=true)',
+    );
+  }
+  if (!context.walletAccounts && stage !== 'dev') {
+    throw new DeploymentConfigError(`walletAccounts: required in stage ${stage} (a JSON array)`);
+  }
+  const walletAccounts = (context.walletAccounts ?? localWallets) as WalletAccountConfig[];
+  const ids = walletAccounts.map((wallet) => wallet.id);
+  if (new Set(ids).size !== ids.length) {
+    throw new DeploymentConfigError('walletAccounts: ids must be unique');
+  }
+  // Lambda allows 4 KB of environment in all; the accounts share it with a dozen ARNs and URLs.
+  if (JSON.stringify(walletAccounts).length > 2_500) {
+    throw new DeploymentConfigError(
+      'walletAccounts: over 2,500 characters of JSON, too much for a Lambda environment',
+    );
+  }
+  const defaultWalletAccountId = context.defaultWalletAccountId ?? ids[0] ?? '';
+  if (!ids.includes(defaultWalletAccountId)) {
+    throw new DeploymentConfigError(
+      `defaultWalletAccountId: ${defaultWalletAccountId} is not one of ${ids.join(', ')}`,
+    );
+  }
+  const account = context.account ?? environment.CDK_DEFAULT_ACCOUNT;
+  return {
+    stage,
+    prefix: `BankPayments-${stage}`,
+    env: {
+      ...(account ? { account } : {}),
+      region: context.region ?? environment.CDK_DEFAULT_REGION ?? 'us-east-1',
+    },
+    sandbox,
+    ...(context.providerBaseUrl ? { providerBaseUrl: context.providerBaseUrl } : {}),
+    walletAccounts,
+    defaultWalletAccountId,
+    ...(context.webhookUrl ? { webhookUrl: context.webhookUrl } : {}),
+    ...(context.alarmEmail ? { alarmEmail: context.alarmEmail } : {}),
+    tuning: context.tuning ?? {},
+  };
+}

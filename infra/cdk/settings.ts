@@ -1,0 +1,211 @@
+/**
+ * What the topology does not say and AWS needs: each handler's timeout, memory and exactly what it
+ * may touch, and each queue's alarm threshold. Keyed by the topology's own entries (handler paths,
+ * queue keys), so a handler added to the topology without settings fails the synth.
+ *
+ * The grants follow the adapters' calls (shared/adapters/):
+ *   DepositsTable   GetItem, PutItem (a transaction of Puts on create), UpdateItem, DeleteItem;
+ *                   Query on the `byCheckAt` index (the sweeper only)
+ *   SandboxTable    GetItem, PutItem, UpdateItem, Query on a user's partition (transactions of those)
+ *   credential vault (AWS Encryption SDK, KMS keyring): GenerateDataKey to seal (a deposit's start,
+ *                   an answer to the bank's question), Decrypt to open (the steps)
+ *   EventBridgeWakeScheduler: CreateSchedule in the group, and PassRole of the scheduler's role
+ *   step queues     any step may send any step's message (a stale message re-sends the current one)
+ */
+import { type ApiSpec, depositsApi, queues, sandboxApi, sweeper, type tables } from '#infra/topology';
+
+export type TableKey = keyof typeof tables;
+export type QueueKey = keyof typeof queues;
+export type SecretKey = 'webhookSigning' | 'sandboxApp';
+export type Component = 'deposits' | 'sandbox';
+
+export interface FunctionSettings {
+  /** The handler module, relative to the project root (the topology's path). */
+  handler: string;
+  component: Component;
+  /** Short name, such as `steps-transfer`: construct ids, alarm names, the dashboard. */
+  name: string;
+  timeoutSeconds: number;
+  memoryMb: number;
+  /** Item-level actions on one table. */
+  table?: { key: TableKey; actions: readonly string[] };
+  /** Query on one index. */
+  index?: { key: TableKey; name: string };
+  sendsTo: readonly QueueKey[];
+  credentialsKey?: 'seal' | 'open';
+  createsSchedules: boolean;
+  secrets: readonly SecretKey[];
+}
+
+/** Bounds for the tuning variables, so that a call always ends inside its function's timeout. */
+export const limits = {
+  /** Step functions run 30 s: one provider call, the 2 s wait for a busy connection, a few writes. */
+  providerTimeoutMs: 20_000,
+  webhookTimeoutMs: 20_000,
+  /** The sandbox's injected timeout hangs this long inside a 30 s function (the HTTP API's limit). */
+  sandboxTimeoutMs: 29_000,
+};
+
+const stepQueues = (Object.keys(queues) as QueueKey[]).filter((key) => key !== 'notify');
+/** Steps that can arm a schedule: a cool-down wake-up, or the expiry of a question to the caller. */
+const schedulingSteps: readonly QueueKey[] = ['ensureBeneficiary', 'waitCooldown', 'transfer'];
+
+const actions = {
+  depositsWrite: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  depositsRead: ['dynamodb:GetItem'],
+  sandbox: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query'],
+} as const;
+
+function nameOf(handler: string): string {
+  const match = /^functions\/(.+)\.ts$/.exec(handler);
+  if (!match?.[1]) throw new Error(`topology handler ${handler} is not functions/<group>/<name>.ts`);
+  return match[1].replaceAll('/', '-');
+}
+
+function route(api: ApiSpec, method: string, path: string): string {
+  const found = api.routes.find((candidate) => candidate.method === method && candidate.path === path);
+  if (!found) throw new Error(`the topology's ${api.name} API has no route ${method} ${path}`);
+  return found.handler;
+}
+
+const apiHandlers = (api: ApiSpec) => [
+  ...api.routes.map((candidate) => candidate.handler),
+  api.defaultHandler,
+];
+
+type Settings = Omit<FunctionSettings, 'handler' | 'name'>;
+
+const nothing = { sendsTo: [], createsSchedules: false, secrets: [] } as const;
+
+function buildSettings(): Map<string, FunctionSettings> {
+  const byHandler = new Map<string, FunctionSettings>();
+  const add = (handler: string, settings: Settings) => {
+    if (byHandler.has(handler)) throw new Error(`topology handler ${handler} appears twice`);
+    byHandler.set(handler, { handler, name: nameOf(handler), ...settings });
+  };
+
+  // The deposits API: create starts (and resumes) deposits, get reads one; the rest answer alone.
+  const create = route(depositsApi, 'POST', '/v1/deposits/create');
+  const get = route(depositsApi, 'POST', '/v1/deposits/get');
+  for (const handler of apiHandlers(depositsApi)) {
+    const base = { component: 'deposits', ...nothing } as const;
+    if (handler === create) {
+      add(handler, {
+        ...base,
+        timeoutSeconds: 10,
+        memoryMb: 512,
+        table: { key: 'deposits', actions: actions.depositsWrite },
+        sendsTo: [...stepQueues, 'notify'],
+        credentialsKey: 'seal',
+      });
+    } else if (handler === get) {
+      add(handler, {
+        ...base,
+        timeoutSeconds: 10,
+        memoryMb: 512,
+        table: { key: 'deposits', actions: actions.depositsRead },
+      });
+    } else {
+      add(handler, { ...base, timeoutSeconds: 5, memoryMb: 256 });
+    }
+  }
+
+  for (const [key, spec] of Object.entries(queues) as [QueueKey, (typeof queues)[QueueKey]][]) {
+    if (key === 'notify') {
+      // Delivers to the webhook; retries by hiding the message again (part of consuming it).
+      add(spec.consumer, {
+        component: 'deposits',
+        ...nothing,
+        timeoutSeconds: 30,
+        memoryMb: 512,
+        secrets: ['webhookSigning'],
+      });
+      continue;
+    }
+    add(spec.consumer, {
+      component: 'deposits',
+      ...nothing,
+      timeoutSeconds: 30,
+      memoryMb: 512,
+      table: { key: 'deposits', actions: actions.depositsWrite },
+      sendsTo: [...stepQueues, 'notify'],
+      credentialsKey: 'open',
+      createsSchedules: schedulingSteps.includes(key),
+    });
+  }
+
+  // Finds deposits past their check time on the sparse index and sends their step again.
+  add(sweeper.handler, {
+    component: 'deposits',
+    ...nothing,
+    timeoutSeconds: 50,
+    memoryMb: 512,
+    index: { key: 'deposits', name: 'byCheckAt' },
+    sendsTo: stepQueues,
+  });
+
+  // Every sandbox handler loads the simulator, which reads the application secret at start.
+  const tableless = new Set([
+    sandboxApi.defaultHandler,
+    route(sandboxApi, 'GET', '/health'),
+    route(sandboxApi, 'GET', '/sandbox/banks'),
+  ]);
+  for (const handler of apiHandlers(sandboxApi)) {
+    add(handler, {
+      component: 'sandbox',
+      ...nothing,
+      timeoutSeconds: 30,
+      memoryMb: 256,
+      ...(tableless.has(handler) ? {} : { table: { key: 'sandbox', actions: actions.sandbox } }),
+      secrets: ['sandboxApp'],
+    });
+  }
+  return byHandler;
+}
+
+/** Settings of every topology handler, by handler path. */
+export const functionSettings: ReadonlyMap<string, FunctionSettings> = buildSettings();
+
+export function functionsOf(component: Component): FunctionSettings[] {
+  return [...functionSettings.values()].filter((settings) => settings.component === component);
+}
+
+export function settingsOf(handler: string): FunctionSettings {
+  const settings = functionSettings.get(handler);
+  if (!settings) throw new Error(`no function settings for topology handler ${handler}`);
+  return settings;
+}
+
+/**
+ * Age of the oldest message past which a queue's alarm fires. Step messages are picked up within
+ * seconds, but some are sent with a delay of up to 15 minutes (a short cool-down, a question's
+ * expiry), so 20 minutes means the consumers are stuck. Webhook deliveries back off (about four
+ * minutes over eight tries at the default 2 s base), so an hour means nothing is being delivered.
+ */
+export const queueAlarms: Record<QueueKey, { oldestMessageSeconds: number }> = {
+  resolveBank: { oldestMessageSeconds: 1_200 },
+  ensureBeneficiary: { oldestMessageSeconds: 1_200 },
+  waitCooldown: { oldestMessageSeconds: 1_200 },
+  transfer: { oldestMessageSeconds: 1_200 },
+  notify: { oldestMessageSeconds: 3_600 },
+};
+
+/** Each API's `$default` stage: requests per second, steady and in bursts (raise with your traffic). */
+export const apiThrottle = { rateLimit: 100, burstLimit: 200 };
+
+/** An SQS message stays hidden this many times its consumer's timeout (AWS's advice: at least six). */
+export const visibilityTimeoutFactor = 6;
+
+/**
+ * Most code a function's bundle may have (index.mjs, minified, the AWS SDK included; the source map
+ * aside): a larger bundle loads more slowly on every cold start. The tests measure every bundle.
+ */
+export const bundleBudgetBytes = 1.5 * 1024 * 1024;
+
+/** The names the handlers log and measure under (Powertools). */
+export const observability = { namespace: 'BankDataAndPayments' } as const;
+
+/** A construct id from a name or key: `steps-transfer` and `resolveBank` become `StepsTransfer`, `ResolveBank`. */
+export function pascal(name: string): string {
+  return name.replace(/(^|-)([a-z0-9])/g, (_match, _dash: string, letter: string) => letter.toUpperCase());
+}

@@ -1,0 +1,171 @@
+/**
+ * One topology handler as a Lambda function: bundled here with esbuild (no Docker), Node 22 on
+ * ARM64, ESM with source maps; its own log group and its own role, which may write that log group
+ * and nothing else until `grantAccess` adds what `infra/cdk/settings.ts` says it uses; an alarm on
+ * its errors.
+ */
+import { resolve } from 'node:path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { type BundlingOptions, LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { Stage } from '../cdk/config.ts';
+import type { FunctionSettings, QueueKey, SecretKey, TableKey } from '../cdk/settings.ts';
+import { notifyingAlarm } from './alarms.ts';
+
+export const projectRoot = resolve(import.meta.dirname, '../..');
+
+/**
+ * esbuild on this machine. The banner gives bundled CommonJS dependencies the `require` an ES
+ * module lacks; the AWS SDK is bundled at the version the tests ran with, not the runtime's.
+ */
+export const bundling: BundlingOptions = {
+  forceDockerBundling: false,
+  format: OutputFormat.ESM,
+  target: 'node22',
+  mainFields: ['module', 'main'],
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  bundleAwsSDK: true,
+  externalModules: [],
+  banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  logLevel: LogLevel.ERROR,
+};
+
+export interface HandlerFunctionProps {
+  settings: FunctionSettings;
+  stage: Stage;
+  environment: Record<string, string>;
+  alarmTopic: sns.ITopic;
+  alarmPrefix: string;
+}
+
+export class HandlerFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+  readonly errorsAlarm: cloudwatch.Alarm;
+  readonly settings: FunctionSettings;
+
+  constructor(scope: Construct, id: string, props: HandlerFunctionProps) {
+    super(scope, id);
+    const { settings, stage } = props;
+    this.settings = settings;
+    const production = stage === 'prod';
+
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: production ? logs.RetentionDays.ONE_YEAR : logs.RetentionDays.TWO_WEEKS,
+      removalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `${settings.handler}: its own logs, and what infra/cdk/settings.ts grants it`,
+    });
+    this.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [this.logGroup.logGroupArn],
+      }),
+    );
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: resolve(projectRoot, settings.handler),
+      handler: 'handler',
+      projectRoot,
+      depsLockFilePath: resolve(projectRoot, 'package-lock.json'),
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: settings.memoryMb,
+      timeout: Duration.seconds(settings.timeoutSeconds),
+      role: this.role,
+      logGroup: this.logGroup,
+      description: settings.handler,
+      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      bundling,
+    });
+
+    this.errorsAlarm = notifyingAlarm(this, 'ErrorsAlarm', {
+      topic: props.alarmTopic,
+      alarmName: `${props.alarmPrefix}-${settings.name}-errors`,
+      description: `${settings.handler} failed (threw, timed out or ran out of memory) at least once in 5 minutes. Its log group has the error. A consumer's whole batch comes back to its queue; an API caller got a 5xx.`,
+      metric: this.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 1,
+    });
+  }
+
+  /** Grants exactly what the settings name; a setting without its resource is a mistake. */
+  grantAccess(resources: AccessibleResources): void {
+    const { settings } = this;
+    const need = <T>(value: T | undefined, what: string): T => {
+      if (value === undefined) throw new Error(`${settings.handler} uses ${what}, which this stack lacks`);
+      return value;
+    };
+    const allow = (statement: iam.PolicyStatementProps) =>
+      this.role.addToPolicy(new iam.PolicyStatement(statement));
+
+    if (settings.table) {
+      const table = need(resources.tables?.[settings.table.key], `table ${settings.table.key}`);
+      allow({ actions: [...settings.table.actions], resources: [table.tableArn] });
+    }
+    if (settings.index) {
+      const table = need(resources.tables?.[settings.index.key], `table ${settings.index.key}`);
+      allow({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/${settings.index.name}`] });
+    }
+    if (settings.sendsTo.length > 0) {
+      allow({
+        actions: ['sqs:SendMessage'],
+        resources: settings.sendsTo.map((key) => need(resources.queues?.[key], `queue ${key}`).queueArn),
+      });
+    }
+    if (settings.credentialsKey) {
+      const key = need(resources.credentialsKey, 'the credentials key');
+      allow({
+        actions: [settings.credentialsKey === 'seal' ? 'kms:GenerateDataKey' : 'kms:Decrypt'],
+        resources: [key.keyArn],
+        // The vault binds every ciphertext to its deposit: no call without that context.
+        conditions: { Null: { 'kms:EncryptionContext:depositId': 'false' } },
+      });
+    }
+    if (settings.createsSchedules) {
+      const { group, role } = need(resources.scheduler, 'the schedule group');
+      allow({ actions: ['scheduler:CreateSchedule'], resources: [scheduleArns(group)] });
+      allow({
+        actions: ['iam:PassRole'],
+        resources: [role.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+      });
+    }
+    for (const key of settings.secrets) {
+      const secret = need(resources.secrets?.[key], `secret ${key}`);
+      allow({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] });
+    }
+  }
+}
+
+export interface AccessibleResources {
+  tables?: Partial<Record<TableKey, dynamodb.ITable>>;
+  queues?: Partial<Record<QueueKey, sqs.IQueue>>;
+  credentialsKey?: kms.IKey;
+  scheduler?: { group: scheduler.IScheduleGroup; role: iam.IRole };
+  secrets?: Partial<Record<SecretKey, secretsmanager.ISecret>>;
+}
+
+/** Every schedule of the group (their names are made per deposit, at run time), and nothing else. */
+export function scheduleArns(group: scheduler.IScheduleGroup): string {
+  const stack = group.stack;
+  return stack.formatArn({
+    service: 'scheduler',
+    resource: 'schedule',
+    resourceName: `${group.scheduleGroupName}/*`,
+  });
+}

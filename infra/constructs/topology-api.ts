@@ -1,0 +1,100 @@
+/**
+ * A topology API as an API Gateway HTTP API (payload 2.0, what the handlers and the local gateway
+ * speak): one route per topology route, the `$default` route to the API's default handler, one
+ * `$default` stage with throttling and JSON access logs (no headers, so no credentials).
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import { Construct } from 'constructs';
+import type { ApiSpec } from '#infra/topology';
+import type { Stage } from '../cdk/config.ts';
+import { apiThrottle } from '../cdk/settings.ts';
+import { notifyingAlarm } from './alarms.ts';
+
+export interface TopologyApiProps {
+  spec: ApiSpec;
+  /** The function of each handler path. */
+  functionOf: (handler: string) => lambda.IFunction;
+  name: string;
+  stage: Stage;
+  alarmTopic: sns.ITopic;
+  /** Alarm on 5xx answers (not for the sandbox, whose injected faults answer 5xx on purpose). */
+  alarmOnServerErrors: boolean;
+}
+
+const accessLogFormat = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    ip: '$context.identity.sourceIp',
+    requestTime: '$context.requestTime',
+    method: '$context.httpMethod',
+    routeKey: '$context.routeKey',
+    path: '$context.path',
+    status: '$context.status',
+    protocol: '$context.protocol',
+    responseLength: '$context.responseLength',
+    responseLatency: '$context.responseLatency',
+    integrationLatency: '$context.integrationLatency',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
+
+export class TopologyApi extends Construct {
+  readonly api: apigw.HttpApi;
+  readonly stage: apigw.HttpStage;
+  /** The API's base URL, with a trailing slash. */
+  readonly url: string;
+  readonly serverErrorsAlarm?: cloudwatch.Alarm;
+
+  constructor(scope: Construct, id: string, props: TopologyApiProps) {
+    super(scope, id);
+    const { spec, functionOf } = props;
+    const production = props.stage === 'prod';
+    const integration = (handler: string) =>
+      new HttpLambdaIntegration(handler.replace(/[^A-Za-z0-9]/g, ''), functionOf(handler));
+
+    this.api = new apigw.HttpApi(this, 'Api', {
+      apiName: props.name,
+      description: `The ${spec.name} API, from infra/topology.ts`,
+      createDefaultStage: false,
+      defaultIntegration: integration(spec.defaultHandler),
+    });
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: production ? logs.RetentionDays.ONE_YEAR : logs.RetentionDays.TWO_WEEKS,
+      removalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.stage = new apigw.HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: apiThrottle,
+      accessLogSettings: {
+        destination: new apigw.LogGroupLogDestination(accessLogs),
+        format: accessLogFormat,
+      },
+    });
+    for (const route of spec.routes) {
+      this.api.addRoutes({
+        path: route.path,
+        methods: [apigw.HttpMethod[route.method]],
+        integration: integration(route.handler),
+      });
+    }
+    this.url = this.stage.url;
+    if (!props.alarmOnServerErrors) return;
+
+    this.serverErrorsAlarm = notifyingAlarm(this, 'ServerErrorsAlarm', {
+      topic: props.alarmTopic,
+      alarmName: `${props.name}-5xx`,
+      description: `The ${spec.name} API answered 5xx to at least 5 requests in 5 minutes: a handler failed, timed out or was throttled. See the functions' error alarms and the access logs.`,
+      metric: this.api.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 5,
+    });
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * A topology table: on demand, point-in-time recovery, the spec's TTL attribute and indexes; in
+ * production protected from deletion and kept when its stack goes.
+ */
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import type { TableSpec } from '#infra/topology';
+import type { Stage } from '../cdk/config.ts';
+
+export function topologyTable(scope: Construct, id: string, spec: TableSpec, stage: Stage): dynamodb.Table {
+  const production = stage === 'prod';
+  const table = new dynamodb.Table(scope, id, {
+    partitionKey: { name: spec.partitionKey, type: dynamodb.AttributeType.STRING },
+    sortKey: { name: spec.sortKey, type: dynamodb.AttributeType.STRING },
+    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    ...(spec.timeToLiveAttribute ? { timeToLiveAttribute: spec.timeToLiveAttribute } : {}),
+    deletionProtection: production,
+    removalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+  });
+  for (const index of spec.indexes ?? []) {
+    table.addGlobalSecondaryIndex({
+      indexName: index.name,
+      partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: index.sortKey, type: dynamodb.AttributeType.NUMBER },
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+  }
+  return table;
+}

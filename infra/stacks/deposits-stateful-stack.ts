@@ -1,0 +1,152 @@
+/**
+ * What the deposits keep: the deposits table, the key that seals callers' credentials, the webhook
+ * signing secret, the step queues and their DLQs (deposits in flight), and the schedule group with
+ * the role and DLQ its pending wake-ups use. Plus the alarm topic every stack reports to. Apart from
+ * the functions, so that redeploying or removing those never touches a deposit.
+ */
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { queues, tables } from '#infra/topology';
+import type { DeploymentConfig } from '../cdk/config.ts';
+import { suppress } from '../cdk/nag.ts';
+import { pascal, type QueueKey, settingsOf, visibilityTimeoutFactor } from '../cdk/settings.ts';
+import { dlqRetention, StepQueue } from '../constructs/step-queue.ts';
+import { topologyTable } from '../constructs/topology-table.ts';
+
+export interface DepositsStatefulStackProps extends StackProps {
+  config: DeploymentConfig;
+}
+
+export class DepositsStatefulStack extends Stack {
+  readonly depositsTable: dynamodb.Table;
+  readonly credentialsKey: kms.Key;
+  readonly webhookSecret: secretsmanager.Secret;
+  readonly queues: Record<QueueKey, StepQueue>;
+  readonly scheduleGroup: scheduler.ScheduleGroup;
+  readonly schedulerRole: iam.Role;
+  readonly schedulerDeadLetterQueue: sqs.Queue;
+  readonly alarmTopic: sns.Topic;
+
+  constructor(scope: Construct, id: string, props: DepositsStatefulStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const production = config.stage === 'prod';
+    const removalPolicy = production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.depositsTable = topologyTable(this, 'DepositsTable', tables.deposits, config.stage);
+
+    this.credentialsKey = new kms.Key(this, 'CredentialsKey', {
+      description: 'Seals callers’ credentials and answers while their deposit runs (AWS Encryption SDK)',
+      enableKeyRotation: true,
+      removalPolicy,
+      pendingWindow: Duration.days(production ? 30 : 7),
+    });
+
+    // 36 random bytes as base64 (48 characters of [A-Za-z0-9] are valid base64): a Standard
+    // Webhooks secret without its `whsec_` prefix, which the signer accepts either way.
+    this.webhookSecret = new secretsmanager.Secret(this, 'WebhookSigningSecret', {
+      description: 'Standard Webhooks signing secret of the deposit events (whsec_ + this value)',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
+      removalPolicy,
+    });
+    suppress(this.webhookSecret, ['webhookSecretRotation']);
+
+    this.queues = Object.fromEntries(
+      (Object.entries(queues) as [QueueKey, (typeof queues)[QueueKey]][]).map(([key, spec]) => [
+        key,
+        new StepQueue(this, `${pascal(key)}Queue`, {
+          spec,
+          prefix: config.prefix,
+          visibilityTimeout: Duration.seconds(
+            visibilityTimeoutFactor * settingsOf(spec.consumer).timeoutSeconds,
+          ),
+          removalPolicy,
+        }),
+      ]),
+    ) as Record<QueueKey, StepQueue>;
+
+    this.scheduleGroup = new scheduler.ScheduleGroup(this, 'ScheduleGroup', { removalPolicy });
+    this.schedulerDeadLetterQueue = new sqs.Queue(this, 'SchedulerDeadLetterQueue', {
+      queueName: `${config.prefix}-scheduler-dlq`,
+      retentionPeriod: dlqRetention,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      removalPolicy,
+    });
+    suppress(this.schedulerDeadLetterQueue, ['schedulerDeadLetterQueue']);
+
+    // The scheduler assumes this role, for this account's group only, to deliver a wake-up to the
+    // transfer queue, or what it could not deliver to its DLQ (the DLQ is sent with the same role).
+    this.schedulerRole = new iam.Role(this, 'SchedulerRole', {
+      description: 'EventBridge Scheduler: wake-ups to the transfer queue, failures to the scheduler DLQ',
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': this.account },
+          ArnEquals: { 'aws:SourceArn': this.scheduleGroup.scheduleGroupArn },
+        },
+      }),
+      inlinePolicies: {
+        SendWakeUps: new iam.PolicyDocument({
+          statements: [
+            new iam.PolicyStatement({
+              actions: ['sqs:SendMessage'],
+              resources: [this.queues.transfer.queue.queueArn, this.schedulerDeadLetterQueue.queueArn],
+            }),
+          ],
+        }),
+      },
+    });
+
+    const alarmKey = new kms.Key(this, 'AlarmTopicKey', {
+      description: 'Encrypts the alarm topic; CloudWatch alarms may use it to publish',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+      pendingWindow: Duration.days(7),
+    });
+    alarmKey.grant(
+      new iam.ServicePrincipal('cloudwatch.amazonaws.com'),
+      'kms:Decrypt',
+      'kms:GenerateDataKey*',
+    );
+    this.alarmTopic = new sns.Topic(this, 'AlarmTopic', {
+      displayName: `${config.prefix} alarms`,
+      masterKey: alarmKey,
+      enforceSSL: true,
+    });
+    if (config.alarmEmail) {
+      this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(config.alarmEmail));
+    }
+
+    const output = (name: string, value: string, description: string) =>
+      new CfnOutput(this, name, { value, description });
+    output('DepositsTableName', this.depositsTable.tableName, 'The deposits table');
+    output(
+      'WebhookSecretArn',
+      this.webhookSecret.secretArn,
+      'The webhook signing secret (whsec_ + its value)',
+    );
+    output('AlarmTopicArn', this.alarmTopic.topicArn, 'Subscribe here to hear of every alarm');
+    output('ScheduleGroupName', this.scheduleGroup.scheduleGroupName, 'The wake-up schedules of deposits');
+    // ARNs: what `aws sqs start-message-move-task --source-arn` takes to redrive a DLQ.
+    for (const [key, stepQueue] of Object.entries(this.queues)) {
+      output(
+        `${pascal(key)}DeadLetterQueueArn`,
+        stepQueue.deadLetterQueue.queueArn,
+        `DLQ of the ${key} queue`,
+      );
+    }
+    output(
+      'SchedulerDeadLetterQueueArn',
+      this.schedulerDeadLetterQueue.queueArn,
+      'Wake-ups the scheduler could not deliver',
+    );
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * What the deposits do: one function per topology handler of the orchestrator (deposits API, step
+ * consumers, notifier, sweeper), each granted only what it uses; the deposits HTTP API; the queues'
+ * event source mappings; the sweeper's recurring rule; alarms and the dashboard. Everything here
+ * can be replaced without losing a deposit: the state is in the stateful stack.
+ */
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { Construct } from 'constructs';
+import { depositsApi, queues, scheduleGroup, sweeper, tables } from '#infra/topology';
+import type { DeploymentConfig } from '../cdk/config.ts';
+import { suppress } from '../cdk/nag.ts';
+import { functionsOf, observability, pascal, type QueueKey, settingsOf } from '../cdk/settings.ts';
+import { DepositsMonitoring } from '../constructs/deposits-monitoring.ts';
+import { HandlerFunction } from '../constructs/handler-function.ts';
+import { TopologyApi } from '../constructs/topology-api.ts';
+import type { DepositsStatefulStack } from './deposits-stateful-stack.ts';
+
+export interface DepositsStatelessStackProps extends StackProps {
+  config: DeploymentConfig;
+  stateful: DepositsStatefulStack;
+  /** The provider the steps call: configured, or the sandbox stack's URL. */
+  providerBaseUrl: string;
+}
+
+export class DepositsStatelessStack extends Stack {
+  /** Functions by topology handler path. */
+  readonly functions: Map<string, HandlerFunction>;
+  readonly api: TopologyApi;
+  readonly monitoring: DepositsMonitoring;
+
+  constructor(scope: Construct, id: string, props: DepositsStatelessStackProps) {
+    super(scope, id, props);
+    const { config, stateful } = props;
+    const webhook = config.webhookUrl !== undefined;
+
+    // What the local stack sets for the handlers (infra/local/stack.ts), with AWS's resources.
+    const environment: Record<string, string> = {
+      [tables.deposits.envVar]: stateful.depositsTable.tableName,
+      ...Object.fromEntries(
+        (Object.entries(queues) as [QueueKey, (typeof queues)[QueueKey]][])
+          // Without a webhook there is nothing to notify: no events are queued.
+          .filter(([key]) => key !== 'notify' || webhook)
+          .flatMap(([key, spec]) => {
+            const { queue } = stateful.queues[key];
+            return [
+              [spec.urlEnvVar, queue.queueUrl],
+              ...('arnEnvVar' in spec ? [[spec.arnEnvVar, queue.queueArn]] : []),
+            ];
+          }),
+      ),
+      [scheduleGroup.envVar]: stateful.scheduleGroup.scheduleGroupName,
+      SCHEDULER_ROLE_ARN: stateful.schedulerRole.roleArn,
+      SCHEDULER_DLQ_ARN: stateful.schedulerDeadLetterQueue.queueArn,
+      WALLET_ACCOUNTS: JSON.stringify(config.walletAccounts),
+      DEFAULT_WALLET_ACCOUNT_ID: config.defaultWalletAccountId,
+      CREDENTIALS_KEY_ARN: stateful.credentialsKey.keyArn,
+      PROVIDER_BASE_URL: props.providerBaseUrl,
+      POWERTOOLS_SERVICE_NAME: 'deposits',
+      POWERTOOLS_METRICS_NAMESPACE: observability.namespace,
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+      // Events carry credentials: never log them, whatever the log level.
+      POWERTOOLS_LOGGER_LOG_EVENT: 'false',
+      ...Object.fromEntries(Object.entries(config.tuning).filter(([name]) => !name.startsWith('SANDBOX_'))),
+    };
+    // The notifier alone signs: the secret's ARN, never its value (read at cold start).
+    const webhookEnvironment: Record<string, string> = config.webhookUrl
+      ? { WEBHOOK_URL: config.webhookUrl, WEBHOOK_SECRET_ARN: stateful.webhookSecret.secretArn }
+      : {};
+
+    this.functions = new Map(
+      functionsOf('deposits').map((settings) => {
+        const handler = new HandlerFunction(this, pascal(settings.name), {
+          settings,
+          stage: config.stage,
+          environment:
+            settings.handler === queues.notify.consumer
+              ? { ...environment, ...webhookEnvironment }
+              : environment,
+          alarmTopic: stateful.alarmTopic,
+          alarmPrefix: config.prefix,
+        });
+        handler.grantAccess({
+          tables: { deposits: stateful.depositsTable },
+          queues: Object.fromEntries(
+            Object.entries(stateful.queues).map(([key, stepQueue]) => [key, stepQueue.queue]),
+          ),
+          credentialsKey: stateful.credentialsKey,
+          scheduler: { group: stateful.scheduleGroup, role: stateful.schedulerRole },
+          secrets: { webhookSigning: stateful.webhookSecret },
+        });
+        if (settings.createsSchedules) {
+          suppress(
+            handler.role,
+            ['schedulesInGroup'],
+            [{ regex: '/^Resource::arn:.*:schedule\\/.*\\/\\*$/' }],
+          );
+        }
+        suppress(handler.function, ['nodeRuntime']);
+        return [settings.handler, handler];
+      }),
+    );
+    const functionOf = (handler: string) => {
+      const found = this.functions.get(handler);
+      if (!found) throw new Error(`no function for topology handler ${handler}`);
+      return found;
+    };
+
+    // Each queue feeds its consumer: a record that fails is reported alone and comes back later;
+    // at most `maxConcurrency` consumers at once, which is what protects the provider.
+    for (const [key, spec] of Object.entries(queues) as [QueueKey, (typeof queues)[QueueKey]][]) {
+      functionOf(spec.consumer).function.addEventSource(
+        new SqsEventSource(stateful.queues[key].queue, {
+          batchSize: spec.batchSize,
+          maxConcurrency: spec.maxConcurrency,
+          reportBatchItemFailures: true,
+        }),
+      );
+    }
+
+    new events.Rule(this, 'SweepRule', {
+      description: 'Re-drives deposits that stopped moving (the sweeper)',
+      schedule: events.Schedule.rate(Duration.minutes(sweeper.everyMinutes)),
+      // A missed run is made up by the next one.
+      targets: [new targets.LambdaFunction(functionOf(sweeper.handler).function, { retryAttempts: 0 })],
+    });
+
+    this.api = new TopologyApi(this, 'DepositsApi', {
+      spec: depositsApi,
+      functionOf: (handler) => functionOf(handler).function,
+      name: `${config.prefix}-deposits`,
+      stage: config.stage,
+      alarmTopic: stateful.alarmTopic,
+      alarmOnServerErrors: true,
+    });
+    suppress(this.api, ['publicApi']);
+
+    this.monitoring = new DepositsMonitoring(this, 'Monitoring', {
+      prefix: config.prefix,
+      stateful,
+      functions: [...this.functions.values()],
+      sweeper: functionOf(sweeper.handler),
+      api: this.api,
+      consumers: Object.fromEntries(
+        Object.entries(queues).map(([key, spec]) => [key, settingsOf(spec.consumer).name]),
+      ) as Record<QueueKey, string>,
+    });
+
+    new CfnOutput(this, 'DepositsApiUrl', { value: this.api.url, description: 'The deposits API' });
+    new CfnOutput(this, 'NotifierFunctionName', {
+      value: functionOf(queues.notify.consumer).function.functionName,
+      description: 'The webhook notifier (restart it after rotating the webhook secret)',
+    });
+    new CfnOutput(this, 'DashboardName', {
+      value: this.monitoring.dashboard.dashboardName,
+      description: 'CloudWatch dashboard of the deposits',
+    });
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The whole app, as `cdk synth` builds it: every configuration (both stages, with and without the
+ * sandbox), with esbuild bundling every function on this machine (no Docker). Then the bundles: each
+ * under its size budget, and each loads on Node as Lambda would load it, with the environment its
+ * stack gives it (secrets read from a stand-in Secrets Manager), and the health routes answer.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleBudgetBytes } from '#infra/cdk/settings';
+import { depositsApi, sandboxApi } from '#infra/topology';
+import {
+  configurations,
+  environmentOf,
+  functionsByHandler,
+  nagFindings,
+  type Synthesized,
+  stacksOf,
+  synthesize,
+} from './synth.ts';
+
+const outdir = mkdtempSync(join(tmpdir(), 'cdk-app-test-'));
+const synthesized = {} as Record<keyof typeof configurations, Synthesized>;
+
+beforeAll(() => {
+  // One directory for all: esbuild runs once per function, the other configurations reuse its output.
+  for (const [name, context] of Object.entries(configurations)) {
+    synthesized[name as keyof typeof configurations] = synthesize(context, { bundle: true, outdir });
+  }
+});
+
+interface Bundle {
+  handler: string;
+  directory: string;
+  environment: Record<string, unknown>;
+}
+
+/** Each function's bundle directory and environment, in the given configurations. */
+function bundles(...names: (keyof typeof configurations)[]): Bundle[] {
+  return names.flatMap((name) => {
+    const { templates } = synthesized[name];
+    return [templates.stateless, templates.sandbox].flatMap((template) =>
+      template === undefined
+        ? []
+        : [...functionsByHandler(template)].map(([handler, { resource }]) => ({
+            handler,
+            directory: resolve(outdir, String(resource.Metadata?.['aws:asset:path'])),
+            environment: environmentOf(resource),
+          })),
+    );
+  });
+}
+
+describe('the app', () => {
+  it.each(Object.keys(configurations))(
+    'synthesizes %s, every stack, with no cdk-nag finding left',
+    (name) => {
+      const { deployment, app } = synthesized[name as keyof typeof configurations];
+      const assembly = app.synth();
+
+      const expected = stacksOf(deployment).map((stack) => stack.stackName);
+      expect(assembly.stacks.map((stack) => stack.stackName).sort()).toEqual(expected.sort());
+      expect(nagFindings(deployment)).toEqual([]);
+      expect(deployment.stateful.terminationProtection).toBe(deployment.config.stage === 'prod');
+    },
+  );
+
+  it('bundles every function once, as ES module with its source map', () => {
+    for (const bundle of bundles('devWithSandbox', 'prodWithoutSandbox')) {
+      expect(readdirSync(bundle.directory).sort(), bundle.handler).toEqual(['index.mjs', 'index.mjs.map']);
+    }
+  });
+});
+
+describe('function bundles', () => {
+  it(`stay under the budget of ${bundleBudgetBytes / 1024 / 1024} MiB each`, () => {
+    const sizes = bundles('devWithSandbox').map((bundle) => ({
+      handler: bundle.handler,
+      code: statSync(join(bundle.directory, 'index.mjs')).size,
+      map: statSync(join(bundle.directory, 'index.mjs.map')).size,
+    }));
+    const kib = (bytes: number) => `${(bytes / 1024).toFixed(0).padStart(5)} KiB`;
+    console.log(
+      [
+        `Function bundles (budget ${kib(bundleBudgetBytes)} of code each; the source map is not loaded until an error):`,
+        ...sizes.map((size) => `  ${size.handler.padEnd(44)} ${kib(size.code)}  map ${kib(size.map)}`),
+      ].join('\n'),
+    );
+    for (const size of sizes) expect(size.code, size.handler).toBeLessThanOrEqual(bundleBudgetBytes);
+  });
+
+  it('load on Node with the environment their stack gives them, and the health routes answer', () => {
+    const all = bundles('devWithSandbox', 'prodWithoutSandbox');
+    const healthHandlers = [depositsApi, sandboxApi].map(
+      (api) => api.routes.find((route) => route.path === '/health')?.handler,
+    );
+    const script = resolve(import.meta.dirname, 'load-bundles.mjs');
+    const input = all.map((bundle) => ({
+      file: join(bundle.directory, 'index.mjs'),
+      handler: bundle.handler,
+      environment: stubEnvironment(bundle.environment),
+      invoke: healthHandlers.includes(bundle.handler),
+    }));
+    expect(existsSync(script)).toBe(true);
+
+    const resultsFile = join(mkdtempSync(join(tmpdir(), 'bundles-')), 'results.json');
+    const run = spawnSync(process.execPath, ['--enable-source-maps', script, resultsFile], {
+      input: JSON.stringify(input),
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    });
+    // A failure's stack trace, without the minified line Node quotes above it.
+    expect(
+      run.status,
+      run.stderr
+        .split('\n')
+        .filter((line) => line.length < 400)
+        .join('\n'),
+    ).toBe(0);
+    const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as {
+      handler: string;
+      exported: string;
+      secretsRead: number;
+      statusCode?: number;
+    }[];
+
+    expect(results).toHaveLength(input.length);
+    for (const result of results) {
+      expect(result.exported, result.handler).toBe('function');
+      if (healthHandlers.includes(result.handler)) expect(result.statusCode, result.handler).toBe(200);
+    }
+    // The sandbox functions and the notifier (with a webhook) read their secret at cold start.
+    const reading = results.filter((result) => result.secretsRead > 0).map((result) => result.handler);
+    expect(reading).toContain('functions/notifier/deliver.ts');
+    expect(reading).toContain('functions/sandbox/users-create.ts');
+  });
+});
+
+/** Plausible values for what CloudFormation resolves at deploy time (references to other resources). */
+function stubEnvironment(variables: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(variables).map(([name, value]) => {
+      if (typeof value === 'string') return [name, value];
+      if (name.endsWith('_QUEUE_URL'))
+        return [name, `https://sqs.us-east-1.amazonaws.com/123456789012/${name}`];
+      if (name.endsWith('_SECRET_ARN'))
+        return [name, `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}-AbCdEf`];
+      if (name.endsWith('_KEY_ARN'))
+        return [name, 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab'];
+      if (name.endsWith('_ROLE_ARN')) return [name, `arn:aws:iam::123456789012:role/${name}`];
+      if (name.endsWith('_QUEUE_ARN') || name.endsWith('_DLQ_ARN'))
+        return [name, `arn:aws:sqs:us-east-1:123456789012:${name}`];
+      if (name.endsWith('_NAME')) return [name, name.toLowerCase()];
+      if (name === 'PROVIDER_BASE_URL') return [name, 'https://sandbox.execute-api.us-east-1.amazonaws.com/'];
+      throw new Error(`no stand-in for ${name}: ${JSON.stringify(value)}`);
+    }),
+  );
+}

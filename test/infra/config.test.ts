@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { readDeploymentConfig } from '#infra/cdk/config';
+import { functionSettings, queueAlarms, settingsOf } from '#infra/cdk/settings';
+import { localWallets } from '#infra/local/wallets';
+import { depositsApi, queues, sandboxApi, sweeper } from '#infra/topology';
+import { prodWallets } from './synth.ts';
+
+const read = (context: Record<string, unknown>, environment: NodeJS.ProcessEnv = {}) =>
+  readDeploymentConfig((key) => context[key], environment);
+
+describe('deployment configuration (CDK context)', () => {
+  it('defaults to dev with the sandbox, the local wallet accounts and us-east-1', () => {
+    const config = read({});
+
+    expect(config).toMatchObject({
+      stage: 'dev',
+      prefix: 'BankPayments-dev',
+      sandbox: true,
+      walletAccounts: localWallets,
+      defaultWalletAccountId: localWallets[0]?.id,
+      env: { region: 'us-east-1' },
+      tuning: {},
+    });
+    expect(config.providerBaseUrl).toBeUndefined();
+    expect(config.env.account).toBeUndefined();
+  });
+
+  it('takes the CLI environment, and context over it', () => {
+    const environment = { CDK_DEFAULT_ACCOUNT: '111111111111', CDK_DEFAULT_REGION: 'eu-west-1' };
+
+    expect(read({}, environment).env).toEqual({ account: '111111111111', region: 'eu-west-1' });
+    expect(read({ account: '222222222222', region: 'me-central-1' }, environment).env).toEqual({
+      account: '222222222222',
+      region: 'me-central-1',
+    });
+  });
+
+  it('in prod wants wallet accounts and a provider, and leaves the sandbox out', () => {
+    expect(() => read({ stage: 'prod', providerBaseUrl: 'https://provider.example.com' })).toThrow(
+      /walletAccounts: required in stage prod/,
+    );
+    expect(() => read({ stage: 'prod', walletAccounts: JSON.stringify(prodWallets) })).toThrow(
+      /providerBaseUrl: required without the sandbox stack/,
+    );
+
+    const config = read({
+      stage: 'prod',
+      walletAccounts: JSON.stringify(prodWallets),
+      providerBaseUrl: 'https://provider.example.com',
+    });
+
+    expect(config).toMatchObject({ stage: 'prod', sandbox: false, defaultWalletAccountId: 'wallet-aed' });
+  });
+
+  it('reads JSON from the command line and values from cdk.json alike', () => {
+    const fromCli = read({
+      walletAccounts: JSON.stringify(prodWallets),
+      tuning: '{"LONG_WAIT_SECONDS":600}',
+    });
+    const fromFile = read({
+      walletAccounts: prodWallets,
+      tuning: { LONG_WAIT_SECONDS: '600' },
+      sandbox: true,
+    });
+
+    expect(fromCli.walletAccounts).toEqual(prodWallets);
+    expect(fromFile.walletAccounts).toEqual(prodWallets);
+    expect(fromCli.tuning).toEqual({ LONG_WAIT_SECONDS: '600' });
+    expect(fromFile.tuning).toEqual({ LONG_WAIT_SECONDS: '600' });
+  });
+
+  it.each([
+    [{ stage: 'staging' }, /stage/],
+    [{ sandbox: 'yes' }, /sandbox/],
+    [{ providerBaseUrl: 'not a url' }, /providerBaseUrl/],
+    [{ walletAccounts: '[{"id":"w"}]' }, /walletAccounts/],
+    [{ walletAccounts: 'not json' }, /walletAccounts: must be JSON/],
+    [{ defaultWalletAccountId: 'wallet-usd' }, /defaultWalletAccountId: wallet-usd is not one of/],
+    [{ walletAccounts: JSON.stringify([...prodWallets, ...prodWallets]) }, /ids must be unique/],
+    [{ account: '1234' }, /account/],
+    [{ alarmEmail: 'nobody' }, /alarmEmail/],
+    [{ tuning: '{"WEBHOOK_SECRET":"whsec_x"}' }, /tuning/],
+    [{ tuning: '{"PROVIDER_TIMEOUT_MS":60000}' }, /tuning.PROVIDER_TIMEOUT_MS/],
+    [{ tuning: '{"LONG_WAIT_SECONDS":901}' }, /tuning.LONG_WAIT_SECONDS/],
+    [
+      {
+        walletAccounts: JSON.stringify(
+          Array.from({ length: 20 }, (_, i) => ({ ...prodWallets[0], id: `w${i}` })),
+        ),
+      },
+      /walletAccounts: over 2,500 characters/,
+    ],
+  ])('refuses %j, naming the key', (context, message) => {
+    expect(() => read(context)).toThrow(message);
+  });
+});
+
+describe('function settings', () => {
+  const topologyHandlers = [
+    ...[depositsApi, sandboxApi].flatMap((api) => [
+      ...api.routes.map((route) => route.handler),
+      api.defaultHandler,
+    ]),
+    ...Object.values(queues).map((spec) => spec.consumer),
+    sweeper.handler,
+  ];
+
+  it('has exactly one entry per topology handler, and no other', () => {
+    expect(new Set(topologyHandlers).size).toBe(topologyHandlers.length);
+    expect([...functionSettings.keys()].sort()).toEqual([...topologyHandlers].sort());
+  });
+
+  it('gives every queue an age alarm threshold', () => {
+    expect(Object.keys(queueAlarms).sort()).toEqual(Object.keys(queues).sort());
+  });
+
+  it('lets a step finish one provider call inside its timeout', () => {
+    for (const spec of Object.values(queues)) {
+      expect(settingsOf(spec.consumer).timeoutSeconds * 1000).toBeGreaterThan(20_000 + 2_000);
+    }
+  });
+});

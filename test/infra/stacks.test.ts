@@ -1,0 +1,602 @@
+/**
+ * The stacks' resources and properties, from the topology: synthesized once per configuration
+ * (without bundling; app.test.ts bundles), then read.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { functionSettings, settingsOf, visibilityTimeoutFactor } from '#infra/cdk/settings';
+import { stalledMetricName, sweeperRedriveMessage } from '#infra/constructs/deposits-monitoring';
+import { depositsApi, queues, sandboxApi, scheduleGroup, sweeper, tables } from '#infra/topology';
+import {
+  actionsOf,
+  configurations,
+  environmentOf,
+  functionsByHandler,
+  nagFindings,
+  resourcesOf,
+  type Statement,
+  type Synthesized,
+  statementsOfFunction,
+  statementsOfRole,
+  synthesize,
+  text,
+} from './synth.ts';
+
+let dev: Synthesized;
+let prod: Synthesized;
+
+beforeAll(() => {
+  dev = synthesize(configurations.devWithSandbox);
+  prod = synthesize(configurations.prodWithoutSandbox);
+});
+
+const handlersOf = (component: 'deposits' | 'sandbox') =>
+  [...functionSettings.values()].filter((settings) => settings.component === component);
+
+function logicalId(
+  template: Synthesized['templates']['stateful'],
+  type: string,
+  match: (props: Record<string, unknown>) => boolean,
+) {
+  const found = resourcesOf(template, type).filter(([, resource]) => match(resource.Properties ?? {}));
+  if (found.length !== 1) throw new Error(`expected one ${type}, found ${found.length}`);
+  return (found[0] as [string, unknown])[0];
+}
+
+/** The logical id of a topology queue (or of its DLQ) in the stateful stack, by its name. */
+function queueId(key: string, which: 'Queue' | 'DeadLetterQueue', synthesized = dev): string {
+  const spec = queues[key as keyof typeof queues];
+  const name = `${synthesized.deployment.config.prefix}-${spec.localName}${which === 'Queue' ? '' : '-dlq'}`;
+  return logicalId(synthesized.templates.stateful, 'AWS::SQS::Queue', (props) => props.QueueName === name);
+}
+
+describe('functions', () => {
+  it('are one NodejsFunction per topology handler: Node 22 on ARM64, in the stack of their component', () => {
+    const deposits = functionsByHandler(dev.templates.stateless);
+    const sandbox = functionsByHandler(dev.templates.sandbox ?? expect.fail('no sandbox'));
+
+    expect([...deposits.keys()].sort()).toEqual(
+      handlersOf('deposits')
+        .map((s) => s.handler)
+        .sort(),
+    );
+    expect([...sandbox.keys()].sort()).toEqual(
+      handlersOf('sandbox')
+        .map((s) => s.handler)
+        .sort(),
+    );
+    for (const { resource } of [...deposits.values(), ...sandbox.values()]) {
+      expect(resource.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        Environment: { Variables: expect.objectContaining({ NODE_OPTIONS: '--enable-source-maps' }) },
+      });
+    }
+    // Without the sandbox, its functions are not deployed at all.
+    expect(prod.deployment.sandbox).toBeUndefined();
+    expect(functionsByHandler(prod.templates.stateless).size).toBe(handlersOf('deposits').length);
+  });
+
+  it('take timeout and memory from the settings, and log to a log group of their own', () => {
+    for (const template of [dev.templates.stateless, dev.templates.sandbox ?? expect.fail('no sandbox')]) {
+      for (const [handler, { resource }] of functionsByHandler(template)) {
+        const settings = settingsOf(handler);
+        expect(resource.Properties).toMatchObject({
+          Timeout: settings.timeoutSeconds,
+          MemorySize: settings.memoryMb,
+          LoggingConfig: { LogGroup: { Ref: expect.stringMatching(/Logs/) } },
+        });
+      }
+    }
+    dev.templates.stateless.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 14 });
+    prod.templates.stateless.hasResource('AWS::Logs::LogGroup', {
+      Properties: { RetentionInDays: 365 },
+      DeletionPolicy: 'Retain',
+    });
+  });
+
+  it('have the environment the local stack gives the handlers, from the topology, without local endpoints', () => {
+    const queueVariables = (withNotify: boolean) =>
+      Object.entries(queues)
+        .filter(([key]) => key !== 'notify' || withNotify)
+        .flatMap(([, spec]) => [spec.urlEnvVar, ...('arnEnvVar' in spec ? [spec.arnEnvVar] : [])]);
+    const expected = (withNotify: boolean) =>
+      [
+        tables.deposits.envVar,
+        ...queueVariables(withNotify),
+        scheduleGroup.envVar,
+        'SCHEDULER_ROLE_ARN',
+        'SCHEDULER_DLQ_ARN',
+        'WALLET_ACCOUNTS',
+        'DEFAULT_WALLET_ACCOUNT_ID',
+        'CREDENTIALS_KEY_ARN',
+        'PROVIDER_BASE_URL',
+        'POWERTOOLS_SERVICE_NAME',
+        'POWERTOOLS_METRICS_NAMESPACE',
+        'POWERTOOLS_LOG_LEVEL',
+        'POWERTOOLS_LOGGER_LOG_EVENT',
+        'NODE_OPTIONS',
+      ].sort();
+
+    for (const [synthesized, webhook] of [
+      [dev, false],
+      [prod, true],
+    ] as const) {
+      for (const [handler, { resource }] of functionsByHandler(synthesized.templates.stateless)) {
+        const variables = environmentOf(resource);
+        const notifier = handler === queues.notify.consumer && webhook;
+        const names = Object.keys(variables).filter((name) => !name.startsWith('WEBHOOK_'));
+        expect(names.sort(), handler).toEqual(expected(webhook));
+        expect(
+          Object.keys(variables)
+            .filter((name) => name.startsWith('WEBHOOK_'))
+            .sort(),
+          handler,
+        ).toEqual(notifier ? ['WEBHOOK_SECRET_ARN', 'WEBHOOK_URL'] : []);
+        for (const local of [
+          'DYNAMODB_ENDPOINT',
+          'SQS_ENDPOINT',
+          'SCHEDULER_ENDPOINT',
+          'LOCAL_ENCRYPTION_KEY',
+        ]) {
+          expect(variables[local]).toBeUndefined();
+        }
+        expect(variables.SCHEDULE_GROUP_NAME).toEqual(expect.anything());
+        expect(JSON.parse(String(variables.WALLET_ACCOUNTS))).toHaveLength(webhook ? 1 : 2);
+      }
+    }
+    for (const { resource } of functionsByHandler(
+      dev.templates.sandbox ?? expect.fail('no sandbox'),
+    ).values()) {
+      const variables = environmentOf(resource);
+      expect(Object.keys(variables).sort()).toEqual(
+        [
+          tables.sandbox.envVar,
+          'SANDBOX_APP_SECRET_ARN',
+          'POWERTOOLS_SERVICE_NAME',
+          'POWERTOOLS_METRICS_NAMESPACE',
+          'POWERTOOLS_LOG_LEVEL',
+          'POWERTOOLS_LOGGER_LOG_EVENT',
+          'NODE_OPTIONS',
+        ].sort(),
+      );
+    }
+  });
+
+  it('call the sandbox stack unless a provider is configured', () => {
+    const [, first] = [...functionsByHandler(dev.templates.stateless)][0] ?? expect.fail('no function');
+    const devUrl = text(environmentOf(first.resource).PROVIDER_BASE_URL);
+    expect(devUrl).toContain('BankPayments-dev-Sandbox');
+
+    for (const { resource } of functionsByHandler(prod.templates.stateless).values()) {
+      const variables = environmentOf(resource);
+      expect(variables.PROVIDER_BASE_URL).toBe('https://provider.example.com');
+    }
+  });
+
+  it('never hold a secret value: only the ARNs of the secrets, which the functions read at cold start', () => {
+    for (const template of [dev.templates.stateless, dev.templates.sandbox, prod.templates.stateless]) {
+      for (const [handler, { resource }] of functionsByHandler(template ?? expect.fail('no template'))) {
+        const variables = environmentOf(resource);
+        expect(variables.WEBHOOK_SECRET, handler).toBeUndefined();
+        expect(variables.SANDBOX_APP_SECRET, handler).toBeUndefined();
+        expect(text(variables), handler).not.toMatch(/resolve:secretsmanager|SecretString|whsec_/);
+      }
+    }
+    const secretArn = (variables: Record<string, unknown>) => text(variables.WEBHOOK_SECRET_ARN);
+    const notifier = functionsByHandler(prod.templates.stateless).get(queues.notify.consumer);
+    const variables = environmentOf(notifier?.resource);
+    expect(secretArn(variables)).toMatch(/WebhookSigningSecret/);
+  });
+
+  it('sweep on a recurring schedule', () => {
+    const sweeperId = functionsByHandler(dev.templates.stateless).get(sweeper.handler)?.id ?? '';
+    dev.templates.stateless.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: `rate(${sweeper.everyMinutes} minute${sweeper.everyMinutes === 1 ? '' : 's'})`,
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [sweeperId, 'Arn'] } })],
+    });
+  });
+});
+
+describe('queues', () => {
+  it('each have a DLQ after the topology maxReceiveCount, hidden six times their consumer timeout', () => {
+    const template = dev.templates.stateful;
+    for (const [key, spec] of Object.entries(queues)) {
+      const queue = template.findResources('AWS::SQS::Queue')[queueId(key, 'Queue')];
+      const dlqId = queueId(key, 'DeadLetterQueue');
+      const timeout = settingsOf(spec.consumer).timeoutSeconds;
+
+      expect(queue?.Properties).toMatchObject({
+        QueueName: `BankPayments-dev-${spec.localName}`,
+        SqsManagedSseEnabled: true,
+        RedrivePolicy: {
+          deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+          maxReceiveCount: spec.maxReceiveCount,
+        },
+      });
+      expect(queue?.Properties?.VisibilityTimeout).toBeGreaterThanOrEqual(visibilityTimeoutFactor * timeout);
+      expect(visibilityTimeoutFactor).toBeGreaterThanOrEqual(6);
+    }
+  });
+
+  it('feed their consumer with partial-batch responses and the topology maximum concurrency', () => {
+    const functions = functionsByHandler(dev.templates.stateless);
+    const mappings = resourcesOf(dev.templates.stateless, 'AWS::Lambda::EventSourceMapping');
+    expect(mappings).toHaveLength(Object.keys(queues).length);
+    for (const [key, spec] of Object.entries(queues)) {
+      const consumer = functions.get(spec.consumer)?.id ?? expect.fail(`no consumer ${spec.consumer}`);
+      const [, mapping] =
+        mappings.find(([, resource]) =>
+          text(resource.Properties?.EventSourceArn).includes(queueId(key, 'Queue')),
+        ) ?? expect.fail(`no mapping for ${key}`);
+      expect(mapping.Properties).toMatchObject({
+        FunctionName: { Ref: consumer },
+        BatchSize: spec.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: { MaximumConcurrency: spec.maxConcurrency },
+      });
+    }
+  });
+
+  it('accept TLS requests only', () => {
+    for (const [, policy] of resourcesOf(dev.templates.stateful, 'AWS::SQS::QueuePolicy')) {
+      expect(text(policy.Properties?.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
+    }
+    expect(resourcesOf(dev.templates.stateful, 'AWS::SQS::QueuePolicy')).toHaveLength(
+      2 * Object.keys(queues).length + 1,
+    );
+  });
+});
+
+describe('tables', () => {
+  it('are on demand with point-in-time recovery and the topology TTL and indexes; protected in prod only', () => {
+    const specs = [
+      [dev.templates.stateful, tables.deposits, false],
+      [dev.templates.sandbox, tables.sandbox, false],
+      [prod.templates.stateful, tables.deposits, true],
+    ] as const;
+    for (const [template, spec, production] of specs) {
+      const found = resourcesOf(template ?? expect.fail('no template'), 'AWS::DynamoDB::Table');
+      expect(found).toHaveLength(1);
+      template?.hasResource('AWS::DynamoDB::Table', {
+        Properties: Match.objectLike({
+          BillingMode: 'PAY_PER_REQUEST',
+          PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          TimeToLiveSpecification: { AttributeName: spec.timeToLiveAttribute, Enabled: true },
+          DeletionProtectionEnabled: production,
+          KeySchema: [
+            { AttributeName: spec.partitionKey, KeyType: 'HASH' },
+            { AttributeName: spec.sortKey, KeyType: 'RANGE' },
+          ],
+        }),
+        DeletionPolicy: production ? 'Retain' : 'Delete',
+      });
+    }
+    dev.templates.stateful.hasResourceProperties('AWS::DynamoDB::Table', {
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'byCheckAt',
+          KeySchema: [
+            { AttributeName: 'checkShard', KeyType: 'HASH' },
+            { AttributeName: 'checkAt', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+    });
+  });
+});
+
+describe('keys, secrets and the scheduler', () => {
+  it('rotate the credentials key', () => {
+    dev.templates.stateful.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      Description: Match.stringLikeRegexp('credentials'),
+    });
+    for (const [, key] of resourcesOf(dev.templates.stateful, 'AWS::KMS::Key')) {
+      expect(key.Properties?.EnableKeyRotation).toBe(true);
+    }
+  });
+
+  it('keep the webhook signing secret in Secrets Manager, generated', () => {
+    dev.templates.stateful.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: { PasswordLength: 48, ExcludePunctuation: true },
+    });
+    dev.templates.sandbox?.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({ ExcludePunctuation: true }),
+    });
+  });
+
+  it('let the scheduler role send to the transfer queue (and its own DLQ) only, for this group only', () => {
+    const template = dev.templates.stateful;
+    const roleId = logicalId(template, 'AWS::IAM::Role', (props) =>
+      text(props.AssumeRolePolicyDocument).includes('scheduler.amazonaws.com'),
+    );
+    const statements = statementsOfRole(template, roleId);
+
+    const sorted = statements.map((statement) => ({
+      ...statement,
+      Resource: [...(statement.Resource as unknown[])].sort((a, b) => text(b).localeCompare(text(a))),
+    }));
+    expect(sorted).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'sqs:SendMessage',
+        Resource: [
+          { 'Fn::GetAtt': [queueId('transfer', 'Queue'), 'Arn'] },
+          { 'Fn::GetAtt': [expect.stringMatching(/^SchedulerDeadLetterQueue/), 'Arn'] },
+        ],
+      },
+    ]);
+    const role = template.findResources('AWS::IAM::Role')[roleId];
+    expect(role?.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'scheduler.amazonaws.com' },
+        Condition: {
+          StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+          ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [expect.stringMatching(/^ScheduleGroup/), 'Arn'] } },
+        },
+      }),
+    ]);
+    template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+  });
+});
+
+describe('each function touches only what it uses', () => {
+  const statementsOf = (handler: string) => statementsOfFunction(dev.templates.stateless, handler);
+  const sandboxStatementsOf = (handler: string) =>
+    statementsOfFunction(dev.templates.sandbox ?? expect.fail('no sandbox'), handler);
+  const route = (method: string, path: string) =>
+    depositsApi.routes.find((candidate) => candidate.method === method && candidate.path === path)?.handler ??
+    expect.fail(`no route ${method} ${path}`);
+  const withAction = (statements: Statement[], action: string) =>
+    statements.filter((statement) => actionsOf([statement]).includes(action));
+
+  it('grants no wildcard action and no "*" resource to any function', () => {
+    for (const template of [dev.templates.stateless, dev.templates.sandbox ?? expect.fail('no sandbox')]) {
+      for (const handler of functionsByHandler(template).keys()) {
+        const statements = statementsOfFunction(template, handler);
+        expect(
+          actionsOf(statements).filter((action) => action.includes('*')),
+          handler,
+        ).toEqual([]);
+        for (const statement of statements) expect(statement.Resource, handler).not.toBe('*');
+        // Its own log group, first.
+        expect(withAction(statements, 'logs:PutLogEvents'), handler).toHaveLength(1);
+      }
+    }
+  });
+
+  it('keeps the notifier to its queue and its secret: no table, no key, no scheduler', () => {
+    const actions = actionsOf(statementsOf(queues.notify.consumer));
+
+    expect(actions.filter((action) => /^(dynamodb|kms|scheduler|iam):/.test(action))).toEqual([]);
+    expect(actions).toContain('sqs:ReceiveMessage');
+    expect(actions).toContain('sqs:ChangeMessageVisibility');
+    expect(actions).not.toContain('sqs:SendMessage');
+    expect(actions).toContain('secretsmanager:GetSecretValue');
+  });
+
+  it('keeps the deposits API from the scheduler, and its read route to reading', () => {
+    for (const handler of [
+      ...depositsApi.routes.map((candidate) => candidate.handler),
+      depositsApi.defaultHandler,
+    ]) {
+      const actions = actionsOf(statementsOf(handler));
+      expect(
+        actions.filter((action) => /^(scheduler|iam):/.test(action)),
+        handler,
+      ).toEqual([]);
+      expect(
+        actions.filter((action) => action.startsWith('secretsmanager:')),
+        handler,
+      ).toEqual([]);
+    }
+    const get = actionsOf(statementsOf(route('POST', '/v1/deposits/get')));
+    expect(get.filter((action) => !action.startsWith('logs:'))).toEqual(['dynamodb:GetItem']);
+    const create = statementsOf(route('POST', '/v1/deposits/create'));
+    expect(actionsOf(withAction(create, 'kms:GenerateDataKey'))).toEqual(['kms:GenerateDataKey']);
+    expect(actionsOf(create)).not.toContain('kms:Decrypt');
+    for (const statement of withAction(create, 'kms:GenerateDataKey')) {
+      expect(statement.Condition).toEqual({ Null: { 'kms:EncryptionContext:depositId': 'false' } });
+    }
+    for (const handler of [route('GET', '/health'), depositsApi.defaultHandler]) {
+      expect(
+        actionsOf(statementsOf(handler)).filter((action) => !action.startsWith('logs:')),
+        handler,
+      ).toEqual([]);
+    }
+  });
+
+  it('lets only the steps that arm wake-ups create schedules, in the group, passing the scheduler role', () => {
+    for (const [key, spec] of Object.entries(queues)) {
+      const statements = statementsOf(spec.consumer);
+      const create = withAction(statements, 'scheduler:CreateSchedule');
+      const pass = withAction(statements, 'iam:PassRole');
+      if (!settingsOf(spec.consumer).createsSchedules) {
+        expect(create, key).toEqual([]);
+        expect(pass, key).toEqual([]);
+        continue;
+      }
+      expect(
+        create.map((statement) => text(statement.Resource)),
+        key,
+      ).toEqual([expect.stringMatching(/:schedule\/.*ScheduleGroup.*\/\*/)]);
+      expect(pass, key).toEqual([
+        expect.objectContaining({
+          Resource: expect.anything(),
+          Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+        }),
+      ]);
+      expect(text(pass[0]?.Resource)).toMatch(/SchedulerRole/);
+    }
+    expect(Object.values(queues).some((spec) => settingsOf(spec.consumer).createsSchedules)).toBe(true);
+  });
+
+  it('lets the steps decrypt credentials, never create them, and send step messages', () => {
+    for (const [key, spec] of Object.entries(queues)) {
+      if (key === 'notify') continue;
+      const statements = statementsOf(spec.consumer);
+      expect(actionsOf(statements)).toContain('kms:Decrypt');
+      expect(actionsOf(statements)).not.toContain('kms:GenerateDataKey');
+      expect(actionsOf(withAction(statements, 'sqs:SendMessage'))).toEqual(['sqs:SendMessage']);
+    }
+  });
+
+  it('lets the sweeper query the in-flight index and send steps, nothing else on the table', () => {
+    const statements = statementsOf(sweeper.handler);
+    const dynamodb = statements.filter((statement) =>
+      actionsOf([statement]).some((a) => a.startsWith('dynamodb:')),
+    );
+
+    expect(actionsOf(dynamodb)).toEqual(['dynamodb:Query']);
+    expect(text(dynamodb[0]?.Resource)).toContain('/index/byCheckAt');
+    expect(actionsOf(statements).filter((action) => action.startsWith('kms:'))).toEqual([]);
+  });
+
+  it('keeps the sandbox to its table and its secret', () => {
+    for (const handler of [
+      ...sandboxApi.routes.map((candidate) => candidate.handler),
+      sandboxApi.defaultHandler,
+    ]) {
+      const actions = actionsOf(sandboxStatementsOf(handler));
+      expect(
+        actions.filter((action) => /^(sqs|kms|scheduler|iam):/.test(action)),
+        handler,
+      ).toEqual([]);
+      expect(actions, handler).toContain('secretsmanager:GetSecretValue');
+      expect(actions.filter((action) => action.startsWith('dynamodb:')).sort(), handler).toEqual(
+        [...(settingsOf(handler).table?.actions ?? [])].sort(),
+      );
+    }
+  });
+});
+
+describe('HTTP APIs', () => {
+  it('route every topology route, and everything else to the default handler', () => {
+    for (const [template, spec] of [
+      [dev.templates.stateless, depositsApi],
+      [dev.templates.sandbox, sandboxApi],
+    ] as const) {
+      const routeKeys = resourcesOf(template ?? expect.fail('no template'), 'AWS::ApiGatewayV2::Route').map(
+        ([, route]) => route.Properties?.RouteKey,
+      );
+      expect(routeKeys.sort()).toEqual(
+        [...spec.routes.map((route) => `${route.method} ${route.path}`), '$default'].sort(),
+      );
+      template?.hasResourceProperties('AWS::ApiGatewayV2::Integration', { PayloadFormatVersion: '2.0' });
+      template?.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+        StageName: '$default',
+        AutoDeploy: true,
+        AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+        DefaultRouteSettings: {
+          ThrottlingRateLimit: Match.anyValue(),
+          ThrottlingBurstLimit: Match.anyValue(),
+        },
+      });
+    }
+  });
+});
+
+describe('alarms and the dashboard', () => {
+  type Alarm = { Properties: Record<string, unknown> };
+  const alarms = (synthesized: Synthesized) =>
+    [synthesized.templates.stateless, synthesized.templates.sandbox]
+      .filter((template) => template !== undefined)
+      .flatMap((template) => resourcesOf(template, 'AWS::CloudWatch::Alarm'))
+      .map(([, alarm]) => alarm as Alarm);
+  const on = (list: Alarm[], metric: string) =>
+    list.filter((alarm) => alarm.Properties.MetricName === metric);
+
+  it('watch every DLQ, the scheduler’s included', () => {
+    const dlqAlarms = on(alarms(dev), 'ApproximateNumberOfMessagesVisible');
+    const watched = dlqAlarms.map((alarm) => text(alarm.Properties.Dimensions));
+
+    expect(dlqAlarms).toHaveLength(Object.keys(queues).length + 1);
+    for (const key of Object.keys(queues)) {
+      expect(
+        watched.filter((dimensions) => dimensions.includes(queueId(key, 'DeadLetterQueue'))),
+        key,
+      ).toHaveLength(1);
+    }
+    expect(watched.filter((dimensions) => dimensions.includes('SchedulerDeadLetterQueue'))).toHaveLength(1);
+    for (const alarm of dlqAlarms) expect(alarm.Properties).toMatchObject({ Threshold: 1 });
+  });
+
+  it('watch the age of the oldest message of every queue', () => {
+    const ageAlarms = on(alarms(dev), 'ApproximateAgeOfOldestMessage');
+    expect(ageAlarms).toHaveLength(Object.keys(queues).length);
+    for (const key of Object.keys(queues)) {
+      expect(
+        ageAlarms.filter((alarm) => text(alarm.Properties.Dimensions).includes(queueId(key, 'Queue'))),
+        key,
+      ).toHaveLength(1);
+    }
+  });
+
+  it('watch every function’s errors', () => {
+    const errorAlarms = on(alarms(dev), 'Errors');
+    const functionIds = [dev.templates.stateless, dev.templates.sandbox].flatMap((template) =>
+      [...functionsByHandler(template ?? expect.fail('no template')).values()].map(({ id }) => id),
+    );
+
+    expect(errorAlarms).toHaveLength(functionIds.length);
+    for (const id of functionIds) {
+      expect(
+        errorAlarms.filter((alarm) => text(alarm.Properties.Dimensions).includes(id)),
+        id,
+      ).toHaveLength(1);
+    }
+  });
+
+  it('watch deposits stuck past their expected time, from the sweeper’s own log line', () => {
+    const sweeperSource = readFileSync(resolve(import.meta.dirname, '../..', sweeper.handler), 'utf8');
+    expect(sweeperSource).toContain(`'${sweeperRedriveMessage}', { redriven }`);
+
+    const stuck = on(alarms(dev), stalledMetricName);
+    expect(stuck).toEqual([
+      expect.objectContaining({ Properties: expect.objectContaining({ EvaluationPeriods: 3 }) }),
+    ]);
+    dev.templates.stateless.hasResourceProperties('AWS::Logs::MetricFilter', {
+      FilterPattern: `{ $.message = "${sweeperRedriveMessage}" }`,
+      MetricTransformations: [Match.objectLike({ MetricName: stalledMetricName, MetricValue: '$.redriven' })],
+    });
+  });
+
+  it('all tell the alarm topic when they fire and when they clear', () => {
+    for (const alarm of [...alarms(dev), ...alarms(prod)]) {
+      expect(text(alarm.Properties.AlarmActions)).toMatch(/AlarmTopic/);
+      expect(text(alarm.Properties.OKActions)).toMatch(/AlarmTopic/);
+    }
+    prod.templates.stateful.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'oncall@example.com',
+    });
+  });
+
+  it('have a dashboard of deposits by status and step, queues and functions', () => {
+    const [, dashboard] =
+      resourcesOf(dev.templates.stateless, 'AWS::CloudWatch::Dashboard')[0] ?? expect.fail('no dashboard');
+    const body = text(dashboard.Properties?.DashboardBody);
+    for (const expected of [
+      'DepositTransitions',
+      'status=\\\\\\"done\\\\\\"',
+      'step=\\\\\\"transfer\\\\\\"',
+      'ApproximateAgeOfOldestMessage',
+      stalledMetricName,
+    ]) {
+      expect(body).toContain(expected);
+    }
+  });
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('leaves no finding unsuppressed', () => {
+    expect(nagFindings(dev.deployment)).toEqual([]);
+    expect(nagFindings(prod.deployment)).toEqual([]);
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * Synthesizes the CDK app in this process, with cdk.json's context (as `cdk synth` does) plus the
+ * test's. Bundling is skipped unless asked for: the templates are the same apart from the code's
+ * asset, and esbuild runs once per function per process (cached by output directory), so the one
+ * test file that bundles synthesizes every configuration into a single directory.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { App, type Stack } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { type Deployment, defineDeployment } from '#infra/cdk/deployment';
+import { localWallets } from '#infra/local/wallets';
+
+const projectRoot = resolve(import.meta.dirname, '../..');
+const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as {
+  context: Record<string, unknown>;
+};
+
+/** A wallet account for stages without the local defaults (the local AED one will do). */
+export const prodWallets = localWallets.slice(0, 1);
+
+export const configurations = {
+  devWithSandbox: { stage: 'dev' },
+  devWithoutSandbox: { stage: 'dev', sandbox: 'false', providerBaseUrl: 'https://provider.example.com' },
+  prodWithSandbox: { stage: 'prod', sandbox: 'true', walletAccounts: JSON.stringify(prodWallets) },
+  prodWithoutSandbox: {
+    stage: 'prod',
+    providerBaseUrl: 'https://provider.example.com',
+    walletAccounts: JSON.stringify(prodWallets),
+    webhookUrl: 'https://hooks.example.com/deposits',
+    alarmEmail: 'oncall@example.com',
+  },
+} satisfies Record<string, Record<string, string>>;
+
+export interface Synthesized {
+  app: App;
+  deployment: Deployment;
+  outdir: string;
+  templates: { stateful: Template; stateless: Template; sandbox?: Template };
+}
+
+export function synthesize(
+  context: Record<string, string>,
+  options: { bundle?: boolean; outdir?: string } = {},
+): Synthesized {
+  const outdir = options.outdir ?? mkdtempSync(join(tmpdir(), 'cdk-test-'));
+  const app = new App({
+    outdir,
+    context: {
+      ...cdkJson.context,
+      // As the CLI does: templates name their assets' directories.
+      'aws:cdk:enable-asset-metadata': true,
+      ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
+      ...context,
+    },
+  });
+  const deployment = defineDeployment(app);
+  app.synth();
+  // Read the templates now: another configuration synthesized into the same directory overwrites them.
+  const templates = {
+    stateful: Template.fromStack(deployment.stateful),
+    stateless: Template.fromStack(deployment.stateless),
+    ...(deployment.sandbox ? { sandbox: Template.fromStack(deployment.sandbox) } : {}),
+  };
+  return { app, deployment, outdir, templates };
+}
+
+export function stacksOf(deployment: Deployment): Stack[] {
+  return [deployment.stateful, deployment.stateless, ...(deployment.sandbox ? [deployment.sandbox] : [])];
+}
+
+/** cdk-nag findings left unsuppressed (errors and warnings), as `path: message` lines. */
+export function nagFindings(deployment: Deployment): string[] {
+  return stacksOf(deployment).flatMap((stack) => {
+    const annotations = Annotations.fromStack(stack);
+    const pattern = Match.stringLikeRegexp('AwsSolutions-.*');
+    return [...annotations.findError('*', pattern), ...annotations.findWarning('*', pattern)].map(
+      (finding) => `${finding.id}: ${String(finding.entry.data)}`,
+    );
+  });
+}
+
+type Resource = { Type: string; Properties?: Record<string, unknown>; Metadata?: Record<string, unknown> };
+
+export function resourcesOf(template: Template, type: string): [string, Resource][] {
+  return Object.entries(template.findResources(type) as Record<string, Resource>);
+}
+
+/** The Lambda functions of a template, by the handler path in their description. */
+export function functionsByHandler(template: Template): Map<string, { id: string; resource: Resource }> {
+  return new Map(
+    resourcesOf(template, 'AWS::Lambda::Function').map(([id, resource]) => [
+      String(resource.Properties?.Description),
+      { id, resource },
+    ]),
+  );
+}
+
+export interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Record<string, unknown>;
+}
+
+/** Every statement of the policies attached to a function's role. */
+export function statementsOfFunction(template: Template, handler: string): Statement[] {
+  const fn = functionsByHandler(template).get(handler);
+  if (!fn) throw new Error(`no function for ${handler}`);
+  const role = fn.resource.Properties?.Role as { 'Fn::GetAtt': [string, string] } | undefined;
+  const roleId = role?.['Fn::GetAtt'][0];
+  if (!roleId) throw new Error(`${handler} has no role of this stack`);
+  return statementsOfRole(template, roleId);
+}
+
+export function statementsOfRole(template: Template, roleId: string): Statement[] {
+  const role = template.findResources('AWS::IAM::Role')[roleId] as Resource | undefined;
+  const inline = (
+    (role?.Properties?.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]
+  ).flatMap((policy) => policy.PolicyDocument.Statement);
+  const attached = resourcesOf(template, 'AWS::IAM::Policy')
+    .filter(([, policy]) =>
+      ((policy.Properties?.Roles ?? []) as { Ref?: string }[]).some((ref) => ref.Ref === roleId),
+    )
+    .flatMap(
+      ([, policy]) =>
+        (policy.Properties?.PolicyDocument as { Statement: Statement[] } | undefined)?.Statement ?? [],
+    );
+  return [...inline, ...attached];
+}
+
+export function actionsOf(statements: Statement[]): string[] {
+  return statements.flatMap((statement) =>
+    Array.isArray(statement.Action) ? statement.Action : [statement.Action],
+  );
+}
+
+/** A function's environment variables. */
+export function environmentOf(resource: Resource | undefined): Record<string, unknown> {
+  const environment = resource?.Properties?.Environment as
+    | { Variables?: Record<string, unknown> }
+    | undefined;
+  return environment?.Variables ?? {};
+}
+
+/** A resolved value as text, so that assertions can look for the names of what it references. */
+export function text(value: unknown): string {
+  return JSON.stringify(value);
+}
