@@ -25,7 +25,6 @@ import type {
   ExchangeTokenRequest,
   ExchangeTokenResponse,
   FaultRule,
-  InlineBeneficiary,
   ListBeneficiariesRequest,
   ListedBeneficiary,
   MetadataRequest,
@@ -349,75 +348,63 @@ export class Sandbox {
 
   createTransfer(connection: ConnectionRecord, request: TransferRequest, latencyMs = 0) {
     const bank = bankOf(connection);
-    return this.run(connection, latencyMs, {
-      kind: 'transfer.create',
-      idField: 'operationID',
-      request,
-      asksForInput: bank.otp.transfer,
-      prepare: async (now): Promise<Omit<TransferRecord, 'operationId'>> => {
-        if (!bank.accountsMetadata.isCreateBeneficiaryEndpointRequired) {
-          throw new ProviderError('BENEFICIARY_NOT_SUPPORTED');
-        }
-        const account = await this.senderAccount(connection, request.senderID);
-        const amountMinor = minorUnits(request.amount, account.currency, 'amount');
-        const beneficiary = await this.store.getBeneficiary(connection.id, request.receiverID);
-        if (!beneficiary) throw new ProviderError('INVALID_BENEFICIARY_ID');
-        if (now < beneficiary.coolDownUntil) {
-          throw new ProviderError(
-            'BENEFICIARY_COOL_DOWN_PERIOD',
-            `The beneficiary is in its cool-down period until ${new Date(beneficiary.coolDownUntil).toISOString()}`,
-          );
-        }
-        if (request.beneficiary && normalizeIban(request.beneficiary.iban) !== beneficiary.iban) {
-          throw new ProviderError('BENEFICIARY_DETAILS_MISMATCH');
-        }
-        if (
-          bank.detailsOnFirstTransfer &&
-          beneficiary.firstTransferAt === undefined &&
-          !request.beneficiary
-        ) {
-          throw new ProviderError('BENEFICIARY_DETAILS_REQUIRED');
-        }
-        const type = transferType(bank, beneficiary.swiftCode);
-        checkTransferable(bank, account.currency, type, amountMinor, account.balanceMinor);
-        return {
-          connectionId: connection.id,
-          reference: newReference(),
-          senderId: account.id,
-          amountMinor,
-          currency: account.currency,
-          transferType: type,
-          receiver: {
-            beneficiaryId: beneficiary.id,
-            name: beneficiary.name,
-            iban: beneficiary.iban,
-            swiftCode: beneficiary.swiftCode,
-          },
-          createdAt: now,
-        };
-      },
-      result: (transfer) => ({ reference: transfer.reference }),
-      commit: (transfer, operation, precondition) =>
-        this.store.commitTransfer({ ...transfer, operationId: operation.id }, operation, precondition),
+    const refusal = bank.accountsMetadata.isCreateBeneficiaryEndpointRequired
+      ? undefined
+      : new ProviderError('BENEFICIARY_NOT_SUPPORTED');
+    return this.transfer(connection, latencyMs, 'transfer.create', request, refusal, async (now) => {
+      const beneficiary = await this.store.getBeneficiary(connection.id, request.receiverID);
+      if (!beneficiary) throw new ProviderError('INVALID_BENEFICIARY_ID');
+      if (now < beneficiary.coolDownUntil) {
+        throw new ProviderError(
+          'BENEFICIARY_COOL_DOWN_PERIOD',
+          `The beneficiary is in its cool-down period until ${new Date(beneficiary.coolDownUntil).toISOString()}`,
+        );
+      }
+      if (request.beneficiary && normalizeIban(request.beneficiary.iban) !== beneficiary.iban) {
+        throw new ProviderError('BENEFICIARY_DETAILS_MISMATCH');
+      }
+      if (bank.detailsOnFirstTransfer && beneficiary.firstTransferAt === undefined && !request.beneficiary) {
+        throw new ProviderError('BENEFICIARY_DETAILS_REQUIRED');
+      }
+      const { id: beneficiaryId, name, iban, swiftCode } = beneficiary;
+      return { beneficiaryId, name, iban, swiftCode };
     });
   }
 
   createAutoflowTransfer(connection: ConnectionRecord, request: AutoflowTransferRequest, latencyMs = 0) {
     const bank = bankOf(connection);
+    const refusal = bank.accountsMetadata.isCreateBeneficiaryEndpointRequired
+      ? new ProviderError('BENEFICIARY_REQUIRED')
+      : undefined;
+    return this.transfer(connection, latencyMs, 'transfer.autoflow', request, refusal, async () => {
+      const { name, iban, swiftCode } = request.beneficiary;
+      return { name, iban: validIban(iban), swiftCode };
+    });
+  }
+
+  /**
+   * Both transfer endpoints: the bank's refusal of this endpoint, the sender's account and the
+   * amount in its minor units, the receiver, the bank's minimum and the balance; then one debit.
+   */
+  private transfer(
+    connection: ConnectionRecord,
+    latencyMs: number,
+    kind: 'transfer.create' | 'transfer.autoflow',
+    request: (TransferRequest | AutoflowTransferRequest) & { sync: boolean },
+    refusal: ProviderError | undefined,
+    receiverOf: (now: number) => Promise<TransferRecord['receiver']>,
+  ) {
+    const bank = bankOf(connection);
     return this.run(connection, latencyMs, {
-      kind: 'transfer.autoflow',
+      kind,
       idField: 'operationID',
       request,
       asksForInput: bank.otp.transfer,
       prepare: async (now): Promise<Omit<TransferRecord, 'operationId'>> => {
-        if (bank.accountsMetadata.isCreateBeneficiaryEndpointRequired)
-          throw new ProviderError('BENEFICIARY_REQUIRED');
+        if (refusal) throw refusal;
         const account = await this.senderAccount(connection, request.senderID);
         const amountMinor = minorUnits(request.amount, account.currency, 'amount');
-        const receiver: InlineBeneficiary = {
-          ...request.beneficiary,
-          iban: validIban(request.beneficiary.iban),
-        };
+        const receiver = await receiverOf(now);
         const type = transferType(bank, receiver.swiftCode);
         checkTransferable(bank, account.currency, type, amountMinor, account.balanceMinor);
         return {
@@ -427,7 +414,7 @@ export class Sandbox {
           amountMinor,
           currency: account.currency,
           transferType: type,
-          receiver: { name: receiver.name, iban: receiver.iban, swiftCode: receiver.swiftCode },
+          receiver,
           createdAt: now,
         };
       },
