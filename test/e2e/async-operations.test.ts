@@ -4,12 +4,14 @@
  * tests), and the connection stays taken until then.
  */
 import { describe, expect, it } from 'vitest';
-import { AccountsMetadata, OperationResponse, SandboxUserResponse } from '#shared/spec/schemas';
+import { AccountsMetadata, OperationResponse } from '#shared/spec/schemas';
 import {
   createUser,
   eventually,
   failed,
+  givenBeneficiary,
   type Reply,
+  stateOf,
   type TestUser,
   walletBeneficiary,
 } from '../support/sandbox.ts';
@@ -31,22 +33,6 @@ function settled(user: TestUser, id: OperationId): Promise<Reply> {
 const initialized = (id: OperationId) => ({ ...id, success: true, status: 'initialized' });
 
 const metadata = (user: TestUser, sync = true) => user.call('/v1/metadata/accounts/get', { sync });
-
-/** Creates the wallet beneficiary synchronously and returns its id. */
-async function givenBeneficiary(user: TestUser): Promise<string> {
-  const reply = await user.call('/v1/payment/beneficiaries/create', { sync: true, ...walletBeneficiary() });
-  if (reply.status !== 200 || reply.body.status !== 'done') {
-    throw new Error(`beneficiary not created: ${reply.status} ${JSON.stringify(reply.body)}`);
-  }
-  return reply.body.reference;
-}
-
-async function stateOf(user: TestUser) {
-  const state = SandboxUserResponse.parse(await user.state());
-  const [account] = state.accounts;
-  if (!account) throw new Error('user has no account');
-  return { balance: account.balance, transfers: state.transfers };
-}
 
 describe('sync: false', () => {
   it('metadata: 202 initialized, read back initialized, then the envelope sync: true gives', async () => {

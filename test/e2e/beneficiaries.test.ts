@@ -4,45 +4,25 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CreateBeneficiaryResponse, ListBeneficiariesResponse } from '#shared/spec/schemas';
-import { createUser, failed, type TestUser, walletBeneficiary, walletIban } from '../support/sandbox.ts';
-
-/** A valid IBAN (ISO 13616 check digits computed) for a country and basic bank account number. */
-function ibanFor(country: string, bban: string): string {
-  const digits = [...`${bban}${country}00`]
-    .map((char) => (/\d/.test(char) ? char : String(char.charCodeAt(0) - 55)))
-    .join('');
-  let remainder = 0;
-  for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
-  return `${country}${String(98 - remainder).padStart(2, '0')}${bban}`;
-}
+import {
+  createUser,
+  failed,
+  failedOperation,
+  givenBeneficiary,
+  ibanFor,
+  type TestUser,
+  walletBeneficiary,
+  walletIban,
+} from '../support/sandbox.ts';
 
 /** Accounts at the sandbox bank itself (SWIFT SBXBAEAD), not the wallet's. */
 const sameBankIban = ibanFor('AE', '0441111222233334444');
 const otherSameBankIban = ibanFor('AE', '0445555666677778888');
 
-/** The failed envelope of a recorded operation: `failed(type)` plus the operation's id. */
-const failedOperation = (type: string, idField: 'jobID' | 'operationID') =>
-  expect.objectContaining({
-    success: false,
-    status: 'failed',
-    type,
-    msg: expect.any(String),
-    [idField]: expect.stringMatching(/\S/),
-  });
-
 const createBeneficiary = (user: TestUser, overrides: Record<string, unknown> = {}) =>
   user.call('/v1/payment/beneficiaries/create', { sync: true, ...walletBeneficiary(overrides) });
 
 const listBeneficiaries = (user: TestUser) => user.call('/v1/payment/beneficiaries/get', { sync: true });
-
-/** Creates a beneficiary and returns its id, failing loudly when the sandbox refuses. */
-async function givenBeneficiary(user: TestUser, overrides: Record<string, unknown> = {}): Promise<string> {
-  const reply = await createBeneficiary(user, overrides);
-  if (reply.status !== 200 || reply.body.status !== 'done') {
-    throw new Error(`beneficiary not created: ${reply.status} ${JSON.stringify(reply.body)}`);
-  }
-  return reply.body.reference;
-}
 
 describe('beneficiaries on a bank that requires them (SANDBOX_BENEFICIARY)', () => {
   it('creates a beneficiary whose reference is its id, listed as approved and local', async () => {

@@ -5,36 +5,7 @@
  * more than the transfers it reports done.
  */
 import { describe, expect, it } from 'vitest';
-import { SandboxUserResponse } from '#shared/spec/schemas';
-import {
-  appSecret,
-  createUser,
-  failed,
-  post,
-  type Reply,
-  type TestUser,
-  walletBeneficiary,
-} from '../support/sandbox.ts';
-
-async function givenBeneficiary(user: TestUser): Promise<string> {
-  const reply = await user.call('/v1/payment/beneficiaries/create', { sync: true, ...walletBeneficiary() });
-  if (reply.status !== 200 || reply.body.status !== 'done') {
-    throw new Error(`beneficiary not created: ${reply.status} ${JSON.stringify(reply.body)}`);
-  }
-  return reply.body.reference;
-}
-
-async function setFaults(user: TestUser, faults: Record<string, unknown>[]) {
-  const reply = await post('/sandbox/faults', { appSecret, connectionID: user.connectionID, faults });
-  if (reply.status !== 200) throw new Error(`faults not set: ${reply.status} ${JSON.stringify(reply.body)}`);
-}
-
-async function stateOf(user: TestUser) {
-  const state = SandboxUserResponse.parse(await user.state());
-  const [account] = state.accounts;
-  if (!account) throw new Error('user has no account');
-  return { balance: account.balance, transfers: state.transfers };
-}
+import { createUser, failed, givenBeneficiary, type Reply, setFaults, stateOf } from '../support/sandbox.ts';
 
 const isDone = (reply: Reply) => reply.status === 200 && reply.body.status === 'done';
 const isInProgress = (reply: Reply) => reply.status === 409 && reply.body.type === 'OPERATION_IN_PROGRESS';

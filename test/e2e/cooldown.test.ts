@@ -5,19 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CreateBeneficiaryResponse, ListBeneficiariesResponse } from '#shared/spec/schemas';
-import { createUser, eventually, type TestUser, walletBeneficiary } from '../support/sandbox.ts';
+import {
+  createUser,
+  eventually,
+  failedOperation,
+  stateOf,
+  type TestUser,
+  walletBeneficiary,
+} from '../support/sandbox.ts';
 
 const hourMs = 3_600_000;
-
-/** The failed envelope of a recorded operation, with the operation's id. */
-const failedOperation = (type: string, idField: 'jobID' | 'operationID') =>
-  expect.objectContaining({
-    success: false,
-    status: 'failed',
-    type,
-    msg: expect.any(String),
-    [idField]: expect.stringMatching(/\S/),
-  });
 
 const createBeneficiary = (user: TestUser, overrides: Record<string, unknown> = {}) =>
   user.call('/v1/payment/beneficiaries/create', { sync: true, ...walletBeneficiary(overrides) });
@@ -33,11 +30,6 @@ async function listed(user: TestUser) {
 
 const transfer = (user: TestUser, receiverID: string, amount = 25) =>
   user.call('/v1/payment/transfer/create', { sync: true, amount, senderID: user.accountId, receiverID });
-
-async function stateOf(user: TestUser) {
-  const { accounts, transfers } = await user.state();
-  return { balance: accounts[0].balance, transfers };
-}
 
 describe('cool-down of 24 hours (SANDBOX_COOLDOWN)', () => {
   it('creates the beneficiary but hides it and refuses transfers until 24 h from now', async () => {

@@ -18,7 +18,7 @@ import {
   readDeposit,
   startDeposit,
 } from '../support/deposits.ts';
-import { appSecret, createUser, eventually, post, type Reply, type TestUser } from '../support/sandbox.ts';
+import { createUser, eventually, type Reply, setFaults, type TestUser } from '../support/sandbox.ts';
 
 type Step = 'resolve-bank' | 'ensure-beneficiary' | 'wait-cooldown' | 'transfer';
 type CrashPoint = 'before-provider-call' | 'after-provider-call' | 'before-state-write' | 'after-state-write';
@@ -71,12 +71,6 @@ async function sendRaw(url: string, messages: { depositId: string; step: Step; v
     );
     if (sent.Failed?.length) throw new Error(`raw messages not sent: ${JSON.stringify(sent.Failed)}`);
   }
-}
-
-/** Sets the user's sandbox fault rules (a fault at the provider). */
-async function setFaults(user: TestUser, faults: Record<string, unknown>[]) {
-  const reply = await post('/sandbox/faults', { appSecret, connectionID: user.connectionID, faults });
-  if (reply.status !== 200) throw new Error(`faults not set: ${reply.status} ${JSON.stringify(reply.body)}`);
 }
 
 async function sandboxState(user: TestUser) {

@@ -4,29 +4,20 @@
  * happens) and `after` it took effect (the unknown-outcome case), and a client that gives up.
  */
 import { describe, expect, it } from 'vitest';
-import { SandboxUserResponse } from '#shared/spec/schemas';
 import {
   appSecret,
   createUser,
   failed,
+  givenBeneficiary,
   post,
   type Reply,
   request,
   sandboxUrl,
-  type TestUser,
-  walletBeneficiary,
+  stateOf,
 } from '../support/sandbox.ts';
 
 const TRANSFER = '/v1/payment/transfer/create';
 const METADATA = '/v1/metadata/accounts/get';
-
-async function givenBeneficiary(user: TestUser): Promise<string> {
-  const reply = await user.call('/v1/payment/beneficiaries/create', { sync: true, ...walletBeneficiary() });
-  if (reply.status !== 200 || reply.body.status !== 'done') {
-    throw new Error(`beneficiary not created: ${reply.status} ${JSON.stringify(reply.body)}`);
-  }
-  return reply.body.reference;
-}
 
 /** A user of the beneficiary bank with the wallet beneficiary, and a transfer of 40 AED to it. */
 async function givenTransferringUser() {
@@ -39,13 +30,6 @@ async function givenTransferringUser() {
 
 const setFaults = (connectionID: string, faults: unknown[], secret = appSecret) =>
   post('/sandbox/faults', { appSecret: secret, connectionID, faults });
-
-async function stateOf(user: TestUser) {
-  const state = SandboxUserResponse.parse(await user.state());
-  const [account] = state.accounts;
-  if (!account) throw new Error('user has no account');
-  return { balance: account.balance, transfers: state.transfers };
-}
 
 /** Runs `call` and measures how long the answer took. */
 async function timed(call: () => Promise<Reply>): Promise<{ reply: Reply; elapsedMs: number }> {

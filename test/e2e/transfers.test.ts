@@ -4,25 +4,17 @@
  * (scenario 3); minimums, balance checks, ownership of ids, and exact decimal money.
  */
 import { describe, expect, it } from 'vitest';
-import { SandboxUserResponse, TransferResponse } from '#shared/spec/schemas';
+import { TransferResponse } from '#shared/spec/schemas';
 import {
   createUser,
   failed,
+  givenBeneficiary,
+  ibanFor,
+  stateOf,
   type TestUser,
-  walletBeneficiary,
   walletIban,
   walletInline,
 } from '../support/sandbox.ts';
-
-/** A valid IBAN (ISO 13616 check digits computed) for a country and basic bank account number. */
-function ibanFor(country: string, bban: string): string {
-  const digits = [...`${bban}${country}00`]
-    .map((char) => (/\d/.test(char) ? char : String(char.charCodeAt(0) - 55)))
-    .join('');
-  let remainder = 0;
-  for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
-  return `${country}${String(98 - remainder).padStart(2, '0')}${bban}`;
-}
 
 /** An account at the sandbox bank itself (SWIFT SBXBAEAD), not the wallet's. */
 const sameBankIban = ibanFor('AE', '0441111222233334444');
@@ -39,18 +31,6 @@ const failedOperation = (type: string) =>
     operationID: expect.stringMatching(/\S/),
   });
 
-/** Creates a beneficiary and returns its id, failing loudly when the sandbox refuses. */
-async function givenBeneficiary(user: TestUser, overrides: Record<string, unknown> = {}): Promise<string> {
-  const reply = await user.call('/v1/payment/beneficiaries/create', {
-    sync: true,
-    ...walletBeneficiary(overrides),
-  });
-  if (reply.status !== 200 || reply.body.status !== 'done') {
-    throw new Error(`beneficiary not created: ${reply.status} ${JSON.stringify(reply.body)}`);
-  }
-  return reply.body.reference;
-}
-
 const transfer = (user: TestUser, fields: Record<string, unknown>) =>
   user.call('/v1/payment/transfer/create', { sync: true, senderID: user.accountId, ...fields });
 
@@ -61,14 +41,6 @@ const autoflow = (user: TestUser, fields: Record<string, unknown>) =>
     beneficiary: walletInline(),
     ...fields,
   });
-
-/** The user's account balance and transfers as the sandbox holds them now. */
-async function stateOf(user: TestUser) {
-  const state = SandboxUserResponse.parse(await user.state());
-  const [account] = state.accounts;
-  if (!account) throw new Error('user has no account');
-  return { balance: account.balance, transfers: state.transfers };
-}
 
 describe('scenario 1: transfer to a created beneficiary (SANDBOX_BENEFICIARY)', () => {
   it('transfers to the wallet: done with a reference, debited exactly, recorded as local', async () => {

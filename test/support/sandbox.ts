@@ -2,6 +2,7 @@
  * Test helpers that talk to the running sandbox over real HTTP, as any client would.
  */
 import { expect, inject } from 'vitest';
+import { SandboxUserResponse } from '#shared/spec/schemas';
 
 export const sandboxUrl = inject('sandboxUrl');
 export const appSecret = 'sandbox-local-app-secret';
@@ -117,4 +118,54 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 /** Matches the spec's failed envelope with this type (and any extra fields, such as the operation id). */
 export function failed(type: string) {
   return expect.objectContaining({ success: false, status: 'failed', type, msg: expect.any(String) });
+}
+
+/** The failed envelope of a recorded operation: `failed(type)` plus the operation's id. */
+export function failedOperation(type: string, idField: 'jobID' | 'operationID') {
+  return expect.objectContaining({
+    success: false,
+    status: 'failed',
+    type,
+    msg: expect.any(String),
+    [idField]: expect.stringMatching(/\S/),
+  });
+}
+
+/** Creates the wallet beneficiary (with overrides) and returns its id, failing loudly when refused. */
+export async function givenBeneficiary(
+  user: TestUser,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
+  const reply = await user.call('/v1/payment/beneficiaries/create', {
+    sync: true,
+    ...walletBeneficiary(overrides),
+  });
+  if (reply.status !== 200 || reply.body.status !== 'done') {
+    throw new Error(`beneficiary not created: ${reply.status} ${JSON.stringify(reply.body)}`);
+  }
+  return reply.body.reference;
+}
+
+/** The user's account balance and transfers as the sandbox holds them now. */
+export async function stateOf(user: TestUser) {
+  const state = SandboxUserResponse.parse(await user.state());
+  const [account] = state.accounts;
+  if (!account) throw new Error('user has no account');
+  return { balance: account.balance, transfers: state.transfers };
+}
+
+/** Replaces the user's fault rules at the sandbox, failing loudly when refused. */
+export async function setFaults(user: TestUser, faults: Record<string, unknown>[]) {
+  const reply = await post('/sandbox/faults', { appSecret, connectionID: user.connectionID, faults });
+  if (reply.status !== 200) throw new Error(`faults not set: ${reply.status} ${JSON.stringify(reply.body)}`);
+}
+
+/** A valid IBAN (ISO 13616 check digits computed) for a country and basic bank account number. */
+export function ibanFor(country: string, bban: string): string {
+  const digits = [...`${bban}${country}00`]
+    .map((char) => (/\d/.test(char) ? char : String(char.charCodeAt(0) - 55)))
+    .join('');
+  let remainder = 0;
+  for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
+  return `${country}${String(98 - remainder).padStart(2, '0')}${bban}`;
 }
