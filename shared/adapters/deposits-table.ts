@@ -12,7 +12,7 @@
  * Index `byCheckAt`: `checkShard` (CHECK#0..7, present only while a deposit is in flight) and `checkAt`.
  */
 import { createHash } from 'node:crypto';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
@@ -22,6 +22,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { conditionally } from '#shared/adapters/dynamodb';
 import type { BeneficiaryClaim, Deposit, DepositStore } from '#shared/deposits/model';
 
 const CHECK_SHARDS = 8;
@@ -61,10 +62,6 @@ function fromItem<T>(item: Record<string, unknown> | undefined): T | undefined {
   if (!item) return undefined;
   const { pk: _pk, sk: _sk, checkShard: _shard, expiresAt: _expires, ...record } = item;
   return record as T;
-}
-
-function conditionFailed(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException;
 }
 
 export class DepositsTable implements DepositStore {
@@ -123,20 +120,16 @@ export class DepositsTable implements DepositStore {
   }
 
   async save(deposit: Deposit, expectedVersion: number): Promise<boolean> {
-    try {
-      await this.client.send(
+    return conditionally(
+      this.client.send(
         new PutCommand({
           TableName: this.tableName,
           Item: depositItem(deposit),
           ConditionExpression: 'version = :expected',
           ExpressionAttributeValues: { ':expected': expectedVersion },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (conditionFailed(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async findStalled(now: number, limit: number): Promise<Deposit[]> {
@@ -165,8 +158,8 @@ export class DepositsTable implements DepositStore {
   }
 
   async claimBeneficiary(claim: BeneficiaryClaim, staleBefore: number): Promise<boolean> {
-    try {
-      await this.client.send(
+    return conditionally(
+      this.client.send(
         new PutCommand({
           TableName: this.tableName,
           Item: { ...keys.beneficiary(claim.ownerKey, claim.walletAccountId), ...claim },
@@ -175,17 +168,13 @@ export class DepositsTable implements DepositStore {
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: { ':creating': 'creating', ':stale': staleBefore },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (conditionFailed(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async updateBeneficiaryClaim(claim: BeneficiaryClaim): Promise<boolean> {
-    try {
-      await this.client.send(
+    return conditionally(
+      this.client.send(
         new PutCommand({
           TableName: this.tableName,
           Item: { ...keys.beneficiary(claim.ownerKey, claim.walletAccountId), ...claim },
@@ -193,17 +182,13 @@ export class DepositsTable implements DepositStore {
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: { ':deposit': claim.depositId, ':creating': 'creating' },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (conditionFailed(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async markBeneficiaryUsed(ownerKey: string, walletAccountId: string): Promise<void> {
-    await this.client
-      .send(
+    await conditionally(
+      this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.beneficiary(ownerKey, walletAccountId),
@@ -211,15 +196,13 @@ export class DepositsTable implements DepositStore {
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':true': true },
         }),
-      )
-      .catch((error: unknown) => {
-        if (!conditionFailed(error)) throw error;
-      });
+      ),
+    );
   }
 
   async releaseBeneficiaryClaim(ownerKey: string, walletAccountId: string, depositId: string): Promise<void> {
-    await this.client
-      .send(
+    await conditionally(
+      this.client.send(
         new DeleteCommand({
           TableName: this.tableName,
           Key: keys.beneficiary(ownerKey, walletAccountId),
@@ -227,15 +210,13 @@ export class DepositsTable implements DepositStore {
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: { ':deposit': depositId, ':creating': 'creating' },
         }),
-      )
-      .catch((error: unknown) => {
-        if (!conditionFailed(error)) throw error;
-      });
+      ),
+    );
   }
 
   async acquireLease(ownerKey: string, holder: string, until: number, now: number, reclaimable?: string) {
-    try {
-      await this.client.send(
+    return conditionally(
+      this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.lease(ownerKey),
@@ -250,17 +231,13 @@ export class DepositsTable implements DepositStore {
             ':now': now,
           },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (conditionFailed(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async releaseLease(ownerKey: string, holder: string): Promise<void> {
-    await this.client
-      .send(
+    await conditionally(
+      this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.lease(ownerKey),
@@ -269,9 +246,7 @@ export class DepositsTable implements DepositStore {
           ExpressionAttributeNames: { '#until': 'until' },
           ExpressionAttributeValues: { ':holder': holder },
         }),
-      )
-      .catch((error: unknown) => {
-        if (!conditionFailed(error)) throw error;
-      });
+      ),
+    );
   }
 }

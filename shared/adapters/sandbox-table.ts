@@ -13,15 +13,16 @@
  * | Transfer        | CONN#<connectionID>     | TRANSFER#<reference>   | 30 days |
  * | Operation       | OPERATION#<id>          | OPERATION              | 7 days  |
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  QueryCommand,
+  paginateQuery,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { conditionally } from '#shared/adapters/dynamodb';
 import {
   type AccountRecord,
   type BeneficiaryRecord,
@@ -72,10 +73,6 @@ const operationCondition: Record<OperationPrecondition, { ConditionExpression: s
   new: { ConditionExpression: 'attribute_not_exists(pk)', values: {} },
   awaiting_input: { ConditionExpression: '#state = :awaiting', values: { ':awaiting': 'awaiting_input' } },
 };
-
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException;
-}
 
 /**
  * Why a transaction was cancelled: the index of the first item whose condition failed, or
@@ -138,8 +135,8 @@ export class SandboxTable implements SandboxStore {
   }
 
   async redeemAccessCode(connectionId: string, accessCodeDigest: string, accessTokenDigest: string) {
-    try {
-      await this.client.send(
+    return conditionally(
+      this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.connection(connectionId),
@@ -147,12 +144,8 @@ export class SandboxTable implements SandboxStore {
           ConditionExpression: 'accessCodeDigest = :code',
           ExpressionAttributeValues: { ':token': accessTokenDigest, ':code': accessCodeDigest },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async setFaults(connectionId: string, faults: StoredFault[]): Promise<void> {
@@ -169,8 +162,8 @@ export class SandboxTable implements SandboxStore {
 
   async consumeFault(connectionId: string, index: number): Promise<boolean> {
     const remaining = `faults[${Math.trunc(index)}].remaining`;
-    try {
-      await this.client.send(
+    return conditionally(
+      this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.connection(connectionId),
@@ -178,17 +171,13 @@ export class SandboxTable implements SandboxStore {
           ConditionExpression: `${remaining} > :zero`,
           ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async acquireLock(connectionId: string, operationId: string, until: number, now: number): Promise<boolean> {
-    try {
-      await this.client.send(
+    return conditionally(
+      this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.connection(connectionId),
@@ -197,17 +186,14 @@ export class SandboxTable implements SandboxStore {
             'attribute_exists(pk) AND (attribute_not_exists(lockOperationId) OR lockOperationId = :operation OR lockUntil < :now)',
           ExpressionAttributeValues: { ':operation': operationId, ':until': until, ':now': now },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async releaseLock(connectionId: string, operationId: string, until?: number): Promise<void> {
-    try {
-      await this.client.send(
+    // Another operation holds the connection now (ours expired): nothing of ours to release.
+    await conditionally(
+      this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.connection(connectionId),
@@ -220,11 +206,8 @@ export class SandboxTable implements SandboxStore {
             ...(until === undefined ? {} : { ':until': until }),
           },
         }),
-      );
-    } catch (error) {
-      // Another operation holds the connection now (ours expired): nothing of ours to release.
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 
   async getUserAssets(connectionId: string) {
@@ -238,23 +221,10 @@ export class SandboxTable implements SandboxStore {
       CARD: assets.cards,
       TRANSFER: assets.transfers,
     };
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': `CONN#${connectionId}` },
-          ConsistentRead: true,
-          ExclusiveStartKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const group = groups[String(item.sk).split('#')[0] ?? ''];
-        if (group) group.push(fromItem(item));
-      }
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    for (const item of await this.userItems(connectionId)) {
+      const group = groups[String(item.sk).split('#')[0] ?? ''];
+      if (group) group.push(fromItem(item));
+    }
     assets.transfers.sort((a, b) => a.createdAt - b.createdAt);
     return assets;
   }
@@ -276,25 +246,30 @@ export class SandboxTable implements SandboxStore {
   }
 
   async listBeneficiaries(connectionId: string): Promise<BeneficiaryRecord[]> {
-    const beneficiaries: BeneficiaryRecord[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': `CONN#${connectionId}`, ':prefix': 'BENEFICIARY#' },
-          ConsistentRead: true,
-          ExclusiveStartKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const beneficiary = fromItem<BeneficiaryRecord>(item);
-        if (beneficiary) beneficiaries.push(beneficiary);
-      }
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return beneficiaries.sort((a, b) => a.createdAt - b.createdAt);
+    const items = await this.userItems(connectionId, 'BENEFICIARY#');
+    return items
+      .map((item) => fromItem<BeneficiaryRecord>(item))
+      .filter((beneficiary): beneficiary is BeneficiaryRecord => beneficiary !== undefined)
+      .sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  /** Every item of a user's partition (those whose sort key starts with `prefix`), all pages. */
+  private async userItems(connectionId: string, prefix?: string): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    const pages = paginateQuery(
+      { client: this.client },
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: prefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
+        ExpressionAttributeValues: {
+          ':pk': `CONN#${connectionId}`,
+          ...(prefix ? { ':prefix': prefix } : {}),
+        },
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) items.push(...(page.Items ?? []));
+    return items;
   }
 
   getOperation(operationId: string) {
@@ -302,12 +277,10 @@ export class SandboxTable implements SandboxStore {
   }
 
   async saveOperation(operation: OperationRecord, precondition: OperationPrecondition): Promise<void> {
-    const { ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues } = this.operationPut(
-      operation,
-      precondition,
-    );
-    try {
-      await this.client.send(
+    const { ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues } =
+      this.operationCondition(precondition);
+    const saved = await conditionally(
+      this.client.send(
         new PutCommand({
           TableName: this.tableName,
           Item: this.operationItem(operation),
@@ -315,11 +288,9 @@ export class SandboxTable implements SandboxStore {
           ExpressionAttributeNames,
           ExpressionAttributeValues,
         }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new StoreConflict('operation');
-      throw error;
-    }
+      ),
+    );
+    if (!saved) throw new StoreConflict('operation');
   }
 
   async createBeneficiary(
@@ -356,7 +327,7 @@ export class SandboxTable implements SandboxStore {
         Put: {
           TableName: this.tableName,
           Item: this.operationItem(operation),
-          ...this.operationPut(operation, precondition),
+          ...this.operationCondition(precondition),
         },
       },
     ];
@@ -396,7 +367,7 @@ export class SandboxTable implements SandboxStore {
         Put: {
           TableName: this.tableName,
           Item: this.operationItem(operation),
-          ...this.operationPut(operation, precondition),
+          ...this.operationCondition(precondition),
         },
       },
       ...(beneficiaryId === undefined
@@ -419,7 +390,7 @@ export class SandboxTable implements SandboxStore {
     return toItem(keys.operation(operation.id), operation, operation.createdAt, operationTtlSeconds);
   }
 
-  private operationPut(_operation: OperationRecord, precondition: OperationPrecondition) {
+  private operationCondition(precondition: OperationPrecondition) {
     const { ConditionExpression, values } = operationCondition[precondition];
     return precondition === 'new'
       ? { ConditionExpression }

@@ -159,10 +159,7 @@ export class Sandbox {
 
   /** A user's accounts (with current balances), cards and transfers, for tests to assert on. */
   async getUser(request: SandboxUserRequest): Promise<HttpAnswer> {
-    const connection = await this.store.getConnection(request.connectionID);
-    if (!connection || !matchesDigest(request.appSecret, connection.appSecretDigest)) {
-      throw new ProviderError('UNAUTHORIZED');
-    }
+    const connection = await this.applicationConnection(request.connectionID, request.appSecret);
     const { accounts, cards, transfers } = await this.store.getUserAssets(connection.id);
     const body: SandboxUserResponse = {
       connectionID: connection.id,
@@ -195,10 +192,7 @@ export class Sandbox {
   }
 
   async setFaults(request: SetFaultsRequest): Promise<HttpAnswer> {
-    const connection = await this.store.getConnection(request.connectionID);
-    if (!connection || !matchesDigest(request.appSecret, connection.appSecretDigest)) {
-      throw new ProviderError('UNAUTHORIZED');
-    }
+    const connection = await this.applicationConnection(request.connectionID, request.appSecret);
     await this.store.setFaults(
       connection.id,
       request.faults.map((rule) => (rule.times === undefined ? rule : { ...rule, remaining: rule.times })),
@@ -225,10 +219,7 @@ export class Sandbox {
   // Authentication
 
   async exchangeToken(request: ExchangeTokenRequest): Promise<HttpAnswer> {
-    const connection = await this.store.getConnection(request.connectionID);
-    if (!connection || !matchesDigest(request.appSecret, connection.appSecretDigest)) {
-      throw new ProviderError('UNAUTHORIZED');
-    }
+    const connection = await this.applicationConnection(request.connectionID, request.appSecret);
     const codeDigest = connection.accessCodeDigest;
     const codeMatches = matchesDigest(request.accessCode, codeDigest);
     if (!codeMatches || codeDigest === undefined || this.now() >= (connection.accessCodeExpiresAt ?? 0)) {
@@ -255,6 +246,15 @@ export class Sandbox {
       matchesDigest(userSecret, connection.userSecretDigest),
     ];
     if (matches.includes(false)) throw new ProviderError('UNAUTHORIZED');
+    return connection;
+  }
+
+  /** A connection named by id, if it belongs to the application whose secret is given. */
+  private async applicationConnection(connectionId: string, appSecret: string): Promise<ConnectionRecord> {
+    const connection = await this.store.getConnection(connectionId);
+    if (!connection || !matchesDigest(appSecret, connection.appSecretDigest)) {
+      throw new ProviderError('UNAUTHORIZED');
+    }
     return connection;
   }
 
