@@ -2,6 +2,9 @@
  * What the service is made of: tables, HTTP APIs and their routes, each route's handler. The CDK app
  * and the local stack both read this module, so what runs locally is what deploys.
  */
+import { stepQueueVariables } from '#shared/config';
+import type { WorkStep } from '#shared/deposits/model';
+import { wakeTargets } from '#shared/deposits/reach';
 
 export interface TableSpec {
   /** Environment variable through which handlers receive the table's name. */
@@ -65,42 +68,23 @@ export const tables = {
 
 const stepHandler = (name: string) => `functions/steps/${name}.ts`;
 
+/** A step's queue: its handler, and its ARN for the handlers whose schedules target it. */
+const stepQueue = <S extends WorkStep>(step: S) => ({
+  urlEnvVar: stepQueueVariables[step].url,
+  ...(wakeTargets.includes(step) ? { arnEnvVar: stepQueueVariables[step].arn } : {}),
+  localName: step,
+  consumer: stepHandler(step),
+  maxReceiveCount: 5,
+  batchSize: 10,
+  maxConcurrency: 5,
+});
+
 /** One queue (with its DLQ) and one handler per deposit step, plus the webhook notifier. */
 export const queues = {
-  resolveBank: {
-    urlEnvVar: 'RESOLVE_BANK_QUEUE_URL',
-    localName: 'resolve-bank',
-    consumer: stepHandler('resolve-bank'),
-    maxReceiveCount: 5,
-    batchSize: 10,
-    maxConcurrency: 5,
-  },
-  ensureBeneficiary: {
-    urlEnvVar: 'ENSURE_BENEFICIARY_QUEUE_URL',
-    localName: 'ensure-beneficiary',
-    consumer: stepHandler('ensure-beneficiary'),
-    maxReceiveCount: 5,
-    batchSize: 10,
-    maxConcurrency: 5,
-  },
-  waitCooldown: {
-    urlEnvVar: 'WAIT_COOLDOWN_QUEUE_URL',
-    localName: 'wait-cooldown',
-    consumer: stepHandler('wait-cooldown'),
-    maxReceiveCount: 5,
-    batchSize: 10,
-    maxConcurrency: 5,
-  },
-  transfer: {
-    urlEnvVar: 'TRANSFER_QUEUE_URL',
-    // The scheduler's target: schedules name the queue by ARN.
-    arnEnvVar: 'TRANSFER_QUEUE_ARN',
-    localName: 'transfer',
-    consumer: stepHandler('transfer'),
-    maxReceiveCount: 5,
-    batchSize: 10,
-    maxConcurrency: 5,
-  },
+  resolveBank: stepQueue('resolve-bank'),
+  ensureBeneficiary: stepQueue('ensure-beneficiary'),
+  waitCooldown: stepQueue('wait-cooldown'),
+  transfer: stepQueue('transfer'),
   notify: {
     urlEnvVar: 'NOTIFY_QUEUE_URL',
     localName: 'notify',
@@ -111,6 +95,14 @@ export const queues = {
     maxConcurrency: 5,
   },
 } as const satisfies Record<string, QueueSpec>;
+
+/** The topology key of each step's queue. */
+export const stepQueueKeys = {
+  'resolve-bank': 'resolveBank',
+  'ensure-beneficiary': 'ensureBeneficiary',
+  'wait-cooldown': 'waitCooldown',
+  transfer: 'transfer',
+} as const satisfies Record<WorkStep, keyof typeof queues>;
 
 /** The sweeper re-drives deposits that stopped moving; it runs on a recurring schedule. */
 export const sweeper = { handler: 'functions/steps/sweeper.ts', everyMinutes: 1 };

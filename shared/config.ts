@@ -52,31 +52,48 @@ const json = <T extends z.ZodType>(schema: T) =>
 /** A queue URL (fauxqs names hosts such as sqs.us-east-1.localhost, which z.url() refuses). */
 const queueUrl = z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL');
 
-const DepositsEnv = z.object({
-  DEPOSITS_TABLE_NAME: z.string().min(1),
-  RESOLVE_BANK_QUEUE_URL: queueUrl,
-  ENSURE_BENEFICIARY_QUEUE_URL: queueUrl,
-  WAIT_COOLDOWN_QUEUE_URL: queueUrl,
-  TRANSFER_QUEUE_URL: queueUrl,
-  TRANSFER_QUEUE_ARN: z.string().startsWith('arn:'),
-  NOTIFY_QUEUE_URL: queueUrl.optional(),
+/** The deposits table: every orchestrator handler but the notifier. */
+const DepositsTableEnv = z.object({ DEPOSITS_TABLE_NAME: z.string().min(1) });
+
+/** The environment variable of each step queue's URL, and of the ARN of those a schedule targets. */
+export const stepQueueVariables = {
+  'resolve-bank': { url: 'RESOLVE_BANK_QUEUE_URL', arn: 'RESOLVE_BANK_QUEUE_ARN' },
+  'ensure-beneficiary': { url: 'ENSURE_BENEFICIARY_QUEUE_URL', arn: 'ENSURE_BENEFICIARY_QUEUE_ARN' },
+  'wait-cooldown': { url: 'WAIT_COOLDOWN_QUEUE_URL', arn: 'WAIT_COOLDOWN_QUEUE_ARN' },
+  transfer: { url: 'TRANSFER_QUEUE_URL', arn: 'TRANSFER_QUEUE_ARN' },
+} as const;
+export type QueueStep = keyof typeof stepQueueVariables;
+
+const SchedulerEnv = z.object({
   SCHEDULE_GROUP_NAME: z.string().min(1),
   SCHEDULER_ROLE_ARN: z.string().startsWith('arn:'),
   SCHEDULER_DLQ_ARN: z.string().startsWith('arn:').optional(),
-  /** Set locally to the local EventBridge Scheduler endpoint. */
-  SCHEDULER_ENDPOINT: z.url().optional(),
+});
+
+const ProviderEnv = z.object({
   PROVIDER_BASE_URL: z.url().default('http://127.0.0.1:3001'),
   PROVIDER_TIMEOUT_MS: number(10_000),
+});
+
+const WalletsEnv = z.object({
   WALLET_ACCOUNTS: json(z.array(WalletAccountConfig).min(1)),
   DEFAULT_WALLET_ACCOUNT_ID: z.string().min(1),
+});
+
+const TuningEnv = z.object({
   /** Waits longer than this use a schedule; shorter ones a delayed message (SQS allows 900 s). */
   LONG_WAIT_SECONDS: number(900).pipe(z.number().max(900)),
   INPUT_TTL_SECONDS: number(240),
   STALL_AFTER_SECONDS: number(120),
   MAX_RETRIES: number(8),
+});
+
+const VaultEnv = z.object({
   CREDENTIALS_KEY_ARN: z.string().startsWith('arn:').optional(),
   LOCAL_ENCRYPTION_KEY: z.string().optional(),
 });
+
+const NotifyEnv = z.object({ NOTIFY_QUEUE_URL: queueUrl.optional() });
 
 const WebhookEnv = z.object({
   WEBHOOK_URL: z.url().optional(),
@@ -89,9 +106,11 @@ const WebhookEnv = z.object({
   WEBHOOK_RETRY_BASE_SECONDS: number(2),
 });
 
+/** Local endpoints of the AWS services (DynamoDB Local, fauxqs, the local scheduler); unset in AWS. */
 const AwsEnv = z.object({
-  /** Set locally to DynamoDB Local's URL; unset in AWS. */
   DYNAMODB_ENDPOINT: z.url().optional(),
+  SQS_ENDPOINT: z.url().optional(),
+  SCHEDULER_ENDPOINT: z.url().optional(),
 });
 
 function read<T extends z.ZodType>(schema: T): z.infer<T> {
@@ -103,28 +122,42 @@ function read<T extends z.ZodType>(schema: T): z.infer<T> {
   return parsed.data;
 }
 
-let sandbox: z.infer<typeof SandboxEnv> | undefined;
-let deposits: z.infer<typeof DepositsEnv> | undefined;
-let webhook: z.infer<typeof WebhookEnv> | undefined;
+const cache = new Map<z.ZodType, unknown>();
 
-export function depositsConfig() {
-  deposits ??= read(DepositsEnv);
-  return deposits;
+/** Reads one group of variables the first time it is asked for; later calls answer the same. */
+function once<T extends z.ZodType>(schema: T): () => z.infer<T> {
+  return () => {
+    if (!cache.has(schema)) cache.set(schema, read(schema));
+    return cache.get(schema) as z.infer<T>;
+  };
 }
 
-export function webhookConfig() {
-  webhook ??= read(WebhookEnv);
-  return webhook;
+export const sandboxConfig = once(SandboxEnv);
+export const depositsTableConfig = once(DepositsTableEnv);
+export const schedulerConfig = once(SchedulerEnv);
+export const providerConfig = once(ProviderEnv);
+export const walletsConfig = once(WalletsEnv);
+export const tuningConfig = once(TuningEnv);
+export const vaultConfig = once(VaultEnv);
+export const notifyConfig = once(NotifyEnv);
+export const webhookConfig = once(WebhookEnv);
+export const awsConfig = once(AwsEnv);
+
+/** The URLs of these step queues (a handler reads only those it sends to); a missing one fails at start. */
+export function stepQueueUrls<S extends QueueStep>(steps: readonly S[]): Record<S, string> {
+  return variables(steps, 'url', queueUrl);
 }
 
-let aws: z.infer<typeof AwsEnv> | undefined;
-
-export function sandboxConfig() {
-  sandbox ??= read(SandboxEnv);
-  return sandbox;
+/** The ARNs of these step queues, which the schedules target. */
+export function stepQueueArns<S extends QueueStep>(steps: readonly S[]): Record<S, string> {
+  return variables(steps, 'arn', z.string().startsWith('arn:'));
 }
 
-export function awsConfig() {
-  aws ??= read(AwsEnv);
-  return aws;
+function variables<S extends QueueStep>(steps: readonly S[], kind: 'url' | 'arn', schema: z.ZodType<string>) {
+  const shape = Object.fromEntries(steps.map((step) => [stepQueueVariables[step][kind], schema]));
+  const values = read(z.object(shape)) as Record<string, string>;
+  return Object.fromEntries(steps.map((step) => [step, values[stepQueueVariables[step][kind]]])) as Record<
+    S,
+    string
+  >;
 }

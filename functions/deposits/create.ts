@@ -1,7 +1,17 @@
+import { DepositError } from '#shared/deposits/errors';
 import { depositRoute } from '#shared/deposits/routes';
-import { workflow } from '#shared/deposits/runtime';
 import { CreateDepositRequest, IdempotencyKey } from '#shared/deposits/schemas';
-import { DepositError } from '#shared/deposits/workflow';
+import { type StartContext, startDeposit } from '#shared/deposits/start';
+import { credentialVault, failPorts, queuesOf, tableEntities, wallets } from '#shared/wiring/deposits';
+
+const context: StartContext = {
+  ...failPorts(),
+  idempotency: tableEntities.idempotency(),
+  vault: credentialVault(),
+  wallets: wallets(),
+  queues: queuesOf('create'),
+  claims: tableEntities.claims(),
+};
 
 export const handler = depositRoute(CreateDepositRequest, ({ body, accessToken, event }) => {
   const key = IdempotencyKey.safeParse(event.headers['idempotency-key']);
@@ -10,5 +20,5 @@ export const handler = depositRoute(CreateDepositRequest, ({ body, accessToken, 
       'Idempotency-Key header: required, 1 to 255 printable characters',
     ]);
   }
-  return workflow.start({ ...body, accessToken, idempotencyKey: key.data });
+  return startDeposit({ ...body, accessToken, idempotencyKey: key.data }, context);
 });

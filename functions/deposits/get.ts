@@ -1,7 +1,10 @@
+import { type ReadContext, readDeposit } from '#shared/deposits/read';
 import { depositRoute } from '#shared/deposits/routes';
-import { workflow } from '#shared/deposits/runtime';
 import { GetDepositRequest } from '#shared/deposits/schemas';
+import { systemClock, tableEntities } from '#shared/wiring/deposits';
+
+const context: ReadContext = { deposits: tableEntities.deposits(), clock: systemClock };
 
 export const handler = depositRoute(GetDepositRequest, ({ body, accessToken }) =>
-  workflow.read(body.operationID, accessToken, body.userSecret),
+  readDeposit({ depositId: body.operationID, accessToken, userSecret: body.userSecret }, context),
 );

@@ -1,9 +1,9 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { webhookConfig } from '#shared/config';
 import { DepositEvent } from '#shared/deposits/model';
-import { notificationQueue } from '#shared/deposits/runtime';
 import { backoffSeconds, WebhookSender } from '#shared/deposits/webhooks';
 import { sqsConsumer } from '#shared/middleware/sqs';
+import { depositEvents } from '#shared/wiring/deposits';
 
 const { WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_SECRET_ARN, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_BASE_SECONDS } =
   webhookConfig();
@@ -16,6 +16,7 @@ async function signingSecret(): Promise<string | undefined> {
   return value;
 }
 const secret = await signingSecret();
+const notifyQueue = depositEvents();
 const sender = WEBHOOK_URL && secret ? new WebhookSender(WEBHOOK_URL, secret, WEBHOOK_TIMEOUT_MS) : undefined;
 
 /** Delivers deposit events to the webhook; a failed delivery comes back after a growing delay. */
@@ -25,10 +26,7 @@ export const handler = sqsConsumer(DepositEvent, async (event, record) => {
     await sender.deliver(event);
   } catch (error) {
     const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
-    await notificationQueue.retryIn(
-      record.receiptHandle,
-      backoffSeconds(attempt, WEBHOOK_RETRY_BASE_SECONDS),
-    );
+    await notifyQueue.retryIn(record.receiptHandle, backoffSeconds(attempt, WEBHOOK_RETRY_BASE_SECONDS));
     throw error;
   }
 });

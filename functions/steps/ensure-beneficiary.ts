@@ -1,5 +1,17 @@
-import { StepMessage } from '#shared/deposits/model';
-import { workflow } from '#shared/deposits/runtime';
-import { sqsConsumer } from '#shared/middleware/sqs';
+import { expireInput } from '#shared/deposits/input';
+import { type EnsureBeneficiaryContext, ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
+import { stepConsumer } from '#shared/middleware/sqs';
+import { connectionPorts, schedulerOf, tableEntities } from '#shared/wiring/deposits';
 
-export const handler = sqsConsumer(StepMessage, (message) => workflow.handle(message));
+const context: EnsureBeneficiaryContext = {
+  ...connectionPorts('ensure-beneficiary'),
+  scheduler: schedulerOf('ensure-beneficiary'),
+  claims: tableEntities.claims(),
+};
+
+export const handler = stepConsumer({
+  step: 'ensure-beneficiary',
+  deposits: context.deposits,
+  run: (deposit) => ensureBeneficiary(deposit, context),
+  expire: (deposit, message) => expireInput(context, deposit, message),
+});

@@ -1,5 +1,11 @@
-import { StepMessage } from '#shared/deposits/model';
-import { workflow } from '#shared/deposits/runtime';
-import { sqsConsumer } from '#shared/middleware/sqs';
+import { type ResolveBankContext, resolveBank } from '#shared/deposits/steps/resolve-bank';
+import { stepConsumer } from '#shared/middleware/sqs';
+import { connectionPorts } from '#shared/wiring/deposits';
 
-export const handler = sqsConsumer(StepMessage, (message) => workflow.handle(message));
+const context: ResolveBankContext = connectionPorts('resolve-bank');
+
+export const handler = stepConsumer({
+  step: 'resolve-bank',
+  deposits: context.deposits,
+  run: (deposit) => resolveBank(deposit, context),
+});

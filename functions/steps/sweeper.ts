@@ -1,13 +1,16 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import { workflow } from '#shared/deposits/runtime';
+import { type SweepContext, sweep } from '#shared/deposits/sweeper';
 import { logger } from '#shared/logger';
+import { queuesOf, systemClock, tableEntities } from '#shared/wiring/deposits';
+
+const context: SweepContext = { due: tableEntities.due(), queues: queuesOf('sweeper'), clock: systemClock };
 
 /** Runs on a recurring schedule: re-drives deposits that stopped moving. */
 export const handler = middy()
   .use(injectLambdaContext(logger))
   .handler(async () => {
-    const redriven = await workflow.sweep();
+    const redriven = await sweep(context);
     if (redriven > 0) logger.warn('re-drove stalled deposits', { redriven });
     return { redriven };
   });

@@ -1,5 +1,18 @@
-import { StepMessage } from '#shared/deposits/model';
-import { workflow } from '#shared/deposits/runtime';
-import { sqsConsumer } from '#shared/middleware/sqs';
+import { expireInput } from '#shared/deposits/input';
+import { type TransferContext, transfer } from '#shared/deposits/steps/transfer';
+import { stepConsumer } from '#shared/middleware/sqs';
+import { connectionPorts, schedulerOf, tableEntities } from '#shared/wiring/deposits';
 
-export const handler = sqsConsumer(StepMessage, (message) => workflow.handle(message));
+const context: TransferContext = {
+  ...connectionPorts('transfer'),
+  scheduler: schedulerOf('transfer'),
+  beneficiaries: tableEntities.claims(),
+};
+
+export const handler = stepConsumer({
+  step: 'transfer',
+  deposits: context.deposits,
+  run: (deposit) => transfer(deposit, context),
+  // A deposit woken at the transfer while in its cool-down may be moved on; a question expires.
+  expire: (deposit, message) => expireInput(context, deposit, message),
+});

@@ -1,5 +1,16 @@
-import { StepMessage } from '#shared/deposits/model';
-import { workflow } from '#shared/deposits/runtime';
-import { sqsConsumer } from '#shared/middleware/sqs';
+import { type WaitCooldownContext, waitCooldown } from '#shared/deposits/steps/wait-cooldown';
+import { stepConsumer } from '#shared/middleware/sqs';
+import { depositSettings, queuesOf, schedulerOf, systemClock, tableEntities } from '#shared/wiring/deposits';
 
-export const handler = sqsConsumer(StepMessage, (message) => workflow.handle(message));
+const context: WaitCooldownContext = {
+  clock: systemClock,
+  settings: depositSettings(),
+  queues: queuesOf('wait-cooldown'),
+  scheduler: schedulerOf('wait-cooldown'),
+};
+
+export const handler = stepConsumer({
+  step: 'wait-cooldown',
+  deposits: tableEntities.deposits(),
+  run: (deposit) => waitCooldown(deposit, context),
+});

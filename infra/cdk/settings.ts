@@ -3,16 +3,30 @@
  * may touch, and each queue's alarm threshold. Keyed by the topology's own entries (handler paths,
  * queue keys), so a handler added to the topology without settings fails the synth.
  *
- * The grants follow the adapters' calls (shared/adapters/):
- *   DepositsTable   GetItem, PutItem (a transaction of Puts on create), UpdateItem, DeleteItem;
- *                   Query on the `byCheckAt` index (the sweeper only)
- *   SandboxTable    GetItem, PutItem, UpdateItem, Query on a user's partition (transactions of those)
- *   credential vault (AWS Encryption SDK, KMS keyring): GenerateDataKey to seal (a deposit's start,
- *                   an answer to the bank's question), Decrypt to open (the steps)
- *   EventBridgeWakeScheduler: CreateSchedule in the group, and PassRole of the scheduler's role
- *   step queues     any step may send any step's message (a stale message re-sends the current one)
+ * The orchestrator's grants follow from what each handler's context uses, as
+ * `shared/deposits/reach.ts` declares it, turned into the calls its adapters make
+ * (shared/adapters/deposits-table.ts and the others):
+ *   deposits        read: GetItem; write: GetItem, PutItem (conditional on the version)
+ *   idempotency     a transaction of two conditional Puts (PutItem), then GetItem of a taken key
+ *   claims          read: GetItem; write: PutItem; markUsed: UpdateItem; release: DeleteItem
+ *   leases          UpdateItem (acquire and release are both updates)
+ *   due index       Query on the `byCheckAt` index (the sweeper only)
+ *   credentials     seal: GenerateDataKey (the API); open: Decrypt (the steps) - AWS Encryption SDK
+ *   sends / wakes   SendMessage on those step queues; CreateSchedule in the group and PassRole of
+ *                   the scheduler's role when it wakes any
+ *   notifies        SendMessage on the notify queue
+ * The sandbox's: GetItem, PutItem, UpdateItem, Query on a user's partition (transactions of those).
  */
-import { type ApiSpec, depositsApi, queues, sandboxApi, sweeper, type tables } from '#infra/topology';
+import {
+  type ApiSpec,
+  depositsApi,
+  queues,
+  sandboxApi,
+  stepQueueKeys,
+  sweeper,
+  type tables,
+} from '#infra/topology';
+import { type Reach, type ReachName, reach } from '#shared/deposits/reach';
 
 export type TableKey = keyof typeof tables;
 export type QueueKey = keyof typeof queues;
@@ -46,15 +60,40 @@ export const limits = {
   sandboxTimeoutMs: 29_000,
 };
 
-const stepQueues = (Object.keys(queues) as QueueKey[]).filter((key) => key !== 'notify');
-/** Steps that can arm a schedule: a cool-down wake-up, or the expiry of a question to the caller. */
-const schedulingSteps: readonly QueueKey[] = ['ensureBeneficiary', 'waitCooldown', 'transfer'];
-
 const actions = {
-  depositsWrite: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-  depositsRead: ['dynamodb:GetItem'],
   sandbox: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query'],
 } as const;
+
+/** The item actions on the deposits table of what a handler does with its entities. */
+function depositsTableActions(handler: Reach): string[] {
+  const used = new Set<string>();
+  if (handler.deposits) used.add('dynamodb:GetItem');
+  if (handler.deposits === 'write' || handler.idempotency) used.add('dynamodb:PutItem');
+  if (handler.idempotency) used.add('dynamodb:GetItem');
+  const claimActions = { read: 'GetItem', write: 'PutItem', markUsed: 'UpdateItem', release: 'DeleteItem' };
+  for (const use of handler.claims ?? []) used.add(`dynamodb:${claimActions[use]}`);
+  if (handler.leases) used.add('dynamodb:UpdateItem');
+  const order = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'].map((action) => `dynamodb:${action}`);
+  return order.filter((action) => used.has(action));
+}
+
+/** A deposits handler's settings from its reach. */
+function fromReach(
+  name: ReachName,
+): Pick<Settings, 'table' | 'index' | 'sendsTo' | 'credentialsKey' | 'createsSchedules'> {
+  const handler: Reach = reach[name];
+  const tableActions = depositsTableActions(handler);
+  return {
+    ...(tableActions.length ? { table: { key: 'deposits', actions: tableActions } } : {}),
+    ...(handler.dueIndex ? { index: { key: 'deposits', name: 'byCheckAt' } } : {}),
+    sendsTo: [
+      ...handler.sends.map((step) => stepQueueKeys[step]),
+      ...(handler.notifies ? (['notify'] as const) : []),
+    ],
+    ...(handler.credentials ? { credentialsKey: handler.credentials } : {}),
+    createsSchedules: handler.wakes.length > 0,
+  };
+}
 
 function nameOf(handler: string): string {
   const match = /^functions\/(.+)\.ts$/.exec(handler);
@@ -89,25 +128,11 @@ function buildSettings(): Map<string, FunctionSettings> {
   const get = route(depositsApi, 'POST', '/v1/deposits/get');
   for (const handler of apiHandlers(depositsApi)) {
     const base = { component: 'deposits', ...nothing } as const;
-    if (handler === create) {
-      add(handler, {
-        ...base,
-        timeoutSeconds: 10,
-        memoryMb: 512,
-        table: { key: 'deposits', actions: actions.depositsWrite },
-        sendsTo: [...stepQueues, 'notify'],
-        credentialsKey: 'seal',
-      });
-    } else if (handler === get) {
-      add(handler, {
-        ...base,
-        timeoutSeconds: 10,
-        memoryMb: 512,
-        table: { key: 'deposits', actions: actions.depositsRead },
-      });
-    } else {
-      add(handler, { ...base, timeoutSeconds: 5, memoryMb: 256 });
-    }
+    if (handler === create)
+      add(handler, { ...base, timeoutSeconds: 10, memoryMb: 512, ...fromReach('create') });
+    else if (handler === get)
+      add(handler, { ...base, timeoutSeconds: 10, memoryMb: 512, ...fromReach('get') });
+    else add(handler, { ...base, timeoutSeconds: 5, memoryMb: 256 });
   }
 
   for (const [key, spec] of Object.entries(queues) as [QueueKey, (typeof queues)[QueueKey]][]) {
@@ -122,15 +147,13 @@ function buildSettings(): Map<string, FunctionSettings> {
       });
       continue;
     }
+    const step = spec.localName as ReachName;
     add(spec.consumer, {
       component: 'deposits',
       ...nothing,
       timeoutSeconds: 30,
       memoryMb: 512,
-      table: { key: 'deposits', actions: actions.depositsWrite },
-      sendsTo: [...stepQueues, 'notify'],
-      credentialsKey: 'open',
-      createsSchedules: schedulingSteps.includes(key),
+      ...fromReach(step),
     });
   }
 
@@ -140,8 +163,7 @@ function buildSettings(): Map<string, FunctionSettings> {
     ...nothing,
     timeoutSeconds: 50,
     memoryMb: 512,
-    index: { key: 'deposits', name: 'byCheckAt' },
-    sendsTo: stepQueues,
+    ...fromReach('sweeper'),
   });
 
   // Every sandbox handler loads the simulator, which reads the application secret at start.

@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { depositsApi, queues, sandboxApi, scheduleGroup, sweeper, tables } from '#infra/topology';
-import { crashPoints } from '#shared/deposits/crash-points';
 import { digest } from '#shared/secrets';
+import { crashPoints, installCrashPoints } from './crash-points.ts';
 import { createTables, localCredentials, startDynamoDbLocal } from './dynamodb-local.ts';
 import { type LocalRoutes, startGateway } from './gateway.ts';
 import { lambdaContext } from './lambda-context.ts';
@@ -98,6 +98,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     stops.push(() => sandbox.close());
     process.env.PROVIDER_BASE_URL = userEnv.PROVIDER_BASE_URL ?? sandbox.url;
 
+    // Test-only crash points wrap the deposit records and the provider client of this process.
+    installCrashPoints();
     const deposits = await startGateway(depositsApi, host, options.depositsPort ?? 3000, localControls());
     stops.push(() => deposits.close());
     await sqs.startPollers({ visibilityTimeoutSeconds: visibility, concurrency: 2 });

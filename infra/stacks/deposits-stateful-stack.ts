@@ -14,7 +14,8 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { queues, tables } from '#infra/topology';
+import { queues, stepQueueKeys, tables } from '#infra/topology';
+import { wakeTargets } from '#shared/deposits/reach';
 import type { DeploymentConfig } from '../cdk/config.ts';
 import { suppress } from '../cdk/nag.ts';
 import { pascal, type QueueKey, settingsOf, visibilityTimeoutFactor } from '../cdk/settings.ts';
@@ -84,9 +85,10 @@ export class DepositsStatefulStack extends Stack {
     suppress(this.schedulerDeadLetterQueue, ['schedulerDeadLetterQueue']);
 
     // The scheduler assumes this role, for this account's group only, to deliver a wake-up to the
-    // transfer queue, or what it could not deliver to its DLQ (the DLQ is sent with the same role).
+    // queue of the step it wakes, or what it could not deliver to its DLQ (sent with the same role).
     this.schedulerRole = new iam.Role(this, 'SchedulerRole', {
-      description: 'EventBridge Scheduler: wake-ups to the transfer queue, failures to the scheduler DLQ',
+      description:
+        'EventBridge Scheduler: wake-ups to the queues of the steps they wake, failures to its DLQ',
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
         conditions: {
           StringEquals: { 'aws:SourceAccount': this.account },
@@ -98,7 +100,10 @@ export class DepositsStatefulStack extends Stack {
           statements: [
             new iam.PolicyStatement({
               actions: ['sqs:SendMessage'],
-              resources: [this.queues.transfer.queue.queueArn, this.schedulerDeadLetterQueue.queueArn],
+              resources: [
+                ...wakeTargets.map((step) => this.queues[stepQueueKeys[step]].queue.queueArn),
+                this.schedulerDeadLetterQueue.queueArn,
+              ],
             }),
           ],
         }),

@@ -12,7 +12,7 @@ import {
   RawAesKeyringNode,
   RawAesWrappingSuiteIdentifier,
 } from '@aws-crypto/client-node';
-import type { CredentialVault } from '#shared/deposits/model';
+import type { CredentialOpener, CredentialSealer } from '#shared/deposits/ports';
 
 const { encrypt, decrypt } = buildClient(CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT);
 
@@ -37,7 +37,7 @@ export function vaultKeyring(options: {
   });
 }
 
-export class EncryptionSdkVault implements CredentialVault {
+export class EncryptionSdkVault implements CredentialSealer, CredentialOpener {
   constructor(private readonly keyring: KeyringNode) {}
 
   async seal(depositId: string, secret: unknown): Promise<string> {

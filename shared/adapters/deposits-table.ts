@@ -1,6 +1,7 @@
 /**
- * The deposits table. Every access is by key, except the sweeper's, which queries a sparse index of
- * the deposits still in flight by the time they are due a look.
+ * The deposits table, one adapter per entity it holds (each implements one port of
+ * `shared/deposits/ports.ts`). Every access is by key, except the sweeper's, which queries a sparse
+ * index of the deposits still in flight by the time they are due a look.
  *
  * | Entity            | pk                                  | sk          | Notes                         |
  * |-------------------|-------------------------------------|-------------|-------------------------------|
@@ -23,7 +24,14 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '#shared/adapters/dynamodb';
-import type { BeneficiaryClaim, Deposit, DepositStore } from '#shared/deposits/model';
+import type { BeneficiaryClaim, Deposit } from '#shared/deposits/model';
+import type {
+  BeneficiaryClaims,
+  ConnectionLeases,
+  DepositRecords,
+  DueDeposits,
+  IdempotencyRecords,
+} from '#shared/deposits/ports';
 
 const CHECK_SHARDS = 8;
 const idempotencyTtlSeconds = 30 * 86_400;
@@ -64,21 +72,54 @@ function fromItem<T>(item: Record<string, unknown> | undefined): T | undefined {
   return record as T;
 }
 
-export class DepositsTable implements DepositStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+interface Table {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+}
 
-  async create(deposit: Deposit) {
+async function getItem<T>(table: Table, Key: { pk: string; sk: string }): Promise<T | undefined> {
+  const { Item } = await table.client.send(
+    new GetCommand({ TableName: table.tableName, Key, ConsistentRead: true }),
+  );
+  return fromItem<T>(Item);
+}
+
+/** Deposit items: read by id, written conditionally on the version the writer read. */
+export class DepositItems implements DepositRecords {
+  constructor(private readonly table: Table) {}
+
+  get(depositId: string): Promise<Deposit | undefined> {
+    return getItem<Deposit>(this.table, keys.deposit(depositId));
+  }
+
+  save(deposit: Deposit, expectedVersion: number): Promise<boolean> {
+    return conditionally(
+      this.table.client.send(
+        new PutCommand({
+          TableName: this.table.tableName,
+          Item: depositItem(deposit),
+          ConditionExpression: 'version = :expected',
+          ExpressionAttributeValues: { ':expected': expectedVersion },
+        }),
+      ),
+    );
+  }
+}
+
+/** A new deposit and its idempotency record, written in one transaction. */
+export class IdempotencyItems implements IdempotencyRecords {
+  constructor(private readonly table: Table) {}
+
+  async createOnce(deposit: Deposit) {
     const idempotency = keys.idempotency(deposit.ownerKey, deposit.idempotencyKey);
+    const { tableName } = this.table;
     try {
-      await this.client.send(
+      await this.table.client.send(
         new TransactWriteCommand({
           TransactItems: [
             {
               Put: {
-                TableName: this.tableName,
+                TableName: tableName,
                 Item: {
                   ...idempotency,
                   depositId: deposit.id,
@@ -89,7 +130,7 @@ export class DepositsTable implements DepositStore {
             },
             {
               Put: {
-                TableName: this.tableName,
+                TableName: tableName,
                 Item: depositItem(deposit),
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
@@ -103,41 +144,22 @@ export class DepositsTable implements DepositStore {
         error instanceof TransactionCanceledException &&
         error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
       if (!taken) throw error;
-      const record = await this.get<{ depositId: string }>(idempotency);
-      const existing = record ? await this.get<Deposit>(keys.deposit(record.depositId)) : undefined;
-      return { created: false as const, existing };
+      const record = await getItem<{ depositId: string }>(this.table, idempotency);
+      return { created: false as const, depositId: record?.depositId };
     }
   }
+}
 
-  get(depositId: string): Promise<Deposit | undefined>;
-  get<T>(key: { pk: string; sk: string }): Promise<T | undefined>;
-  async get<T>(idOrKey: string | { pk: string; sk: string }): Promise<T | undefined> {
-    const Key = typeof idOrKey === 'string' ? keys.deposit(idOrKey) : idOrKey;
-    const { Item } = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key, ConsistentRead: true }),
-    );
-    return fromItem<T>(Item);
-  }
+/** The sparse index of deposits in flight, by the time they are due a look. */
+export class DueDepositsIndex implements DueDeposits {
+  constructor(private readonly table: Table) {}
 
-  async save(deposit: Deposit, expectedVersion: number): Promise<boolean> {
-    return conditionally(
-      this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: depositItem(deposit),
-          ConditionExpression: 'version = :expected',
-          ExpressionAttributeValues: { ':expected': expectedVersion },
-        }),
-      ),
-    );
-  }
-
-  async findStalled(now: number, limit: number): Promise<Deposit[]> {
+  async findDue(now: number, limit: number): Promise<Deposit[]> {
     const pages = await Promise.all(
       Array.from({ length: CHECK_SHARDS }, (_, shard) =>
-        this.client.send(
+        this.table.client.send(
           new QueryCommand({
-            TableName: this.tableName,
+            TableName: this.table.tableName,
             IndexName: 'byCheckAt',
             KeyConditionExpression: 'checkShard = :shard AND checkAt <= :now',
             ExpressionAttributeValues: { ':shard': `CHECK#${shard}`, ':now': now },
@@ -152,45 +174,36 @@ export class DepositsTable implements DepositStore {
       .sort((a, b) => (a.checkAt ?? 0) - (b.checkAt ?? 0))
       .slice(0, limit);
   }
+}
 
-  getBeneficiary(ownerKey: string, walletAccountId: string) {
-    return this.get<BeneficiaryClaim>(keys.beneficiary(ownerKey, walletAccountId));
+/** Beneficiary claims: one creator per connection and wallet account. */
+export class BeneficiaryClaimItems implements BeneficiaryClaims {
+  constructor(private readonly table: Table) {}
+
+  get(ownerKey: string, walletAccountId: string) {
+    return getItem<BeneficiaryClaim>(this.table, keys.beneficiary(ownerKey, walletAccountId));
   }
 
-  async claimBeneficiary(claim: BeneficiaryClaim, staleBefore: number): Promise<boolean> {
-    return conditionally(
-      this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...keys.beneficiary(claim.ownerKey, claim.walletAccountId), ...claim },
-          // Free, or a creation claim whose holder went quiet; never over a created beneficiary.
-          ConditionExpression: 'attribute_not_exists(pk) OR (#state = :creating AND claimedAt < :stale)',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':creating': 'creating', ':stale': staleBefore },
-        }),
-      ),
-    );
+  claim(claim: BeneficiaryClaim, staleBefore: number): Promise<boolean> {
+    return this.put(claim, {
+      // Free, or a creation claim whose holder went quiet; never over a created beneficiary.
+      ConditionExpression: 'attribute_not_exists(pk) OR (#state = :creating AND claimedAt < :stale)',
+      ExpressionAttributeValues: { ':creating': 'creating', ':stale': staleBefore },
+    });
   }
 
-  async updateBeneficiaryClaim(claim: BeneficiaryClaim): Promise<boolean> {
-    return conditionally(
-      this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...keys.beneficiary(claim.ownerKey, claim.walletAccountId), ...claim },
-          ConditionExpression: 'depositId = :deposit AND #state = :creating',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':deposit': claim.depositId, ':creating': 'creating' },
-        }),
-      ),
-    );
+  update(claim: BeneficiaryClaim): Promise<boolean> {
+    return this.put(claim, {
+      ConditionExpression: 'depositId = :deposit AND #state = :creating',
+      ExpressionAttributeValues: { ':deposit': claim.depositId, ':creating': 'creating' },
+    });
   }
 
-  async markBeneficiaryUsed(ownerKey: string, walletAccountId: string): Promise<void> {
+  async markUsed(ownerKey: string, walletAccountId: string): Promise<void> {
     await conditionally(
-      this.client.send(
+      this.table.client.send(
         new UpdateCommand({
-          TableName: this.tableName,
+          TableName: this.table.tableName,
           Key: keys.beneficiary(ownerKey, walletAccountId),
           UpdateExpression: 'SET used = :true',
           ConditionExpression: 'attribute_exists(pk)',
@@ -200,11 +213,11 @@ export class DepositsTable implements DepositStore {
     );
   }
 
-  async releaseBeneficiaryClaim(ownerKey: string, walletAccountId: string, depositId: string): Promise<void> {
+  async release(ownerKey: string, walletAccountId: string, depositId: string): Promise<void> {
     await conditionally(
-      this.client.send(
+      this.table.client.send(
         new DeleteCommand({
-          TableName: this.tableName,
+          TableName: this.table.tableName,
           Key: keys.beneficiary(ownerKey, walletAccountId),
           ConditionExpression: 'depositId = :deposit AND #state = :creating',
           ExpressionAttributeNames: { '#state': 'state' },
@@ -214,11 +227,32 @@ export class DepositsTable implements DepositStore {
     );
   }
 
-  async acquireLease(ownerKey: string, holder: string, until: number, now: number, reclaimable?: string) {
+  private put(
+    claim: BeneficiaryClaim,
+    condition: { ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> },
+  ) {
     return conditionally(
-      this.client.send(
+      this.table.client.send(
+        new PutCommand({
+          TableName: this.table.tableName,
+          Item: { ...keys.beneficiary(claim.ownerKey, claim.walletAccountId), ...claim },
+          ExpressionAttributeNames: { '#state': 'state' },
+          ...condition,
+        }),
+      ),
+    );
+  }
+}
+
+/** Connection leases: one provider operation at a time per user connection. */
+export class ConnectionLeaseItems implements ConnectionLeases {
+  constructor(private readonly table: Table) {}
+
+  acquire(ownerKey: string, holder: string, until: number, now: number, reclaimable?: string) {
+    return conditionally(
+      this.table.client.send(
         new UpdateCommand({
-          TableName: this.tableName,
+          TableName: this.table.tableName,
           Key: keys.lease(ownerKey),
           UpdateExpression: 'SET holder = :holder, #until = :until',
           ConditionExpression:
@@ -235,11 +269,11 @@ export class DepositsTable implements DepositStore {
     );
   }
 
-  async releaseLease(ownerKey: string, holder: string): Promise<void> {
+  async release(ownerKey: string, holder: string): Promise<void> {
     await conditionally(
-      this.client.send(
+      this.table.client.send(
         new UpdateCommand({
-          TableName: this.tableName,
+          TableName: this.table.tableName,
           Key: keys.lease(ownerKey),
           UpdateExpression: 'REMOVE holder, #until',
           ConditionExpression: 'holder = :holder',

@@ -3,7 +3,7 @@
  * once per process. Every metric here is a single metric, written at once: no flush to forget.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { DepositObserver } from '#shared/deposits/model';
+import type { DepositObserver } from '#shared/deposits/ports';
 
 export const metrics = new Metrics({
   namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'BankDataAndPayments',

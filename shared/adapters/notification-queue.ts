@@ -1,8 +1,9 @@
 /** The notify queue: deposit events on their way to the caller's webhook, and their retry backoff. */
 import { ChangeMessageVisibilityCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { DepositEvent, Notifications } from '#shared/deposits/model';
+import type { DepositEvent } from '#shared/deposits/model';
+import type { DepositEvents } from '#shared/deposits/ports';
 
-export class NotificationQueue implements Notifications {
+export class NotificationQueue implements DepositEvents {
   constructor(
     private readonly client: SQSClient,
     private readonly queueUrl: string | undefined,

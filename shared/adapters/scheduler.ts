@@ -1,14 +1,15 @@
 /**
  * EventBridge Scheduler: one-shot `at(...)` schedules (UTC, deleted after they fire) that send a step
- * message to the transfer queue. Names are deterministic, so arming twice is arming once.
+ * message to the queue of the step it wakes. Names are deterministic, so arming twice is arming once.
  */
 import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
-import type { StepMessage, WakeScheduler } from '#shared/deposits/model';
+import type { StepMessageTo, WorkStep } from '#shared/deposits/model';
+import type { WakeScheduler } from '#shared/deposits/ports';
 
-export interface ScheduleTarget {
+export interface ScheduleTarget<S extends WorkStep> {
   groupName: string;
-  /** The transfer queue's ARN. */
-  queueArn: string;
+  /** The ARNs of the queues this handler's wake-ups go to, by step. */
+  queueArns: Record<S, string>;
   /** The role the scheduler assumes to send to it. */
   roleArn: string;
   /** Where the scheduler sends what it cannot deliver. */
@@ -21,13 +22,15 @@ export function atExpression(at: Date): string {
   return `at(${seconds.toISOString().slice(0, 19)})`;
 }
 
-export class EventBridgeWakeScheduler implements WakeScheduler {
+export class EventBridgeWakeScheduler<S extends WorkStep> implements WakeScheduler<S> {
   constructor(
     private readonly client: SchedulerClient,
-    private readonly target: ScheduleTarget,
+    private readonly target: ScheduleTarget<S>,
   ) {}
 
-  async scheduleAt(name: string, at: Date, message: StepMessage): Promise<void> {
+  async scheduleAt(name: string, at: Date, message: StepMessageTo<S>): Promise<void> {
+    const queueArn = this.target.queueArns[message.step];
+    if (!queueArn) throw new Error(`this handler does not wake the ${message.step} step`);
     try {
       await this.client.send(
         new CreateScheduleCommand({
@@ -38,7 +41,7 @@ export class EventBridgeWakeScheduler implements WakeScheduler {
           FlexibleTimeWindow: { Mode: 'OFF' },
           ActionAfterCompletion: 'DELETE',
           Target: {
-            Arn: this.target.queueArn,
+            Arn: queueArn,
             RoleArn: this.target.roleArn,
             Input: JSON.stringify(message),
             RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 86_400 },

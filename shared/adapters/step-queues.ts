@@ -1,17 +1,21 @@
-/** The four step queues: a step message goes to the queue of the step it asks for. */
+/** The step queues a handler may send to: a step message goes to the queue of the step it names. */
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { StepMessage, StepQueues, WorkStep } from '#shared/deposits/model';
+import type { StepMessageTo, WorkStep } from '#shared/deposits/model';
+import type { StepQueues } from '#shared/deposits/ports';
 
-export class SqsStepQueues implements StepQueues {
+export class SqsStepQueues<S extends WorkStep> implements StepQueues<S> {
   constructor(
     private readonly client: SQSClient,
-    private readonly urls: Record<WorkStep, string>,
+    /** Only the queues this handler sends to: it has no URL, and no grant, for the others. */
+    private readonly urls: Record<S, string>,
   ) {}
 
-  async send(message: StepMessage, delaySeconds = 0): Promise<void> {
+  async send(message: StepMessageTo<S>, delaySeconds = 0): Promise<void> {
+    const url = this.urls[message.step];
+    if (!url) throw new Error(`this handler does not send to the ${message.step} queue`);
     await this.client.send(
       new SendMessageCommand({
-        QueueUrl: this.urls[message.step],
+        QueueUrl: url,
         MessageBody: JSON.stringify(message),
         DelaySeconds: Math.max(0, Math.min(900, Math.round(delaySeconds))),
       }),

@@ -1,11 +1,10 @@
 /**
  * The deposit: what the orchestrator keeps about one movement of money from a user's bank account
- * into a wallet account, and the ports through which the workflow reaches storage, queues, the
- * scheduler and the credential vault. No AWS here.
+ * into a wallet account, the messages that move it, and the events its caller hears. The ports
+ * through which the steps reach the world are in `ports.ts`. No AWS here.
  */
 import { z } from 'zod';
-import type { CurrencyCode } from '#shared/money';
-import type { ProviderCredentials } from '#shared/provider/client';
+import { type CurrencyCode, fromMinorUnits } from '#shared/money';
 import type { InlineBeneficiary, NewBeneficiary, UserInput } from '#shared/spec/schemas';
 
 export const DepositStatus = z.enum(['initialized', 'user_input_required', 'done', 'failed']);
@@ -33,6 +32,9 @@ export const StepMessage = z.object({
   kind: z.enum(['run', 'expire-input']).default('run'),
 });
 export type StepMessage = z.infer<typeof StepMessage>;
+
+/** A step message for one of the steps `S`: what a port that reaches only those queues accepts. */
+export type StepMessageTo<S extends WorkStep> = Omit<StepMessage, 'step'> & { step: S };
 
 export interface WalletAccount {
   id: string;
@@ -108,14 +110,20 @@ export interface Deposit {
   checkAt?: number;
 }
 
+/** The bank's facts, which resolve-bank recorded before any later step runs. */
+export function bankOf(deposit: Deposit): BankFacts {
+  if (!deposit.bank) throw new Error(`deposit ${deposit.id} has no bank facts at ${deposit.step}`);
+  return deposit.bank;
+}
+
 /** The caller-facing view of a deposit. */
-export function depositView(deposit: Deposit, now: number, toMajor: (minor: number) => number) {
+export function depositView(deposit: Deposit, now: number) {
   return {
     operationID: deposit.id,
     success: deposit.status !== 'failed',
     status: deposit.status,
     step: deposit.step,
-    amount: toMajor(deposit.amountMinor),
+    amount: fromMinorUnits(deposit.amountMinor, deposit.currency),
     currency: deposit.currency,
     walletAccountID: deposit.walletAccountId,
     ...(deposit.step === 'wait-cooldown' && deposit.cooldownUntil && deposit.cooldownUntil > now
@@ -149,61 +157,6 @@ export interface BeneficiaryClaim {
   used?: boolean;
 }
 
-export interface Idempotency {
-  ownerKey: string;
-  key: string;
-  depositId: string;
-}
-
-export interface DepositStore {
-  /** Creates the deposit and its idempotency record together; the existing deposit if the key is taken. */
-  create(deposit: Deposit): Promise<{ created: true } | { created: false; existing: Deposit | undefined }>;
-  get(depositId: string): Promise<Deposit | undefined>;
-  /** Writes the deposit if it is still at `expectedVersion`; false otherwise. */
-  save(deposit: Deposit, expectedVersion: number): Promise<boolean>;
-  /** Deposits whose `checkAt` has passed, oldest first. */
-  findStalled(now: number, limit: number): Promise<Deposit[]>;
-
-  getBeneficiary(ownerKey: string, walletAccountId: string): Promise<BeneficiaryClaim | undefined>;
-  /** Claims the registration of a beneficiary; false if another deposit holds a live claim. */
-  claimBeneficiary(claim: BeneficiaryClaim, staleBefore: number): Promise<boolean>;
-  /** Writes this deposit's own creation claim (refreshed, or completed as `created`), if it still holds it. */
-  updateBeneficiaryClaim(claim: BeneficiaryClaim): Promise<boolean>;
-  markBeneficiaryUsed(ownerKey: string, walletAccountId: string): Promise<void>;
-  /** Gives up a creation claim this deposit holds (it failed), so another deposit can create. */
-  releaseBeneficiaryClaim(ownerKey: string, walletAccountId: string, depositId: string): Promise<void>;
-
-  /**
-   * One provider operation at a time per user connection: takes the lease if it is free, expired,
-   * already this holder's, or held by `reclaimable` (a deposit taking back its own lease).
-   */
-  acquireLease(
-    ownerKey: string,
-    holder: string,
-    until: number,
-    now: number,
-    reclaimable?: string,
-  ): Promise<boolean>;
-  /** Releases the lease if this holder has it. */
-  releaseLease(ownerKey: string, holder: string): Promise<void>;
-}
-
-export interface StepQueues {
-  send(message: StepMessage, delaySeconds?: number): Promise<void>;
-}
-
-export interface WakeScheduler {
-  /** Sends `message` to the transfer queue at `at`; idempotent per `name`. */
-  scheduleAt(name: string, at: Date, message: StepMessage): Promise<void>;
-}
-
-export interface CredentialVault {
-  seal(depositId: string, secret: unknown): Promise<string>;
-  open<T>(depositId: string, sealed: string): Promise<T>;
-}
-
-export type DepositCredentials = ProviderCredentials;
-
 /** What the caller of the deposits API hears about (webhooks), as it travels on the notify queue. */
 export const DepositEvent = z.object({
   /** `<depositId>.v<version>`: the same event delivered twice has the same id. */
@@ -214,12 +167,3 @@ export const DepositEvent = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 export type DepositEvent = z.infer<typeof DepositEvent>;
-
-/** Told of every change of a deposit's status or step (metrics). */
-export interface DepositObserver {
-  transitioned(status: DepositStatus, step: DepositStep): void;
-}
-
-export interface Notifications {
-  publish(event: DepositEvent): Promise<void>;
-}

@@ -7,7 +7,7 @@ import middy from '@middy/core';
 import type { z } from 'zod';
 import { logger } from '#shared/logger';
 import { errorEnvelope, type HttpEvent, type HttpResult, json, parseBody } from '#shared/middleware/http';
-import { DepositError } from './workflow.ts';
+import { DepositError } from './errors.ts';
 
 export interface DepositRouteInput<T> {
   body: T;

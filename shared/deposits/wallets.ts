@@ -1,7 +1,8 @@
 /** Wallet accounts (the receiving accounts) from configuration, in the two shapes the spec uses. */
 import type { WalletAccountConfig } from '#shared/config';
 import { isCurrencyCode } from '#shared/money';
-import type { WalletAccount } from './model.ts';
+import type { Deposit, WalletAccount } from './model.ts';
+import type { Wallets } from './ports.ts';
 
 export function walletAccounts(configs: WalletAccountConfig[]): WalletAccount[] {
   return configs.map((config) => {
@@ -26,4 +27,18 @@ export function walletAccounts(configs: WalletAccountConfig[]): WalletAccount[] 
       inline: { ...fields, country: config.countryCode },
     };
   });
+}
+
+/** The wallet accounts by id, and the one a deposit goes to when its request names none. */
+export function walletBook(accounts: WalletAccount[], defaultId: string): Wallets {
+  const byId = new Map(accounts.map((wallet) => [wallet.id, wallet]));
+  if (!byId.has(defaultId)) throw new Error(`the default wallet account ${defaultId} is not configured`);
+  return { find: (id) => byId.get(id), defaultId };
+}
+
+/** The wallet account a deposit goes to; it must still be configured. */
+export function walletOf(wallets: Wallets, deposit: Pick<Deposit, 'walletAccountId'>): WalletAccount {
+  const wallet = wallets.find(deposit.walletAccountId);
+  if (!wallet) throw new Error(`wallet account ${deposit.walletAccountId} is no longer configured`);
+  return wallet;
 }

@@ -47,6 +47,12 @@ export type ProviderAnswer<T> =
   | { status: 'initialized'; id: string; response: T };
 
 export class ProviderRefusal extends Error {
+  /**
+   * For BENEFICIARY_COOL_DOWN_PERIOD: when the cool-down ends (epoch ms), if the provider said.
+   * The spec gives no field for it; the provider names the instant in its message, read here once.
+   */
+  readonly coolDownEndsAt: number | undefined;
+
   constructor(
     readonly type: string,
     readonly msg: string,
@@ -56,7 +62,15 @@ export class ProviderRefusal extends Error {
   ) {
     super(`${type}: ${msg}`);
     this.name = 'ProviderRefusal';
+    this.coolDownEndsAt = type === 'BENEFICIARY_COOL_DOWN_PERIOD' ? instantIn(msg) : undefined;
   }
+}
+
+/** The first ISO 8601 UTC instant in a text, as epoch ms. */
+function instantIn(text: string): number | undefined {
+  const match = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/.exec(text);
+  const at = match ? Date.parse(match[0]) : Number.NaN;
+  return Number.isFinite(at) ? at : undefined;
 }
 
 export type UnknownReason = 'timeout' | 'network' | 'server_error' | 'unreadable';

@@ -1,6 +1,6 @@
 /** The sandbox as the handlers use it: the domain wired to its DynamoDB table and configuration. */
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
-import { dynamodb } from '#shared/adapters/dynamodb';
+import { dynamodbClient } from '#shared/adapters/clients';
 import { SandboxTable } from '#shared/adapters/sandbox-table';
 import { sandboxConfig } from '#shared/config';
 import { digest } from '#shared/secrets';
@@ -15,7 +15,7 @@ if (typeof appSecret !== 'string' || appSecret.length < 8) {
   throw new Error('SANDBOX_APP_SECRET_ARN: the secret has no value of 8 characters or more');
 }
 
-export const sandbox = new Sandbox(new SandboxTable(dynamodb, config.SANDBOX_TABLE_NAME), {
+export const sandbox = new Sandbox(new SandboxTable(dynamodbClient(), config.SANDBOX_TABLE_NAME), {
   defaultAppSecretDigest: digest(appSecret),
   asyncDelayMs: config.SANDBOX_ASYNC_DELAY_MS,
   inputTtlMs: config.SANDBOX_INPUT_TTL_SECONDS * 1000,

@@ -8,7 +8,16 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { functionSettings, settingsOf, visibilityTimeoutFactor } from '#infra/cdk/settings';
 import { stalledMetricName, sweeperRedriveMessage } from '#infra/constructs/deposits-monitoring';
-import { depositsApi, queues, sandboxApi, scheduleGroup, sweeper, tables } from '#infra/topology';
+import {
+  depositsApi,
+  queues,
+  sandboxApi,
+  scheduleGroup,
+  stepQueueKeys,
+  sweeper,
+  tables,
+} from '#infra/topology';
+import { reach, wakeTargets } from '#shared/deposits/reach';
 import {
   actionsOf,
   configurations,
@@ -311,7 +320,7 @@ describe('keys, secrets and the scheduler', () => {
     });
   });
 
-  it('let the scheduler role send to the transfer queue (and its own DLQ) only, for this group only', () => {
+  it('let the scheduler role send to the queues that receive wake-ups (and its own DLQ) only, for this group only', () => {
     const template = dev.templates.stateful;
     const roleId = logicalId(template, 'AWS::IAM::Role', (props) =>
       text(props.AssumeRolePolicyDocument).includes('scheduler.amazonaws.com'),
@@ -326,12 +335,16 @@ describe('keys, secrets and the scheduler', () => {
       {
         Effect: 'Allow',
         Action: 'sqs:SendMessage',
-        Resource: [
+        Resource: expect.arrayContaining([
+          { 'Fn::GetAtt': [queueId('ensureBeneficiary', 'Queue'), 'Arn'] },
           { 'Fn::GetAtt': [queueId('transfer', 'Queue'), 'Arn'] },
           { 'Fn::GetAtt': [expect.stringMatching(/^SchedulerDeadLetterQueue/), 'Arn'] },
-        ],
+        ]),
       },
     ]);
+    // Those, and nothing more: the queues of the steps that receive wake-ups, and its DLQ.
+    expect([...wakeTargets].sort()).toEqual(['ensure-beneficiary', 'transfer']);
+    expect(statements[0]?.Resource).toHaveLength(wakeTargets.length + 1);
     const role = template.findResources('AWS::IAM::Role')[roleId];
     expect(role?.Properties.AssumeRolePolicyDocument.Statement).toEqual([
       expect.objectContaining({
@@ -437,13 +450,96 @@ describe('each function touches only what it uses', () => {
     expect(Object.values(queues).some((spec) => settingsOf(spec.consumer).createsSchedules)).toBe(true);
   });
 
-  it('lets the steps decrypt credentials, never create them, and send step messages', () => {
-    for (const [key, spec] of Object.entries(queues)) {
-      if (key === 'notify') continue;
-      const statements = statementsOf(spec.consumer);
-      expect(actionsOf(statements)).toContain('kms:Decrypt');
-      expect(actionsOf(statements)).not.toContain('kms:GenerateDataKey');
-      expect(actionsOf(withAction(statements, 'sqs:SendMessage'))).toEqual(['sqs:SendMessage']);
+  /**
+   * Least privilege, written out here rather than derived: what each orchestrator handler's context
+   * uses (shared/deposits/reach.ts), as the calls its adapters make. A step that starts touching
+   * more fails this test until someone decides it should.
+   */
+  const expectedReach: Record<
+    string,
+    { table: string[]; sends: string[]; kms?: string; schedules: boolean; index?: boolean }
+  > = {
+    [queues.resolveBank.consumer]: {
+      table: ['GetItem', 'PutItem', 'UpdateItem'],
+      sends: ['resolveBank', 'ensureBeneficiary', 'transfer', 'notify'],
+      kms: 'kms:Decrypt',
+      schedules: false,
+    },
+    [queues.ensureBeneficiary.consumer]: {
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      sends: ['ensureBeneficiary', 'waitCooldown', 'transfer', 'notify'],
+      kms: 'kms:Decrypt',
+      schedules: true,
+    },
+    [queues.waitCooldown.consumer]: { table: ['GetItem'], sends: ['transfer'], schedules: true },
+    [queues.transfer.consumer]: {
+      table: ['GetItem', 'PutItem', 'UpdateItem'],
+      sends: ['transfer', 'waitCooldown', 'notify'],
+      kms: 'kms:Decrypt',
+      schedules: true,
+    },
+    [route('POST', '/v1/deposits/create')]: {
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      sends: ['resolveBank', 'ensureBeneficiary', 'transfer', 'notify'],
+      kms: 'kms:GenerateDataKey',
+      schedules: false,
+    },
+    [route('POST', '/v1/deposits/get')]: { table: ['GetItem'], sends: [], schedules: false },
+    [sweeper.handler]: {
+      table: [],
+      sends: ['resolveBank', 'ensureBeneficiary', 'waitCooldown', 'transfer'],
+      schedules: false,
+      index: true,
+    },
+  };
+
+  it.for(Object.keys(expectedReach))('grants %s exactly what its context uses', (handler) => {
+    const expected = expectedReach[handler] ?? expect.fail(`no expectation for ${handler}`);
+    const statements = statementsOf(handler);
+    const actions = actionsOf(statements);
+
+    // Table: exactly these item actions, on the deposits table itself.
+    const onTable = statements.filter(
+      (statement) =>
+        actionsOf([statement]).some((action) => action.startsWith('dynamodb:')) &&
+        !text(statement.Resource).includes('/index/'),
+    );
+    expect(actionsOf(onTable).sort(), handler).toEqual(expected.table.map((a) => `dynamodb:${a}`).sort());
+    const onIndex = statements.filter((statement) => text(statement.Resource).includes('/index/byCheckAt'));
+    expect(actionsOf(onIndex), handler).toEqual(expected.index ? ['dynamodb:Query'] : []);
+
+    // Queues: SendMessage to exactly these, and no other queue of the stack.
+    const sends = withAction(statements, 'sqs:SendMessage');
+    const reached = Object.keys(queues).filter((key) =>
+      sends.some((statement) => text(statement.Resource).includes(queueId(key, 'Queue'))),
+    );
+    expect(reached.sort(), handler).toEqual([...expected.sends].sort());
+    expect(actionsOf(sends), handler).toEqual(expected.sends.length ? ['sqs:SendMessage'] : []);
+
+    // The credentials key: seal (the API) or open (the steps), never both; nothing for the rest.
+    expect(
+      actions.filter((action) => action.startsWith('kms:')),
+      handler,
+    ).toEqual(expected.kms ? [expected.kms] : []);
+    // Schedules only where it arms wake-ups.
+    expect(actions.includes('scheduler:CreateSchedule'), handler).toBe(expected.schedules);
+    expect(actions.includes('iam:PassRole'), handler).toBe(expected.schedules);
+  });
+
+  it('derives the grants from the reach the step contexts are typed by', () => {
+    const stepOf = (key: string) => queues[key as keyof typeof queues].localName;
+    for (const step of ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer'] as const) {
+      const handler = queues[stepQueueKeys[step]].consumer;
+      const expected = expectedReach[handler] ?? expect.fail(`no expectation for ${handler}`);
+      expect(
+        expected.sends
+          .filter((key) => key !== 'notify')
+          .map(stepOf)
+          .sort(),
+        step,
+      ).toEqual([...reach[step].sends].sort());
+      expect(expected.sends.includes('notify'), step).toBe(reach[step].notifies);
+      expect(expected.schedules, step).toBe(reach[step].wakes.length > 0);
     }
   });
 

@@ -1,0 +1,82 @@
+/**
+ * The user's connection: the provider runs one operation at a time per connection, so a step takes
+ * the connection's lease before it calls the provider, and hands it back with the answer. Reads
+ * (metadata, beneficiaries) may be retried after an unknown outcome; a transfer never is, and so
+ * takes the lease itself (`steps/transfer.ts`).
+ */
+import { randomUUID } from 'node:crypto';
+import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
+import type { Deposit, WorkStep } from './model.ts';
+import type { ConnectionLeases, CredentialOpener, DepositCredentials, StepQueues } from './ports.ts';
+import { type FailContext, fail, inputLease, requeue, retryLater } from './transitions.ts';
+
+export interface ConnectionContext<S extends WorkStep> extends FailContext {
+  leases: ConnectionLeases;
+  vault: CredentialOpener;
+  queues: StepQueues<S>;
+}
+
+/**
+ * Takes the connection's lease, waiting a little if another step holds it: a provider call takes a
+ * fraction of a second, while coming back through the queue costs at least a second. The deposit's
+ * own input lease (the bank waits for its caller's answer) is taken back.
+ */
+export async function takeLease(
+  ctx: Pick<ConnectionContext<WorkStep>, 'leases' | 'clock' | 'settings'>,
+  deposit: Deposit,
+): Promise<string | undefined> {
+  const holder = `${deposit.id}#${randomUUID()}`;
+  const giveUpAt = ctx.clock.now() + ctx.settings.leasePatienceMs;
+  for (let pause = 25; ; pause = Math.min(200, pause * 2)) {
+    const now = ctx.clock.now();
+    const until = now + ctx.settings.leaseMs;
+    if (await ctx.leases.acquire(deposit.ownerKey, holder, until, now, inputLease(deposit))) return holder;
+    if (now + pause > giveUpAt) return undefined;
+    await ctx.clock.sleep(pause + Math.floor(Math.random() * pause));
+  }
+}
+
+/** The user's provider credentials, opened for one call. */
+export function openCredentials(
+  ctx: { vault: CredentialOpener },
+  deposit: Deposit,
+): Promise<DepositCredentials> {
+  if (!deposit.sealedCredentials) throw new Error(`deposit ${deposit.id} has no credentials`);
+  return ctx.vault.open<DepositCredentials>(deposit.id, deposit.sealedCredentials);
+}
+
+/**
+ * Calls the provider under the connection's lease and hands the lease back with the answer: the
+ * caller releases it, or keeps it while the bank waits for input. Refusals of the `tolerated` types
+ * come back as values; a busy connection or an unknown outcome comes back later (the calls made
+ * here are safe to repeat), other refusals fail the deposit; then the lease is released here.
+ */
+export async function callUnderLease<T, S extends WorkStep>(
+  ctx: ConnectionContext<S>,
+  deposit: Deposit,
+  step: S,
+  tolerated: readonly string[],
+  call: (credentials: DepositCredentials) => Promise<T>,
+): Promise<{ value: T | ProviderRefusal; lease: string } | undefined> {
+  const lease = await takeLease(ctx, deposit);
+  if (!lease) {
+    await requeue(ctx, deposit, step);
+    return undefined;
+  }
+  try {
+    return { value: await call(await openCredentials(ctx, deposit)), lease };
+  } catch (error) {
+    if (error instanceof ProviderRefusal && tolerated.includes(error.type)) return { value: error, lease };
+    await ctx.leases.release(deposit.ownerKey, lease);
+    if (error instanceof ProviderRefusal) {
+      if (error.type === 'OPERATION_IN_PROGRESS') await retryLater(ctx, deposit, step, 'connection busy');
+      else await fail(ctx, deposit, error.type, error.msg);
+      return undefined;
+    }
+    if (error instanceof ProviderUnknownOutcome) {
+      await retryLater(ctx, deposit, step, `provider ${error.reason}`);
+      return undefined;
+    }
+    throw error;
+  }
+}

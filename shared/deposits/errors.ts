@@ -1,0 +1,17 @@
+/** The deposits API's own refusals, answered as the spec's failed envelope with these HTTP statuses. */
+import { EnvelopeError } from '#shared/spec/errors';
+
+export const depositErrorTypes = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  DEPOSIT_NOT_FOUND: 404,
+  INVALID_WALLET_ACCOUNT_ID: 400,
+  IDEMPOTENCY_KEY_REUSED: 409,
+} as const;
+
+export class DepositError extends EnvelopeError {
+  constructor(type: keyof typeof depositErrorTypes, msg: string, details?: string[]) {
+    super(type, depositErrorTypes[type], msg, details);
+    this.name = 'DepositError';
+  }
+}

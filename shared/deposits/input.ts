@@ -1,0 +1,84 @@
+/**
+ * The caller's part: when the bank asks a question (`user_input_required`), the deposit stops at
+ * its step, keeps the connection for the answer, and its caller hears the question. The answer
+ * comes with a repeat of the create request (`start.ts`); a question nobody answers in time fails
+ * the deposit, woken by a message or a schedule armed here.
+ */
+import type { InputAnswer, ProviderAnswer } from '#shared/provider/client';
+import type { UserInput } from '#shared/spec/schemas';
+import type { Deposit, StepMessage, WorkStep } from './model.ts';
+import type { ConnectionLeases, CredentialOpener } from './ports.ts';
+import { advance, type FailContext, fail, inputLease, publishEvent } from './transitions.ts';
+import { delaySeconds, deliverAt, type WakeContext } from './wake-ups.ts';
+
+export type Question = Extract<ProviderAnswer<unknown>, { status: 'user_input_required' }>;
+
+export interface PauseContext<S extends WorkStep> extends FailContext, WakeContext<S> {
+  leases: ConnectionLeases;
+}
+
+/**
+ * Stops at a provider question:
+ *   1. the deposit waits for input, with the question and when it stops waiting;
+ *   2. the connection's lease passes from the call to the deposit, until the answer or expiry;
+ *   3. the expiry is armed (to the queue of the step that asked), and the caller hears the question.
+ */
+export async function pauseForInput<S extends WorkStep>(
+  ctx: PauseContext<S>,
+  deposit: Deposit,
+  step: S,
+  question: Question,
+  heldLease?: string,
+): Promise<Deposit | undefined> {
+  const now = ctx.clock.now();
+  const expiresAt = now + ctx.settings.inputTtlMs;
+  const next = await advance(
+    ctx,
+    deposit,
+    {
+      status: 'user_input_required',
+      pendingInput: { providerOperationId: question.id, userInputs: question.userInputs, expiresAt },
+      sealedAnswers: undefined,
+    },
+    'waiting for user input',
+  );
+  if (!next) return undefined;
+  await ctx.leases.acquire(next.ownerKey, inputLease(next), expiresAt, now, heldLease);
+  await deliverAt(
+    ctx,
+    `${next.id}-input-${next.version}`,
+    { depositId: next.id, step, version: next.version, kind: 'expire-input' },
+    expiresAt,
+  );
+  await publishEvent(ctx, next, 'deposit.user_input_required', {
+    userInputs: question.userInputs,
+    inputExpiresAt: new Date(expiresAt).toISOString(),
+  });
+  return next;
+}
+
+/** Fails a deposit still waiting for this answer once its time is up; woken early, it looks again later. */
+export async function expireInput<S extends WorkStep>(
+  ctx: PauseContext<S>,
+  deposit: Deposit,
+  message: StepMessage & { step: S },
+) {
+  if (deposit.version !== message.version || deposit.status !== 'user_input_required') return;
+  const expiresAt = deposit.pendingInput?.expiresAt ?? 0;
+  if (expiresAt > ctx.clock.now()) return ctx.queues.send(message, delaySeconds(expiresAt - ctx.clock.now()));
+  await fail(ctx, deposit, 'INPUT_EXPIRED', 'Nobody answered the bank in time');
+}
+
+/** The caller's answers to the provider's pending question, if there are any. */
+export async function answerFor(
+  ctx: { vault: CredentialOpener },
+  deposit: Deposit,
+): Promise<InputAnswer | undefined> {
+  if (!deposit.pendingInput || !deposit.sealedAnswers) return undefined;
+  const answers = await ctx.vault.open<UserInput[]>(deposit.id, deposit.sealedAnswers);
+  const userInputs = deposit.pendingInput.userInputs.map((input) => ({
+    ...input,
+    answer: answers.find((candidate) => candidate.id === input.id)?.answer ?? '',
+  }));
+  return { id: deposit.pendingInput.providerOperationId, userInputs };
+}

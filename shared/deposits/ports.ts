@@ -1,0 +1,138 @@
+/**
+ * The ports through which the deposit steps reach the world, one per thing they touch: the deposits
+ * table's entities (deposits, idempotency records, beneficiary claims, connection leases), the step
+ * queues, the wake-up scheduler, the credential vault, the provider, the caller's events and the
+ * clock. Each step's context (`context.ts`) names only the ports, and the parts of them, it uses.
+ * No AWS here: the adapters in `shared/adapters/` implement these.
+ */
+import type { ProviderClient, ProviderCredentials } from '#shared/provider/client';
+import type {
+  BeneficiaryClaim,
+  Deposit,
+  DepositEvent,
+  DepositStatus,
+  DepositStep,
+  StepMessageTo,
+  WalletAccount,
+  WorkStep,
+} from './model.ts';
+
+export type DepositCredentials = ProviderCredentials;
+
+export interface Clock {
+  now(): number;
+  /** Waits; a manual clock in the unit tests moves its time instead. */
+  sleep(ms: number): Promise<void>;
+}
+
+/** The deposit items: read by id, written only if still at the version the writer read. */
+export interface DepositRecords {
+  get(depositId: string): Promise<Deposit | undefined>;
+  /** Writes the deposit if it is still at `expectedVersion`; false otherwise. */
+  save(deposit: Deposit, expectedVersion: number): Promise<boolean>;
+}
+
+/** One deposit per idempotency key and connection. */
+export interface IdempotencyRecords {
+  /**
+   * Writes the deposit and its idempotency record together; if the key is taken, nothing is
+   * written and the answer names the deposit that holds it.
+   */
+  createOnce(
+    deposit: Deposit,
+  ): Promise<{ created: true } | { created: false; depositId: string | undefined }>;
+}
+
+/** The deposits in flight whose check time has passed: the sweeper's index. */
+export interface DueDeposits {
+  /** Deposits whose `checkAt` has passed, oldest first. */
+  findDue(now: number, limit: number): Promise<Deposit[]>;
+}
+
+/** Our record of the beneficiary registered per user connection and wallet account. */
+export interface BeneficiaryClaims {
+  get(ownerKey: string, walletAccountId: string): Promise<BeneficiaryClaim | undefined>;
+  /** Claims the registration of a beneficiary; false if another deposit holds a live claim. */
+  claim(claim: BeneficiaryClaim, staleBefore: number): Promise<boolean>;
+  /** Writes this deposit's own creation claim (refreshed, or completed as `created`), if it still holds it. */
+  update(claim: BeneficiaryClaim): Promise<boolean>;
+  markUsed(ownerKey: string, walletAccountId: string): Promise<void>;
+  /** Gives up a creation claim this deposit holds (it failed), so another deposit can create. */
+  release(ownerKey: string, walletAccountId: string, depositId: string): Promise<void>;
+}
+
+/** One provider operation at a time per user connection. */
+export interface ConnectionLeases {
+  /**
+   * Takes the lease if it is free, expired, already this holder's, or held by `reclaimable` (a
+   * deposit taking back its own lease).
+   */
+  acquire(
+    ownerKey: string,
+    holder: string,
+    until: number,
+    now: number,
+    reclaimable?: string,
+  ): Promise<boolean>;
+  /** Releases the lease if this holder has it. */
+  release(ownerKey: string, holder: string): Promise<void>;
+}
+
+/** The queues of the steps `S`: a step message goes to the queue of the step it names. */
+export interface StepQueues<S extends WorkStep = WorkStep> {
+  send(message: StepMessageTo<S>, delaySeconds?: number): Promise<void>;
+}
+
+/** One-shot wake-ups that deliver a step message to the queue of the step it names, at a time. */
+export interface WakeScheduler<S extends WorkStep = WorkStep> {
+  /** Idempotent per `name`: arming twice is arming once. */
+  scheduleAt(name: string, at: Date, message: StepMessageTo<S>): Promise<void>;
+}
+
+export interface CredentialSealer {
+  seal(depositId: string, secret: unknown): Promise<string>;
+}
+
+export interface CredentialOpener {
+  open<T>(depositId: string, sealed: string): Promise<T>;
+}
+
+/** The provider's operations, by name; a step's context picks the ones it calls. */
+export type Provider = Pick<
+  ProviderClient,
+  'getMetadata' | 'listBeneficiaries' | 'createBeneficiary' | 'createTransfer' | 'createAutoflowTransfer'
+>;
+
+/** What the caller hears (webhooks). */
+export interface DepositEvents {
+  publish(event: DepositEvent): Promise<void>;
+}
+
+/** Told of every change of a deposit's status or step (metrics). */
+export interface DepositObserver {
+  transitioned(status: DepositStatus, step: DepositStep): void;
+}
+
+/** The configured wallet accounts, by id. */
+export interface Wallets {
+  find(id: string): WalletAccount | undefined;
+  readonly defaultId: string;
+}
+
+/** The tuning of the workflow, from configuration. */
+export interface DepositSettings {
+  /** Waits longer than this become a schedule; shorter ones a delayed message (at most 15 min). */
+  longWaitMs: number;
+  /** How long a step may hold the user's connection for one provider call. */
+  leaseMs: number;
+  /** How long a step waits for a busy connection before it comes back later through its queue. */
+  leasePatienceMs: number;
+  /** How long a deposit waits for the caller's answer to the provider's question. */
+  inputTtlMs: number;
+  /** Retries of a read whose outcome was unknown, and of a step refused because the connection was busy. */
+  maxRetries: number;
+  /** A deposit that has not moved for this long is re-driven by the sweeper. */
+  stallAfterMs: number;
+  /** A claim to create a beneficiary older than this is taken over (its holder died). */
+  claimStaleMs: number;
+}

@@ -1,0 +1,104 @@
+/**
+ * What each handler of the orchestrator may touch, declared once: the step contexts take their
+ * queue and scheduler types from here, the wiring builds only these adapters, and the CDK settings
+ * turn each line into the function's IAM grants (`infra/cdk/settings.ts`). A step that needs more
+ * must say so here, and its function gets exactly that.
+ */
+import type { WorkStep } from './model.ts';
+
+/** What a handler does with the beneficiary claims. */
+export type ClaimUse = 'read' | 'write' | 'markUsed' | 'release';
+
+export interface Reach {
+  /** The step queues it sends step messages to. */
+  sends: readonly WorkStep[];
+  /** The step queues its one-shot schedules deliver to (none: it creates no schedule). */
+  wakes: readonly WorkStep[];
+  /** Queues events for the caller's webhook. */
+  notifies: boolean;
+  /** Seals credentials (the API, from the caller) or opens them (the steps, for the provider). */
+  credentials?: 'seal' | 'open';
+  /** Reads deposits, or reads and writes them. */
+  deposits?: 'read' | 'write';
+  /** Creates deposits with their idempotency record, and reads the record of a repeated request. */
+  idempotency?: boolean;
+  claims?: readonly ClaimUse[];
+  /** Takes and releases connection leases. */
+  leases?: boolean;
+  /** Queries the index of deposits due a look. */
+  dueIndex?: boolean;
+  /** Calls the provider. */
+  provider?: boolean;
+}
+
+export const reach = {
+  'resolve-bank': {
+    sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
+    wakes: [],
+    notifies: true,
+    credentials: 'open',
+    deposits: 'write',
+    leases: true,
+    provider: true,
+  },
+  'ensure-beneficiary': {
+    sends: ['ensure-beneficiary', 'wait-cooldown', 'transfer'],
+    // A look-up after the bank's cool-down, and the expiry of a question to the caller.
+    wakes: ['ensure-beneficiary'],
+    notifies: true,
+    credentials: 'open',
+    deposits: 'write',
+    claims: ['read', 'write', 'release'],
+    leases: true,
+    provider: true,
+  },
+  'wait-cooldown': {
+    sends: ['transfer'],
+    wakes: ['transfer'],
+    notifies: false,
+    deposits: 'read',
+  },
+  transfer: {
+    // Again (busy connection, woken early, details asked), or back to the cool-down the bank named.
+    sends: ['transfer', 'wait-cooldown'],
+    wakes: ['transfer'],
+    notifies: true,
+    credentials: 'open',
+    deposits: 'write',
+    claims: ['markUsed'],
+    leases: true,
+    provider: true,
+  },
+  /** POST /v1/deposits/create: starts a deposit, or resumes the one waiting for these answers. */
+  create: {
+    sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
+    wakes: [],
+    // An answer that came too late fails the deposit.
+    notifies: true,
+    credentials: 'seal',
+    deposits: 'write',
+    idempotency: true,
+    claims: ['release'],
+    leases: true,
+  },
+  /** POST /v1/deposits/get. */
+  get: { sends: [], wakes: [], notifies: false, deposits: 'read' },
+  /** Re-drives every deposit due a look to its own step's queue. */
+  sweeper: {
+    sends: ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer'],
+    wakes: [],
+    notifies: false,
+    dueIndex: true,
+  },
+} as const satisfies Record<string, Reach>;
+
+export type ReachName = keyof typeof reach;
+/** The steps whose queues handler `H` may send to. */
+export type SendsOf<H extends ReachName> = (typeof reach)[H]['sends'][number];
+/** The steps whose queues the schedules of handler `H` deliver to. */
+export type WakesOf<H extends ReachName> = (typeof reach)[H]['wakes'][number];
+
+/** Every step queue some schedule delivers to: what the scheduler's role may send to. */
+export const wakeTargets: readonly WorkStep[] = [
+  ...new Set(Object.values(reach).flatMap((handler) => handler.wakes as readonly WorkStep[])),
+];

@@ -1,0 +1,158 @@
+/**
+ * ensure-beneficiary, for banks that want the wallet account registered as a beneficiary. One
+ * beneficiary per user connection and wallet account, however many deposits run at once:
+ *   1. our record says it exists: use it;
+ *   2. another deposit is creating it: come back shortly;
+ *   3. else claim its creation, look for it in the list (when the bank lists new ones), and create
+ *      it, asking the caller if the bank asks;
+ *   4. the bank says it exists but its id was lost: look it up once its cool-down has passed;
+ *   5. then on to the cool-down wait, or straight to the transfer.
+ */
+import { ProviderRefusal } from '#shared/provider/client';
+import { type ConnectionContext, callUnderLease } from '../connection.ts';
+import { answerFor, type PauseContext, pauseForInput } from '../input.ts';
+import { type BeneficiaryClaim, bankOf, type Deposit } from '../model.ts';
+import type { BeneficiaryClaims, Provider, StepQueues, Wallets } from '../ports.ts';
+import type { SendsOf, WakesOf } from '../reach.ts';
+import { advance, fail, publishEvent, requeue, sendStep } from '../transitions.ts';
+import { wakeAt } from '../wake-ups.ts';
+import { walletOf } from '../wallets.ts';
+
+export interface EnsureBeneficiaryContext
+  extends ConnectionContext<SendsOf<'ensure-beneficiary'>>,
+    PauseContext<WakesOf<'ensure-beneficiary'>> {
+  queues: StepQueues<SendsOf<'ensure-beneficiary'>>;
+  provider: Pick<Provider, 'listBeneficiaries' | 'createBeneficiary'>;
+  claims: Pick<BeneficiaryClaims, 'get' | 'claim' | 'update' | 'release'>;
+  wallets: Wallets;
+}
+
+export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiaryContext): Promise<void> {
+  const now = ctx.clock.now();
+  const existing = await ctx.claims.get(deposit.ownerKey, deposit.walletAccountId);
+  if (existing?.state === 'created' && existing.beneficiaryId) {
+    return useBeneficiary(
+      ctx,
+      deposit,
+      existing.beneficiaryId,
+      existing.cooldownUntil ?? now,
+      !existing.used,
+    );
+  }
+  const claim: BeneficiaryClaim = {
+    ownerKey: deposit.ownerKey,
+    walletAccountId: deposit.walletAccountId,
+    state: 'creating',
+    depositId: deposit.id,
+    claimedAt: existing?.depositId === deposit.id ? existing.claimedAt : now,
+  };
+  const mine = existing?.depositId === deposit.id;
+  if (!mine && !(await ctx.claims.claim(claim, now - ctx.settings.claimStaleMs))) {
+    return requeue(ctx, deposit, 'ensure-beneficiary');
+  }
+
+  const lookupAt = deposit.beneficiaryLookupAt;
+  if (lookupAt !== undefined && lookupAt > now) return wakeAt(ctx, deposit, 'ensure-beneficiary', lookupAt);
+  const wallet = walletOf(ctx.wallets, deposit);
+  const bank = bankOf(deposit);
+  const answer = await answerFor(ctx, deposit);
+  // The list shows the beneficiary at once, or (banks that hide new ones) once its cool-down is over.
+  const listFirst = !answer && (!bank.hidesNewBeneficiaries || lookupAt !== undefined);
+  const called = await callUnderLease(
+    ctx,
+    deposit,
+    'ensure-beneficiary',
+    ['BENEFICIARY_ALREADY_EXISTS'],
+    async (credentials) => {
+      if (listFirst) {
+        const listed = await ctx.provider.listBeneficiaries(credentials);
+        const match = listed.response.beneficiaries?.find(
+          (candidate) =>
+            candidate.name === wallet.beneficiary.name &&
+            (wallet.beneficiary.accountNumber === '' ||
+              candidate.accountNumber === wallet.beneficiary.accountNumber),
+        );
+        if (match) return { found: match.id, approved: match.status === 'approved' };
+      }
+      return ctx.provider.createBeneficiary(credentials, wallet.beneficiary, answer);
+    },
+  );
+  if (!called) return;
+  const { value: outcome, lease } = called;
+  if (
+    !(outcome instanceof ProviderRefusal) &&
+    'status' in outcome &&
+    outcome.status === 'user_input_required'
+  ) {
+    const paused = await pauseForInput(ctx, deposit, 'ensure-beneficiary', outcome, lease);
+    // The creation claim must not look abandoned while the bank waits for the caller.
+    if (paused) await ctx.claims.update({ ...claim, claimedAt: paused.pendingInput?.expiresAt ?? now });
+    return;
+  }
+  await ctx.leases.release(deposit.ownerKey, lease);
+
+  if (outcome instanceof ProviderRefusal) {
+    // It exists: an earlier attempt whose answer was lost created it. Find it in the list, at once
+    // if the bank lists new beneficiaries, else once its cool-down has certainly passed.
+    if (lookupAt !== undefined || !bank.hidesNewBeneficiaries) {
+      await fail(ctx, deposit, 'BENEFICIARY_UNRESOLVED', 'The bank has the beneficiary but does not list it');
+      return;
+    }
+    const at = ctx.clock.now() + bank.coolDownMs + 1_000;
+    const next = await advance(
+      ctx,
+      deposit,
+      { beneficiaryLookupAt: at },
+      `beneficiary exists; looking it up at ${new Date(at).toISOString()}`,
+    );
+    if (!next) return;
+    await ctx.claims.update({ ...claim, claimedAt: at });
+    return wakeAt(ctx, next, 'ensure-beneficiary', at);
+  }
+  if ('found' in outcome) {
+    const cooldownUntil = outcome.approved ? ctx.clock.now() : ctx.clock.now() + bank.coolDownMs;
+    await ctx.claims.update({ ...claim, state: 'created', beneficiaryId: outcome.found, cooldownUntil });
+    return useBeneficiary(ctx, deposit, outcome.found, cooldownUntil, true);
+  }
+  if (outcome.status !== 'done' || !outcome.response.reference) {
+    await fail(ctx, deposit, 'PROVIDER_PROTOCOL_ERROR', 'The created beneficiary came without a reference');
+    return;
+  }
+  const beneficiaryId = outcome.response.reference;
+  const cooldownUntil = ctx.clock.now() + bank.coolDownMs;
+  await ctx.claims.update({ ...claim, state: 'created', beneficiaryId, cooldownUntil });
+  return useBeneficiary(ctx, deposit, beneficiaryId, cooldownUntil, true);
+}
+
+/** Records the beneficiary on the deposit; then the cool-down wait (its caller hears) or the transfer. */
+async function useBeneficiary(
+  ctx: EnsureBeneficiaryContext,
+  deposit: Deposit,
+  beneficiaryId: string,
+  cooldownUntil: number,
+  firstUse: boolean,
+) {
+  const coolingDown = cooldownUntil > ctx.clock.now();
+  const step = coolingDown ? 'wait-cooldown' : 'transfer';
+  const next = await advance(
+    ctx,
+    deposit,
+    {
+      step,
+      beneficiaryId,
+      cooldownUntil,
+      sendBeneficiaryDetails: firstUse,
+      beneficiaryLookupAt: undefined,
+      pendingInput: undefined,
+      sealedAnswers: undefined,
+    },
+    coolingDown ? `cooling down until ${new Date(cooldownUntil).toISOString()}` : undefined,
+  );
+  if (!next) return;
+  if (coolingDown) {
+    await publishEvent(ctx, next, 'deposit.cooling_down', {
+      resumesAt: new Date(cooldownUntil).toISOString(),
+    });
+  }
+  await sendStep(ctx, next, step);
+}

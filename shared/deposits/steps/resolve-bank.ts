@@ -1,0 +1,78 @@
+/**
+ * resolve-bank, the first step of every deposit:
+ *   1. takes the connection's lease and asks the bank's metadata (retried while busy or unknown);
+ *   2. checks the wallet's currency and the amount against the bank's transferBounds;
+ *   3. records the bank's facts, and moves to ensure-beneficiary when the bank wants beneficiaries
+ *      created, else straight to the transfer.
+ */
+import { isCurrencyCode, toMinorUnits } from '#shared/money';
+import { ProviderRefusal } from '#shared/provider/client';
+import { periodMs } from '#shared/spec/period';
+import type { AccountsMetadata } from '#shared/spec/schemas';
+import { type ConnectionContext, callUnderLease } from '../connection.ts';
+import type { BankFacts, Deposit, WalletAccount } from '../model.ts';
+import type { Provider, Wallets } from '../ports.ts';
+import type { SendsOf } from '../reach.ts';
+import { advance, fail, sendStep } from '../transitions.ts';
+import { walletOf } from '../wallets.ts';
+
+export interface ResolveBankContext extends ConnectionContext<SendsOf<'resolve-bank'>> {
+  provider: Pick<Provider, 'getMetadata'>;
+  wallets: Wallets;
+}
+
+export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Promise<void> {
+  const called = await callUnderLease(ctx, deposit, 'resolve-bank', [], (credentials) =>
+    ctx.provider.getMetadata(credentials),
+  );
+  if (!called) return;
+  await ctx.leases.release(deposit.ownerKey, called.lease);
+  const metadata = called.value;
+  if (metadata instanceof ProviderRefusal) {
+    await fail(ctx, deposit, metadata.type, metadata.msg);
+    return;
+  }
+  const accountsMetadata = metadata.response.accountsMetadata;
+  if (metadata.status !== 'done' || !accountsMetadata) {
+    await fail(ctx, deposit, 'PROVIDER_PROTOCOL_ERROR', 'The bank metadata came without accountsMetadata');
+    return;
+  }
+  const refusal = checkBounds(accountsMetadata, walletOf(ctx.wallets, deposit), deposit.amountMinor);
+  if (refusal) {
+    await fail(ctx, deposit, refusal.type, refusal.msg);
+    return;
+  }
+
+  const bank: BankFacts = {
+    swiftCode: accountsMetadata.swiftCode,
+    bankName: accountsMetadata.bankName,
+    isCreateBeneficiaryEndpointRequired: accountsMetadata.isCreateBeneficiaryEndpointRequired,
+    hidesNewBeneficiaries: !accountsMetadata.willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod,
+    coolDownMs: periodMs(accountsMetadata.beneficiaryCoolDownPeriod),
+  };
+  const step = bank.isCreateBeneficiaryEndpointRequired ? 'ensure-beneficiary' : 'transfer';
+  const next = await advance(ctx, deposit, { step, bank }, `bank: ${bank.bankName}`);
+  if (next) await sendStep(ctx, next, step);
+}
+
+/** The bank's minimum for this transfer, and a currency the bank handles. */
+export function checkBounds(metadata: AccountsMetadata, wallet: WalletAccount, amountMinor: number) {
+  const sameBank = (code: string) => code.trim().toUpperCase().slice(0, 8);
+  const type = sameBank(wallet.inline.swiftCode) === sameBank(metadata.swiftCode) ? 'same' : 'local';
+  const bounds = metadata.transferBounds.filter((bound) => bound.currency.code === wallet.currency);
+  if (metadata.transferBounds.length > 0 && bounds.length === 0) {
+    return { type: 'CURRENCY_NOT_SUPPORTED', msg: `The bank does not transfer ${wallet.currency}` };
+  }
+  const bound = bounds.find((candidate) => candidate.type === type);
+  if (
+    bound &&
+    isCurrencyCode(wallet.currency) &&
+    amountMinor < toMinorUnits(bound.minimum, wallet.currency)
+  ) {
+    return {
+      type: 'AMOUNT_BELOW_MINIMUM',
+      msg: `The bank's minimum for a ${type} transfer is ${bound.minimum} ${wallet.currency}`,
+    };
+  }
+  return undefined;
+}

@@ -1,0 +1,142 @@
+/**
+ * How a deposit moves: every change is a conditional write on its version (`advance`), so that
+ * duplicate, late and re-ordered messages find it moved on and do nothing. Around it: failing a
+ * deposit, sending its step's message now or after a short delay, counting retries, publishing
+ * the events its caller hears, and the time the sweeper should look at it if nothing else does.
+ */
+import type { Deposit, DepositEvent, WorkStep } from './model.ts';
+import type {
+  BeneficiaryClaims,
+  Clock,
+  ConnectionLeases,
+  DepositEvents,
+  DepositObserver,
+  DepositRecords,
+  DepositSettings,
+  StepQueues,
+} from './ports.ts';
+
+/** What a change of state touches: the deposit itself, and the metric of its transitions. */
+export interface TransitionContext {
+  deposits: DepositRecords;
+  clock: Clock;
+  settings: DepositSettings;
+  observer?: DepositObserver | undefined;
+}
+
+/**
+ * What failing a deposit touches: its caller hears, the connection it waited on is freed, and a
+ * beneficiary it was creating (handlers that may fail one at ensure-beneficiary) can be created by another.
+ */
+export interface FailContext extends TransitionContext {
+  events: DepositEvents;
+  leases: Pick<ConnectionLeases, 'release'>;
+  claims?: Pick<BeneficiaryClaims, 'release'>;
+}
+
+/** The conditional transition: writes the next version if the deposit is still at this one. */
+export async function advance(
+  ctx: TransitionContext,
+  deposit: Deposit,
+  changes: Partial<Deposit>,
+  note?: string,
+): Promise<Deposit | undefined> {
+  const now = ctx.clock.now();
+  const next: Deposit = { ...deposit, ...changes, version: deposit.version + 1, updatedAt: now };
+  if (!('retries' in changes)) next.retries = next.step === deposit.step ? deposit.retries : 0;
+  const moved = next.step !== deposit.step || next.status !== deposit.status;
+  if (moved || note) {
+    next.history = [
+      ...deposit.history,
+      { step: next.step, status: next.status, at: now, ...(note ? { note } : {}) },
+    ];
+  }
+  if (next.status === 'done' || next.status === 'failed') {
+    next.sealedCredentials = undefined;
+    next.sealedAnswers = undefined;
+    next.checkAt = undefined;
+  } else {
+    next.checkAt = checkAt(next, now, ctx.settings.stallAfterMs);
+  }
+  if (!(await ctx.deposits.save(next, deposit.version))) return undefined;
+  if (moved) ctx.observer?.transitioned(next.status, next.step);
+  return next;
+}
+
+/** When the sweeper should look at a deposit that nothing moved: after what it waits for, plus the stall time. */
+export function checkAt(deposit: Deposit, now: number, stallAfterMs: number): number {
+  if (deposit.status === 'user_input_required')
+    return (deposit.pendingInput?.expiresAt ?? now) + stallAfterMs;
+  if (deposit.step === 'wait-cooldown') return Math.max(now, deposit.cooldownUntil ?? now) + stallAfterMs;
+  if (deposit.beneficiaryLookupAt) return Math.max(now, deposit.beneficiaryLookupAt) + stallAfterMs;
+  return now + stallAfterMs;
+}
+
+/** Ends the deposit as failed with a type its caller can act on, and tells the caller. */
+export async function fail(ctx: FailContext, deposit: Deposit, type: string, msg: string) {
+  const failed = await advance(ctx, deposit, {
+    status: 'failed',
+    step: 'completed',
+    failure: { type, msg },
+    pendingInput: undefined,
+  });
+  await ctx.leases.release(deposit.ownerKey, inputLease(deposit));
+  if (deposit.step === 'ensure-beneficiary') {
+    await ctx.claims?.release(deposit.ownerKey, deposit.walletAccountId, deposit.id);
+  }
+  if (failed) await publishEvent(ctx, failed, 'deposit.failed', { type, msg });
+  return failed;
+}
+
+/** The lease a deposit keeps on its connection while the bank waits for the caller's answer. */
+export function inputLease(deposit: Pick<Deposit, 'id'>) {
+  return `${deposit.id}#input`;
+}
+
+/** Sends the message of `step`, which the deposit is at (or, for a wake-up of the transfer, waits for). */
+export function sendStep<S extends WorkStep>(
+  ctx: { queues: StepQueues<S> },
+  deposit: Deposit,
+  step: S,
+  delaySeconds?: number,
+) {
+  return ctx.queues.send(
+    { depositId: deposit.id, step, version: deposit.version, kind: 'run' },
+    delaySeconds,
+  );
+}
+
+/** Sends the deposit's step again after a short delay that grows with its retries. */
+export function requeue<S extends WorkStep>(ctx: { queues: StepQueues<S> }, deposit: Deposit, step: S) {
+  return sendStep(ctx, deposit, step, Math.min(30, 1 + deposit.retries * 2));
+}
+
+/** Counts one more retry of the step and comes back later; past the limit, the deposit fails. */
+export async function retryLater<S extends WorkStep>(
+  ctx: FailContext & { queues: StepQueues<S> },
+  deposit: Deposit,
+  step: S,
+  reason: string,
+) {
+  if (deposit.retries >= ctx.settings.maxRetries) {
+    return fail(ctx, deposit, 'PROVIDER_UNAVAILABLE', `Gave up after ${deposit.retries} retries: ${reason}`);
+  }
+  const next = await advance(ctx, deposit, { retries: deposit.retries + 1 }, reason);
+  if (next) await requeue(ctx, next, step);
+}
+
+/** Queues the event of this version of the deposit; its id is stable, so receivers de-duplicate. */
+export async function publishEvent(
+  ctx: { events: DepositEvents },
+  deposit: Deposit,
+  type: DepositEvent['type'],
+  data: Record<string, unknown>,
+) {
+  await ctx.events.publish({
+    id: `${deposit.id}.v${deposit.version}`,
+    type,
+    depositId: deposit.id,
+    occurredAt: new Date(deposit.updatedAt).toISOString(),
+    data: { status: deposit.status, step: deposit.step, ...data },
+  });
+}
