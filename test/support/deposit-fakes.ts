@@ -1,0 +1,234 @@
+/**
+ * In-memory fakes of the deposit ports, the ones every unit test of `shared/deposits/` uses: no
+ * network, no AWS, no real time. They keep the adapters' contracts (conditional writes on the
+ * version, claim and lease conditions, a queue or schedule only for the steps a handler may reach)
+ * and record what crossed them, so tests assess what a step did.
+ */
+import type {
+  BeneficiaryClaim,
+  Deposit,
+  DepositEvent,
+  StepMessageTo,
+  WorkStep,
+} from '#shared/deposits/model';
+import type {
+  BeneficiaryClaims,
+  ConnectionLeases,
+  CredentialOpener,
+  CredentialSealer,
+  DepositObserver,
+  DepositRecords,
+  DueDeposits,
+  IdempotencyRecords,
+  Provider,
+  StepQueues,
+  WakeScheduler,
+} from '#shared/deposits/ports';
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+/** The deposits table's entities, sharing one in-memory state, with DynamoDB's conditions. */
+export class FakeDepositsTable {
+  readonly items = new Map<string, Deposit>();
+  readonly keys = new Map<string, string>();
+  readonly claimItems = new Map<string, BeneficiaryClaim>();
+  readonly leaseItems = new Map<string, { holder: string; until: number }>();
+  /** Every successful deposit write, in order. */
+  readonly writes: Deposit[] = [];
+
+  readonly deposits: DepositRecords = {
+    get: async (id) => {
+      const found = this.items.get(id);
+      return found && copy(found);
+    },
+    save: async (deposit, expectedVersion) => {
+      if (this.items.get(deposit.id)?.version !== expectedVersion) return false;
+      this.items.set(deposit.id, copy(deposit));
+      this.writes.push(copy(deposit));
+      return true;
+    },
+  };
+
+  readonly idempotency: IdempotencyRecords = {
+    createOnce: async (deposit) => {
+      const key = `${deposit.ownerKey}#${deposit.idempotencyKey}`;
+      const taken = this.keys.get(key);
+      if (taken !== undefined) return { created: false, depositId: taken };
+      this.keys.set(key, deposit.id);
+      this.items.set(deposit.id, copy(deposit));
+      return { created: true };
+    },
+  };
+
+  readonly due: DueDeposits = {
+    findDue: async (now, limit) =>
+      [...this.items.values()]
+        .filter((deposit) => deposit.checkAt !== undefined && deposit.checkAt <= now)
+        .sort((a, b) => (a.checkAt ?? 0) - (b.checkAt ?? 0))
+        .slice(0, limit)
+        .map(copy),
+  };
+
+  readonly claims: BeneficiaryClaims = {
+    get: async (ownerKey, walletAccountId) => {
+      const found = this.claimItems.get(`${ownerKey}#${walletAccountId}`);
+      return found && copy(found);
+    },
+    claim: async (claim, staleBefore) => {
+      const key = `${claim.ownerKey}#${claim.walletAccountId}`;
+      const held = this.claimItems.get(key);
+      if (held && !(held.state === 'creating' && held.claimedAt < staleBefore)) return false;
+      this.claimItems.set(key, copy(claim));
+      return true;
+    },
+    update: async (claim) => {
+      const key = `${claim.ownerKey}#${claim.walletAccountId}`;
+      const held = this.claimItems.get(key);
+      if (held?.depositId !== claim.depositId || held.state !== 'creating') return false;
+      this.claimItems.set(key, copy(claim));
+      return true;
+    },
+    markUsed: async (ownerKey, walletAccountId) => {
+      const held = this.claimItems.get(`${ownerKey}#${walletAccountId}`);
+      if (held) held.used = true;
+    },
+    release: async (ownerKey, walletAccountId, depositId) => {
+      const key = `${ownerKey}#${walletAccountId}`;
+      const held = this.claimItems.get(key);
+      if (held?.depositId === depositId && held.state === 'creating') this.claimItems.delete(key);
+    },
+  };
+
+  readonly leases: ConnectionLeases = {
+    acquire: async (ownerKey, holder, until, now, reclaimable) => {
+      const held = this.leaseItems.get(ownerKey);
+      const free =
+        !held || held.holder === holder || held.holder === (reclaimable ?? holder) || held.until < now;
+      if (!free) return false;
+      this.leaseItems.set(ownerKey, { holder, until });
+      return true;
+    },
+    release: async (ownerKey, holder) => {
+      if (this.leaseItems.get(ownerKey)?.holder === holder) this.leaseItems.delete(ownerKey);
+    },
+  };
+
+  /** Puts a deposit as it stands, as if earlier steps had written it. */
+  put(deposit: Deposit): Deposit {
+    this.items.set(deposit.id, copy(deposit));
+    return deposit;
+  }
+
+  current(id: string): Deposit {
+    const found = this.items.get(id);
+    if (!found) throw new Error(`no deposit ${id}`);
+    return copy(found);
+  }
+}
+
+export interface Sent<S extends WorkStep> {
+  message: StepMessageTo<S>;
+  delaySeconds: number;
+}
+
+/** Step queues that take messages only for the steps given, as a handler's SQS adapter does. */
+export class FakeQueues<S extends WorkStep> implements StepQueues<S> {
+  readonly sent: Sent<S>[] = [];
+
+  constructor(private readonly steps: readonly S[]) {}
+
+  async send(message: StepMessageTo<S>, delaySeconds = 0): Promise<void> {
+    if (!this.steps.includes(message.step)) throw new Error(`no queue for ${message.step} here`);
+    this.sent.push({ message: copy(message), delaySeconds });
+  }
+}
+
+/** One-shot schedules, idempotent per name, only to the steps given. */
+export class FakeScheduler<S extends WorkStep> implements WakeScheduler<S> {
+  readonly schedules = new Map<string, { at: number; message: StepMessageTo<S> }>();
+
+  constructor(private readonly steps: readonly S[]) {}
+
+  async scheduleAt(name: string, at: Date, message: StepMessageTo<S>): Promise<void> {
+    if (!this.steps.includes(message.step)) throw new Error(`no schedule target for ${message.step} here`);
+    if (!this.schedules.has(name)) this.schedules.set(name, { at: at.getTime(), message: copy(message) });
+  }
+}
+
+/** Sealing that is visibly not plaintext and bound to its deposit, like the Encryption SDK's context. */
+export class FakeVault implements CredentialSealer, CredentialOpener {
+  async seal(depositId: string, secret: unknown): Promise<string> {
+    return `sealed:${depositId}:${Buffer.from(JSON.stringify(secret)).toString('base64')}`;
+  }
+
+  async open<T>(depositId: string, sealed: string): Promise<T> {
+    const [tag, owner, body] = sealed.split(':');
+    if (tag !== 'sealed' || owner !== depositId || body === undefined) {
+      throw new Error('sealed credentials belong to another deposit');
+    }
+    return JSON.parse(Buffer.from(body, 'base64').toString('utf8')) as T;
+  }
+}
+
+export class FakeEvents {
+  readonly published: DepositEvent[] = [];
+
+  async publish(event: DepositEvent): Promise<void> {
+    this.published.push(copy(event));
+  }
+
+  types(): string[] {
+    return this.published.map((event) => event.type);
+  }
+}
+
+export class RecordingObserver implements DepositObserver {
+  readonly transitions: string[] = [];
+
+  transitioned(status: string, step: string): void {
+    this.transitions.push(`${status}/${step}`);
+  }
+}
+
+type ProviderMethod = keyof Provider;
+type Script = (...args: unknown[]) => unknown;
+
+/**
+ * The provider, scripted per operation: each call takes the next scripted answer (a value to
+ * return, or an error to throw); an unscripted call fails the test. Calls are recorded.
+ */
+export class FakeProvider {
+  readonly calls: { method: ProviderMethod; args: unknown[] }[] = [];
+  private readonly scripts = new Map<ProviderMethod, Script[]>();
+
+  answer(method: ProviderMethod, ...answers: unknown[]): this {
+    const queue = this.scripts.get(method) ?? [];
+    for (const answer of answers) {
+      queue.push(() => {
+        if (answer instanceof Error) throw answer;
+        return answer;
+      });
+    }
+    this.scripts.set(method, queue);
+    return this;
+  }
+
+  callsOf(method: ProviderMethod) {
+    return this.calls.filter((call) => call.method === method).map((call) => call.args);
+  }
+
+  private next(method: ProviderMethod, args: unknown[]) {
+    this.calls.push({ method, args: copy(args) });
+    const script = this.scripts.get(method)?.shift();
+    if (!script) throw new Error(`unexpected provider call ${method}`);
+    return Promise.resolve(script(...args));
+  }
+
+  readonly port = {
+    getMetadata: (...args: unknown[]) => this.next('getMetadata', args),
+    listBeneficiaries: (...args: unknown[]) => this.next('listBeneficiaries', args),
+    createBeneficiary: (...args: unknown[]) => this.next('createBeneficiary', args),
+    createTransfer: (...args: unknown[]) => this.next('createTransfer', args),
+    createAutoflowTransfer: (...args: unknown[]) => this.next('createAutoflowTransfer', args),
+  } as unknown as Provider;
+}

@@ -1,0 +1,180 @@
+/**
+ * A deposit's world for unit tests: the fakes of every port, a manual clock, settings and wallets,
+ * deposits at any step, provider answers, and each step's context built from them with exactly the
+ * ports (and queues, and schedule targets) its handler has.
+ */
+
+import { localWallets } from '#infra/local/wallets';
+import type { BankFacts, Deposit } from '#shared/deposits/model';
+import type { DepositSettings } from '#shared/deposits/ports';
+import { reach, type SendsOf, type WakesOf } from '#shared/deposits/reach';
+import type { StartContext } from '#shared/deposits/start';
+import type { EnsureBeneficiaryContext } from '#shared/deposits/steps/ensure-beneficiary';
+import type { ResolveBankContext } from '#shared/deposits/steps/resolve-bank';
+import type { TransferContext } from '#shared/deposits/steps/transfer';
+import type { WaitCooldownContext } from '#shared/deposits/steps/wait-cooldown';
+import type { SweepContext } from '#shared/deposits/sweeper';
+import { walletAccounts, walletBook } from '#shared/deposits/wallets';
+import { ProviderRefusal, ProviderUnknownOutcome, type UnknownReason } from '#shared/provider/client';
+import { digest } from '#shared/secrets';
+import type { UserInput } from '#shared/spec/schemas';
+import {
+  FakeDepositsTable,
+  FakeEvents,
+  FakeProvider,
+  FakeQueues,
+  FakeScheduler,
+  FakeVault,
+  RecordingObserver,
+} from './deposit-fakes.ts';
+import { ManualClock } from './manual-clock.ts';
+
+export const settings: DepositSettings = {
+  longWaitMs: 900_000,
+  leaseMs: 15_000,
+  leasePatienceMs: 2_000,
+  inputTtlMs: 240_000,
+  maxRetries: 3,
+  stallAfterMs: 120_000,
+  claimStaleMs: 60_000,
+};
+
+export const credentials = { accessToken: 'token-1', appSecret: 'app-secret', userSecret: 'user-secret' };
+export const ownerKey = digest(credentials.accessToken);
+
+/** Bank facts by the sandbox's scenarios. */
+export const banks = {
+  beneficiary: bank({ isCreateBeneficiaryEndpointRequired: true }),
+  noBeneficiary: bank({ isCreateBeneficiaryEndpointRequired: false }),
+  coolDown: bank({ isCreateBeneficiaryEndpointRequired: true, coolDownMs: 3_600_000 }),
+  hiddenCoolDown: bank({
+    isCreateBeneficiaryEndpointRequired: true,
+    coolDownMs: 86_400_000,
+    hidesNewBeneficiaries: true,
+  }),
+};
+
+function bank(facts: Partial<BankFacts>): BankFacts {
+  return {
+    swiftCode: 'SBXBAEAD',
+    bankName: 'Sandbox Bank',
+    isCreateBeneficiaryEndpointRequired: true,
+    hidesNewBeneficiaries: false,
+    coolDownMs: 0,
+    ...facts,
+  };
+}
+
+export const question: UserInput[] = [{ id: 'otp', index: 0, query: 'One-time password', answer: '' }];
+
+/** Provider answers and refusals, as the provider client returns and throws them. */
+export const answers = {
+  done: <T>(response: T, id = 'op-1') => ({ status: 'done' as const, id, response }),
+  question: (id = 'op-q') => ({
+    status: 'user_input_required' as const,
+    id,
+    userInputs: question,
+    response: {},
+  }),
+  refusal: (type: string, msg = type) => new ProviderRefusal(type, msg, 400),
+  unknown: (reason: UnknownReason = 'timeout') => new ProviderUnknownOutcome(reason, 'lost'),
+};
+
+export function world() {
+  const clock = new ManualClock();
+  const table = new FakeDepositsTable();
+  const events = new FakeEvents();
+  const observer = new RecordingObserver();
+  const provider = new FakeProvider();
+  const vault = new FakeVault();
+  const wallets = walletBook(walletAccounts(localWallets), 'wallet-aed');
+  const base = { deposits: table.deposits, clock, settings, observer, events, leases: table.leases };
+  const queues = <H extends keyof typeof reach>(name: H) =>
+    new FakeQueues<SendsOf<H>>(reach[name].sends as readonly SendsOf<H>[]);
+  const scheduler = <H extends keyof typeof reach>(name: H) =>
+    new FakeScheduler<WakesOf<H>>(reach[name].wakes as readonly WakesOf<H>[]);
+
+  const contexts = {
+    resolveBank: (): ResolveBankContext & { queues: FakeQueues<SendsOf<'resolve-bank'>> } => ({
+      ...base,
+      vault,
+      wallets,
+      provider: provider.port,
+      queues: queues('resolve-bank'),
+    }),
+    ensureBeneficiary: (): EnsureBeneficiaryContext & {
+      queues: FakeQueues<SendsOf<'ensure-beneficiary'>>;
+      scheduler: FakeScheduler<WakesOf<'ensure-beneficiary'>>;
+    } => ({
+      ...base,
+      vault,
+      wallets,
+      provider: provider.port,
+      claims: table.claims,
+      queues: queues('ensure-beneficiary'),
+      scheduler: scheduler('ensure-beneficiary'),
+    }),
+    waitCooldown: (): WaitCooldownContext & {
+      queues: FakeQueues<SendsOf<'wait-cooldown'>>;
+      scheduler: FakeScheduler<WakesOf<'wait-cooldown'>>;
+    } => ({ clock, settings, queues: queues('wait-cooldown'), scheduler: scheduler('wait-cooldown') }),
+    transfer: (): TransferContext & {
+      queues: FakeQueues<SendsOf<'transfer'>>;
+      scheduler: FakeScheduler<WakesOf<'transfer'>>;
+    } => ({
+      ...base,
+      vault,
+      wallets,
+      provider: provider.port,
+      beneficiaries: table.claims,
+      queues: queues('transfer'),
+      scheduler: scheduler('transfer'),
+    }),
+    start: (): StartContext & { queues: FakeQueues<SendsOf<'create'>> } => ({
+      ...base,
+      idempotency: table.idempotency,
+      vault,
+      wallets,
+      claims: table.claims,
+      queues: queues('create'),
+    }),
+    sweep: (): SweepContext & { queues: FakeQueues<SendsOf<'sweeper'>> } => ({
+      due: table.due,
+      clock,
+      queues: queues('sweeper'),
+    }),
+  };
+
+  let sequence = 0;
+  /** A deposit as the earlier steps left it, stored in the table. */
+  async function deposit(overrides: Partial<Deposit> = {}): Promise<Deposit> {
+    sequence += 1;
+    const id = overrides.id ?? `dep_${sequence}`;
+    const now = clock.now();
+    return table.put({
+      id,
+      ownerKey,
+      readerKey: digest(credentials.userSecret),
+      idempotencyKey: `key-${sequence}`,
+      fingerprint: 'fingerprint',
+      status: 'initialized',
+      step: 'resolve-bank',
+      version: 0,
+      amountMinor: 2550,
+      currency: 'AED',
+      senderId: 'acc-1',
+      walletAccountId: 'wallet-aed',
+      sealedCredentials: await vault.seal(id, credentials),
+      retries: 0,
+      history: [
+        { step: overrides.step ?? 'resolve-bank', status: overrides.status ?? 'initialized', at: now },
+      ],
+      createdAt: now,
+      updatedAt: now,
+      checkAt: now + settings.stallAfterMs,
+      ...overrides,
+    });
+  }
+
+  return { clock, table, events, observer, provider, vault, wallets, contexts, deposit };
+}

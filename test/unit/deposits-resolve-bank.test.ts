@@ -1,0 +1,195 @@
+/** The resolve-bank step through the fakes of its ports: metadata, bounds, the path it picks. */
+import { describe, expect, it } from 'vitest';
+import { resolveBank } from '#shared/deposits/steps/resolve-bank';
+import type { AccountsMetadata } from '#shared/spec/schemas';
+import { answers, credentials, settings, world } from '../support/deposit-world.ts';
+
+function metadata(overrides: Partial<AccountsMetadata> = {}) {
+  const accountsMetadata: AccountsMetadata = {
+    swiftCode: 'SBXBAEAD',
+    sortCode: null,
+    bankName: 'Sandbox Bank',
+    branchName: 'Main',
+    branchAddress: 'Main Street',
+    address: { line1: 'a', line2: 'b', line3: 'c' },
+    transferBounds: [{ minimum: 10, currency: { code: 'AED', name: 'Dirham' }, type: 'local' }],
+    beneficiaryCoolDownPeriod: { value: 0, unit: 'hrs' },
+    isCreateBeneficiaryEndpointRequired: true,
+    willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod: true,
+    country: { code: 'AE', name: 'United Arab Emirates' },
+    transactionRange: { unit: 'days', value: 30 },
+    ...overrides,
+  };
+  return answers.done({ jobID: 'job-1', success: true, status: 'done', accountsMetadata });
+}
+
+describe('resolve-bank', () => {
+  it('records the bank and moves to ensure-beneficiary when the bank wants beneficiaries created', async () => {
+    // prepare
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    const deposit = await w.deposit();
+    w.provider.answer('getMetadata', metadata({ beneficiaryCoolDownPeriod: { value: 2, unit: 'hrs' } }));
+
+    // act
+    await resolveBank(deposit, ctx);
+
+    // assess
+    const after = w.table.current(deposit.id);
+    expect(after).toMatchObject({
+      step: 'ensure-beneficiary',
+      status: 'initialized',
+      version: 1,
+      retries: 0,
+    });
+    expect(after.bank).toEqual({
+      swiftCode: 'SBXBAEAD',
+      bankName: 'Sandbox Bank',
+      isCreateBeneficiaryEndpointRequired: true,
+      hidesNewBeneficiaries: false,
+      coolDownMs: 7_200_000,
+    });
+    expect(ctx.queues.sent).toEqual([
+      {
+        message: { depositId: deposit.id, step: 'ensure-beneficiary', version: 1, kind: 'run' },
+        delaySeconds: 0,
+      },
+    ]);
+    expect(w.provider.callsOf('getMetadata')).toEqual([[credentials]]);
+    expect(w.table.leaseItems.size).toBe(0);
+    expect(w.observer.transitions).toEqual(['initialized/ensure-beneficiary']);
+  });
+
+  it('goes straight to the transfer at a bank that creates no beneficiaries', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    const deposit = await w.deposit();
+    w.provider.answer('getMetadata', metadata({ isCreateBeneficiaryEndpointRequired: false }));
+
+    await resolveBank(deposit, ctx);
+
+    expect(w.table.current(deposit.id).step).toBe('transfer');
+    expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['transfer']);
+  });
+
+  it.for([
+    {
+      label: 'below the minimum',
+      amountMinor: 999,
+      bounds: [{ minimum: 10, currency: { code: 'AED', name: 'Dirham' }, type: 'local' }],
+      type: 'AMOUNT_BELOW_MINIMUM',
+    },
+    {
+      label: 'a currency the bank does not transfer',
+      amountMinor: 5000,
+      bounds: [{ minimum: 1, currency: { code: 'KWD', name: 'Dinar' }, type: 'local' }],
+      type: 'CURRENCY_NOT_SUPPORTED',
+    },
+  ])(
+    'fails $label with $type, tells the caller, and erases the credentials',
+    async ({ amountMinor, bounds, type }) => {
+      const w = world();
+      const ctx = w.contexts.resolveBank();
+      const deposit = await w.deposit({ amountMinor });
+      w.provider.answer('getMetadata', metadata({ transferBounds: bounds }));
+
+      await resolveBank(deposit, ctx);
+
+      const after = w.table.current(deposit.id);
+      expect(after).toMatchObject({ status: 'failed', step: 'completed', failure: { type } });
+      expect(after.sealedCredentials).toBeUndefined();
+      expect(after.checkAt).toBeUndefined();
+      expect(ctx.queues.sent).toEqual([]);
+      expect(w.events.published).toEqual([
+        expect.objectContaining({ id: `${deposit.id}.v1`, type: 'deposit.failed', depositId: deposit.id }),
+      ]);
+    },
+  );
+
+  it('accepts the minimum itself, and bounds of the same bank by its swift code', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    const deposit = await w.deposit({ amountMinor: 1000 });
+    w.provider.answer(
+      'getMetadata',
+      metadata({
+        swiftCode: 'WALTAEADXXX',
+        transferBounds: [
+          { minimum: 10, currency: { code: 'AED', name: 'Dirham' }, type: 'same' },
+          { minimum: 500, currency: { code: 'AED', name: 'Dirham' }, type: 'local' },
+        ],
+      }),
+    );
+
+    await resolveBank(deposit, ctx);
+
+    expect(w.table.current(deposit.id).step).toBe('ensure-beneficiary');
+  });
+
+  it('fails a refusal with its type, and an answer without metadata as a protocol error', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    const refused = await w.deposit();
+    const empty = await w.deposit();
+    w.provider.answer('getMetadata', answers.refusal('INVALID_ACCESS_TOKEN'), answers.done({ jobID: 'j' }));
+
+    await resolveBank(refused, ctx);
+    await resolveBank(empty, ctx);
+
+    expect(w.table.current(refused.id).failure?.type).toBe('INVALID_ACCESS_TOKEN');
+    expect(w.table.current(empty.id).failure?.type).toBe('PROVIDER_PROTOCOL_ERROR');
+  });
+
+  it('retries an unknown outcome later, counted, and fails PROVIDER_UNAVAILABLE past the limit', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    let deposit = await w.deposit();
+    w.provider.answer(
+      'getMetadata',
+      ...Array.from({ length: settings.maxRetries + 1 }, () => answers.unknown('server_error')),
+    );
+
+    for (let attempt = 0; attempt <= settings.maxRetries; attempt += 1) {
+      await resolveBank(deposit, ctx);
+      deposit = w.table.current(deposit.id);
+    }
+
+    expect(deposit).toMatchObject({ status: 'failed', failure: { type: 'PROVIDER_UNAVAILABLE' } });
+    expect(ctx.queues.sent.map((sent) => [sent.message.step, sent.delaySeconds])).toEqual([
+      ['resolve-bank', 3],
+      ['resolve-bank', 5],
+      ['resolve-bank', 7],
+    ]);
+    expect(w.table.leaseItems.size).toBe(0);
+  });
+
+  it('comes back through its own queue when another step holds the connection past its patience', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    const deposit = await w.deposit();
+    w.table.leaseItems.set(deposit.ownerKey, { holder: 'someone-else', until: w.clock.now() + 60_000 });
+    const startedAt = w.clock.now();
+
+    await resolveBank(deposit, ctx);
+
+    expect(w.provider.calls).toEqual([]);
+    expect(w.clock.now() - startedAt).toBeLessThanOrEqual(settings.leasePatienceMs + 400);
+    expect(ctx.queues.sent.map((sent) => sent.message)).toEqual([
+      { depositId: deposit.id, step: 'resolve-bank', version: 0, kind: 'run' },
+    ]);
+    expect(w.table.current(deposit.id).version).toBe(0);
+  });
+
+  it('does nothing more when another worker moved the deposit first (a duplicate)', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    const deposit = await w.deposit();
+    w.table.put({ ...deposit, version: 1, step: 'ensure-beneficiary' });
+    w.provider.answer('getMetadata', metadata());
+
+    await resolveBank(deposit, ctx);
+
+    expect(w.table.current(deposit.id)).toMatchObject({ version: 1, step: 'ensure-beneficiary' });
+    expect(ctx.queues.sent).toEqual([]);
+  });
+});
