@@ -2,7 +2,7 @@
  * Configuration, read once from the environment when a module first asks for it. A missing or
  * malformed variable fails at start, with the variable's name.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const number = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
 

@@ -2,7 +2,9 @@ import { DepositError } from '#shared/deposits/errors';
 import { depositRoute } from '#shared/deposits/routes';
 import { CreateDepositRequest, IdempotencyKey } from '#shared/deposits/schemas';
 import { type StartContext, startDeposit } from '#shared/deposits/start';
-import { credentialVault, failPorts, queuesOf, tableEntities, wallets } from '#shared/wiring/deposits';
+import { queuesOf } from '#shared/wiring/messaging';
+import { credentialVault, failPorts, wallets } from '#shared/wiring/steps';
+import { tableEntities } from '#shared/wiring/table';
 
 const context: StartContext = {
   ...failPorts(),

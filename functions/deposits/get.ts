@@ -1,7 +1,7 @@
 import { type ReadContext, readDeposit } from '#shared/deposits/read';
 import { depositRoute } from '#shared/deposits/routes';
 import { GetDepositRequest } from '#shared/deposits/schemas';
-import { systemClock, tableEntities } from '#shared/wiring/deposits';
+import { systemClock, tableEntities } from '#shared/wiring/table';
 
 const context: ReadContext = { deposits: tableEntities.deposits(), clock: systemClock };
 

@@ -3,7 +3,7 @@ import { webhookConfig } from '#shared/config';
 import { DepositEvent } from '#shared/deposits/model';
 import { backoffSeconds, WebhookSender } from '#shared/deposits/webhooks';
 import { sqsConsumer } from '#shared/middleware/sqs';
-import { depositEvents } from '#shared/wiring/deposits';
+import { depositEvents } from '#shared/wiring/messaging';
 
 const { WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_SECRET_ARN, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_BASE_SECONDS } =
   webhookConfig();

@@ -1,7 +1,9 @@
 import { expireInput } from '#shared/deposits/input';
 import { type EnsureBeneficiaryContext, ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { stepConsumer } from '#shared/middleware/sqs';
-import { connectionPorts, schedulerOf, tableEntities } from '#shared/wiring/deposits';
+import { schedulerOf } from '#shared/wiring/messaging';
+import { connectionPorts } from '#shared/wiring/steps';
+import { tableEntities } from '#shared/wiring/table';
 
 const context: EnsureBeneficiaryContext = {
   ...connectionPorts('ensure-beneficiary'),

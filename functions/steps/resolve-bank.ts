@@ -1,6 +1,6 @@
 import { type ResolveBankContext, resolveBank } from '#shared/deposits/steps/resolve-bank';
 import { stepConsumer } from '#shared/middleware/sqs';
-import { connectionPorts } from '#shared/wiring/deposits';
+import { connectionPorts } from '#shared/wiring/steps';
 
 const context: ResolveBankContext = connectionPorts('resolve-bank');
 

@@ -2,7 +2,8 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { type SweepContext, sweep } from '#shared/deposits/sweeper';
 import { logger } from '#shared/logger';
-import { queuesOf, systemClock, tableEntities } from '#shared/wiring/deposits';
+import { queuesOf } from '#shared/wiring/messaging';
+import { systemClock, tableEntities } from '#shared/wiring/table';
 
 const context: SweepContext = { due: tableEntities.due(), queues: queuesOf('sweeper'), clock: systemClock };
 

@@ -1,6 +1,7 @@
 import { type WaitCooldownContext, waitCooldown } from '#shared/deposits/steps/wait-cooldown';
 import { stepConsumer } from '#shared/middleware/sqs';
-import { depositSettings, queuesOf, schedulerOf, systemClock, tableEntities } from '#shared/wiring/deposits';
+import { queuesOf, schedulerOf } from '#shared/wiring/messaging';
+import { depositSettings, systemClock, tableEntities } from '#shared/wiring/table';
 
 const context: WaitCooldownContext = {
   clock: systemClock,

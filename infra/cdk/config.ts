@@ -13,7 +13,7 @@
  *   tuning                   JSON object of the service's tuning variables (see `Tuning`)
  *   account, region          the target environment (default: the CLI's, else region us-east-1)
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { localWallets } from '#infra/local/wallets';
 import type { WalletAccountConfig } from '#shared/config';
 import { limits } from './settings.ts';

@@ -3,7 +3,7 @@
  * into a wallet account, the messages that move it, and the events its caller hears. The ports
  * through which the steps reach the world are in `ports.ts`. No AWS here.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type CurrencyCode, fromMinorUnits } from '#shared/money';
 import type { InlineBeneficiary, NewBeneficiary, UserInput } from '#shared/spec/schemas';
 

@@ -1,5 +1,5 @@
 /** The deposits API's requests. It follows the spec's conventions: secrets in the body, bearer token. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { UserInput } from '#shared/spec/schemas';
 
 const text = z.string().trim().min(1);

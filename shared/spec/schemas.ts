@@ -3,7 +3,7 @@
  * as zod schemas. The sandbox validates requests with them; the provider client validates responses
  * with them. Types are inferred, never written twice. Unknown request fields are ignored (stripped).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces

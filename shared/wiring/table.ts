@@ -1,0 +1,45 @@
+/**
+ * The deposits table and the time: what every orchestrator handler but the notifier builds. Each
+ * handler builds, once per process, only the adapters its context names, from configuration it
+ * alone reads (the other wiring modules: `messaging.ts`, `steps.ts`).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { dynamodbClient } from '#shared/adapters/clients';
+import {
+  BeneficiaryClaimItems,
+  ConnectionLeaseItems,
+  DepositItems,
+  DueDepositsIndex,
+  IdempotencyItems,
+} from '#shared/adapters/deposits-table';
+import { depositsTableConfig, providerConfig, tuningConfig } from '#shared/config';
+import type { Clock, DepositSettings } from '#shared/deposits/ports';
+
+export const systemClock: Clock = { now: Date.now, sleep: (ms) => sleep(ms) };
+
+function table() {
+  return { client: dynamodbClient(), tableName: depositsTableConfig().DEPOSITS_TABLE_NAME };
+}
+
+/** The adapters of the deposits table, one per entity. */
+export const tableEntities = {
+  deposits: () => new DepositItems(table()),
+  idempotency: () => new IdempotencyItems(table()),
+  due: () => new DueDepositsIndex(table()),
+  claims: () => new BeneficiaryClaimItems(table()),
+  leases: () => new ConnectionLeaseItems(table()),
+};
+
+export function depositSettings(): DepositSettings {
+  const tuning = tuningConfig();
+  const { PROVIDER_TIMEOUT_MS } = providerConfig();
+  return {
+    longWaitMs: tuning.LONG_WAIT_SECONDS * 1000,
+    leaseMs: PROVIDER_TIMEOUT_MS + 5_000,
+    leasePatienceMs: 2_000,
+    inputTtlMs: tuning.INPUT_TTL_SECONDS * 1000,
+    maxRetries: tuning.MAX_RETRIES,
+    stallAfterMs: tuning.STALL_AFTER_SECONDS * 1000,
+    claimStaleMs: Math.max(60_000, PROVIDER_TIMEOUT_MS * 3),
+  };
+}
