@@ -42,7 +42,11 @@ export async function pauseForInput<S extends WorkStep>(
     },
     'waiting for user input',
   );
-  if (!next) return undefined;
+  if (!next) {
+    // Another writer moved the deposit: the connection is not ours to keep.
+    if (heldLease) await ctx.leases.release(deposit.ownerKey, heldLease);
+    return undefined;
+  }
   await ctx.leases.acquire(next.ownerKey, inputLease(next), expiresAt, now, heldLease);
   await deliverAt(
     ctx,

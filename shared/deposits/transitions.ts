@@ -73,8 +73,15 @@ export function checkAt(deposit: Deposit, now: number, stallAfterMs: number): nu
 }
 
 /** Ends the deposit as failed with a type its caller can act on, and tells the caller. */
-export async function fail(ctx: FailContext, deposit: Deposit, type: string, msg: string) {
+export async function fail(
+  ctx: FailContext,
+  deposit: Deposit,
+  type: string,
+  msg: string,
+  changes: Partial<Deposit> = {},
+) {
   const failed = await advance(ctx, deposit, {
+    ...changes,
     status: 'failed',
     step: 'completed',
     failure: { type, msg },

@@ -143,10 +143,18 @@ async function afterRefusal(ctx: TransferContext, deposit: Deposit, error: unkno
     }
     case 'BENEFICIARY_COOL_DOWN_PERIOD': {
       const until = error.coolDownEndsAt ?? ctx.clock.now() + UNNAMED_COOL_DOWN_MS;
-      const next = await advance(ctx, deposit, { ...cleared, step: 'wait-cooldown', cooldownUntil: until });
-      if (next) await sendStep(ctx, next, 'wait-cooldown');
+      const resumesAt = new Date(until).toISOString();
+      const next = await advance(
+        ctx,
+        deposit,
+        { ...cleared, step: 'wait-cooldown', cooldownUntil: until },
+        `cooling down until ${resumesAt}`,
+      );
+      if (!next) return;
+      await publishEvent(ctx, next, 'deposit.cooling_down', { resumesAt });
+      await sendStep(ctx, next, 'wait-cooldown');
       return;
     }
   }
-  await fail(ctx, deposit, error.type, error.msg);
+  await fail(ctx, deposit, error.type, error.msg, cleared);
 }

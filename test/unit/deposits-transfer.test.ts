@@ -1,0 +1,727 @@
+/** The transfer step through the fakes of its ports: at most one call, and what follows each answer. */
+import { describe, expect, it } from 'vitest';
+import type { Deposit } from '#shared/deposits/model';
+import { transfer } from '#shared/deposits/steps/transfer';
+import type { UnknownReason } from '#shared/provider/client';
+import {
+  answers,
+  banks,
+  credentials,
+  ownerKey,
+  question,
+  settings,
+  world,
+} from '../support/deposit-world.ts';
+
+type World = ReturnType<typeof world>;
+type Context = ReturnType<World['contexts']['transfer']>;
+
+/** A deposit as ensure-beneficiary leaves it: at transfer, with the beneficiary's id. */
+function atTransfer(w: World, overrides: Partial<Deposit> = {}) {
+  return w.deposit({
+    step: 'transfer',
+    version: 2,
+    bank: banks.beneficiary,
+    beneficiaryId: 'ben-1',
+    ...overrides,
+  });
+}
+
+function inline(w: World) {
+  const wallet = w.wallets.find('wallet-aed');
+  if (!wallet) throw new Error('no wallet-aed');
+  return wallet.inline;
+}
+
+const order = { amountMinor: 2550, currency: 'AED', senderID: 'acc-1' };
+
+/** The deposit as stored at the moment of each provider call (the fake provider's port, passed through). */
+function storedAtEachCall(w: World, ctx: Context, depositId: string): Deposit[] {
+  const seen: Deposit[] = [];
+  const port = ctx.provider;
+  ctx.provider = {
+    createTransfer: (...args) => {
+      seen.push(w.table.current(depositId));
+      return port.createTransfer(...args);
+    },
+    createAutoflowTransfer: (...args) => {
+      seen.push(w.table.current(depositId));
+      return port.createAutoflowTransfer(...args);
+    },
+  };
+  return seen;
+}
+
+function claimFor(depositId: string) {
+  return {
+    ownerKey,
+    walletAccountId: 'wallet-aed',
+    state: 'created' as const,
+    depositId,
+    claimedAt: 0,
+    beneficiaryId: 'ben-1',
+  };
+}
+
+describe('transfer: the cool-down', () => {
+  it.for([
+    { label: 'a short wait', waitMs: 90_000 },
+    { label: 'a wait of exactly longWaitMs', waitMs: settings.longWaitMs },
+  ])('woken early with $label: writes nothing and re-arms a delayed transfer message', async ({ waitMs }) => {
+    // prepare
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await w.deposit({
+      step: 'wait-cooldown',
+      version: 3,
+      bank: banks.coolDown,
+      beneficiaryId: 'ben-1',
+      cooldownUntil: w.clock.now() + waitMs,
+    });
+
+    // act
+    await transfer(deposit, ctx);
+
+    // assess
+    expect(w.table.writes).toEqual([]);
+    expect(w.provider.calls).toEqual([]);
+    expect(ctx.queues.sent).toEqual([
+      {
+        message: { depositId: deposit.id, step: 'transfer', version: 3, kind: 'run' },
+        delaySeconds: Math.ceil(waitMs / 1000),
+      },
+    ]);
+    expect(ctx.scheduler.schedules.size).toBe(0);
+    expect(w.events.published).toEqual([]);
+  });
+
+  it('woken early before a long wait: writes nothing and arms a schedule on the transfer queue', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const until = w.clock.now() + settings.longWaitMs + 60_500;
+    const deposit = await w.deposit({
+      step: 'wait-cooldown',
+      version: 3,
+      bank: banks.hiddenCoolDown,
+      beneficiaryId: 'ben-1',
+      cooldownUntil: until,
+    });
+
+    await transfer(deposit, ctx);
+
+    expect(w.table.writes).toEqual([]);
+    expect(w.provider.calls).toEqual([]);
+    expect(ctx.queues.sent).toEqual([]);
+    expect([...ctx.scheduler.schedules]).toEqual([
+      [
+        `${deposit.id}-transfer-${Math.floor(until / 1000)}`,
+        { at: until, message: { depositId: deposit.id, step: 'transfer', version: 3, kind: 'run' } },
+      ],
+    ]);
+  });
+
+  it('woken at the end of the cool-down: moves to transfer (cool-down over) and transfers', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await w.deposit({
+      step: 'wait-cooldown',
+      version: 5,
+      bank: banks.coolDown,
+      beneficiaryId: 'ben-1',
+      cooldownUntil: w.clock.now(),
+    });
+    w.provider.answer('createTransfer', answers.done({ reference: 'REF-CD' }));
+
+    await transfer(deposit, ctx);
+
+    expect(w.table.writes.map((write) => [write.version, write.step, write.status])).toEqual([
+      [6, 'transfer', 'initialized'],
+      [7, 'transfer', 'initialized'],
+      [8, 'completed', 'done'],
+    ]);
+    expect(w.table.writes[0]?.transferAttempt).toBeUndefined();
+    expect(w.table.writes[1]?.transferAttempt).toEqual({ at: w.clock.now(), answering: false });
+    const after = w.table.current(deposit.id);
+    expect(after).toMatchObject({ status: 'done', reference: 'REF-CD' });
+    expect(after.history.map((entry) => [entry.step, entry.note])).toEqual([
+      ['wait-cooldown', undefined],
+      ['transfer', 'cool-down over'],
+      ['completed', undefined],
+    ]);
+    expect(w.provider.callsOf('createTransfer')).toHaveLength(1);
+    expect(ctx.queues.sent).toEqual([]);
+    expect(w.events.types()).toEqual(['deposit.done']);
+  });
+});
+
+describe('transfer: at most once', () => {
+  it('fails TRANSFER_OUTCOME_UNKNOWN without calling the provider when an attempt is already recorded', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await atTransfer(w, { transferAttempt: { at: w.clock.now() - 5_000, answering: false } });
+
+    await transfer(deposit, ctx);
+
+    expect(w.provider.calls).toEqual([]);
+    const after = w.table.current(deposit.id);
+    expect(after).toMatchObject({
+      status: 'failed',
+      step: 'completed',
+      version: 3,
+      failure: { type: 'TRANSFER_OUTCOME_UNKNOWN' },
+    });
+    expect(after.sealedCredentials).toBeUndefined();
+    expect(after.checkAt).toBeUndefined();
+    expect(w.events.published).toEqual([
+      expect.objectContaining({ id: `${deposit.id}.v3`, type: 'deposit.failed', depositId: deposit.id }),
+    ]);
+    expect(ctx.queues.sent).toEqual([]);
+  });
+
+  it.for(['timeout', 'server_error', 'network'] as UnknownReason[])(
+    'fails TRANSFER_OUTCOME_UNKNOWN after an unknown outcome (%s), never retried',
+    async (reason) => {
+      const w = world();
+      const ctx = w.contexts.transfer();
+      const deposit = await atTransfer(w);
+      w.provider.answer('createTransfer', answers.unknown(reason), answers.done({ reference: 'NEVER' }));
+
+      await transfer(deposit, ctx);
+
+      expect(w.provider.callsOf('createTransfer')).toHaveLength(1);
+      const after = w.table.current(deposit.id);
+      expect(after).toMatchObject({
+        status: 'failed',
+        step: 'completed',
+        failure: { type: 'TRANSFER_OUTCOME_UNKNOWN' },
+      });
+      expect(after.failure?.msg).toContain(reason);
+      // Money may have moved: the attempt stays on record for reconciliation.
+      expect(after.transferAttempt).toEqual({ at: w.clock.now(), answering: false });
+      expect(after.sealedCredentials).toBeUndefined();
+      expect(ctx.queues.sent).toEqual([]);
+      expect(ctx.scheduler.schedules.size).toBe(0);
+      expect(w.events.types()).toEqual(['deposit.failed']);
+      expect(w.table.leaseItems.size).toBe(0);
+    },
+  );
+
+  it.for([
+    { label: 'initialized', answer: { status: 'initialized' as const, id: 'op-1', response: {} } },
+    { label: 'done without a reference', answer: answers.done({}) },
+  ])('fails TRANSFER_OUTCOME_UNKNOWN on an answer $label', async ({ answer }) => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await atTransfer(w);
+    w.provider.answer('createTransfer', answer);
+
+    await transfer(deposit, ctx);
+
+    const after = w.table.current(deposit.id);
+    expect(after).toMatchObject({
+      status: 'failed',
+      step: 'completed',
+      failure: { type: 'TRANSFER_OUTCOME_UNKNOWN' },
+    });
+    expect(after.reference).toBeUndefined();
+    expect(w.provider.callsOf('createTransfer')).toHaveLength(1);
+    expect(ctx.queues.sent).toEqual([]);
+    expect(w.events.types()).toEqual(['deposit.failed']);
+    expect(w.table.leaseItems.size).toBe(0);
+  });
+});
+
+describe('transfer: done', () => {
+  it.for([
+    { label: 'with the beneficiary details (first transfer)', sendBeneficiaryDetails: true },
+    { label: 'without details', sendBeneficiaryDetails: false },
+  ])(
+    'by beneficiary id $label: records the attempt before the one call, then done',
+    async ({ sendBeneficiaryDetails }) => {
+      // prepare
+      const w = world();
+      const ctx = w.contexts.transfer();
+      const deposit = await atTransfer(w, { version: 4, sendBeneficiaryDetails });
+      w.table.claimItems.set(`${ownerKey}#wallet-aed`, claimFor('dep_creator'));
+      w.provider.answer('createTransfer', answers.done({ reference: 'REF-123' }));
+      const stored = storedAtEachCall(w, ctx, deposit.id);
+
+      // act
+      await transfer(deposit, ctx);
+
+      // assess: the attempt is on record when the provider is called, and only then
+      expect(stored).toHaveLength(1);
+      expect(stored[0]).toMatchObject({
+        version: 5,
+        transferAttempt: { at: w.clock.now(), answering: false },
+      });
+      expect(w.table.writes.map((write) => [write.version, write.status, write.transferAttempt])).toEqual([
+        [5, 'initialized', { at: w.clock.now(), answering: false }],
+        [6, 'done', undefined],
+      ]);
+      expect(w.provider.callsOf('createTransfer')).toEqual([
+        [
+          credentials,
+          {
+            ...order,
+            receiverID: 'ben-1',
+            ...(sendBeneficiaryDetails ? { beneficiary: inline(w) } : {}),
+          },
+          undefined,
+        ],
+      ]);
+      if (!sendBeneficiaryDetails) {
+        expect(w.provider.callsOf('createTransfer')[0]?.[1]).not.toHaveProperty('beneficiary');
+      }
+      expect(w.provider.callsOf('createAutoflowTransfer')).toEqual([]);
+      const after = w.table.current(deposit.id);
+      expect(after).toMatchObject({ status: 'done', step: 'completed', version: 6, reference: 'REF-123' });
+      expect(after.transferAttempt).toBeUndefined();
+      expect(after.sealedCredentials).toBeUndefined();
+      expect(after.checkAt).toBeUndefined();
+      expect(w.events.published).toEqual([
+        {
+          id: `${deposit.id}.v6`,
+          type: 'deposit.done',
+          depositId: deposit.id,
+          occurredAt: new Date(w.clock.now()).toISOString(),
+          data: { status: 'done', step: 'completed', reference: 'REF-123' },
+        },
+      ]);
+      expect(w.table.claimItems.get(`${ownerKey}#wallet-aed`)?.used).toBe(true);
+      expect(w.table.leaseItems.size).toBe(0);
+      expect(ctx.queues.sent).toEqual([]);
+      expect(ctx.scheduler.schedules.size).toBe(0);
+      expect(w.observer.transitions).toEqual(['done/completed']);
+    },
+  );
+
+  it('at a bank that creates no beneficiary: the autoflow transfer with the receiver inline, no claim marked', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await w.deposit({ step: 'transfer', version: 1, bank: banks.noBeneficiary });
+    w.table.claimItems.set(`${ownerKey}#wallet-aed`, claimFor('dep_creator'));
+    w.provider.answer('createAutoflowTransfer', answers.done({ reference: 'REF-AUTO' }));
+    const stored = storedAtEachCall(w, ctx, deposit.id);
+
+    await transfer(deposit, ctx);
+
+    expect(stored.map((at) => at.transferAttempt)).toEqual([{ at: w.clock.now(), answering: false }]);
+    expect(w.provider.callsOf('createAutoflowTransfer')).toEqual([
+      [credentials, { ...order, beneficiary: inline(w) }, undefined],
+    ]);
+    expect(w.provider.callsOf('createTransfer')).toEqual([]);
+    expect(w.table.current(deposit.id)).toMatchObject({ status: 'done', reference: 'REF-AUTO' });
+    expect(w.table.claimItems.get(`${ownerKey}#wallet-aed`)?.used).toBeUndefined();
+    expect(w.events.types()).toEqual(['deposit.done']);
+    expect(w.table.leaseItems.size).toBe(0);
+  });
+});
+
+describe('transfer: the bank asks', () => {
+  it('waits for input, keeps the connection under the input lease, arms the expiry and tells the caller', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await atTransfer(w);
+    w.provider.answer('createTransfer', answers.question('op-q'));
+    const expiresAt = w.clock.now() + settings.inputTtlMs;
+
+    await transfer(deposit, ctx);
+
+    const after = w.table.current(deposit.id);
+    expect(after).toMatchObject({
+      status: 'user_input_required',
+      step: 'transfer',
+      version: 4,
+      pendingInput: { providerOperationId: 'op-q', userInputs: question, expiresAt },
+    });
+    expect(after.transferAttempt).toBeUndefined();
+    expect(after.sealedCredentials).toBeDefined();
+    expect(w.table.leaseItems.get(ownerKey)).toEqual({ holder: `${deposit.id}#input`, until: expiresAt });
+    expect(ctx.queues.sent).toEqual([
+      {
+        message: { depositId: deposit.id, step: 'transfer', version: 4, kind: 'expire-input' },
+        delaySeconds: settings.inputTtlMs / 1000,
+      },
+    ]);
+    expect(ctx.scheduler.schedules.size).toBe(0);
+    expect(w.events.published).toEqual([
+      {
+        id: `${deposit.id}.v4`,
+        type: 'deposit.user_input_required',
+        depositId: deposit.id,
+        occurredAt: new Date(w.clock.now()).toISOString(),
+        data: {
+          status: 'user_input_required',
+          step: 'transfer',
+          userInputs: question,
+          inputExpiresAt: new Date(expiresAt).toISOString(),
+        },
+      },
+    ]);
+  });
+
+  it('arms the expiry as a schedule on the transfer queue when the input wait is long', async () => {
+    const w = world();
+    const ctx = {
+      ...w.contexts.transfer(),
+      settings: { ...settings, inputTtlMs: settings.longWaitMs + 1_000 },
+    };
+    const deposit = await atTransfer(w);
+    w.provider.answer('createTransfer', answers.question('op-q'));
+    const expiresAt = w.clock.now() + settings.longWaitMs + 1_000;
+
+    await transfer(deposit, ctx);
+
+    expect(ctx.queues.sent).toEqual([]);
+    expect([...ctx.scheduler.schedules]).toEqual([
+      [
+        `${deposit.id}-input-4`,
+        {
+          at: expiresAt,
+          message: { depositId: deposit.id, step: 'transfer', version: 4, kind: 'expire-input' },
+        },
+      ],
+    ]);
+  });
+
+  it('answers the pending question: the answers go with the call, and the attempt says so', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const id = 'dep_answering';
+    const expiresAt = w.clock.now() + 100_000;
+    const sealedAnswers = await w.vault.seal(id, [
+      { id: 'otp', index: 0, query: 'One-time password', answer: '123456' },
+    ]);
+    const deposit = await atTransfer(w, {
+      id,
+      pendingInput: { providerOperationId: 'op-q', userInputs: question, expiresAt },
+      sealedAnswers,
+    });
+    // The connection waits for this deposit's answer under its input lease.
+    w.table.leaseItems.set(ownerKey, { holder: `${id}#input`, until: expiresAt });
+    w.provider.answer('createTransfer', answers.done({ reference: 'REF-OTP' }));
+
+    await transfer(deposit, ctx);
+
+    expect(w.provider.callsOf('createTransfer')).toEqual([
+      [
+        credentials,
+        { ...order, receiverID: 'ben-1' },
+        { id: 'op-q', userInputs: [{ ...question[0], answer: '123456' }] },
+      ],
+    ]);
+    expect(w.table.writes[0]?.transferAttempt).toEqual({ at: w.clock.now(), answering: true });
+    const after = w.table.current(id);
+    expect(after).toMatchObject({ status: 'done', reference: 'REF-OTP' });
+    expect(after.sealedAnswers).toBeUndefined();
+    expect(w.table.leaseItems.size).toBe(0);
+  });
+});
+
+describe('transfer: refusals', () => {
+  it('retries OPERATION_IN_PROGRESS with a growing delay, then fails with it past maxRetries', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    let deposit = await atTransfer(w);
+    w.provider.answer(
+      'createTransfer',
+      ...Array.from({ length: settings.maxRetries + 1 }, () => answers.refusal('OPERATION_IN_PROGRESS')),
+    );
+
+    const retries: number[] = [];
+    for (let attempt = 0; attempt <= settings.maxRetries; attempt += 1) {
+      await transfer(deposit, ctx);
+      deposit = w.table.current(deposit.id);
+      if (deposit.status !== 'failed') {
+        retries.push(deposit.retries);
+        expect(deposit.transferAttempt).toBeUndefined();
+      }
+    }
+
+    expect(retries).toEqual([1, 2, 3]);
+    expect(w.provider.callsOf('createTransfer')).toHaveLength(settings.maxRetries + 1);
+    expect(deposit).toMatchObject({
+      status: 'failed',
+      step: 'completed',
+      failure: { type: 'OPERATION_IN_PROGRESS' },
+    });
+    expect(ctx.queues.sent.map((sent) => [sent.message.step, sent.message.kind, sent.delaySeconds])).toEqual([
+      ['transfer', 'run', 3],
+      ['transfer', 'run', 5],
+      ['transfer', 'run', 7],
+    ]);
+    // Each requeue names the version it wrote (the retry), so the message runs.
+    expect(ctx.queues.sent.map((sent) => sent.message.version)).toEqual([4, 6, 8]);
+    expect(w.events.types()).toEqual(['deposit.failed']);
+    expect(w.table.leaseItems.size).toBe(0);
+  });
+
+  it('sends the details when the bank asks for them, and fails when it asks again', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await atTransfer(w);
+    w.provider.answer(
+      'createTransfer',
+      answers.refusal('BENEFICIARY_DETAILS_REQUIRED'),
+      answers.refusal('BENEFICIARY_DETAILS_REQUIRED', 'still wanted'),
+    );
+
+    await transfer(deposit, ctx);
+
+    const asked = w.table.current(deposit.id);
+    expect(asked).toMatchObject({ status: 'initialized', step: 'transfer', sendBeneficiaryDetails: true });
+    expect(asked.transferAttempt).toBeUndefined();
+    expect(asked.history.at(-1)?.note).toBe('bank asked for details');
+    expect(ctx.queues.sent).toEqual([
+      {
+        message: { depositId: deposit.id, step: 'transfer', version: asked.version, kind: 'run' },
+        delaySeconds: 0,
+      },
+    ]);
+    expect(w.table.leaseItems.size).toBe(0);
+
+    await transfer(asked, ctx);
+
+    const calls = w.provider.callsOf('createTransfer');
+    expect(calls.map((call) => call[1])).toEqual([
+      { ...order, receiverID: 'ben-1' },
+      { ...order, receiverID: 'ben-1', beneficiary: inline(w) },
+    ]);
+    expect(w.table.current(deposit.id)).toMatchObject({
+      status: 'failed',
+      failure: { type: 'BENEFICIARY_DETAILS_REQUIRED', msg: 'still wanted' },
+    });
+    expect(ctx.queues.sent).toHaveLength(1);
+    expect(w.events.types()).toEqual(['deposit.failed']);
+  });
+
+  it.for([
+    {
+      label: 'until the instant the bank names',
+      msg: 'The beneficiary cools down until 2026-11-24T12:00:00.000Z',
+      until: () => Date.parse('2026-11-24T12:00:00.000Z'),
+    },
+    {
+      label: 'for a minute when the bank names no instant',
+      msg: 'The beneficiary cools down',
+      until: (now: number) => now + 60_000,
+    },
+  ])('goes back to wait-cooldown on BENEFICIARY_COOL_DOWN_PERIOD $label', async ({ msg, until }) => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await atTransfer(w, { retries: 1 });
+    w.provider.answer('createTransfer', answers.refusal('BENEFICIARY_COOL_DOWN_PERIOD', msg));
+
+    await transfer(deposit, ctx);
+
+    const after = w.table.current(deposit.id);
+    expect(after).toMatchObject({
+      status: 'initialized',
+      step: 'wait-cooldown',
+      version: 4,
+      cooldownUntil: until(w.clock.now()),
+      retries: 0,
+    });
+    expect(after.transferAttempt).toBeUndefined();
+    expect(after.sealedCredentials).toBeDefined();
+    expect(ctx.queues.sent).toEqual([
+      {
+        message: { depositId: deposit.id, step: 'wait-cooldown', version: 4, kind: 'run' },
+        delaySeconds: 0,
+      },
+    ]);
+    expect(w.table.leaseItems.size).toBe(0);
+  });
+
+  it('tells the caller it cools down (deposit.cooling_down with resumesAt) when the bank names a cool-down', async () => {
+    // README, webhooks: `deposit.cooling_down` — the deposit waits for the beneficiary's cool-down.
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await atTransfer(w);
+    w.provider.answer(
+      'createTransfer',
+      answers.refusal('BENEFICIARY_COOL_DOWN_PERIOD', 'until 2026-11-24T12:00:00.000Z'),
+    );
+
+    await transfer(deposit, ctx);
+
+    expect(w.events.published).toEqual([
+      expect.objectContaining({
+        id: `${deposit.id}.v4`,
+        type: 'deposit.cooling_down',
+        data: expect.objectContaining({ resumesAt: '2026-11-24T12:00:00.000Z' }),
+      }),
+    ]);
+  });
+
+  it('fails any other refusal with its type and message, and frees the connection', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await atTransfer(w);
+    w.provider.answer('createTransfer', answers.refusal('INSUFFICIENT_BALANCE', 'Not enough money'));
+
+    await transfer(deposit, ctx);
+
+    const after = w.table.current(deposit.id);
+    expect(after).toMatchObject({
+      status: 'failed',
+      step: 'completed',
+      failure: { type: 'INSUFFICIENT_BALANCE', msg: 'Not enough money' },
+    });
+    expect(after.sealedCredentials).toBeUndefined();
+    expect(w.provider.callsOf('createTransfer')).toHaveLength(1);
+    expect(ctx.queues.sent).toEqual([]);
+    expect(w.events.published).toEqual([
+      expect.objectContaining({
+        type: 'deposit.failed',
+        data: { status: 'failed', step: 'completed', type: 'INSUFFICIENT_BALANCE', msg: 'Not enough money' },
+      }),
+    ]);
+    expect(w.table.leaseItems.size).toBe(0);
+  });
+
+  it('removes the attempt record when a clear refusal fails the deposit (nothing moved)', async () => {
+    // README, "At most one transfer per deposit": a clear refusal removes the attempt.
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await atTransfer(w);
+    w.provider.answer('createTransfer', answers.refusal('INSUFFICIENT_BALANCE'));
+
+    await transfer(deposit, ctx);
+
+    const after = w.table.current(deposit.id);
+    expect(after.failure?.type).toBe('INSUFFICIENT_BALANCE');
+    expect(after.transferAttempt).toBeUndefined();
+  });
+});
+
+describe('transfer: the connection and concurrent writers', () => {
+  it('comes back through its queue when another holds the connection past its patience, recording nothing', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await atTransfer(w);
+    w.table.leaseItems.set(ownerKey, { holder: 'someone-else', until: w.clock.now() + 60_000 });
+    const startedAt = w.clock.now();
+
+    await transfer(deposit, ctx);
+
+    expect(w.provider.calls).toEqual([]);
+    expect(w.table.writes).toEqual([]);
+    expect(w.clock.now() - startedAt).toBeGreaterThan(0);
+    expect(w.clock.now() - startedAt).toBeLessThanOrEqual(settings.leasePatienceMs + 400);
+    expect(ctx.queues.sent).toEqual([
+      { message: { depositId: deposit.id, step: 'transfer', version: 2, kind: 'run' }, delaySeconds: 1 },
+    ]);
+    expect(w.table.leaseItems.get(ownerKey)?.holder).toBe('someone-else');
+  });
+
+  it('does not call the provider when another writer moved the deposit, and releases the lease', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await atTransfer(w);
+    w.table.put({ ...deposit, version: 3 });
+    w.provider.answer('createTransfer', answers.done({ reference: 'NEVER' }));
+
+    await transfer(deposit, ctx);
+
+    expect(w.provider.calls).toEqual([]);
+    expect(w.table.writes).toEqual([]);
+    expect(w.table.current(deposit.id).version).toBe(3);
+    expect(w.table.leaseItems.size).toBe(0);
+    expect(ctx.queues.sent).toEqual([]);
+    expect(w.events.published).toEqual([]);
+  });
+
+  it('gives the connection back when another writer moved the deposit while the bank asked a question', async () => {
+    // prepare
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await atTransfer(w);
+    const port = ctx.provider;
+    ctx.provider = {
+      ...port,
+      createTransfer: async (...args) => {
+        const answer = await port.createTransfer(...args);
+        // A concurrent writer (say, a cancel) moves the deposit while the call is out.
+        const current = w.table.current(deposit.id);
+        w.table.put({ ...current, version: current.version + 1 });
+        return answer;
+      },
+    };
+    w.provider.answer('createTransfer', answers.question());
+
+    // act
+    await transfer(deposit, ctx);
+
+    // assess
+    expect(w.table.leaseItems.size).toBe(0);
+    expect(w.table.current(deposit.id).status).toBe('initialized');
+    expect(w.events.published).toEqual([]);
+  });
+
+  it('does not call the provider when another writer moved a deposit whose cool-down is over', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await w.deposit({
+      step: 'wait-cooldown',
+      version: 3,
+      bank: banks.coolDown,
+      beneficiaryId: 'ben-1',
+      cooldownUntil: w.clock.now() - 1,
+    });
+    w.table.put({ ...deposit, step: 'transfer', version: 4 });
+    w.provider.answer('createTransfer', answers.done({ reference: 'NEVER' }));
+
+    await transfer(deposit, ctx);
+
+    expect(w.provider.calls).toEqual([]);
+    expect(w.table.writes).toEqual([]);
+    expect(w.table.leaseItems.size).toBe(0);
+    expect(ctx.queues.sent).toEqual([]);
+  });
+
+  it('sends only to the transfer and wait-cooldown queues, and schedules only the transfer', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const now = w.clock.now();
+    const early = await w.deposit({
+      step: 'wait-cooldown',
+      bank: banks.coolDown,
+      beneficiaryId: 'ben-1',
+      cooldownUntil: now + 30_000,
+    });
+    const late = await w.deposit({
+      step: 'wait-cooldown',
+      bank: banks.hiddenCoolDown,
+      beneficiaryId: 'ben-1',
+      cooldownUntil: now + 86_400_000,
+    });
+    const asking = await atTransfer(w, { ownerKey: 'owner-asking' });
+    const busy = await atTransfer(w, { ownerKey: 'owner-busy' });
+    const details = await atTransfer(w, { ownerKey: 'owner-details' });
+    const cooling = await atTransfer(w, { ownerKey: 'owner-cooling' });
+    w.table.leaseItems.set('owner-busy', { holder: 'someone-else', until: now + 3_600_000 });
+    w.provider.answer(
+      'createTransfer',
+      answers.question(),
+      answers.refusal('BENEFICIARY_DETAILS_REQUIRED'),
+      answers.refusal('BENEFICIARY_COOL_DOWN_PERIOD'),
+    );
+
+    for (const deposit of [early, late, asking, busy, details, cooling]) await transfer(deposit, ctx);
+
+    expect(new Set(ctx.queues.sent.map((sent) => sent.message.step))).toEqual(
+      new Set(['transfer', 'wait-cooldown']),
+    );
+    expect([...ctx.scheduler.schedules.values()].map((schedule) => schedule.message.step)).toEqual([
+      'transfer',
+    ]);
+    // The fakes hold the handler to its reach: any other queue or schedule target throws.
+    const elsewhere = { depositId: early.id, step: 'ensure-beneficiary', version: 0, kind: 'run' } as const;
+    await expect(ctx.queues.send(elsewhere as never)).rejects.toThrow('no queue for ensure-beneficiary');
+    await expect(ctx.scheduler.scheduleAt('x', new Date(now), elsewhere as never)).rejects.toThrow(
+      'no schedule target',
+    );
+  });
+});
