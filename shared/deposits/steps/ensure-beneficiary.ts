@@ -5,7 +5,8 @@
  *   2. another deposit is creating it: come back shortly;
  *   3. else claim its creation, look for it in the list (when the bank lists new ones), and create
  *      it, asking the caller if the bank asks;
- *   4. the bank says it exists but its id was lost: look it up once its cool-down has passed;
+ *   4. the bank says it exists but its id was lost: look it up in the list (at a bank that hides
+ *      new beneficiaries, once its cool-down has passed);
  *   5. then on to the cool-down wait, or straight to the transfer.
  */
 import { ProviderRefusal } from '#shared/provider/client';
@@ -92,17 +93,19 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
   await ctx.leases.release(deposit.ownerKey, lease);
 
   if (outcome instanceof ProviderRefusal) {
-    // It exists: an earlier attempt whose answer was lost created it. Find it in the list, at once
-    // if the bank lists new beneficiaries, else once its cool-down has certainly passed.
-    if (lookupAt !== undefined || !bank.hidesNewBeneficiaries) {
+    // It exists: an earlier attempt whose answer was lost created it. If this run listed (at a time
+    // the bank shows it) and did not find it, it cannot be resolved. Else look it up in the list,
+    // at once if the bank lists new beneficiaries, or once its cool-down has certainly passed; the
+    // caller's answers belonged to the lost creation and are spent.
+    if (listFirst) {
       await fail(ctx, deposit, 'BENEFICIARY_UNRESOLVED', 'The bank has the beneficiary but does not list it');
       return;
     }
-    const at = ctx.clock.now() + bank.coolDownMs + 1_000;
+    const at = ctx.clock.now() + (bank.hidesNewBeneficiaries ? bank.coolDownMs + 1_000 : 0);
     const next = await advance(
       ctx,
       deposit,
-      { beneficiaryLookupAt: at },
+      { beneficiaryLookupAt: at, pendingInput: undefined, sealedAnswers: undefined },
       `beneficiary exists; looking it up at ${new Date(at).toISOString()}`,
     );
     if (!next) return;

@@ -1,0 +1,721 @@
+/** The ensure-beneficiary step through the fakes of its ports: our record, the claim, the list, the creation. */
+import { describe, expect, it } from 'vitest';
+import type { BankFacts, BeneficiaryClaim, Deposit } from '#shared/deposits/model';
+import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
+import {
+  answers,
+  banks,
+  credentials,
+  ownerKey,
+  question,
+  settings,
+  world,
+} from '../support/deposit-world.ts';
+
+type World = ReturnType<typeof world>;
+
+const acme = { name: 'Acme Wallet LLC', accountNumber: '0331234567890123456' };
+const claimKey = `${ownerKey}#wallet-aed`;
+
+interface Listed {
+  id: string;
+  name?: string;
+  accountNumber?: string;
+  status?: 'approved' | 'pending';
+}
+
+/** A listBeneficiaries answer; each entry is the wallet's beneficiary unless it says otherwise. */
+function listed(...beneficiaries: Listed[]) {
+  return answers.done({
+    jobID: 'j',
+    success: true,
+    status: 'done',
+    beneficiaries: beneficiaries.map((beneficiary) => ({
+      name: acme.name,
+      accountNumber: acme.accountNumber,
+      type: 'local',
+      status: 'approved',
+      ...beneficiary,
+    })),
+  });
+}
+
+/** A createBeneficiary answer, with the bank's reference when given. */
+function created(reference?: string) {
+  return answers.done({ jobID: 'j', success: true, status: 'done', ...(reference ? { reference } : {}) });
+}
+
+/** A deposit that resolve-bank sent to ensure-beneficiary. */
+function atStep(w: World, bank: BankFacts = banks.beneficiary, overrides: Partial<Deposit> = {}) {
+  return w.deposit({ step: 'ensure-beneficiary', bank, ...overrides });
+}
+
+function claimOf(w: World, overrides: Partial<BeneficiaryClaim>) {
+  const claim: BeneficiaryClaim = {
+    ownerKey,
+    walletAccountId: 'wallet-aed',
+    state: 'creating',
+    depositId: 'dep_other',
+    claimedAt: w.clock.now(),
+    ...overrides,
+  };
+  w.table.claimItems.set(claimKey, claim);
+  return claim;
+}
+
+function beneficiaryOf(w: World) {
+  return w.wallets.find('wallet-aed')?.beneficiary;
+}
+
+describe('ensure-beneficiary', () => {
+  describe('our record says the beneficiary was created', () => {
+    it('uses it without calling the provider, and waits out the cool-down still running', async () => {
+      // prepare
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w, banks.coolDown);
+      const cooldownUntil = w.clock.now() + 1_800_000;
+      const claim = claimOf(w, { state: 'created', beneficiaryId: 'ben-1', cooldownUntil, used: true });
+
+      // act
+      await ensureBeneficiary(deposit, ctx);
+
+      // assess
+      expect(w.provider.calls).toEqual([]);
+      expect(w.table.current(deposit.id)).toMatchObject({
+        status: 'initialized',
+        step: 'wait-cooldown',
+        version: 1,
+        beneficiaryId: 'ben-1',
+        cooldownUntil,
+        sendBeneficiaryDetails: false,
+      });
+      expect(w.events.published).toEqual([
+        expect.objectContaining({
+          id: `${deposit.id}.v1`,
+          type: 'deposit.cooling_down',
+          data: {
+            status: 'initialized',
+            step: 'wait-cooldown',
+            resumesAt: new Date(cooldownUntil).toISOString(),
+          },
+        }),
+      ]);
+      expect(ctx.queues.sent).toEqual([
+        {
+          message: { depositId: deposit.id, step: 'wait-cooldown', version: 1, kind: 'run' },
+          delaySeconds: 0,
+        },
+      ]);
+      expect(ctx.scheduler.schedules.size).toBe(0);
+      expect(w.table.claimItems.get(claimKey)).toEqual(claim);
+    });
+
+    it.for([
+      { label: 'a cool-down that is over', cooldownUntil: -1, used: false, details: true },
+      { label: 'no cool-down at all', cooldownUntil: undefined, used: true, details: false },
+    ])(
+      'goes straight to the transfer after $label; details only while never used',
+      async ({ cooldownUntil, used, details }) => {
+        const w = world();
+        const ctx = w.contexts.ensureBeneficiary();
+        const deposit = await atStep(w, banks.coolDown);
+        claimOf(w, {
+          state: 'created',
+          beneficiaryId: 'ben-1',
+          used,
+          ...(cooldownUntil === undefined ? {} : { cooldownUntil: w.clock.now() + cooldownUntil }),
+        });
+
+        await ensureBeneficiary(deposit, ctx);
+
+        expect(w.provider.calls).toEqual([]);
+        expect(w.table.current(deposit.id)).toMatchObject({
+          step: 'transfer',
+          version: 1,
+          beneficiaryId: 'ben-1',
+          sendBeneficiaryDetails: details,
+        });
+        expect(w.events.published).toEqual([]);
+        expect(ctx.queues.sent.map((sent) => sent.message)).toEqual([
+          { depositId: deposit.id, step: 'transfer', version: 1, kind: 'run' },
+        ]);
+      },
+    );
+  });
+
+  describe('the creation claim', () => {
+    it('requeues on its own queue, writing nothing, while another deposit holds a live claim', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w);
+      // Exactly as old as the stale limit: still live.
+      const claim = claimOf(w, { claimedAt: w.clock.now() - settings.claimStaleMs });
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.provider.calls).toEqual([]);
+      expect(ctx.queues.sent).toEqual([
+        {
+          message: { depositId: deposit.id, step: 'ensure-beneficiary', version: 0, kind: 'run' },
+          delaySeconds: 1,
+        },
+      ]);
+      expect(w.table.writes).toEqual([]);
+      expect(w.table.current(deposit.id).version).toBe(0);
+      expect(w.table.claimItems.get(claimKey)).toEqual(claim);
+      expect(w.table.leaseItems.size).toBe(0);
+    });
+
+    it('takes over a stale claim (its holder died) and creates the beneficiary', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w);
+      claimOf(w, { claimedAt: w.clock.now() - settings.claimStaleMs - 1 });
+      w.provider.answer('listBeneficiaries', listed()).answer('createBeneficiary', created('ben-1'));
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({
+        state: 'created',
+        depositId: deposit.id,
+        beneficiaryId: 'ben-1',
+      });
+      expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-1' });
+    });
+
+    it('elects one creator among the deposits of one connection: one creation only', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const first = await atStep(w);
+      const second = await atStep(w);
+      let answerCreation: (value: unknown) => void = () => {};
+      const creation = new Promise((resolve) => {
+        answerCreation = resolve;
+      });
+      w.provider.answer('listBeneficiaries', listed()).answer('createBeneficiary', creation);
+
+      // The first deposit is inside its creation call when the second one runs.
+      const firstRun = ensureBeneficiary(first, ctx);
+      for (let turn = 0; turn < 20 && w.provider.callsOf('createBeneficiary').length === 0; turn += 1) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+      await ensureBeneficiary(second, ctx);
+      expect(ctx.queues.sent.map((sent) => [sent.message.depositId, sent.message.step])).toEqual([
+        [second.id, 'ensure-beneficiary'],
+      ]);
+      expect(w.table.current(second.id).version).toBe(0);
+
+      answerCreation(created('ben-1'));
+      await firstRun;
+      await ensureBeneficiary(w.table.current(second.id), ctx);
+
+      expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+      expect(w.provider.callsOf('listBeneficiaries')).toHaveLength(1);
+      for (const id of [first.id, second.id]) {
+        expect(w.table.current(id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-1' });
+      }
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', depositId: first.id });
+    });
+  });
+
+  describe('the list first, at a bank that lists new beneficiaries', () => {
+    it('uses an approved match by name and account number, without a cool-down', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w, banks.coolDown);
+      const now = w.clock.now();
+      w.provider.answer(
+        'listBeneficiaries',
+        listed(
+          { id: 'other-account', accountNumber: '999' },
+          { id: 'other-name', name: 'Someone Else' },
+          { id: 'ben-9', status: 'approved' },
+        ),
+      );
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.provider.callsOf('listBeneficiaries')).toEqual([[credentials]]);
+      expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
+      expect(w.table.claimItems.get(claimKey)).toEqual({
+        ownerKey,
+        walletAccountId: 'wallet-aed',
+        state: 'created',
+        depositId: deposit.id,
+        claimedAt: now,
+        beneficiaryId: 'ben-9',
+        cooldownUntil: now,
+      });
+      expect(w.table.current(deposit.id)).toMatchObject({
+        step: 'transfer',
+        beneficiaryId: 'ben-9',
+        cooldownUntil: now,
+        sendBeneficiaryDetails: true,
+      });
+      expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['transfer']);
+      expect(w.events.published).toEqual([]);
+      expect(w.table.leaseItems.size).toBe(0);
+    });
+
+    it("waits the bank's cool-down after a pending match", async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w, banks.coolDown);
+      const cooldownUntil = w.clock.now() + banks.coolDown.coolDownMs;
+      w.provider.answer('listBeneficiaries', listed({ id: 'ben-9', status: 'pending' }));
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({
+        state: 'created',
+        beneficiaryId: 'ben-9',
+        cooldownUntil,
+      });
+      expect(w.table.current(deposit.id)).toMatchObject({ step: 'wait-cooldown', cooldownUntil });
+      expect(w.events.types()).toEqual(['deposit.cooling_down']);
+      expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['wait-cooldown']);
+    });
+
+    it('creates the beneficiary when nothing matches, and starts its cool-down', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w, banks.coolDown);
+      const cooldownUntil = w.clock.now() + banks.coolDown.coolDownMs;
+      w.provider
+        .answer('listBeneficiaries', listed({ id: 'other-account', accountNumber: '999' }))
+        .answer('createBeneficiary', created('ben-1'));
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.provider.callsOf('createBeneficiary')).toEqual([[credentials, beneficiaryOf(w), undefined]]);
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({
+        state: 'created',
+        depositId: deposit.id,
+        beneficiaryId: 'ben-1',
+        cooldownUntil,
+      });
+      expect(w.table.current(deposit.id)).toMatchObject({
+        step: 'wait-cooldown',
+        beneficiaryId: 'ben-1',
+        cooldownUntil,
+        sendBeneficiaryDetails: true,
+      });
+      expect(w.table.leaseItems.size).toBe(0);
+    });
+  });
+
+  it('creates at once, without a list, at a bank that hides new beneficiaries', async () => {
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const deposit = await atStep(w, banks.hiddenCoolDown);
+    const cooldownUntil = w.clock.now() + banks.hiddenCoolDown.coolDownMs;
+    w.provider.answer('createBeneficiary', created('ben-1'));
+
+    await ensureBeneficiary(deposit, ctx);
+
+    expect(w.provider.callsOf('listBeneficiaries')).toEqual([]);
+    expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', cooldownUntil });
+    expect(w.table.current(deposit.id)).toMatchObject({ step: 'wait-cooldown', cooldownUntil });
+  });
+
+  describe('the bank says the beneficiary exists', () => {
+    it('at a bank that hides new ones: records a look-up after the cool-down, armed by a schedule', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w, banks.hiddenCoolDown);
+      const lookupAt = w.clock.now() + banks.hiddenCoolDown.coolDownMs + 1_000;
+      w.provider.answer('createBeneficiary', answers.refusal('BENEFICIARY_ALREADY_EXISTS'));
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.table.current(deposit.id)).toMatchObject({
+        status: 'initialized',
+        step: 'ensure-beneficiary',
+        version: 1,
+        beneficiaryLookupAt: lookupAt,
+      });
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({
+        state: 'creating',
+        depositId: deposit.id,
+        claimedAt: lookupAt,
+      });
+      expect([...ctx.scheduler.schedules]).toEqual([
+        [
+          `${deposit.id}-ensure-beneficiary-${Math.floor(lookupAt / 1000)}`,
+          {
+            at: lookupAt,
+            message: { depositId: deposit.id, step: 'ensure-beneficiary', version: 1, kind: 'run' },
+          },
+        ],
+      ]);
+      expect(ctx.queues.sent).toEqual([]);
+      expect(w.events.published).toEqual([]);
+      expect(w.table.leaseItems.size).toBe(0);
+
+      // The refreshed claim keeps another deposit out long after the stale limit.
+      const other = await atStep(w, banks.hiddenCoolDown);
+      w.clock.advance(settings.claimStaleMs * 10);
+      await ensureBeneficiary(other, ctx);
+      expect(ctx.queues.sent.map((sent) => sent.message.depositId)).toEqual([other.id]);
+      expect(w.provider.calls).toHaveLength(1);
+    });
+
+    it.for([
+      { label: 'a delayed message', waitMs: 600_000, delaySeconds: 600, scheduled: false },
+      { label: 'a schedule', waitMs: 7_200_000, delaySeconds: undefined, scheduled: true },
+    ])(
+      'woken before the look-up time: re-arms the wake-up as $label and does nothing else',
+      async ({ waitMs, delaySeconds, scheduled }) => {
+        const w = world();
+        const ctx = w.contexts.ensureBeneficiary();
+        const lookupAt = w.clock.now() + waitMs;
+        const deposit = await atStep(w, banks.hiddenCoolDown, { beneficiaryLookupAt: lookupAt });
+        const claim = claimOf(w, { depositId: deposit.id, claimedAt: lookupAt });
+
+        await ensureBeneficiary(deposit, ctx);
+
+        const message = { depositId: deposit.id, step: 'ensure-beneficiary', version: 0, kind: 'run' };
+        expect(w.provider.calls).toEqual([]);
+        expect(w.table.writes).toEqual([]);
+        expect(w.table.claimItems.get(claimKey)).toEqual(claim);
+        expect(ctx.queues.sent).toEqual(scheduled ? [] : [{ message, delaySeconds }]);
+        expect([...ctx.scheduler.schedules.values()]).toEqual(scheduled ? [{ at: lookupAt, message }] : []);
+      },
+    );
+
+    it('after the look-up time: lists, and uses the match', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const lookupAt = w.clock.now() - 1;
+      const deposit = await atStep(w, banks.hiddenCoolDown, { beneficiaryLookupAt: lookupAt });
+      claimOf(w, { depositId: deposit.id, claimedAt: lookupAt });
+      w.provider.answer('listBeneficiaries', listed({ id: 'ben-9', status: 'approved' }));
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({
+        state: 'created',
+        depositId: deposit.id,
+        beneficiaryId: 'ben-9',
+      });
+      const after = w.table.current(deposit.id);
+      expect(after).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-9' });
+      expect(after.beneficiaryLookupAt).toBeUndefined();
+      expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['transfer']);
+    });
+
+    it('after the look-up time, still not listed: fails BENEFICIARY_UNRESOLVED and frees the claim', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const lookupAt = w.clock.now() - 1;
+      const deposit = await atStep(w, banks.hiddenCoolDown, { beneficiaryLookupAt: lookupAt });
+      claimOf(w, { depositId: deposit.id, claimedAt: lookupAt });
+      w.provider
+        .answer('listBeneficiaries', listed())
+        .answer('createBeneficiary', answers.refusal('BENEFICIARY_ALREADY_EXISTS'));
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.table.current(deposit.id)).toMatchObject({
+        status: 'failed',
+        step: 'completed',
+        failure: { type: 'BENEFICIARY_UNRESOLVED' },
+      });
+      expect(w.table.claimItems.has(claimKey)).toBe(false);
+      expect(w.table.leaseItems.size).toBe(0);
+      expect(ctx.scheduler.schedules.size).toBe(0);
+      expect(w.events.types()).toEqual(['deposit.failed']);
+    });
+
+    it('at a bank that lists new ones: fails BENEFICIARY_UNRESOLVED at once', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w, banks.coolDown);
+      w.provider
+        .answer('listBeneficiaries', listed())
+        .answer('createBeneficiary', answers.refusal('BENEFICIARY_ALREADY_EXISTS'));
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.table.current(deposit.id)).toMatchObject({
+        status: 'failed',
+        failure: { type: 'BENEFICIARY_UNRESOLVED' },
+      });
+      expect(w.table.current(deposit.id).beneficiaryLookupAt).toBeUndefined();
+      expect(ctx.scheduler.schedules.size).toBe(0);
+      expect(ctx.queues.sent).toEqual([]);
+      expect(w.table.claimItems.has(claimKey)).toBe(false);
+    });
+  });
+
+  describe('a question from the bank', () => {
+    it('waits for the caller: the question kept, the input lease held, the expiry armed, the claim fresh', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w);
+      const expiresAt = w.clock.now() + settings.inputTtlMs;
+      w.provider.answer('listBeneficiaries', listed()).answer('createBeneficiary', answers.question('op-q'));
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.table.current(deposit.id)).toMatchObject({
+        status: 'user_input_required',
+        step: 'ensure-beneficiary',
+        version: 1,
+        pendingInput: { providerOperationId: 'op-q', userInputs: question, expiresAt },
+      });
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({
+        state: 'creating',
+        depositId: deposit.id,
+        claimedAt: expiresAt,
+      });
+      expect(w.table.leaseItems.get(ownerKey)).toEqual({ holder: `${deposit.id}#input`, until: expiresAt });
+      expect(ctx.queues.sent).toEqual([
+        {
+          message: { depositId: deposit.id, step: 'ensure-beneficiary', version: 1, kind: 'expire-input' },
+          delaySeconds: settings.inputTtlMs / 1000,
+        },
+      ]);
+      expect(w.events.published).toEqual([
+        expect.objectContaining({
+          id: `${deposit.id}.v1`,
+          type: 'deposit.user_input_required',
+          data: {
+            status: 'user_input_required',
+            step: 'ensure-beneficiary',
+            userInputs: question,
+            inputExpiresAt: new Date(expiresAt).toISOString(),
+          },
+        }),
+      ]);
+    });
+
+    it('arms a long expiry as a schedule to its own queue', async () => {
+      const w = world();
+      const ctx = { ...w.contexts.ensureBeneficiary(), settings: { ...settings, inputTtlMs: 3_600_000 } };
+      const deposit = await atStep(w);
+      const expiresAt = w.clock.now() + 3_600_000;
+      w.provider.answer('listBeneficiaries', listed()).answer('createBeneficiary', answers.question('op-q'));
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(ctx.queues.sent).toEqual([]);
+      expect([...ctx.scheduler.schedules.values()]).toEqual([
+        {
+          at: expiresAt,
+          message: { depositId: deposit.id, step: 'ensure-beneficiary', version: 1, kind: 'expire-input' },
+        },
+      ]);
+      expect(w.table.claimItems.get(claimKey)?.claimedAt).toBe(expiresAt);
+    });
+
+    it('answers with the sealed answers: createBeneficiary gets them, and no list is made', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const answered = question.map((input) => ({ ...input, answer: '123456' }));
+      const pendingInput = {
+        providerOperationId: 'op-q',
+        userInputs: question,
+        expiresAt: w.clock.now() + 60_000,
+      };
+      const deposit = await atStep(w, banks.beneficiary, {
+        id: 'dep_answered',
+        pendingInput,
+        sealedAnswers: await w.vault.seal('dep_answered', answered),
+      });
+      claimOf(w, { depositId: deposit.id, claimedAt: pendingInput.expiresAt });
+      w.table.leaseItems.set(ownerKey, { holder: `${deposit.id}#input`, until: pendingInput.expiresAt });
+      w.provider.answer('createBeneficiary', created('ben-1'));
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.provider.callsOf('listBeneficiaries')).toEqual([]);
+      expect(w.provider.callsOf('createBeneficiary')).toEqual([
+        [credentials, beneficiaryOf(w), { id: 'op-q', userInputs: answered }],
+      ]);
+      const after = w.table.current(deposit.id);
+      expect(after).toMatchObject({ status: 'initialized', step: 'transfer', beneficiaryId: 'ben-1' });
+      expect(after.pendingInput).toBeUndefined();
+      expect(after.sealedAnswers).toBeUndefined();
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', beneficiaryId: 'ben-1' });
+      expect(w.table.leaseItems.size).toBe(0);
+    });
+
+    it('gives the connection back when the deposit moved on while the bank asked', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w);
+      // Another worker moved the deposit on since this one read it (a duplicate message).
+      w.table.put({ ...deposit, version: 1 });
+      w.provider.answer('listBeneficiaries', listed()).answer('createBeneficiary', answers.question('op-q'));
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.table.current(deposit.id)).toMatchObject({ version: 1, status: 'initialized' });
+      expect(w.table.leaseItems.size).toBe(0);
+      expect(ctx.queues.sent).toEqual([]);
+      expect(w.events.published).toEqual([]);
+    });
+  });
+
+  /**
+   * An answered creation that the bank refuses as BENEFICIARY_ALREADY_EXISTS (the typical case: the
+   * answered call's outcome was lost, and its retry finds the beneficiary made) looks in the list,
+   * with the spent answers dropped: at once at a bank that lists new ones, after the cool-down at one
+   * that hides them. (Both failed before the fix: the step never listed after an answered creation.)
+   */
+  describe('an answered creation refused as existing', () => {
+    async function answering(w: World, bank: BankFacts) {
+      const answered = question.map((input) => ({ ...input, answer: '123456' }));
+      const pendingInput = {
+        providerOperationId: 'op-q',
+        userInputs: question,
+        expiresAt: w.clock.now() + 60_000,
+      };
+      const deposit = await atStep(w, bank, {
+        id: 'dep_answering',
+        pendingInput,
+        sealedAnswers: await w.vault.seal('dep_answering', answered),
+      });
+      claimOf(w, { depositId: deposit.id, claimedAt: pendingInput.expiresAt });
+      return deposit;
+    }
+
+    it('at a bank that hides new ones, is looked up in the list after the cool-down', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await answering(w, banks.hiddenCoolDown);
+      w.provider
+        .answer('createBeneficiary', answers.refusal('BENEFICIARY_ALREADY_EXISTS'))
+        .answer('listBeneficiaries', listed({ id: 'ben-9', status: 'approved' }));
+      await ensureBeneficiary(deposit, ctx);
+      const waiting = w.table.current(deposit.id);
+      expect(waiting.pendingInput).toBeUndefined();
+      expect(waiting.sealedAnswers).toBeUndefined();
+      w.clock.set(waiting.beneficiaryLookupAt ?? 0);
+
+      await ensureBeneficiary(waiting, ctx);
+
+      expect(w.provider.callsOf('listBeneficiaries')).toHaveLength(1);
+      expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+      expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-9' });
+    });
+
+    it('at a bank that lists new ones, is looked up in the list at once', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await answering(w, banks.beneficiary);
+      w.provider
+        .answer('createBeneficiary', answers.refusal('BENEFICIARY_ALREADY_EXISTS'))
+        .answer('listBeneficiaries', listed({ id: 'ben-9', status: 'approved' }));
+
+      await ensureBeneficiary(deposit, ctx);
+      const lookup = w.table.current(deposit.id);
+      expect(
+        ctx.queues.sent.map((sent) => [sent.message.step, sent.message.version, sent.delaySeconds]),
+      ).toEqual([['ensure-beneficiary', lookup.version, 0]]);
+      await ensureBeneficiary(lookup, ctx);
+
+      expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+      expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-9' });
+    });
+  });
+
+  describe('failures', () => {
+    it('fails a refusal with its type, and frees the claim so that another deposit may create', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const refused = await atStep(w);
+      const other = await atStep(w);
+      w.provider
+        .answer('listBeneficiaries', listed(), listed())
+        .answer('createBeneficiary', answers.refusal('INVALID_IBAN'), created('ben-2'));
+
+      await ensureBeneficiary(refused, ctx);
+
+      const after = w.table.current(refused.id);
+      expect(after).toMatchObject({ status: 'failed', step: 'completed', failure: { type: 'INVALID_IBAN' } });
+      expect(after.sealedCredentials).toBeUndefined();
+      expect(w.table.claimItems.has(claimKey)).toBe(false);
+      expect(w.table.leaseItems.size).toBe(0);
+      expect(w.events.published).toEqual([
+        expect.objectContaining({ id: `${refused.id}.v1`, type: 'deposit.failed' }),
+      ]);
+
+      await ensureBeneficiary(other, ctx);
+
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({
+        state: 'created',
+        depositId: other.id,
+        beneficiaryId: 'ben-2',
+      });
+      expect(w.table.current(other.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-2' });
+    });
+
+    it.for([
+      { label: 'a done answer without reference', answer: created() },
+      {
+        label: 'an answer still initialized',
+        answer: { status: 'initialized', id: 'op-1', response: { reference: 'ben-1' } },
+      },
+    ])('fails $label as PROVIDER_PROTOCOL_ERROR and frees the claim', async ({ answer }) => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w);
+      w.provider.answer('listBeneficiaries', listed()).answer('createBeneficiary', answer);
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.table.current(deposit.id)).toMatchObject({
+        status: 'failed',
+        failure: { type: 'PROVIDER_PROTOCOL_ERROR' },
+      });
+      expect(w.table.claimItems.has(claimKey)).toBe(false);
+      expect(w.table.leaseItems.size).toBe(0);
+      expect(ctx.queues.sent).toEqual([]);
+    });
+
+    it('retries an unknown outcome later, counted, and fails PROVIDER_UNAVAILABLE past the limit', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      let deposit = await atStep(w);
+      w.provider.answer(
+        'listBeneficiaries',
+        ...Array.from({ length: settings.maxRetries + 1 }, () => answers.unknown('timeout')),
+      );
+
+      for (let attempt = 1; attempt <= settings.maxRetries; attempt += 1) {
+        await ensureBeneficiary(deposit, ctx);
+        deposit = w.table.current(deposit.id);
+        expect(deposit).toMatchObject({
+          status: 'initialized',
+          step: 'ensure-beneficiary',
+          retries: attempt,
+        });
+        expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'creating', depositId: deposit.id });
+      }
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.table.current(deposit.id)).toMatchObject({
+        status: 'failed',
+        failure: { type: 'PROVIDER_UNAVAILABLE' },
+      });
+      expect(
+        ctx.queues.sent.map((sent) => [sent.message.step, sent.message.version, sent.delaySeconds]),
+      ).toEqual([
+        ['ensure-beneficiary', 1, 3],
+        ['ensure-beneficiary', 2, 5],
+        ['ensure-beneficiary', 3, 7],
+      ]);
+      expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
+      expect(w.table.claimItems.has(claimKey)).toBe(false);
+      expect(w.table.leaseItems.size).toBe(0);
+    });
+  });
+});
