@@ -1,7 +1,8 @@
+import { systemClock } from '#shared/clock';
 import { type ReadContext, readDeposit } from '#shared/deposits/read';
 import { depositRoute } from '#shared/deposits/routes';
 import { GetDepositRequest } from '#shared/deposits/schemas';
-import { systemClock, tableEntities } from '#shared/wiring/table';
+import { tableEntities } from '#shared/wiring/table';
 
 const context: ReadContext = { deposits: tableEntities.deposits(), clock: systemClock };
 

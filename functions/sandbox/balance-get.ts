@@ -1,7 +1,5 @@
-import { connectionRoute } from '#shared/sandbox/routes';
-import { sandbox } from '#shared/sandbox/runtime';
+import { connectionRoute } from '#shared/sandbox/connection-route';
+import { getCardBalance } from '#shared/sandbox/operations/card-balance';
 import { BalanceRequest } from '#shared/spec/schemas';
 
-export const handler = connectionRoute(BalanceRequest, ({ connection, body, latencyMs }) =>
-  sandbox.getCardBalance(connection, body, latencyMs),
-);
+export const handler = connectionRoute(BalanceRequest, getCardBalance);

@@ -1,4 +1,4 @@
+import { listBanks } from '#shared/sandbox/catalog';
 import { publicRoute } from '#shared/sandbox/routes';
-import { sandbox } from '#shared/sandbox/runtime';
 
-export const handler = publicRoute(undefined, () => sandbox.banks());
+export const handler = publicRoute(undefined, () => listBanks());

@@ -1,7 +1,5 @@
-import { connectionRoute } from '#shared/sandbox/routes';
-import { sandbox } from '#shared/sandbox/runtime';
+import { connectionRoute } from '#shared/sandbox/connection-route';
+import { createBeneficiary } from '#shared/sandbox/operations/beneficiaries';
 import { CreateBeneficiaryRequest } from '#shared/spec/schemas';
 
-export const handler = connectionRoute(CreateBeneficiaryRequest, ({ connection, body, latencyMs }) =>
-  sandbox.createBeneficiary(connection, body, latencyMs),
-);
+export const handler = connectionRoute(CreateBeneficiaryRequest, createBeneficiary);

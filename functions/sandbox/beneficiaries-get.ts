@@ -1,7 +1,5 @@
-import { connectionRoute } from '#shared/sandbox/routes';
-import { sandbox } from '#shared/sandbox/runtime';
+import { connectionRoute } from '#shared/sandbox/connection-route';
+import { listBeneficiaries } from '#shared/sandbox/operations/beneficiaries';
 import { ListBeneficiariesRequest } from '#shared/spec/schemas';
 
-export const handler = connectionRoute(ListBeneficiariesRequest, ({ connection, body, latencyMs }) =>
-  sandbox.listBeneficiaries(connection, body, latencyMs),
-);
+export const handler = connectionRoute(ListBeneficiariesRequest, listBeneficiaries);

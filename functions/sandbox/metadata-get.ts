@@ -1,7 +1,5 @@
-import { connectionRoute } from '#shared/sandbox/routes';
-import { sandbox } from '#shared/sandbox/runtime';
+import { connectionRoute } from '#shared/sandbox/connection-route';
+import { getMetadata } from '#shared/sandbox/operations/metadata';
 import { MetadataRequest } from '#shared/spec/schemas';
 
-export const handler = connectionRoute(MetadataRequest, ({ connection, body, latencyMs }) =>
-  sandbox.getMetadata(connection, body, latencyMs),
-);
+export const handler = connectionRoute(MetadataRequest, getMetadata);

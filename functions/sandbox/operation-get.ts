@@ -1,7 +1,5 @@
-import { connectionRoute } from '#shared/sandbox/routes';
-import { sandbox } from '#shared/sandbox/runtime';
+import { connectionRoute } from '#shared/sandbox/connection-route';
+import { getOperation } from '#shared/sandbox/operations/operation-get';
 import { OperationGetRequest } from '#shared/spec/schemas';
 
-export const handler = connectionRoute(OperationGetRequest, ({ connection, body }) =>
-  sandbox.getOperation(connection, body),
-);
+export const handler = connectionRoute(OperationGetRequest, getOperation);

@@ -1,7 +1,5 @@
-import { connectionRoute } from '#shared/sandbox/routes';
-import { sandbox } from '#shared/sandbox/runtime';
+import { connectionRoute } from '#shared/sandbox/connection-route';
+import { createAutoflowTransfer } from '#shared/sandbox/operations/transfers';
 import { AutoflowTransferRequest } from '#shared/spec/schemas';
 
-export const handler = connectionRoute(AutoflowTransferRequest, ({ connection, body, latencyMs }) =>
-  sandbox.createAutoflowTransfer(connection, body, latencyMs),
-);
+export const handler = connectionRoute(AutoflowTransferRequest, createAutoflowTransfer);

@@ -1,7 +1,5 @@
-import { connectionRoute } from '#shared/sandbox/routes';
-import { sandbox } from '#shared/sandbox/runtime';
+import { connectionRoute } from '#shared/sandbox/connection-route';
+import { createTransfer } from '#shared/sandbox/operations/transfers';
 import { TransferRequest } from '#shared/spec/schemas';
 
-export const handler = connectionRoute(TransferRequest, ({ connection, body, latencyMs }) =>
-  sandbox.createTransfer(connection, body, latencyMs),
-);
+export const handler = connectionRoute(TransferRequest, createTransfer);

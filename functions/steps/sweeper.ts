@@ -1,9 +1,10 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
+import { systemClock } from '#shared/clock';
 import { type SweepContext, sweep } from '#shared/deposits/sweeper';
 import { logger } from '#shared/logger';
 import { queuesOf } from '#shared/wiring/messaging';
-import { systemClock, tableEntities } from '#shared/wiring/table';
+import { tableEntities } from '#shared/wiring/table';
 
 const context: SweepContext = { due: tableEntities.due(), queues: queuesOf('sweeper'), clock: systemClock };
 

@@ -1,7 +1,8 @@
+import { systemClock } from '#shared/clock';
 import { type WaitCooldownContext, waitCooldown } from '#shared/deposits/steps/wait-cooldown';
 import { stepConsumer } from '#shared/middleware/sqs';
 import { queuesOf, schedulerOf } from '#shared/wiring/messaging';
-import { depositSettings, systemClock, tableEntities } from '#shared/wiring/table';
+import { depositSettings, tableEntities } from '#shared/wiring/table';
 
 const context: WaitCooldownContext = {
   clock: systemClock,

@@ -166,7 +166,8 @@ function buildSettings(): Map<string, FunctionSettings> {
     ...fromReach('sweeper'),
   });
 
-  // Every sandbox handler loads the simulator, which reads the application secret at start.
+  // The provider operations and administration load the sandbox, which reads the application secret
+  // at start; health, not-found and the bank catalog load neither the sandbox nor its table.
   const tableless = new Set([
     sandboxApi.defaultHandler,
     route(sandboxApi, 'GET', '/health'),
@@ -178,8 +179,9 @@ function buildSettings(): Map<string, FunctionSettings> {
       ...nothing,
       timeoutSeconds: 30,
       memoryMb: 256,
-      ...(tableless.has(handler) ? {} : { table: { key: 'sandbox', actions: actions.sandbox } }),
-      secrets: ['sandboxApp'],
+      ...(tableless.has(handler)
+        ? {}
+        : { table: { key: 'sandbox', actions: actions.sandbox }, secrets: ['sandboxApp'] as const }),
     });
   }
   return byHandler;

@@ -41,9 +41,12 @@ export class SandboxStack extends Stack {
     });
     suppress(this.appSecret, ['sandboxSecretRotation']);
 
-    const environment: Record<string, string> = {
+    // The table and the secret go only to the functions that load the sandbox.
+    const sandboxEnvironment: Record<string, string> = {
       [tables.sandbox.envVar]: this.table.tableName,
       SANDBOX_APP_SECRET_ARN: this.appSecret.secretArn,
+    };
+    const environment: Record<string, string> = {
       POWERTOOLS_SERVICE_NAME: 'sandbox',
       POWERTOOLS_METRICS_NAMESPACE: observability.namespace,
       POWERTOOLS_LOG_LEVEL: 'INFO',
@@ -61,7 +64,7 @@ export class SandboxStack extends Stack {
         const handler = new HandlerFunction(this, pascal(settings.name), {
           settings,
           stage: config.stage,
-          environment,
+          environment: settings.table ? { ...sandboxEnvironment, ...environment } : environment,
           alarmTopic: props.alarmTopic,
           alarmPrefix: config.prefix,
         });

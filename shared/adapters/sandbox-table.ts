@@ -1,19 +1,8 @@
 /**
- * The sandbox table (single-table design). Every access is by key; listing a user's beneficiaries is
- * one Query on the user's partition. Rules that span items are one transaction.
- *
- * | Entity          | pk                      | sk                     | TTL     |
- * |-----------------|-------------------------|------------------------|---------|
- * | Application     | APP#<secret digest>     | APP                    | none    |
- * | Connection/user | CONN#<connectionID>     | CONNECTION             | 30 days |
- * | Account         | CONN#<connectionID>     | ACCOUNT#<accountID>    | 30 days |
- * | Card            | CONN#<connectionID>     | CARD#<cardID>          | 30 days |
- * | Beneficiary     | CONN#<connectionID>     | BENEFICIARY#<id>       | 30 days |
- * | IBAN uniqueness | CONN#<connectionID>     | IBAN#<iban>            | 30 days |
- * | Transfer        | CONN#<connectionID>     | TRANSFER#<reference>   | 30 days |
- * | Operation       | OPERATION#<id>          | OPERATION              | 7 days  |
+ * The sandbox table: the DynamoDB adapter of `SandboxStore`. Every access is by key; a user's items are
+ * one Query on the user's partition. Keys and items are in `sandbox-table-items.ts`, the transactions
+ * of rules that span items in `sandbox-table-transactions.ts`.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -35,56 +24,22 @@ import {
   type StoredFault,
   type TransferRecord,
 } from '#shared/sandbox/store';
-
-const DAY_SECONDS = 86_400;
-const userTtlSeconds = 30 * DAY_SECONDS;
-const operationTtlSeconds = 7 * DAY_SECONDS;
-
-const keys = {
-  application: (digest: string) => ({ pk: `APP#${digest}`, sk: 'APP' }),
-  connection: (id: string) => ({ pk: `CONN#${id}`, sk: 'CONNECTION' }),
-  account: (connectionId: string, id: string) => ({ pk: `CONN#${connectionId}`, sk: `ACCOUNT#${id}` }),
-  card: (connectionId: string, id: string) => ({ pk: `CONN#${connectionId}`, sk: `CARD#${id}` }),
-  beneficiary: (connectionId: string, id: string) => ({
-    pk: `CONN#${connectionId}`,
-    sk: `BENEFICIARY#${id}`,
-  }),
-  iban: (connectionId: string, iban: string) => ({ pk: `CONN#${connectionId}`, sk: `IBAN#${iban}` }),
-  transfer: (connectionId: string, reference: string) => ({
-    pk: `CONN#${connectionId}`,
-    sk: `TRANSFER#${reference}`,
-  }),
-  operation: (id: string) => ({ pk: `OPERATION#${id}`, sk: 'OPERATION' }),
-};
-
-type Key = { pk: string; sk: string };
-
-function toItem<T extends object>(key: Key, record: T, createdAtMs: number, ttlSeconds: number) {
-  return { ...key, ...record, expiresAt: Math.floor(createdAtMs / 1000) + ttlSeconds };
-}
-
-function fromItem<T>(item: Record<string, unknown> | undefined): T | undefined {
-  if (!item) return undefined;
-  const { pk: _pk, sk: _sk, expiresAt: _expiresAt, ...record } = item;
-  return record as T;
-}
-
-const operationCondition: Record<OperationPrecondition, { ConditionExpression: string; values: object }> = {
-  new: { ConditionExpression: 'attribute_not_exists(pk)', values: {} },
-  awaiting_input: { ConditionExpression: '#state = :awaiting', values: { ':awaiting': 'awaiting_input' } },
-};
-
-/**
- * Why a transaction was cancelled: the index of the first item whose condition failed, or
- * `contention` when another transaction touched the same items at the same moment.
- */
-function cancellation(error: unknown): number | 'contention' | undefined {
-  if (!(error instanceof TransactionCanceledException)) return undefined;
-  const reasons = error.CancellationReasons ?? [];
-  const index = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-  if (index >= 0) return index;
-  return reasons.some((reason) => reason.Code === 'TransactionConflict') ? 'contention' : undefined;
-}
+import {
+  fromItem,
+  type Key,
+  keys,
+  operationCondition,
+  operationItem,
+  userPartition,
+} from './sandbox-table-items.ts';
+import {
+  beneficiaryItems,
+  type ConflictReasons,
+  conflictOf,
+  newUserItems,
+  type TransactItems,
+  transferItems,
+} from './sandbox-table-transactions.ts';
 
 export class SandboxTable implements SandboxStore {
   constructor(
@@ -113,20 +68,8 @@ export class SandboxTable implements SandboxStore {
     accounts: AccountRecord[],
     cards: CardRecord[],
   ): Promise<void> {
-    const at = connection.createdAt;
-    const items = [
-      toItem(keys.connection(connection.id), connection, at, userTtlSeconds),
-      ...accounts.map((account) =>
-        toItem(keys.account(account.connectionId, account.id), account, at, userTtlSeconds),
-      ),
-      ...cards.map((card) => toItem(keys.card(card.connectionId, card.id), card, at, userTtlSeconds)),
-    ];
     await this.client.send(
-      new TransactWriteCommand({
-        TransactItems: items.map((Item) => ({
-          Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' },
-        })),
-      }),
+      new TransactWriteCommand({ TransactItems: newUserItems(this.tableName, connection, accounts, cards) }),
     );
   }
 
@@ -253,40 +196,17 @@ export class SandboxTable implements SandboxStore {
       .sort((a, b) => a.createdAt - b.createdAt);
   }
 
-  /** Every item of a user's partition (those whose sort key starts with `prefix`), all pages. */
-  private async userItems(connectionId: string, prefix?: string): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    const pages = paginateQuery(
-      { client: this.client },
-      {
-        TableName: this.tableName,
-        KeyConditionExpression: prefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
-        ExpressionAttributeValues: {
-          ':pk': `CONN#${connectionId}`,
-          ...(prefix ? { ':prefix': prefix } : {}),
-        },
-        ConsistentRead: true,
-      },
-    );
-    for await (const page of pages) items.push(...(page.Items ?? []));
-    return items;
-  }
-
   getOperation(operationId: string) {
     return this.get<OperationRecord>(keys.operation(operationId));
   }
 
   async saveOperation(operation: OperationRecord, precondition: OperationPrecondition): Promise<void> {
-    const { ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues } =
-      this.operationCondition(precondition);
     const saved = await conditionally(
       this.client.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: this.operationItem(operation),
-          ConditionExpression,
-          ExpressionAttributeNames,
-          ExpressionAttributeValues,
+          Item: operationItem(operation),
+          ...operationCondition(precondition),
         }),
       ),
     );
@@ -298,40 +218,8 @@ export class SandboxTable implements SandboxStore {
     operation: OperationRecord,
     precondition: OperationPrecondition,
   ): Promise<void> {
-    const at = beneficiary.createdAt;
-    const transactItems = [
-      {
-        Put: {
-          TableName: this.tableName,
-          Item: toItem(
-            keys.iban(beneficiary.connectionId, beneficiary.iban),
-            { beneficiaryId: beneficiary.id },
-            at,
-            userTtlSeconds,
-          ),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      {
-        Put: {
-          TableName: this.tableName,
-          Item: toItem(
-            keys.beneficiary(beneficiary.connectionId, beneficiary.id),
-            beneficiary,
-            at,
-            userTtlSeconds,
-          ),
-        },
-      },
-      {
-        Put: {
-          TableName: this.tableName,
-          Item: this.operationItem(operation),
-          ...this.operationCondition(precondition),
-        },
-      },
-    ];
-    await this.transact(transactItems, ['duplicate_beneficiary', undefined, 'operation']);
+    const { items, reasons } = beneficiaryItems(this.tableName, beneficiary, operation, precondition);
+    await this.transact(items, reasons);
   }
 
   async commitTransfer(
@@ -339,79 +227,34 @@ export class SandboxTable implements SandboxStore {
     operation: OperationRecord,
     precondition: OperationPrecondition,
   ): Promise<void> {
-    const at = transfer.createdAt;
-    const beneficiaryId = transfer.receiver.beneficiaryId;
-    const transactItems = [
-      {
-        Update: {
-          TableName: this.tableName,
-          Key: keys.account(transfer.connectionId, transfer.senderId),
-          UpdateExpression: 'SET balanceMinor = balanceMinor - :amount',
-          ConditionExpression: 'balanceMinor >= :amount',
-          ExpressionAttributeValues: { ':amount': transfer.amountMinor },
-        },
-      },
-      {
-        Put: {
-          TableName: this.tableName,
-          Item: toItem(
-            keys.transfer(transfer.connectionId, transfer.reference),
-            transfer,
-            at,
-            userTtlSeconds,
-          ),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      {
-        Put: {
-          TableName: this.tableName,
-          Item: this.operationItem(operation),
-          ...this.operationCondition(precondition),
-        },
-      },
-      ...(beneficiaryId === undefined
-        ? []
-        : [
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: keys.beneficiary(transfer.connectionId, beneficiaryId),
-                UpdateExpression: 'SET firstTransferAt = if_not_exists(firstTransferAt, :at)',
-                ExpressionAttributeValues: { ':at': at },
-              },
-            },
-          ]),
-    ];
-    await this.transact(transactItems, ['insufficient_balance', 'operation', 'operation']);
+    const { items, reasons } = transferItems(this.tableName, transfer, operation, precondition);
+    await this.transact(items, reasons);
   }
 
-  private operationItem(operation: OperationRecord) {
-    return toItem(keys.operation(operation.id), operation, operation.createdAt, operationTtlSeconds);
+  /** Every item of a user's partition (those whose sort key starts with `prefix`), all pages. */
+  private async userItems(connectionId: string, prefix?: string): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    const pages = paginateQuery(
+      { client: this.client },
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: prefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
+        ExpressionAttributeValues: {
+          ':pk': userPartition(connectionId),
+          ...(prefix ? { ':prefix': prefix } : {}),
+        },
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) items.push(...(page.Items ?? []));
+    return items;
   }
 
-  private operationCondition(precondition: OperationPrecondition) {
-    const { ConditionExpression, values } = operationCondition[precondition];
-    return precondition === 'new'
-      ? { ConditionExpression }
-      : {
-          ConditionExpression,
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: values,
-        };
-  }
-
-  private async transact(
-    TransactItems: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>,
-    conflicts: (StoreConflict['reason'] | undefined)[],
-  ): Promise<void> {
+  private async transact(TransactItems: TransactItems, reasons: ConflictReasons): Promise<void> {
     try {
       await this.client.send(new TransactWriteCommand({ TransactItems }));
     } catch (error) {
-      const cause = cancellation(error);
-      const reason = cause === 'contention' ? cause : cause === undefined ? undefined : conflicts[cause];
-      if (reason) throw new StoreConflict(reason);
-      throw error;
+      throw conflictOf(error, reasons) ?? error;
     }
   }
 

@@ -1,8 +1,9 @@
 /**
  * The ports through which the deposit steps reach the world, one per thing they touch: the deposits
  * table's entities (deposits, idempotency records, beneficiary claims, connection leases), the step
- * queues, the wake-up scheduler, the credential vault, the provider, the caller's events and the
- * clock. Each step's context (`context.ts`) names only the ports, and the parts of them, it uses.
+ * queues, the wake-up scheduler, the credential vault, the provider and the caller's events (time
+ * comes through `#shared/clock`). Each step's context (in its module, `steps/*.ts`) names only the
+ * ports, and the parts of them, it uses.
  * No AWS here: the adapters in `shared/adapters/` implement these.
  */
 import type { ProviderClient, ProviderCredentials } from '#shared/provider/client';
@@ -18,12 +19,6 @@ import type {
 } from './model.ts';
 
 export type DepositCredentials = ProviderCredentials;
-
-export interface Clock {
-  now(): number;
-  /** Waits; a manual clock in the unit tests moves its time instead. */
-  sleep(ms: number): Promise<void>;
-}
 
 /** The deposit items: read by id, written only if still at the version the writer read. */
 export interface DepositRecords {

@@ -1,8 +1,10 @@
 /** The deposits API's get: the deposit as its owner sees it; to anyone else it does not exist. */
+
+import type { Clock } from '#shared/clock';
 import { matchesDigest } from '#shared/secrets';
 import { DepositError } from './errors.ts';
 import { depositView } from './model.ts';
-import type { Clock, DepositRecords } from './ports.ts';
+import type { DepositRecords } from './ports.ts';
 
 export interface ReadContext {
   deposits: Pick<DepositRecords, 'get'>;

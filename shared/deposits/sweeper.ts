@@ -4,8 +4,10 @@
  *   2. sends each its own step's message again (duplicates are dropped by the version), or, for a
  *      deposit waiting for its caller, the expiry of the question.
  */
+
+import type { Clock } from '#shared/clock';
 import type { Deposit } from './model.ts';
-import type { Clock, DueDeposits, StepQueues } from './ports.ts';
+import type { DueDeposits, StepQueues } from './ports.ts';
 import type { SendsOf } from './reach.ts';
 
 export interface SweepContext {

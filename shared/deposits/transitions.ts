@@ -4,10 +4,11 @@
  * deposit, sending its step's message now or after a short delay, counting retries, publishing
  * the events its caller hears, and the time the sweeper should look at it if nothing else does.
  */
+
+import type { Clock } from '#shared/clock';
 import type { Deposit, DepositEvent, WorkStep } from './model.ts';
 import type {
   BeneficiaryClaims,
-  Clock,
   ConnectionLeases,
   DepositEvents,
   DepositObserver,

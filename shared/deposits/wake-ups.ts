@@ -3,8 +3,10 @@
  * schedule that targets the queue of the step it wakes; shorter ones a delayed message (SQS delays
  * at most 15 minutes). Schedule names are deterministic, so arming twice is arming once.
  */
+
+import type { Clock } from '#shared/clock';
 import type { Deposit, StepMessageTo, WorkStep } from './model.ts';
-import type { Clock, DepositSettings, StepQueues, WakeScheduler } from './ports.ts';
+import type { DepositSettings, StepQueues, WakeScheduler } from './ports.ts';
 
 export const MAX_SQS_DELAY_SECONDS = 900;
 

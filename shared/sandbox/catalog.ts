@@ -5,6 +5,7 @@
  */
 import { type CurrencyCode, currencyObject } from '#shared/money';
 import type { AccountsMetadata } from '#shared/spec/schemas';
+import type { HttpAnswer } from './answer.ts';
 
 export interface SandboxBank {
   bankId: string;
@@ -156,4 +157,12 @@ const banksById = new Map(sandboxBanks.map((bank) => [bank.bankId, bank]));
 
 export function findBank(bankId: string): SandboxBank | undefined {
   return banksById.get(bankId);
+}
+
+/** `GET /sandbox/banks`: every bank's id and metadata. */
+export function listBanks(): HttpAnswer {
+  return {
+    status: 200,
+    body: { banks: sandboxBanks.map(({ bankId, accountsMetadata }) => ({ bankId, accountsMetadata })) },
+  };
 }

@@ -1,10 +1,14 @@
-/** The sandbox as the handlers use it: the domain wired to its DynamoDB table and configuration. */
+/**
+ * The sandbox as the handlers of provider operations and administration use it: the domain wired to
+ * its DynamoDB table and configuration. Loading it reads the application secret (in AWS, from Secrets
+ * Manager, once at cold start); handlers that need neither secret nor table do not import it.
+ */
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { dynamodbClient } from '#shared/adapters/clients';
 import { SandboxTable } from '#shared/adapters/sandbox-table';
 import { sandboxConfig } from '#shared/config';
 import { digest } from '#shared/secrets';
-import { Sandbox } from './simulator.ts';
+import { Sandbox } from './sandbox.ts';
 
 const config = sandboxConfig();
 // In AWS the application secret is in Secrets Manager, read once at cold start.
@@ -21,6 +25,5 @@ export const sandbox = new Sandbox(new SandboxTable(dynamodbClient(), config.SAN
   inputTtlMs: config.SANDBOX_INPUT_TTL_SECONDS * 1000,
   lockMs: 30_000,
   accessCodeTtlMs: config.SANDBOX_ACCESS_CODE_TTL_SECONDS * 1000,
+  timeoutFaultMs: config.SANDBOX_TIMEOUT_MS,
 });
-
-export const timeoutFaultMs = config.SANDBOX_TIMEOUT_MS;

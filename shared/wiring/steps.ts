@@ -3,15 +3,17 @@
  * their metric, failing (with the caller's event and the connection's lease), the credential
  * vault, the provider, the wallet accounts.
  */
+
 import { EncryptionSdkVault, vaultKeyring } from '#shared/adapters/credential-vault';
 import { depositMetrics } from '#shared/adapters/metrics';
+import { systemClock } from '#shared/clock';
 import { providerConfig, vaultConfig, walletsConfig } from '#shared/config';
 import type { ReachName } from '#shared/deposits/reach';
 import type { FailContext, TransitionContext } from '#shared/deposits/transitions';
 import { walletAccounts, walletBook } from '#shared/deposits/wallets';
 import { ProviderClient } from '#shared/provider/client';
 import { depositEvents, queuesOf } from './messaging.ts';
-import { depositSettings, systemClock, tableEntities } from './table.ts';
+import { depositSettings, tableEntities } from './table.ts';
 
 export function credentialVault() {
   const config = vaultConfig();

@@ -3,7 +3,6 @@
  * handler builds, once per process, only the adapters its context names, from configuration it
  * alone reads (the other wiring modules: `messaging.ts`, `steps.ts`).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { dynamodbClient } from '#shared/adapters/clients';
 import {
   BeneficiaryClaimItems,
@@ -13,9 +12,7 @@ import {
   IdempotencyItems,
 } from '#shared/adapters/deposits-table';
 import { depositsTableConfig, providerConfig, tuningConfig } from '#shared/config';
-import type { Clock, DepositSettings } from '#shared/deposits/ports';
-
-export const systemClock: Clock = { now: Date.now, sleep: (ms) => sleep(ms) };
+import type { DepositSettings } from '#shared/deposits/ports';
 
 function table() {
   return { client: dynamodbClient(), tableName: depositsTableConfig().DEPOSITS_TABLE_NAME };

@@ -157,22 +157,32 @@ describe('functions', () => {
         expect(JSON.parse(String(variables.WALLET_ACCOUNTS))).toHaveLength(webhook ? 1 : 2);
       }
     }
-    for (const { resource } of functionsByHandler(
+    const powertools = [
+      'POWERTOOLS_SERVICE_NAME',
+      'POWERTOOLS_METRICS_NAMESPACE',
+      'POWERTOOLS_LOG_LEVEL',
+      'POWERTOOLS_LOGGER_LOG_EVENT',
+      'NODE_OPTIONS',
+    ];
+    for (const [handler, { resource }] of functionsByHandler(
       dev.templates.sandbox ?? expect.fail('no sandbox'),
-    ).values()) {
+    )) {
       const variables = environmentOf(resource);
-      expect(Object.keys(variables).sort()).toEqual(
-        [
-          tables.sandbox.envVar,
-          'SANDBOX_APP_SECRET_ARN',
-          'POWERTOOLS_SERVICE_NAME',
-          'POWERTOOLS_METRICS_NAMESPACE',
-          'POWERTOOLS_LOG_LEVEL',
-          'POWERTOOLS_LOGGER_LOG_EVENT',
-          'NODE_OPTIONS',
-        ].sort(),
+      // Health, not-found and the bank catalog load neither the sandbox nor its table.
+      const loadsSandbox = settingsOf(handler).table !== undefined;
+      expect(Object.keys(variables).sort(), handler).toEqual(
+        [...(loadsSandbox ? [tables.sandbox.envVar, 'SANDBOX_APP_SECRET_ARN'] : []), ...powertools].sort(),
       );
     }
+    expect(
+      [...functionsByHandler(dev.templates.sandbox ?? expect.fail('no sandbox')).keys()]
+        .filter((handler) => settingsOf(handler).table === undefined)
+        .sort(),
+    ).toEqual([
+      'functions/sandbox/banks-list.ts',
+      'functions/sandbox/health.ts',
+      'functions/sandbox/not-found.ts',
+    ]);
   });
 
   it('call the sandbox stack unless a provider is configured', () => {
@@ -554,7 +564,7 @@ describe('each function touches only what it uses', () => {
     expect(actionsOf(statements).filter((action) => action.startsWith('kms:'))).toEqual([]);
   });
 
-  it('keeps the sandbox to its table and its secret', () => {
+  it('keeps the sandbox to its table and its secret, and health, not-found and the catalog to their logs', () => {
     for (const handler of [
       ...sandboxApi.routes.map((candidate) => candidate.handler),
       sandboxApi.defaultHandler,
@@ -564,10 +574,17 @@ describe('each function touches only what it uses', () => {
         actions.filter((action) => /^(sqs|kms|scheduler|iam):/.test(action)),
         handler,
       ).toEqual([]);
-      expect(actions, handler).toContain('secretsmanager:GetSecretValue');
+      const loadsSandbox = settingsOf(handler).table !== undefined;
+      expect(actions.includes('secretsmanager:GetSecretValue'), handler).toBe(loadsSandbox);
       expect(actions.filter((action) => action.startsWith('dynamodb:')).sort(), handler).toEqual(
         [...(settingsOf(handler).table?.actions ?? [])].sort(),
       );
+      // The rest reach nothing beyond their logs.
+      if (!loadsSandbox)
+        expect(
+          actions.filter((action) => !action.startsWith('logs:')),
+          handler,
+        ).toEqual([]);
     }
   });
 });

@@ -1,0 +1,202 @@
+/**
+ * Administration and authentication: applications, test users (created on a chosen bank with their
+ * credentials, account and card; read back with balances and transfers), per-user fault rules, the
+ * exchange of an access code for a token, and the checks of a bearer token and secrets against a
+ * connection (each compared in constant time).
+ */
+
+import type { Clock } from '#shared/clock';
+import { type CurrencyCode, fromMinorUnits, toMinorUnits } from '#shared/money';
+import { digest, matchesDigest, randomSecret } from '#shared/secrets';
+import { ProviderError } from '#shared/spec/errors';
+import type {
+  CreateSandboxUserRequest,
+  CreateSandboxUserResponse,
+  ExchangeTokenRequest,
+  ExchangeTokenResponse,
+  SandboxUserRequest,
+  SandboxUserResponse,
+  SetFaultsRequest,
+} from '#shared/spec/schemas';
+import type { HttpAnswer } from './answer.ts';
+import { findBank } from './catalog.ts';
+import { newId } from './ids.ts';
+import { minorUnits } from './rules.ts';
+import type { CardRecord, ConnectionRecord, SandboxStore } from './store.ts';
+
+export interface AdministrationSettings {
+  /** Digest of the sandbox application's secret (`SANDBOX_APP_SECRET`). */
+  defaultAppSecretDigest: string;
+  /** How long a new user's access code stays valid, unless the request says otherwise. */
+  accessCodeTtlMs: number;
+}
+
+export class Administration {
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly settings: AdministrationSettings,
+    private readonly clock: Clock,
+  ) {}
+
+  async createApplication(): Promise<HttpAnswer> {
+    const appSecret = randomSecret('app_');
+    await this.store.putApplication(digest(appSecret), this.clock.now());
+    return { status: 201, body: { appSecret } };
+  }
+
+  async createUser(request: CreateSandboxUserRequest): Promise<HttpAnswer> {
+    await this.authenticateApplication(request.appSecret);
+    const bank = findBank(request.bankId);
+    if (!bank) throw new ProviderError('INVALID_BANK_ID', `No sandbox bank with bankId ${request.bankId}`);
+    const balanceMinor =
+      request.balance === undefined
+        ? bank.openingBalanceMinor
+        : minorUnits(request.balance, bank.currency, 'balance');
+
+    const now = this.clock.now();
+    const connectionId = newId('conn');
+    const accessCode = randomSecret('ac_');
+    const userSecret = randomSecret('us_');
+    const account = { connectionId, id: newId('acc'), currency: bank.currency, balanceMinor };
+    const card = newCard(connectionId, bank.currency, now);
+    await this.store.createUser(
+      {
+        id: connectionId,
+        bankId: bank.bankId,
+        appSecretDigest: digest(request.appSecret),
+        userSecretDigest: digest(userSecret),
+        accessCodeDigest: digest(accessCode),
+        accessCodeExpiresAt:
+          now + (request.accessCodeTtlSeconds ?? this.settings.accessCodeTtlMs / 1000) * 1000,
+        ...(request.inputTtlSeconds === undefined ? {} : { inputTtlMs: request.inputTtlSeconds * 1000 }),
+        faults: [],
+        createdAt: now,
+      },
+      [account],
+      [card],
+    );
+    const body: CreateSandboxUserResponse = {
+      accessCode,
+      connectionID: connectionId,
+      userSecret,
+      accounts: [
+        { id: account.id, currency: account.currency, balance: fromMinorUnits(balanceMinor, bank.currency) },
+      ],
+      cards: [{ id: card.id }],
+    };
+    return { status: 201, body };
+  }
+
+  /** A user's accounts (with current balances), cards and transfers, for tests to assert on. */
+  async getUser(request: SandboxUserRequest): Promise<HttpAnswer> {
+    const connection = await this.applicationConnection(request.connectionID, request.appSecret);
+    const { accounts, cards, transfers } = await this.store.getUserAssets(connection.id);
+    const body: SandboxUserResponse = {
+      connectionID: connection.id,
+      bankId: connection.bankId,
+      accounts: accounts.map((account) => ({
+        id: account.id,
+        currency: account.currency,
+        balance: fromMinorUnits(account.balanceMinor, account.currency),
+      })),
+      cards: cards.map((card) => ({ id: card.id })),
+      transfers: transfers.map((transfer) => ({
+        reference: transfer.reference,
+        operationID: transfer.operationId,
+        senderID: transfer.senderId,
+        amount: fromMinorUnits(transfer.amountMinor, transfer.currency),
+        currency: transfer.currency,
+        type: transfer.transferType,
+        receiver: {
+          ...(transfer.receiver.beneficiaryId === undefined
+            ? {}
+            : { beneficiaryID: transfer.receiver.beneficiaryId }),
+          name: transfer.receiver.name,
+          iban: transfer.receiver.iban,
+          swiftCode: transfer.receiver.swiftCode,
+        },
+        createdAt: new Date(transfer.createdAt).toISOString(),
+      })),
+    };
+    return { status: 200, body };
+  }
+
+  /** Replaces a user's fault rules (`faults.ts` chooses and applies them); a counted rule gets its count. */
+  async setFaults(request: SetFaultsRequest): Promise<HttpAnswer> {
+    const connection = await this.applicationConnection(request.connectionID, request.appSecret);
+    await this.store.setFaults(
+      connection.id,
+      request.faults.map((rule) => (rule.times === undefined ? rule : { ...rule, remaining: rule.times })),
+    );
+    return { status: 200, body: { connectionID: connection.id, faults: request.faults } };
+  }
+
+  async exchangeToken(request: ExchangeTokenRequest): Promise<HttpAnswer> {
+    const connection = await this.applicationConnection(request.connectionID, request.appSecret);
+    const codeDigest = connection.accessCodeDigest;
+    const codeMatches = matchesDigest(request.accessCode, codeDigest);
+    const expired = this.clock.now() >= (connection.accessCodeExpiresAt ?? 0);
+    if (!codeMatches || codeDigest === undefined || expired) {
+      throw new ProviderError('INVALID_ACCESS_CODE');
+    }
+    const accessToken = `${connection.id}.${randomSecret('at_')}`;
+    if (!(await this.store.redeemAccessCode(connection.id, codeDigest, digest(accessToken)))) {
+      throw new ProviderError('INVALID_ACCESS_CODE');
+    }
+    const body: ExchangeTokenResponse = { success: true, status: 'done', accessToken };
+    return { status: 200, body };
+  }
+
+  /** The connection a bearer token and the two secrets name; UNAUTHORIZED on any mismatch. */
+  async authenticate(
+    authorization: string | undefined,
+    appSecret: string,
+    userSecret: string,
+  ): Promise<ConnectionRecord> {
+    const token = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
+    const connectionId = token?.split('.')[0];
+    const connection = token && connectionId ? await this.store.getConnection(connectionId) : undefined;
+    if (!token || !connection) throw new ProviderError('UNAUTHORIZED');
+    // Evaluate all three so the time taken does not tell which one was wrong.
+    const matches = [
+      matchesDigest(token, connection.accessTokenDigest),
+      matchesDigest(appSecret, connection.appSecretDigest),
+      matchesDigest(userSecret, connection.userSecretDigest),
+    ];
+    if (matches.includes(false)) throw new ProviderError('UNAUTHORIZED');
+    return connection;
+  }
+
+  /** A connection named by id, if it belongs to the application whose secret is given. */
+  private async applicationConnection(connectionId: string, appSecret: string): Promise<ConnectionRecord> {
+    const connection = await this.store.getConnection(connectionId);
+    if (!connection || !matchesDigest(appSecret, connection.appSecretDigest)) {
+      throw new ProviderError('UNAUTHORIZED');
+    }
+    return connection;
+  }
+
+  private async authenticateApplication(appSecret: string): Promise<void> {
+    const known =
+      matchesDigest(appSecret, this.settings.defaultAppSecretDigest) ||
+      (await this.store.applicationExists(digest(appSecret)));
+    if (!known) throw new ProviderError('UNAUTHORIZED');
+  }
+}
+
+/** A new user's credit card, due on the 25th of next month. */
+function newCard(connectionId: string, currency: CurrencyCode, now: number): CardRecord {
+  const today = new Date(now);
+  const dueDate = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 25));
+  const lastFour = String(Math.floor(Math.random() * 10_000)).padStart(4, '0');
+  return {
+    connectionId,
+    id: newId('card'),
+    currency,
+    cardNumber: `**** **** **** ${lastFour}`,
+    availableMinor: toMinorUnits(15_000, currency),
+    outstandingMinor: toMinorUnits(2_345.67, currency),
+    amountDueMinor: toMinorUnits(234.57, currency),
+    dueDate: dueDate.toISOString(),
+  };
+}

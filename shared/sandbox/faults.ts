@@ -1,0 +1,125 @@
+/**
+ * Fault handling, all of it: which fault a request gets, and how it is applied.
+ *
+ * Choosing: the fault its `X-Sandbox-*` headers describe wins; else, on a provider operation, the first
+ * of the connection's rules (set by `Administration.setFaults`) whose path matches. A counted rule is
+ * used up one request at a time.
+ *
+ * Applying:
+ *   - a `before` outcome (the default) stops the request before the bank sees it: nothing happens;
+ *   - latency is spent inside the operation, while it holds the connection (on a public route, before
+ *     its action);
+ *   - an `after` outcome loses the answer of an operation that took effect;
+ *   - `timeout` hangs for `timeoutMs` (default `SANDBOX_TIMEOUT_MS`) and answers 504 GATEWAY_TIMEOUT;
+ *     `error` answers its status: 500 INTERNAL_ERROR by default, 502 BAD_GATEWAY, 503 SERVICE_UNAVAILABLE.
+ */
+import * as z from 'zod';
+import type { Clock } from '#shared/clock';
+import { logger } from '#shared/logger';
+import { ProviderError } from '#shared/spec/errors';
+import { FaultRule } from '#shared/spec/schemas';
+import type { HttpAnswer } from './answer.ts';
+import type { ConnectionRecord, SandboxStore } from './store.ts';
+
+export interface FaultSettings {
+  clock: Clock;
+  /** How long a `timeout` fault hangs when it names no time of its own. */
+  defaultTimeoutMs(): number;
+}
+
+/** A request as the fault rules see it: its path and its headers (names in lower case). */
+export interface FaultedRequest {
+  path: string;
+  headers: Record<string, string | undefined>;
+}
+
+/**
+ * Runs one provider operation on `connection` under the fault chosen for it. `operate` is given the
+ * latency to spend once the operation holds the connection.
+ */
+export async function runOperationWithFault(
+  store: SandboxStore,
+  settings: FaultSettings,
+  connection: ConnectionRecord,
+  request: FaultedRequest,
+  operate: (latencyMs: number) => Promise<HttpAnswer>,
+): Promise<HttpAnswer> {
+  const fault = headerFault(request.headers) ?? (await ruleFor(store, connection, request.path));
+  return applyOutcome(settings, fault, () => operate(fault?.latencyMs ?? 0));
+}
+
+/** Runs the action of a public route under the fault its headers ask for; the latency comes first. */
+export async function runActionWithFault(
+  settings: FaultSettings,
+  headers: FaultedRequest['headers'],
+  action: () => Promise<HttpAnswer> | HttpAnswer,
+): Promise<HttpAnswer> {
+  const fault = headerFault(headers);
+  if (fault?.latencyMs) await settings.clock.sleep(fault.latencyMs);
+  return applyOutcome(settings, fault, action);
+}
+
+/** The connection's first rule for this path; a counted rule is used up one request at a time. */
+async function ruleFor(
+  store: SandboxStore,
+  connection: ConnectionRecord,
+  path: string,
+): Promise<FaultRule | undefined> {
+  for (const [index, rule] of connection.faults.entries()) {
+    if (rule.path !== undefined && rule.path !== path) continue;
+    if (rule.remaining !== undefined && !(await store.consumeFault(connection.id, index))) continue;
+    return rule;
+  }
+  return undefined;
+}
+
+async function applyOutcome(
+  settings: FaultSettings,
+  fault: FaultRule | undefined,
+  run: () => Promise<HttpAnswer> | HttpAnswer,
+): Promise<HttpAnswer> {
+  const phase = fault?.phase ?? 'before';
+  if (fault?.outcome && phase === 'before') await failAsTold(settings, fault);
+  const answer = await run();
+  if (fault?.outcome && phase === 'after') await failAsTold(settings, fault);
+  return answer;
+}
+
+async function failAsTold(settings: FaultSettings, fault: FaultRule): Promise<never> {
+  logger.warn('sandbox fault injected', { outcome: fault.outcome, phase: fault.phase ?? 'before' });
+  if (fault.outcome === 'timeout') {
+    await settings.clock.sleep(fault.timeoutMs ?? settings.defaultTimeoutMs());
+    throw new ProviderError('GATEWAY_TIMEOUT');
+  }
+  const byStatus = { 500: 'INTERNAL_ERROR', 502: 'BAD_GATEWAY', 503: 'SERVICE_UNAVAILABLE' } as const;
+  throw new ProviderError(byStatus[fault.status ?? 500]);
+}
+
+const HeaderFault = FaultRule.extend({
+  latencyMs: z.coerce.number().int().min(0).max(60_000).optional(),
+  status: z.coerce.number().pipe(FaultRule.shape.status.unwrap()).optional(),
+  timeoutMs: z.coerce.number().int().min(0).max(120_000).optional(),
+});
+
+/** A fault for this one request, from `X-Sandbox-*` headers (see the README); BAD_REQUEST if malformed. */
+export function headerFault(headers: FaultedRequest['headers']): FaultRule | undefined {
+  const header = (name: string) => headers[`x-sandbox-${name}`];
+  const raw = {
+    outcome: header('fault'),
+    status: header('fault-status'),
+    phase: header('fault-phase'),
+    latencyMs: header('latency-ms'),
+    timeoutMs: header('timeout-ms'),
+  };
+  const present = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined));
+  if (Object.keys(present).length === 0) return undefined;
+  const parsed = HeaderFault.safeParse(present);
+  if (!parsed.success) {
+    throw new ProviderError(
+      'BAD_REQUEST',
+      undefined,
+      parsed.error.issues.map((issue) => `X-Sandbox header ${issue.path.join('.')}: ${issue.message}`),
+    );
+  }
+  return parsed.data;
+}

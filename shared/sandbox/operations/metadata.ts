@@ -1,0 +1,16 @@
+/** `/v1/metadata/accounts/get`: the bank's `accountsMetadata`, as the catalog states it. */
+import type { MetadataRequest } from '#shared/spec/schemas';
+import type { OperationContext } from '../engine.ts';
+import { bankOf } from '../rules.ts';
+
+export function getMetadata(context: OperationContext, request: MetadataRequest) {
+  const bank = bankOf(context.connection);
+  return context.run({
+    kind: 'metadata',
+    idField: 'jobID',
+    request,
+    asksForInput: false,
+    prepare: async () => bank.accountsMetadata,
+    result: (accountsMetadata) => ({ accountsMetadata }),
+  });
+}

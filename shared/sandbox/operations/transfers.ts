@@ -1,0 +1,90 @@
+/**
+ * `/v1/payment/transfer/create` (to a beneficiary, by `receiverID`) and `/v1/payment/transfer/autoflow`
+ * (to a receiver given inline, at banks without beneficiaries). Both take one path: the bank's refusal
+ * of this endpoint, the sender's account and the amount in its minor units, the receiver, the bank's
+ * minimum and the balance; then one debit, written with the transfer and the operation.
+ */
+import { normalizeIban } from '#shared/iban';
+import { ProviderError } from '#shared/spec/errors';
+import type { AutoflowTransferRequest, TransferRequest } from '#shared/spec/schemas';
+import type { OperationContext } from '../engine.ts';
+import { newTransferReference } from '../ids.ts';
+import { bankOf, checkBalance, checkMinimum, minorUnits, transferType, validIban } from '../rules.ts';
+import type { TransferRecord } from '../store.ts';
+
+export function createTransfer(context: OperationContext, request: TransferRequest) {
+  const { connection, store } = context;
+  const bank = bankOf(connection);
+  const refusal = bank.accountsMetadata.isCreateBeneficiaryEndpointRequired
+    ? undefined
+    : new ProviderError('BENEFICIARY_NOT_SUPPORTED');
+  return transfer(context, 'transfer.create', request, refusal, async (now) => {
+    const beneficiary = await store.getBeneficiary(connection.id, request.receiverID);
+    if (!beneficiary) throw new ProviderError('INVALID_BENEFICIARY_ID');
+    if (now < beneficiary.coolDownUntil) {
+      throw new ProviderError(
+        'BENEFICIARY_COOL_DOWN_PERIOD',
+        `The beneficiary is in its cool-down period until ${new Date(beneficiary.coolDownUntil).toISOString()}`,
+      );
+    }
+    if (request.beneficiary && normalizeIban(request.beneficiary.iban) !== beneficiary.iban) {
+      throw new ProviderError('BENEFICIARY_DETAILS_MISMATCH');
+    }
+    if (bank.detailsOnFirstTransfer && beneficiary.firstTransferAt === undefined && !request.beneficiary) {
+      throw new ProviderError('BENEFICIARY_DETAILS_REQUIRED');
+    }
+    const { id: beneficiaryId, name, iban, swiftCode } = beneficiary;
+    return { beneficiaryId, name, iban, swiftCode };
+  });
+}
+
+export function createAutoflowTransfer(context: OperationContext, request: AutoflowTransferRequest) {
+  const bank = bankOf(context.connection);
+  const refusal = bank.accountsMetadata.isCreateBeneficiaryEndpointRequired
+    ? new ProviderError('BENEFICIARY_REQUIRED')
+    : undefined;
+  return transfer(context, 'transfer.autoflow', request, refusal, async () => {
+    const { name, iban, swiftCode } = request.beneficiary;
+    return { name, iban: validIban(iban), swiftCode };
+  });
+}
+
+function transfer(
+  context: OperationContext,
+  kind: 'transfer.create' | 'transfer.autoflow',
+  request: (TransferRequest | AutoflowTransferRequest) & { sync: boolean },
+  refusal: ProviderError | undefined,
+  receiverOf: (now: number) => Promise<TransferRecord['receiver']>,
+) {
+  const { connection, store } = context;
+  const bank = bankOf(connection);
+  return context.run({
+    kind,
+    idField: 'operationID',
+    request,
+    asksForInput: bank.otp.transfer,
+    prepare: async (now): Promise<Omit<TransferRecord, 'operationId'>> => {
+      if (refusal) throw refusal;
+      const account = await store.getAccount(connection.id, request.senderID);
+      if (!account) throw new ProviderError('INVALID_ACCOUNT_ID');
+      const amountMinor = minorUnits(request.amount, account.currency, 'amount');
+      const receiver = await receiverOf(now);
+      const type = transferType(bank, receiver.swiftCode);
+      checkMinimum(bank, account.currency, type, amountMinor);
+      checkBalance(amountMinor, account.balanceMinor);
+      return {
+        connectionId: connection.id,
+        reference: newTransferReference(),
+        senderId: account.id,
+        amountMinor,
+        currency: account.currency,
+        transferType: type,
+        receiver,
+        createdAt: now,
+      };
+    },
+    result: (transfer) => ({ reference: transfer.reference }),
+    commit: (transfer, operation, precondition) =>
+      store.commitTransfer({ ...transfer, operationId: operation.id }, operation, precondition),
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * The provider sandbox assembled: administration, the operation engine and fault handling over one
+ * store and one clock. Pure domain: storage comes in through `SandboxStore` and time through a
+ * `Clock`, so the same rules run on one process, on many Lambdas, or in a unit test.
+ */
+
+import { type Clock, systemClock } from '#shared/clock';
+import { Administration, type AdministrationSettings } from './administration.ts';
+import type { HttpAnswer } from './answer.ts';
+import { type EngineSettings, type OperationContext, OperationEngine } from './engine.ts';
+import { type FaultedRequest, type FaultSettings, runOperationWithFault } from './faults.ts';
+import type { SandboxStore } from './store.ts';
+
+export interface SandboxOptions extends AdministrationSettings, EngineSettings {
+  /** How long a `timeout` fault hangs when it names no time of its own. */
+  timeoutFaultMs: number;
+}
+
+/** A provider request: its path and headers (the bearer token among them) and the two secrets of its body. */
+export interface ProviderRequest extends FaultedRequest {
+  appSecret: string;
+  userSecret: string;
+}
+
+export class Sandbox {
+  readonly administration: Administration;
+  private readonly engine: OperationEngine;
+  private readonly faults: FaultSettings;
+
+  constructor(
+    private readonly store: SandboxStore,
+    options: SandboxOptions,
+    clock: Clock = systemClock,
+  ) {
+    this.administration = new Administration(store, options, clock);
+    this.engine = new OperationEngine(store, options, clock);
+    this.faults = { clock, defaultTimeoutMs: () => options.timeoutFaultMs };
+  }
+
+  /**
+   * One provider request: authenticated against its connection, then `operation` under the fault
+   * chosen for it, the fault's latency spent while the operation holds the connection.
+   */
+  async operate(
+    request: ProviderRequest,
+    operation: (context: OperationContext) => Promise<HttpAnswer>,
+  ): Promise<HttpAnswer> {
+    const connection = await this.administration.authenticate(
+      request.headers.authorization,
+      request.appSecret,
+      request.userSecret,
+    );
+    return runOperationWithFault(this.store, this.faults, connection, request, (latencyMs) =>
+      operation(this.engine.context(connection, latencyMs)),
+    );
+  }
+}

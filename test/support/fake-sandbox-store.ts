@@ -1,0 +1,336 @@
+/**
+ * An in-memory `SandboxStore` for unit tests, faithful to the DynamoDB adapter (`SandboxTable`):
+ * records are copied in and out (undefined attributes dropped, as the document client does), every
+ * conditional write checks the same condition, and the writes that span items are all-or-nothing
+ * with the adapter's conflict reasons: a duplicate IBAN, a debit below zero, an operation whose
+ * precondition (`new` or `awaiting_input`) no longer holds. Partitions list in sort-key order.
+ *
+ * `givenSandbox` builds a `Sandbox` over it on a manual clock, with users created as a client would.
+ */
+
+import type { Clock } from '#shared/clock';
+import { failedEnvelope } from '#shared/middleware/http';
+import type { HttpAnswer } from '#shared/sandbox/answer';
+import type { OperationContext } from '#shared/sandbox/engine';
+import { Sandbox, type SandboxOptions } from '#shared/sandbox/sandbox';
+import {
+  type AccountRecord,
+  type BeneficiaryRecord,
+  type CardRecord,
+  type ConnectionRecord,
+  type OperationPrecondition,
+  type OperationRecord,
+  type SandboxStore,
+  StoreConflict,
+  type StoredFault,
+  type TransferRecord,
+} from '#shared/sandbox/store';
+import { digest } from '#shared/secrets';
+import { EnvelopeError } from '#shared/spec/errors';
+import { CreateSandboxUserResponse, ExchangeTokenResponse } from '#shared/spec/schemas';
+import { ManualClock } from './manual-clock.ts';
+
+/** A copy as the table would store and return it. */
+const stored = <T>(record: T): T => JSON.parse(JSON.stringify(record)) as T;
+
+/** Records of one kind, by user and id, listed in id order like the items of a partition. */
+class UserRecords<T> {
+  private readonly byKey = new Map<string, T>();
+
+  get(connectionId: string, id: string): T | undefined {
+    const record = this.byKey.get(`${connectionId}#${id}`);
+    return record === undefined ? undefined : stored(record);
+  }
+
+  has(connectionId: string, id: string): boolean {
+    return this.byKey.has(`${connectionId}#${id}`);
+  }
+
+  put(connectionId: string, id: string, record: T): void {
+    this.byKey.set(`${connectionId}#${id}`, stored(record));
+  }
+
+  list(connectionId: string): T[] {
+    return [...this.byKey.entries()]
+      .filter(([key]) => key.startsWith(`${connectionId}#`))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, record]) => stored(record));
+  }
+}
+
+export class FakeSandboxStore implements SandboxStore {
+  private readonly applications = new Set<string>();
+  private readonly connections = new Map<string, ConnectionRecord>();
+  private readonly accounts = new UserRecords<AccountRecord>();
+  private readonly cards = new UserRecords<CardRecord>();
+  private readonly beneficiaries = new UserRecords<BeneficiaryRecord>();
+  private readonly ibans = new UserRecords<{ beneficiaryId: string }>();
+  private readonly transfers = new UserRecords<TransferRecord>();
+  private readonly operations = new Map<string, OperationRecord>();
+
+  async applicationExists(appSecretDigest: string): Promise<boolean> {
+    return this.applications.has(appSecretDigest);
+  }
+
+  async putApplication(appSecretDigest: string): Promise<void> {
+    this.applications.add(appSecretDigest);
+  }
+
+  async createUser(connection: ConnectionRecord, accounts: AccountRecord[], cards: CardRecord[]) {
+    const taken =
+      this.connections.has(connection.id) ||
+      accounts.some((account) => this.accounts.has(account.connectionId, account.id)) ||
+      cards.some((card) => this.cards.has(card.connectionId, card.id));
+    if (taken) throw new Error('TransactionCanceledException: ConditionalCheckFailed (item exists)');
+    this.connections.set(connection.id, stored(connection));
+    for (const account of accounts) this.accounts.put(account.connectionId, account.id, account);
+    for (const card of cards) this.cards.put(card.connectionId, card.id, card);
+  }
+
+  async getConnection(connectionId: string): Promise<ConnectionRecord | undefined> {
+    const connection = this.connections.get(connectionId);
+    return connection === undefined ? undefined : stored(connection);
+  }
+
+  async redeemAccessCode(connectionId: string, accessCodeDigest: string, accessTokenDigest: string) {
+    const connection = this.connections.get(connectionId);
+    if (connection?.accessCodeDigest !== accessCodeDigest) return false;
+    const { accessCodeDigest: _code, accessCodeExpiresAt: _expiry, ...rest } = connection;
+    this.connections.set(connectionId, { ...rest, accessTokenDigest });
+    return true;
+  }
+
+  async setFaults(connectionId: string, faults: StoredFault[]): Promise<void> {
+    const connection = this.connections.get(connectionId);
+    if (!connection) throw new Error('ConditionalCheckFailedException: no such connection');
+    connection.faults = stored(faults);
+  }
+
+  async consumeFault(connectionId: string, index: number): Promise<boolean> {
+    const rule = this.connections.get(connectionId)?.faults[Math.trunc(index)];
+    if (rule?.remaining === undefined || !(rule.remaining > 0)) return false;
+    rule.remaining -= 1;
+    return true;
+  }
+
+  async acquireLock(connectionId: string, operationId: string, until: number, now: number): Promise<boolean> {
+    const connection = this.connections.get(connectionId);
+    if (!connection) return false;
+    const free =
+      connection.lockOperationId === undefined ||
+      connection.lockOperationId === operationId ||
+      (connection.lockUntil ?? 0) < now;
+    if (!free) return false;
+    connection.lockOperationId = operationId;
+    connection.lockUntil = until;
+    return true;
+  }
+
+  async releaseLock(connectionId: string, operationId: string, until?: number): Promise<void> {
+    const connection = this.connections.get(connectionId);
+    // Another operation holds the connection now (ours expired): nothing of ours to release.
+    if (connection?.lockOperationId !== operationId) return;
+    if (until !== undefined) {
+      connection.lockUntil = until;
+      return;
+    }
+    delete connection.lockOperationId;
+    delete connection.lockUntil;
+  }
+
+  async getUserAssets(connectionId: string) {
+    return {
+      accounts: this.accounts.list(connectionId),
+      cards: this.cards.list(connectionId),
+      transfers: this.transfers.list(connectionId).sort((a, b) => a.createdAt - b.createdAt),
+    };
+  }
+
+  async getAccount(connectionId: string, accountId: string) {
+    return this.accounts.get(connectionId, accountId);
+  }
+
+  async getCard(connectionId: string, cardId: string) {
+    return this.cards.get(connectionId, cardId);
+  }
+
+  async getBeneficiary(connectionId: string, beneficiaryId: string) {
+    return this.beneficiaries.get(connectionId, beneficiaryId);
+  }
+
+  async beneficiaryExists(connectionId: string, iban: string): Promise<boolean> {
+    return this.ibans.has(connectionId, iban);
+  }
+
+  async listBeneficiaries(connectionId: string): Promise<BeneficiaryRecord[]> {
+    return this.beneficiaries.list(connectionId).sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  async getOperation(operationId: string): Promise<OperationRecord | undefined> {
+    const operation = this.operations.get(operationId);
+    return operation === undefined ? undefined : stored(operation);
+  }
+
+  async saveOperation(operation: OperationRecord, precondition: OperationPrecondition): Promise<void> {
+    if (!this.operationWritable(operation.id, precondition)) throw new StoreConflict('operation');
+    this.operations.set(operation.id, stored(operation));
+  }
+
+  async createBeneficiary(
+    beneficiary: BeneficiaryRecord,
+    operation: OperationRecord,
+    precondition: OperationPrecondition,
+  ): Promise<void> {
+    const { connectionId } = beneficiary;
+    // The transaction's conditions, in the adapter's order; the first that fails names the conflict.
+    if (this.ibans.has(connectionId, beneficiary.iban)) throw new StoreConflict('duplicate_beneficiary');
+    if (!this.operationWritable(operation.id, precondition)) throw new StoreConflict('operation');
+    this.ibans.put(connectionId, beneficiary.iban, { beneficiaryId: beneficiary.id });
+    this.beneficiaries.put(connectionId, beneficiary.id, beneficiary);
+    this.operations.set(operation.id, stored(operation));
+  }
+
+  async commitTransfer(
+    transfer: TransferRecord,
+    operation: OperationRecord,
+    precondition: OperationPrecondition,
+  ): Promise<void> {
+    const { connectionId, receiver } = transfer;
+    const account = this.accounts.get(connectionId, transfer.senderId);
+    // The transaction's conditions, in the adapter's order; the first that fails names the conflict.
+    if (!account || !(account.balanceMinor >= transfer.amountMinor)) {
+      throw new StoreConflict('insufficient_balance');
+    }
+    if (this.transfers.has(connectionId, transfer.reference)) throw new StoreConflict('operation');
+    if (!this.operationWritable(operation.id, precondition)) throw new StoreConflict('operation');
+    this.accounts.put(connectionId, account.id, {
+      ...account,
+      balanceMinor: account.balanceMinor - transfer.amountMinor,
+    });
+    this.transfers.put(connectionId, transfer.reference, transfer);
+    this.operations.set(operation.id, stored(operation));
+    if (receiver.beneficiaryId !== undefined) {
+      // An update without a condition: DynamoDB would create the item if it were missing.
+      const beneficiary = this.beneficiaries.get(connectionId, receiver.beneficiaryId);
+      const firstTransferAt = beneficiary?.firstTransferAt ?? transfer.createdAt;
+      const updated = { ...beneficiary, firstTransferAt } as BeneficiaryRecord;
+      this.beneficiaries.put(connectionId, receiver.beneficiaryId, updated);
+    }
+  }
+
+  /** Every operation of a user, oldest first: not part of the port, for tests to assert what was stored. */
+  listOperations(connectionId: string): OperationRecord[] {
+    return [...this.operations.values()]
+      .filter((operation) => operation.connectionId === connectionId)
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map((operation) => stored(operation));
+  }
+
+  private operationWritable(operationId: string, precondition: OperationPrecondition): boolean {
+    const existing = this.operations.get(operationId);
+    return precondition === 'new' ? existing === undefined : existing?.state === 'awaiting_input';
+  }
+}
+
+export const testAppSecret = 'unit-test-app-secret';
+
+export const testSandboxOptions: SandboxOptions = {
+  defaultAppSecretDigest: digest(testAppSecret),
+  asyncDelayMs: 1_000,
+  inputTtlMs: 60_000,
+  lockMs: 30_000,
+  accessCodeTtlMs: 600_000,
+  timeoutFaultMs: 29_000,
+};
+
+/** The operator's wallet account as a new beneficiary (valid IBAN, another bank's SWIFT code). */
+export function walletBeneficiary() {
+  return {
+    type: 'local',
+    name: 'Acme Wallet LLC',
+    iban: 'AE070331234567890123456',
+    accountNumber: '1234567890123456',
+    swiftCode: 'WALTAEAD',
+    sortCode: '',
+    bankName: 'Wallet Bank',
+    country: 'United Arab Emirates',
+    branchName: 'Head Office',
+    branchAddress: 'Wallet Street 1, Dubai',
+  };
+}
+
+/** A provider operation as the handlers call it: a context and the request's body. */
+type Operation<R> = (context: OperationContext, request: R) => Promise<HttpAnswer>;
+type Credentials = { appSecret: string; userSecret: string };
+
+/** A sandbox user, with what a client holds once it has exchanged its access code. */
+export interface SandboxTestUser {
+  connectionId: string;
+  accountId: string;
+  cardId: string;
+  /**
+   * Calls a provider operation as this user, answered as HTTP would answer it: a refusal thrown by
+   * the sandbox becomes its failed envelope and status.
+   */
+  call<R extends Credentials>(
+    operation: Operation<R>,
+    body: Omit<R, keyof Credentials>,
+    request?: { path?: string; headers?: Record<string, string> },
+  ): Promise<HttpAnswer>;
+}
+
+/** A sandbox over a fresh fake store, on a manual clock (or the clock given). */
+export function givenSandbox<C extends Clock = ManualClock>(
+  options: { clock?: C; settings?: Partial<SandboxOptions> } = {},
+) {
+  const store = new FakeSandboxStore();
+  const clock = options.clock ?? new ManualClock();
+  const sandbox = new Sandbox(store, { ...testSandboxOptions, ...options.settings }, clock);
+
+  async function createUser(
+    bankId: string,
+    settings: { balance?: number; inputTtlSeconds?: number } = {},
+  ): Promise<SandboxTestUser> {
+    const { administration } = sandbox;
+    const created = await administration.createUser({ appSecret: testAppSecret, bankId, ...settings });
+    const user = CreateSandboxUserResponse.parse(created.body);
+    const exchanged = await administration.exchangeToken({
+      appSecret: testAppSecret,
+      connectionID: user.connectionID,
+      accessCode: user.accessCode,
+    });
+    const { accessToken } = ExchangeTokenResponse.parse(exchanged.body);
+    const [account] = user.accounts;
+    const [card] = user.cards;
+    if (!account || !card) throw new Error('a new sandbox user has an account and a card');
+    const credentials = { appSecret: testAppSecret, userSecret: user.userSecret };
+    return {
+      connectionId: user.connectionID,
+      accountId: account.id,
+      cardId: card.id,
+      call: (operation, body, request = {}) =>
+        asHttp(
+          sandbox.operate(
+            {
+              path: request.path ?? '/',
+              headers: { authorization: `Bearer ${accessToken}`, ...request.headers },
+              ...credentials,
+            },
+            (context) => operation(context, { ...body, ...credentials } as Parameters<typeof operation>[1]),
+          ),
+        ),
+    };
+  }
+
+  return { sandbox, store, clock: clock as C, createUser };
+}
+
+/** The answer, or the failed envelope and status the HTTP middleware makes of a refusal. */
+export async function asHttp(answer: Promise<HttpAnswer>): Promise<HttpAnswer> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (error instanceof EnvelopeError) return { status: error.status, body: failedEnvelope(error) };
+    throw error;
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * Fault handling over the in-memory store and a manual clock: an outcome `before` the bank sees the
+ * request (nothing stored) and `after` it took effect (stored, the answer lost), timeouts, latency spent
+ * inside the operation, per-user rules (counted, per path) and the header that wins over them.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { logger } from '#shared/logger';
+import { runActionWithFault } from '#shared/sandbox/faults';
+import { createBeneficiary } from '#shared/sandbox/operations/beneficiaries';
+import { getMetadata } from '#shared/sandbox/operations/metadata';
+import { createTransfer } from '#shared/sandbox/operations/transfers';
+import {
+  asHttp,
+  givenSandbox,
+  testAppSecret,
+  testSandboxOptions,
+  walletBeneficiary,
+} from '../support/fake-sandbox-store.ts';
+import { ManualClock } from '../support/manual-clock.ts';
+
+// Every injected fault logs a warning: kept out of the test output.
+beforeAll(() => logger.setLogLevel('ERROR'));
+
+const TRANSFER = '/v1/payment/transfer/create';
+const METADATA = '/v1/metadata/accounts/get';
+
+const failed = (type: string) =>
+  expect.objectContaining({ success: false, status: 'failed', type, msg: expect.any(String) });
+
+/** A user of the beneficiary bank with the wallet beneficiary, and a transfer of 40 AED to it. */
+async function givenTransferringUser() {
+  const world = givenSandbox();
+  const user = await world.createUser('SANDBOX_BENEFICIARY');
+  const created = await user.call(createBeneficiary, { sync: true, ...walletBeneficiary() });
+  const receiverID = String(created.body.reference);
+  const transfer = (headers: Record<string, string> = {}) =>
+    user.call(
+      createTransfer,
+      { sync: true, amount: 40, senderID: user.accountId, receiverID },
+      { path: TRANSFER, headers },
+    );
+  const state = async () => {
+    const { accounts, transfers } = await world.store.getUserAssets(user.connectionId);
+    return {
+      balanceMinor: accounts[0]?.balanceMinor,
+      transfers,
+      operations: world.store.listOperations(user.connectionId),
+    };
+  };
+  return { ...world, user, transfer, state };
+}
+
+describe('a fault on a provider operation', () => {
+  it('before the bank sees it: answers the error, and nothing is stored', async () => {
+    // prepare
+    const { transfer, state, store, user } = await givenTransferringUser();
+    const before = await state();
+
+    // act
+    const reply = await transfer({ 'x-sandbox-fault': 'error', 'x-sandbox-fault-status': '503' });
+    const after = await state();
+
+    // assess
+    expect(reply).toEqual({ status: 503, body: failed('SERVICE_UNAVAILABLE') });
+    expect(after).toEqual(before);
+    expect((await store.getConnection(user.connectionId))?.lockOperationId).toBeUndefined();
+  });
+
+  it('after the operation took effect: answers the error, yet the transfer and its operation are stored', async () => {
+    // prepare
+    const { transfer, state } = await givenTransferringUser();
+    const before = await state();
+
+    // act
+    const reply = await transfer({
+      'x-sandbox-fault': 'error',
+      'x-sandbox-fault-status': '503',
+      'x-sandbox-fault-phase': 'after',
+    });
+    const after = await state();
+
+    // assess
+    expect(reply).toEqual({ status: 503, body: failed('SERVICE_UNAVAILABLE') });
+    expect(after.balanceMinor).toBe((before.balanceMinor ?? 0) - 4_000);
+    expect(after.transfers).toHaveLength(1);
+    expect(after.operations.slice(before.operations.length)).toEqual([
+      expect.objectContaining({
+        kind: 'transfer.create',
+        response: expect.objectContaining({ status: 'done', reference: after.transfers[0]?.reference }),
+      }),
+    ]);
+  });
+
+  it('times out before the bank: hangs for the given time on the clock, answers 504, stores nothing', async () => {
+    // prepare
+    const { transfer, state, clock } = await givenTransferringUser();
+    const before = await state();
+    const startedAt = clock.now();
+
+    // act
+    const reply = await transfer({ 'x-sandbox-fault': 'timeout', 'x-sandbox-timeout-ms': '300' });
+
+    // assess
+    expect(reply).toEqual({ status: 504, body: failed('GATEWAY_TIMEOUT') });
+    expect(clock.now() - startedAt).toBe(300);
+    expect(await state()).toEqual(before);
+  });
+
+  it('times out after the transfer took effect, for the default time when none is given', async () => {
+    // prepare
+    const { transfer, state, clock } = await givenTransferringUser();
+    const startedAt = clock.now();
+
+    // act
+    const reply = await transfer({ 'x-sandbox-fault': 'timeout', 'x-sandbox-fault-phase': 'after' });
+
+    // assess
+    expect(reply).toEqual({ status: 504, body: failed('GATEWAY_TIMEOUT') });
+    expect(clock.now() - startedAt).toBe(testSandboxOptions.timeoutFaultMs);
+    expect((await state()).transfers).toHaveLength(1);
+  });
+
+  it("spends a rule's latency inside the operation: the bank sees the request that much later", async () => {
+    // prepare
+    const { sandbox, transfer, state, clock, user } = await givenTransferringUser();
+    await sandbox.administration.setFaults({
+      appSecret: testAppSecret,
+      connectionID: user.connectionId,
+      faults: [{ latencyMs: 600 }],
+    });
+    const startedAt = clock.now();
+
+    // act
+    const reply = await transfer();
+    const { transfers, operations } = await state();
+
+    // assess
+    expect(reply.body).toMatchObject({ success: true, status: 'done' });
+    expect(transfers[0]?.createdAt).toBe(startedAt + 600);
+    expect(operations.at(-1)?.createdAt).toBe(startedAt + 600);
+  });
+
+  it('uses a counted rule once, only on its path', async () => {
+    // prepare
+    const { sandbox, transfer, state, user } = await givenTransferringUser();
+    await sandbox.administration.setFaults({
+      appSecret: testAppSecret,
+      connectionID: user.connectionId,
+      faults: [{ path: TRANSFER, outcome: 'error', status: 500, times: 1 }],
+    });
+
+    // act
+    const metadata = await user.call(getMetadata, { sync: true }, { path: METADATA });
+    const first = await transfer();
+    const afterFirst = await state();
+    const second = await transfer();
+
+    // assess
+    expect(metadata.body).toMatchObject({ success: true, status: 'done' });
+    expect(first).toEqual({ status: 500, body: failed('INTERNAL_ERROR') });
+    expect(afterFirst.transfers).toEqual([]);
+    expect(second.body).toMatchObject({ success: true, status: 'done' });
+    expect((await state()).transfers).toHaveLength(1);
+  });
+
+  it('lets a header fault win over the rules, without using up a counted rule', async () => {
+    // prepare
+    const { sandbox, user } = await givenTransferringUser();
+    await sandbox.administration.setFaults({
+      appSecret: testAppSecret,
+      connectionID: user.connectionId,
+      faults: [{ outcome: 'error', status: 503, times: 1 }],
+    });
+    const metadata = (headers: Record<string, string> = {}) =>
+      user.call(getMetadata, { sync: true }, { path: METADATA, headers });
+
+    // act
+    const byHeader = await metadata({ 'x-sandbox-fault': 'error', 'x-sandbox-fault-status': '502' });
+    const byRule = await metadata();
+    const healthy = await metadata();
+
+    // assess
+    expect(byHeader).toEqual({ status: 502, body: failed('BAD_GATEWAY') });
+    expect(byRule).toEqual({ status: 503, body: failed('SERVICE_UNAVAILABLE') });
+    expect(healthy.status).toBe(200);
+  });
+
+  it('refuses a fault header it does not understand (BAD_REQUEST), running nothing', async () => {
+    // prepare
+    const { transfer, state } = await givenTransferringUser();
+    const before = await state();
+
+    // act
+    const reply = await transfer({ 'x-sandbox-fault': 'error', 'x-sandbox-fault-status': '418' });
+
+    // assess
+    expect(reply).toEqual({ status: 400, body: failed('BAD_REQUEST') });
+    expect(await state()).toEqual(before);
+  });
+});
+
+describe('a fault on a public route', () => {
+  const ok = { status: 200, body: { status: 'ok' } };
+
+  it('spends the latency before the action', async () => {
+    // prepare
+    const clock = new ManualClock();
+    const startedAt = clock.now();
+    let actedAt: number | undefined;
+
+    // act
+    const reply = await runActionWithFault(
+      { clock, defaultTimeoutMs: () => 1_000 },
+      { 'x-sandbox-latency-ms': '300' },
+      () => {
+        actedAt = clock.now();
+        return ok;
+      },
+    );
+
+    // assess
+    expect(reply).toEqual(ok);
+    expect(actedAt).toBe(startedAt + 300);
+  });
+
+  it('stops the action with a `before` outcome, and loses its answer with an `after` one', async () => {
+    // prepare
+    const clock = new ManualClock();
+    const settings = { clock, defaultTimeoutMs: () => 1_000 };
+    const actions: string[] = [];
+    const act = (name: string) => () => {
+      actions.push(name);
+      return ok;
+    };
+
+    // act
+    const before = await asHttp(runActionWithFault(settings, { 'x-sandbox-fault': 'error' }, act('before')));
+    const after = await asHttp(
+      runActionWithFault(
+        settings,
+        { 'x-sandbox-fault': 'timeout', 'x-sandbox-fault-phase': 'after' },
+        act('after'),
+      ),
+    );
+
+    // assess
+    expect(before).toEqual({ status: 500, body: failed('INTERNAL_ERROR') });
+    expect(after).toEqual({ status: 504, body: failed('GATEWAY_TIMEOUT') });
+    expect(actions).toEqual(['after']);
+  });
+});
