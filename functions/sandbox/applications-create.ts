@@ -1,4 +1,4 @@
 import { publicRoute } from '#shared/sandbox/routes';
-import { sandbox } from '#shared/sandbox/runtime';
+import { sandbox } from '#shared/wiring/sandbox';
 
 export const handler = publicRoute(undefined, () => sandbox.administration.createApplication());

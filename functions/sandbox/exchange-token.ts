@@ -1,6 +1,6 @@
 import { publicRoute } from '#shared/sandbox/routes';
-import { sandbox } from '#shared/sandbox/runtime';
 import { ExchangeTokenRequest } from '#shared/spec/schemas';
+import { sandbox } from '#shared/wiring/sandbox';
 
 export const handler = publicRoute(ExchangeTokenRequest, (body) =>
   sandbox.administration.exchangeToken(body),

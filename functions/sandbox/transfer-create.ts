@@ -1,5 +1,5 @@
-import { connectionRoute } from '#shared/sandbox/connection-route';
 import { createTransfer } from '#shared/sandbox/operations/transfers';
 import { TransferRequest } from '#shared/spec/schemas';
+import { connectionRoute } from '#shared/wiring/sandbox';
 
 export const handler = connectionRoute(TransferRequest, createTransfer);

@@ -1,5 +1,5 @@
 import { publicRoute } from '#shared/sandbox/routes';
-import { sandbox } from '#shared/sandbox/runtime';
 import { SandboxUserRequest } from '#shared/spec/schemas';
+import { sandbox } from '#shared/wiring/sandbox';
 
 export const handler = publicRoute(SandboxUserRequest, (body) => sandbox.administration.getUser(body));

@@ -1,7 +1,7 @@
 import { expireInput } from '#shared/deposits/input';
 import { type EnsureBeneficiaryContext, ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
-import { stepConsumer } from '#shared/middleware/sqs';
 import { schedulerOf } from '#shared/wiring/messaging';
+import { stepConsumer } from '#shared/wiring/step-consumer';
 import { connectionPorts } from '#shared/wiring/steps';
 import { tableEntities } from '#shared/wiring/table';
 

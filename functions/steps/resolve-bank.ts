@@ -1,5 +1,5 @@
 import { type ResolveBankContext, resolveBank } from '#shared/deposits/steps/resolve-bank';
-import { stepConsumer } from '#shared/middleware/sqs';
+import { stepConsumer } from '#shared/wiring/step-consumer';
 import { connectionPorts } from '#shared/wiring/steps';
 
 const context: ResolveBankContext = connectionPorts('resolve-bank');

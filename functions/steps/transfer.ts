@@ -1,7 +1,7 @@
 import { expireInput } from '#shared/deposits/input';
 import { type TransferContext, transfer } from '#shared/deposits/steps/transfer';
-import { stepConsumer } from '#shared/middleware/sqs';
 import { schedulerOf } from '#shared/wiring/messaging';
+import { stepConsumer } from '#shared/wiring/step-consumer';
 import { connectionPorts } from '#shared/wiring/steps';
 import { tableEntities } from '#shared/wiring/table';
 

@@ -1,7 +1,7 @@
 import { systemClock } from '#shared/clock';
 import { type WaitCooldownContext, waitCooldown } from '#shared/deposits/steps/wait-cooldown';
-import { stepConsumer } from '#shared/middleware/sqs';
 import { queuesOf, schedulerOf } from '#shared/wiring/messaging';
+import { stepConsumer } from '#shared/wiring/step-consumer';
 import { depositSettings, tableEntities } from '#shared/wiring/table';
 
 const context: WaitCooldownContext = {

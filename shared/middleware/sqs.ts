@@ -8,8 +8,6 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
-import { StepMessage, type WorkStep } from '#shared/deposits/model';
-import { handleStepMessage, type StepHandler } from '#shared/deposits/step-messages';
 import { logger } from '#shared/logger';
 
 export function sqsConsumer<S extends z.ZodType>(
@@ -25,17 +23,4 @@ export function sqsConsumer<S extends z.ZodType>(
     .handler((event: SQSEvent, context: Context) =>
       processPartialResponse(event, recordHandler, processor, { context }),
     );
-}
-
-/**
- * The consumer of one step's queue: each message runs that step (or its question's expiry); a
- * message naming another step is not run here, and is logged so a misrouted sender shows.
- */
-export function stepConsumer<S extends WorkStep>(handler: StepHandler<S>) {
-  return sqsConsumer(StepMessage, async (message) => {
-    const outcome = await handleStepMessage(handler, message);
-    if (outcome === 'other-step') {
-      logger.warn('dropped a message for another step', { step: handler.step, message });
-    }
-  });
 }
