@@ -106,6 +106,12 @@ const WebhookEnv = z.object({
   WEBHOOK_RETRY_BASE_SECONDS: number(2),
 });
 
+/** The names the Powertools logger and metrics write under (Powertools' own variables). */
+const ObservabilityEnv = z.object({
+  POWERTOOLS_SERVICE_NAME: z.string().min(1).optional(),
+  POWERTOOLS_METRICS_NAMESPACE: z.string().min(1).default('BankDataAndPayments'),
+});
+
 /** Local endpoints of the AWS services (DynamoDB Local, fauxqs, the local scheduler); unset in AWS. */
 const AwsEnv = z.object({
   DYNAMODB_ENDPOINT: z.url().optional(),
@@ -142,6 +148,7 @@ export const vaultConfig = once(VaultEnv);
 export const notifyConfig = once(NotifyEnv);
 export const webhookConfig = once(WebhookEnv);
 export const awsConfig = once(AwsEnv);
+export const observabilityConfig = once(ObservabilityEnv);
 
 /** The URLs of these step queues (a handler reads only those it sends to); a missing one fails at start. */
 export function stepQueueUrls<S extends QueueStep>(steps: readonly S[]): Record<S, string> {

@@ -3,11 +3,14 @@
  * once per process. Every metric here is a single metric, written at once: no flush to forget.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { observabilityConfig } from '#shared/config';
 import type { DepositObserver } from '#shared/deposits/ports';
 
+const { POWERTOOLS_METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } = observabilityConfig();
+
 export const metrics = new Metrics({
-  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'BankDataAndPayments',
-  serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'deposits',
+  namespace: POWERTOOLS_METRICS_NAMESPACE,
+  serviceName: POWERTOOLS_SERVICE_NAME ?? 'deposits',
 });
 
 /** `DepositTransitions` by status and step: the dashboard's deposits by status and step. */
