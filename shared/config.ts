@@ -24,7 +24,8 @@ const WalletAccountConfig = z.object({
   currency: z.string().length(3),
   name: z.string().min(1),
   iban: z.string().min(1),
-  accountNumber: z.string().default(''),
+  /** The account's number at its bank: how the wallet's beneficiary is recognised in a bank's list. */
+  accountNumber: z.string().trim().min(1),
   swiftCode: z.string().min(8),
   bankName: z.string().default(''),
   /** Full country name (beneficiary creation) and two-letter code (inline receiver). */

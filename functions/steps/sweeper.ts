@@ -4,9 +4,14 @@ import { systemClock } from '#shared/clock';
 import { type SweepContext, sweep } from '#shared/deposits/sweeper';
 import { logger } from '#shared/logger';
 import { queuesOf } from '#shared/wiring/messaging';
-import { tableEntities } from '#shared/wiring/table';
+import { depositSettings, tableEntities } from '#shared/wiring/table';
 
-const context: SweepContext = { due: tableEntities.due(), queues: queuesOf('sweeper'), clock: systemClock };
+const context: SweepContext = {
+  due: tableEntities.due(),
+  queues: queuesOf('sweeper'),
+  clock: systemClock,
+  settings: depositSettings(),
+};
 
 /** Runs on a recurring schedule: re-drives deposits that stopped moving. */
 export const handler = middy()

@@ -10,7 +10,7 @@
  *   idempotency     a transaction of two conditional Puts (PutItem), then GetItem of a taken key
  *   claims          read: GetItem; write: PutItem; markUsed: UpdateItem; release: DeleteItem
  *   leases          UpdateItem (acquire and release are both updates)
- *   due index       Query on the `byCheckAt` index (the sweeper only)
+ *   due index       Query on the `byCheckAt` index, UpdateItem of the check time (the sweeper only)
  *   credentials     seal: GenerateDataKey (the API); open: Decrypt (the steps) - AWS Encryption SDK
  *   sends / wakes   SendMessage on those step queues; CreateSchedule in the group and PassRole of
  *                   the scheduler's role when it wakes any
@@ -73,6 +73,8 @@ function depositsTableActions(handler: Reach): string[] {
   const claimActions = { read: 'GetItem', write: 'PutItem', markUsed: 'UpdateItem', release: 'DeleteItem' };
   for (const use of handler.claims ?? []) used.add(`dynamodb:${claimActions[use]}`);
   if (handler.leases) used.add('dynamodb:UpdateItem');
+  // The sweeper moves the check time of what it re-drives (an update, conditional on the version).
+  if (handler.dueIndex) used.add('dynamodb:UpdateItem');
   const order = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'].map((action) => `dynamodb:${action}`);
   return order.filter((action) => used.has(action));
 }

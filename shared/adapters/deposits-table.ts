@@ -174,6 +174,24 @@ export class DueDepositsIndex implements DueDeposits {
       .sort((a, b) => (a.checkAt ?? 0) - (b.checkAt ?? 0))
       .slice(0, limit);
   }
+
+  defer(deposit: Deposit, checkAt: number): Promise<boolean> {
+    return conditionally(
+      this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: keys.deposit(deposit.id),
+          UpdateExpression: 'SET checkAt = :checkAt, redrives = :redrives',
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: {
+            ':checkAt': checkAt,
+            ':redrives': (deposit.redrives ?? 0) + 1,
+            ':version': deposit.version,
+          },
+        }),
+      ),
+    );
+  }
 }
 
 /** Beneficiary claims: one creator per connection and wallet account. */

@@ -101,6 +101,14 @@ export interface Deposit {
   transferAttempt?: { at: number; answering: boolean };
   /** Retries of the current step after an unknown outcome of a read, or a busy connection. */
   retries: number;
+  /** Cool-down refusals of the transfer, counted across step changes (bounded by the retry limit). */
+  coolDownRefusals?: number;
+  /** The step sleeps until then (a wake-up is armed): waiting for another deposit's beneficiary claim. */
+  sleepsUntil?: number;
+  /** Waits for another deposit's beneficiary claim, for their growing delay. */
+  claimWaits?: number;
+  /** Re-drives by the sweeper since the deposit last moved, for their growing delay. */
+  redrives?: number;
   reference?: string;
   failure?: { type: string; msg: string };
   history: HistoryEntry[];

@@ -42,6 +42,11 @@ export interface IdempotencyRecords {
 export interface DueDeposits {
   /** Deposits whose `checkAt` has passed, oldest first. */
   findDue(now: number, limit: number): Promise<Deposit[]>;
+  /**
+   * Moves the check time of a deposit still at its version to `checkAt`, and counts the re-drive
+   * (`redrives`): not a transition, so the messages in flight for it stay valid. False if it moved.
+   */
+  defer(deposit: Deposit, checkAt: number): Promise<boolean>;
 }
 
 /** Our record of the beneficiary registered per user connection and wallet account. */

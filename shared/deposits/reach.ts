@@ -25,7 +25,7 @@ export interface Reach {
   claims?: readonly ClaimUse[];
   /** Takes and releases connection leases. */
   leases?: boolean;
-  /** Queries the index of deposits due a look. */
+  /** Queries the index of deposits due a look, and moves their check time on. */
   dueIndex?: boolean;
   /** Calls the provider. */
   provider?: boolean;

@@ -1,30 +1,50 @@
 /**
  * The sweeper, on a recurring schedule: a lost message or schedule must not strand a deposit.
- *   1. finds the deposits in flight whose check time has passed (the sparse index);
- *   2. sends each its own step's message again (duplicates are dropped by the version), or, for a
+ *   1. finds the deposits in flight whose check time has passed (the sparse index), a page at a
+ *      time, until none is left: a hundred stuck deposits do not hide the others;
+ *   2. moves each one's check time on, with a delay that doubles with each re-drive since it last
+ *      moved (so one that stays stuck is looked at less and less often);
+ *   3. sends it its own step's message again (duplicates are dropped by the version), or, for a
  *      deposit waiting for its caller, the expiry of the question.
  */
-
 import type { Clock } from '#shared/clock';
 import type { Deposit } from './model.ts';
-import type { DueDeposits, StepQueues } from './ports.ts';
+import type { DepositSettings, DueDeposits, StepQueues } from './ports.ts';
 import type { SendsOf } from './reach.ts';
 
 export interface SweepContext {
   due: DueDeposits;
   queues: StepQueues<SendsOf<'sweeper'>>;
   clock: Pick<Clock, 'now'>;
+  settings: Pick<DepositSettings, 'stallAfterMs'>;
 }
 
-/** Re-drives the deposits due a look; answers how many. */
-export async function sweep(ctx: SweepContext, limit = 100): Promise<number> {
-  const stalled = await ctx.due.findDue(ctx.clock.now(), limit);
-  for (const deposit of stalled) await redrive(ctx, deposit);
-  return stalled.length;
+/** The longest the sweeper leaves a stuck deposit between two looks. */
+const MAX_REDRIVE_DELAY_MS = 3_600_000;
+/** Most deposits re-driven by one run (the next run, a minute later, takes the rest). */
+const MAX_PER_RUN = 5_000;
+
+/** Re-drives every deposit due a look; answers how many. */
+export async function sweep(ctx: SweepContext, pageSize = 100): Promise<number> {
+  const now = ctx.clock.now();
+  const seen = new Set<string>();
+  while (seen.size < MAX_PER_RUN) {
+    const page = (await ctx.due.findDue(now, pageSize)).filter((deposit) => !seen.has(deposit.id));
+    if (page.length === 0) break;
+    for (const deposit of page) {
+      seen.add(deposit.id);
+      await redrive(ctx, deposit, now);
+    }
+  }
+  return seen.size;
 }
 
-async function redrive(ctx: SweepContext, deposit: Deposit) {
+async function redrive(ctx: SweepContext, deposit: Deposit, now: number) {
   if (deposit.step === 'completed') return;
+  const redrives = deposit.redrives ?? 0;
+  const delay = Math.min(MAX_REDRIVE_DELAY_MS, ctx.settings.stallAfterMs * 2 ** Math.min(redrives, 20));
+  // Deferred first: a deposit that moved meanwhile has its own check time and messages.
+  if (!(await ctx.due.defer(deposit, now + delay))) return;
   const message = { depositId: deposit.id, step: deposit.step, version: deposit.version };
   if (deposit.status === 'user_input_required') {
     await ctx.queues.send({ ...message, kind: 'expire-input' });

@@ -45,6 +45,8 @@ export async function advance(
   const now = ctx.clock.now();
   const next: Deposit = { ...deposit, ...changes, version: deposit.version + 1, updatedAt: now };
   if (!('retries' in changes)) next.retries = next.step === deposit.step ? deposit.retries : 0;
+  // Progress: the sweeper starts over with its shortest delay.
+  next.redrives = undefined;
   const moved = next.step !== deposit.step || next.status !== deposit.status;
   if (moved || note) {
     next.history = [
@@ -70,6 +72,7 @@ export function checkAt(deposit: Deposit, now: number, stallAfterMs: number): nu
     return (deposit.pendingInput?.expiresAt ?? now) + stallAfterMs;
   if (deposit.step === 'wait-cooldown') return Math.max(now, deposit.cooldownUntil ?? now) + stallAfterMs;
   if (deposit.beneficiaryLookupAt) return Math.max(now, deposit.beneficiaryLookupAt) + stallAfterMs;
+  if (deposit.sleepsUntil) return Math.max(now, deposit.sleepsUntil) + stallAfterMs;
   return now + stallAfterMs;
 }
 

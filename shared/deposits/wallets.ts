@@ -8,6 +8,9 @@ export function walletAccounts(configs: WalletAccountConfig[]): WalletAccount[] 
   return configs.map((config) => {
     if (!isCurrencyCode(config.currency))
       throw new Error(`wallet ${config.id}: unknown currency ${config.currency}`);
+    // The list of a user's beneficiaries is matched on it: without it, a name alone would do.
+    if (accountKey(config.accountNumber) === '')
+      throw new Error(`wallet ${config.id}: an account number is required`);
     const address = config.address ?? { line1: config.branchAddress, line2: '', line3: '' };
     const fields = {
       swiftCode: config.swiftCode,
@@ -27,6 +30,16 @@ export function walletAccounts(configs: WalletAccountConfig[]): WalletAccount[] 
       inline: { ...fields, country: config.countryCode },
     };
   });
+}
+
+/** An account number as banks compare it: no spaces or dashes, upper case. */
+export function accountKey(accountNumber: string): string {
+  return accountNumber.replace(/[\s-]/g, '').toUpperCase();
+}
+
+/** Whether a beneficiary the bank lists is the wallet account: by account number, never by name. */
+export function isWalletAccount(wallet: WalletAccount, listed: { accountNumber: string }): boolean {
+  return accountKey(listed.accountNumber) === accountKey(wallet.beneficiary.accountNumber);
 }
 
 /** The wallet accounts by id, and the one a deposit goes to when its request names none. */

@@ -496,7 +496,8 @@ describe('each function touches only what it uses', () => {
     },
     [route('POST', '/v1/deposits/get')]: { table: ['GetItem'], sends: [], schedules: false },
     [sweeper.handler]: {
-      table: [],
+      // Moves the check time of what it re-drives.
+      table: ['UpdateItem'],
       sends: ['resolveBank', 'ensureBeneficiary', 'waitCooldown', 'transfer'],
       schedules: false,
       index: true,
@@ -553,14 +554,15 @@ describe('each function touches only what it uses', () => {
     }
   });
 
-  it('lets the sweeper query the in-flight index and send steps, nothing else on the table', () => {
+  it('lets the sweeper query the in-flight index, move check times, and send steps, nothing else on the table', () => {
     const statements = statementsOf(sweeper.handler);
     const dynamodb = statements.filter((statement) =>
       actionsOf([statement]).some((a) => a.startsWith('dynamodb:')),
     );
 
-    expect(actionsOf(dynamodb)).toEqual(['dynamodb:Query']);
-    expect(text(dynamodb[0]?.Resource)).toContain('/index/byCheckAt');
+    expect(actionsOf(dynamodb).sort()).toEqual(['dynamodb:Query', 'dynamodb:UpdateItem']);
+    const query = dynamodb.find((statement) => actionsOf([statement]).includes('dynamodb:Query'));
+    expect(text(query?.Resource)).toContain('/index/byCheckAt');
     expect(actionsOf(statements).filter((action) => action.startsWith('kms:'))).toEqual([]);
   });
 

@@ -67,6 +67,13 @@ export class FakeDepositsTable {
         .sort((a, b) => (a.checkAt ?? 0) - (b.checkAt ?? 0))
         .slice(0, limit)
         .map(copy),
+    defer: async (deposit, checkAt) => {
+      const stored = this.items.get(deposit.id);
+      if (stored?.version !== deposit.version) return false;
+      stored.checkAt = checkAt;
+      stored.redrives = (deposit.redrives ?? 0) + 1;
+      return true;
+    },
   };
 
   readonly claims: BeneficiaryClaims = {

@@ -141,6 +141,7 @@ export function world() {
     sweep: (): SweepContext & { queues: FakeQueues<SendsOf<'sweeper'>> } => ({
       due: table.due,
       clock,
+      settings,
       queues: queues('sweeper'),
     }),
   };

@@ -145,7 +145,7 @@ describe('ensure-beneficiary', () => {
   });
 
   describe('the creation claim', () => {
-    it('requeues on its own queue, writing nothing, while another deposit holds a live claim', async () => {
+    it('sleeps, one recorded wake-up on its own queue, while another deposit holds a live claim', async () => {
       const w = world();
       const ctx = w.contexts.ensureBeneficiary();
       const deposit = await atStep(w);
@@ -157,12 +157,17 @@ describe('ensure-beneficiary', () => {
       expect(w.provider.calls).toEqual([]);
       expect(ctx.queues.sent).toEqual([
         {
-          message: { depositId: deposit.id, step: 'ensure-beneficiary', version: 0, kind: 'run' },
+          message: { depositId: deposit.id, step: 'ensure-beneficiary', version: 1, kind: 'run' },
           delaySeconds: 1,
         },
       ]);
-      expect(w.table.writes).toEqual([]);
-      expect(w.table.current(deposit.id).version).toBe(0);
+      expect(w.table.writes).toHaveLength(1);
+      expect(w.table.current(deposit.id)).toMatchObject({
+        version: 1,
+        sleepsUntil: w.clock.now() + 1_000,
+        claimWaits: 1,
+        checkAt: w.clock.now() + 1_000 + settings.stallAfterMs,
+      });
       expect(w.table.claimItems.get(claimKey)).toEqual(claim);
       expect(w.table.leaseItems.size).toBe(0);
     });
@@ -206,10 +211,12 @@ describe('ensure-beneficiary', () => {
       expect(ctx.queues.sent.map((sent) => [sent.message.depositId, sent.message.step])).toEqual([
         [second.id, 'ensure-beneficiary'],
       ]);
-      expect(w.table.current(second.id).version).toBe(0);
+      expect(w.table.current(second.id).version).toBe(1);
 
       answerCreation(created('ben-1'));
       await firstRun;
+      // The second wakes after its short sleep, and finds the beneficiary created.
+      w.clock.advance(1_000);
       await ensureBeneficiary(w.table.current(second.id), ctx);
 
       expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
@@ -222,7 +229,7 @@ describe('ensure-beneficiary', () => {
   });
 
   describe('the list first, at a bank that lists new beneficiaries', () => {
-    it('uses an approved match by name and account number, without a cool-down', async () => {
+    it('uses an approved match by account number, without a cool-down', async () => {
       const w = world();
       const ctx = w.contexts.ensureBeneficiary();
       const deposit = await atStep(w, banks.coolDown);
@@ -231,7 +238,7 @@ describe('ensure-beneficiary', () => {
         'listBeneficiaries',
         listed(
           { id: 'other-account', accountNumber: '999' },
-          { id: 'other-name', name: 'Someone Else' },
+          { id: 'other-name', name: 'Someone Else', accountNumber: '0331234567890999999' },
           { id: 'ben-9', status: 'approved' },
         ),
       );
@@ -357,11 +364,18 @@ describe('ensure-beneficiary', () => {
       expect(w.events.published).toEqual([]);
       expect(w.table.leaseItems.size).toBe(0);
 
-      // The refreshed claim keeps another deposit out long after the stale limit.
+      // The refreshed claim keeps another deposit out long after the stale limit: it sleeps until
+      // the holder's look-up, with one schedule.
       const other = await atStep(w, banks.hiddenCoolDown);
       w.clock.advance(settings.claimStaleMs * 10);
       await ensureBeneficiary(other, ctx);
-      expect(ctx.queues.sent.map((sent) => sent.message.depositId)).toEqual([other.id]);
+      expect(ctx.queues.sent).toEqual([]);
+      expect(
+        [...ctx.scheduler.schedules.values()].map((schedule) => [schedule.message.depositId, schedule.at]),
+      ).toEqual([
+        [deposit.id, lookupAt],
+        [other.id, lookupAt + 1_000],
+      ]);
       expect(w.provider.calls).toHaveLength(1);
     });
 

@@ -165,16 +165,16 @@ describe('the sweeper', () => {
     ]);
   });
 
-  it('takes at most its limit, oldest first', async () => {
+  it('takes the oldest first, a page at a time', async () => {
     const w = world();
     const ctx = w.contexts.sweep();
     const now = w.clock.now();
     const oldest = await w.deposit({ checkAt: now - 300 });
-    await w.deposit({ checkAt: now - 100 });
+    const newest = await w.deposit({ checkAt: now - 100 });
     const older = await w.deposit({ checkAt: now - 200 });
 
-    expect(await sweep(ctx, 2)).toBe(2);
-    expect(ctx.queues.sent.map((sent) => sent.message.depositId)).toEqual([oldest.id, older.id]);
+    expect(await sweep(ctx, 2)).toBe(3);
+    expect(ctx.queues.sent.map((sent) => sent.message.depositId)).toEqual([oldest.id, older.id, newest.id]);
   });
 });
 

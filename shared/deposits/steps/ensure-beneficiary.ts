@@ -17,7 +17,7 @@ import type { BeneficiaryClaims, Provider, StepQueues, Wallets } from '../ports.
 import type { SendsOf, WakesOf } from '../reach.ts';
 import { advance, fail, publishEvent, requeue, sendStep } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
-import { walletOf } from '../wallets.ts';
+import { isWalletAccount, walletOf } from '../wallets.ts';
 
 export interface EnsureBeneficiaryContext
   extends ConnectionContext<SendsOf<'ensure-beneficiary'>>,
@@ -30,6 +30,9 @@ export interface EnsureBeneficiaryContext
 
 export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiaryContext): Promise<void> {
   const now = ctx.clock.now();
+  // Woken before the time it sleeps until (waiting for another deposit's claim): sleep on.
+  const sleepsUntil = deposit.sleepsUntil ?? 0;
+  if (sleepsUntil > now) return wakeAt(ctx, deposit, 'ensure-beneficiary', sleepsUntil);
   const existing = await ctx.claims.get(deposit.ownerKey, deposit.walletAccountId);
   if (existing?.state === 'created' && existing.beneficiaryId) {
     return useBeneficiary(
@@ -49,7 +52,8 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
   };
   const mine = existing?.depositId === deposit.id;
   if (!mine && !(await ctx.claims.claim(claim, now - ctx.settings.claimStaleMs))) {
-    return requeue(ctx, deposit, 'ensure-beneficiary');
+    const held = existing ?? (await ctx.claims.get(deposit.ownerKey, deposit.walletAccountId));
+    return waitForClaim(ctx, deposit, held);
   }
 
   const lookupAt = deposit.beneficiaryLookupAt;
@@ -67,12 +71,7 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     async (credentials) => {
       if (listFirst) {
         const listed = await ctx.provider.listBeneficiaries(credentials);
-        const match = listed.response.beneficiaries?.find(
-          (candidate) =>
-            candidate.name === wallet.beneficiary.name &&
-            (wallet.beneficiary.accountNumber === '' ||
-              candidate.accountNumber === wallet.beneficiary.accountNumber),
-        );
+        const match = listed.response.beneficiaries?.find((candidate) => isWalletAccount(wallet, candidate));
         if (match) return { found: match.id, approved: match.status === 'approved' };
       }
       return ctx.provider.createBeneficiary(credentials, wallet.beneficiary, answer);
@@ -127,6 +126,24 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
   return useBeneficiary(ctx, deposit, beneficiaryId, cooldownUntil, true);
 }
 
+/**
+ * Another deposit creates the beneficiary. Sleep, with one wake-up recorded in the deposit (so its
+ * check time covers it): until the holder acts, if it waits for a time of its own (a look-up after a
+ * cool-down, its caller's answer); else a growing while, no longer than until its claim would go
+ * stale (its holder died) and can be taken over.
+ */
+async function waitForClaim(ctx: EnsureBeneficiaryContext, deposit: Deposit, held: BeneficiaryClaim | undefined) {
+  const now = ctx.clock.now();
+  const waits = deposit.claimWaits ?? 0;
+  const claimedAt = held?.claimedAt ?? now;
+  const until =
+    claimedAt > now
+      ? claimedAt + 1_000
+      : Math.min(claimedAt + ctx.settings.claimStaleMs + 1_000, now + 1_000 * 2 ** Math.min(waits, 10));
+  const next = await advance(ctx, deposit, { sleepsUntil: until, claimWaits: waits + 1 });
+  if (next) await wakeAt(ctx, next, 'ensure-beneficiary', until);
+}
+
 /** Records the beneficiary on the deposit; then the cool-down wait (its caller hears) or the transfer. */
 async function useBeneficiary(
   ctx: EnsureBeneficiaryContext,
@@ -146,6 +163,8 @@ async function useBeneficiary(
       cooldownUntil,
       sendBeneficiaryDetails: firstUse,
       beneficiaryLookupAt: undefined,
+      sleepsUntil: undefined,
+      claimWaits: undefined,
       pendingInput: undefined,
       sealedAnswers: undefined,
     },

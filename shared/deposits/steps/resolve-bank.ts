@@ -55,12 +55,15 @@ export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Pr
   if (next) await sendStep(ctx, next, step);
 }
 
-/** The bank's minimum for this transfer, and a currency the bank handles. */
+/**
+ * The bank's minimum for this transfer, and a currency the bank handles: a bank that publishes no
+ * bounds in the wallet's currency has not said it moves that currency, so the money is not sent.
+ */
 export function checkBounds(metadata: AccountsMetadata, wallet: WalletAccount, amountMinor: number) {
   const sameBank = (code: string) => code.trim().toUpperCase().slice(0, 8);
   const type = sameBank(wallet.inline.swiftCode) === sameBank(metadata.swiftCode) ? 'same' : 'local';
   const bounds = metadata.transferBounds.filter((bound) => bound.currency.code === wallet.currency);
-  if (metadata.transferBounds.length > 0 && bounds.length === 0) {
+  if (bounds.length === 0) {
     return { type: 'CURRENCY_NOT_SUPPORTED', msg: `The bank does not transfer ${wallet.currency}` };
   }
   const bound = bounds.find((candidate) => candidate.type === type);

@@ -34,8 +34,8 @@ export interface TransferContext
   wallets: Wallets;
 }
 
-/** How long to wait when the bank refuses for a cool-down without saying until when. */
-const UNNAMED_COOL_DOWN_MS = 60_000;
+/** The shortest wait after a cool-down refusal, whatever instant (or none, or a past one) the bank names. */
+const MIN_COOL_DOWN_WAIT_MS = 60_000;
 
 export async function transfer(woken: Deposit, ctx: TransferContext): Promise<void> {
   let deposit = woken;
@@ -142,12 +142,14 @@ async function afterRefusal(ctx: TransferContext, deposit: Deposit, error: unkno
       return;
     }
     case 'BENEFICIARY_COOL_DOWN_PERIOD': {
-      const until = error.coolDownEndsAt ?? ctx.clock.now() + UNNAMED_COOL_DOWN_MS;
+      const refusals = deposit.coolDownRefusals ?? 0;
+      if (refusals >= ctx.settings.maxRetries) break;
+      const until = Math.max(error.coolDownEndsAt ?? 0, ctx.clock.now() + MIN_COOL_DOWN_WAIT_MS);
       const resumesAt = new Date(until).toISOString();
       const next = await advance(
         ctx,
         deposit,
-        { ...cleared, step: 'wait-cooldown', cooldownUntil: until },
+        { ...cleared, step: 'wait-cooldown', cooldownUntil: until, coolDownRefusals: refusals + 1 },
         `cooling down until ${resumesAt}`,
       );
       if (!next) return;
