@@ -132,7 +132,11 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
  * cool-down, its caller's answer); else a growing while, no longer than until its claim would go
  * stale (its holder died) and can be taken over.
  */
-async function waitForClaim(ctx: EnsureBeneficiaryContext, deposit: Deposit, held: BeneficiaryClaim | undefined) {
+async function waitForClaim(
+  ctx: EnsureBeneficiaryContext,
+  deposit: Deposit,
+  held: BeneficiaryClaim | undefined,
+) {
   const now = ctx.clock.now();
   const waits = deposit.claimWaits ?? 0;
   const claimedAt = held?.claimedAt ?? now;
