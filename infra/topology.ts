@@ -2,7 +2,7 @@
  * What the service is made of: tables, HTTP APIs and their routes, each route's handler. The CDK app
  * and the local stack both read this module, so what runs locally is what deploys.
  */
-import { stepQueueVariables } from '#shared/config';
+import { stepMessageMaxTries, stepQueueVariables } from '#shared/config';
 import type { WorkStep } from '#shared/deposits/model';
 import { wakeTargets } from '#shared/deposits/reach';
 
@@ -74,7 +74,8 @@ const stepQueue = <S extends WorkStep>(step: S) => ({
   ...(wakeTargets.includes(step) ? { arnEnvVar: stepQueueVariables[step].arn } : {}),
   localName: step,
   consumer: stepHandler(step),
-  maxReceiveCount: 5,
+  // The step fails its deposit on the last try rather than leave it to the DLQ.
+  maxReceiveCount: stepMessageMaxTries,
   batchSize: 10,
   maxConcurrency: 5,
 });

@@ -56,6 +56,12 @@ const queueUrl = z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL');
 /** The deposits table: every orchestrator handler but the notifier. */
 const DepositsTableEnv = z.object({ DEPOSITS_TABLE_NAME: z.string().min(1) });
 
+/**
+ * Tries of a step message before its queue moves it to the DLQ; on the last one, a step that still
+ * throws fails its deposit instead (the topology gives the step queues this receive count).
+ */
+export const stepMessageMaxTries = 5;
+
 /** The environment variable of each step queue's URL, and of the ARN of those a schedule targets. */
 export const stepQueueVariables = {
   'resolve-bank': { url: 'RESOLVE_BANK_QUEUE_URL', arn: 'RESOLVE_BANK_QUEUE_ARN' },
@@ -87,6 +93,8 @@ const TuningEnv = z.object({
   INPUT_TTL_SECONDS: number(240),
   STALL_AFTER_SECONDS: number(120),
   MAX_RETRIES: number(8),
+  /** Re-drives by the sweeper of a deposit that does not move, before it fails as STEP_FAILED. */
+  MAX_REDRIVES: number(8),
 });
 
 const VaultEnv = z.object({

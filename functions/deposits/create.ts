@@ -3,8 +3,9 @@ import { depositRoute } from '#shared/deposits/routes';
 import { CreateDepositRequest, IdempotencyKey } from '#shared/deposits/schemas';
 import { type StartContext, startDeposit } from '#shared/deposits/start';
 import { queuesOf } from '#shared/wiring/messaging';
-import { credentialVault, failPorts, wallets } from '#shared/wiring/steps';
+import { credentialVault, wallets } from '#shared/wiring/steps';
 import { tableEntities } from '#shared/wiring/table';
+import { failPorts } from '#shared/wiring/transitions';
 
 const context: StartContext = {
   ...failPorts(),

@@ -11,9 +11,12 @@ const context: EnsureBeneficiaryContext = {
   claims: tableEntities.claims(),
 };
 
-export const handler = stepConsumer({
-  step: 'ensure-beneficiary',
-  deposits: context.deposits,
-  run: (deposit) => ensureBeneficiary(deposit, context),
-  expire: (deposit, message) => expireInput(context, deposit, message),
-});
+export const handler = stepConsumer(
+  {
+    step: 'ensure-beneficiary',
+    deposits: context.deposits,
+    run: (deposit) => ensureBeneficiary(deposit, context),
+    expire: (deposit, message) => expireInput(context, deposit, message),
+  },
+  context,
+);

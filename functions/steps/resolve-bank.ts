@@ -4,8 +4,11 @@ import { connectionPorts } from '#shared/wiring/steps';
 
 const context: ResolveBankContext = connectionPorts('resolve-bank');
 
-export const handler = stepConsumer({
-  step: 'resolve-bank',
-  deposits: context.deposits,
-  run: (deposit) => resolveBank(deposit, context),
-});
+export const handler = stepConsumer(
+  {
+    step: 'resolve-bank',
+    deposits: context.deposits,
+    run: (deposit) => resolveBank(deposit, context),
+  },
+  context,
+);

@@ -11,10 +11,13 @@ const context: TransferContext = {
   beneficiaries: tableEntities.claims(),
 };
 
-export const handler = stepConsumer({
-  step: 'transfer',
-  deposits: context.deposits,
-  run: (deposit) => transfer(deposit, context),
-  // A deposit woken at the transfer while in its cool-down may be moved on; a question expires.
-  expire: (deposit, message) => expireInput(context, deposit, message),
-});
+export const handler = stepConsumer(
+  {
+    step: 'transfer',
+    deposits: context.deposits,
+    run: (deposit) => transfer(deposit, context),
+    // A deposit woken at the transfer while in its cool-down may be moved on; a question expires.
+    expire: (deposit, message) => expireInput(context, deposit, message),
+  },
+  context,
+);

@@ -2,7 +2,8 @@ import { systemClock } from '#shared/clock';
 import { type WaitCooldownContext, waitCooldown } from '#shared/deposits/steps/wait-cooldown';
 import { queuesOf, schedulerOf } from '#shared/wiring/messaging';
 import { stepConsumer } from '#shared/wiring/step-consumer';
-import { depositSettings, tableEntities } from '#shared/wiring/table';
+import { depositSettings } from '#shared/wiring/table';
+import { failPorts } from '#shared/wiring/transitions';
 
 const context: WaitCooldownContext = {
   clock: systemClock,
@@ -10,9 +11,10 @@ const context: WaitCooldownContext = {
   queues: queuesOf('wait-cooldown'),
   scheduler: schedulerOf('wait-cooldown'),
 };
+// Only to end a deposit whose wake-up cannot be armed, try after try.
+const failing = failPorts();
 
-export const handler = stepConsumer({
-  step: 'wait-cooldown',
-  deposits: tableEntities.deposits(),
-  run: (deposit) => waitCooldown(deposit, context),
-});
+export const handler = stepConsumer(
+  { step: 'wait-cooldown', deposits: failing.deposits, run: (deposit) => waitCooldown(deposit, context) },
+  failing,
+);

@@ -34,6 +34,7 @@ const Tuning = z.strictObject({
   INPUT_TTL_SECONDS: whole(),
   STALL_AFTER_SECONDS: whole(),
   MAX_RETRIES: whole(),
+  MAX_REDRIVES: whole(),
   WEBHOOK_TIMEOUT_MS: whole(limits.webhookTimeoutMs),
   WEBHOOK_RETRY_BASE_SECONDS: whole(),
   POWERTOOLS_LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT']).optional(),

@@ -133,6 +133,8 @@ export interface DepositSettings {
   maxRetries: number;
   /** A deposit that has not moved for this long is re-driven by the sweeper. */
   stallAfterMs: number;
+  /** Re-drives by the sweeper of a deposit that does not move, before it fails. */
+  maxRedrives: number;
   /** A claim to create a beneficiary older than this is taken over (its holder died). */
   claimStaleMs: number;
 }

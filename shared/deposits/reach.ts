@@ -55,8 +55,10 @@ export const reach = {
   'wait-cooldown': {
     sends: ['transfer'],
     wakes: ['transfer'],
-    notifies: false,
-    deposits: 'read',
+    // Writes only to end a deposit whose wake-up cannot be armed, try after try.
+    notifies: true,
+    deposits: 'write',
+    leases: true,
   },
   transfer: {
     // Again (busy connection, woken early, details asked), or back to the cool-down the bank named.

@@ -3,7 +3,10 @@
  *   1. a message naming another step is not run here (dropped: the sweeper re-drives its deposit);
  *   2. the deposit is loaded; a message for a version or step it has left is a duplicate: dropped;
  *   3. an `expire-input` message goes to the step's expiry of the caller's question;
- *   4. a deposit waiting for its caller's answer is left alone; else the step runs.
+ *   4. a deposit waiting for its caller's answer is left alone;
+ *   5. a deposit the sweeper has re-driven `maxRedrives` times without it moving fails;
+ *   6. else the step runs; if it throws, the queue brings the message back, and on its last try
+ *      (`maxAttempts`, the queue's receive count before its DLQ) the deposit fails instead.
  * The transfer's handler also takes the wake-up of a deposit in its cool-down (it may move it on).
  */
 import type { Deposit, StepMessage, WorkStep } from './model.ts';
@@ -16,13 +19,25 @@ export interface StepHandler<S extends WorkStep> {
   run(deposit: Deposit): Promise<void>;
   /** The expiry of the caller's question, for the steps that ask one. */
   expire?(deposit: Deposit, message: StepMessage & { step: S }): Promise<void>;
+  /** Ends a deposit whose step keeps failing (`transitions.ts` `giveUp`). */
+  giveUp(deposit: Deposit, reason: string): Promise<void>;
+  limits: StepLimits;
 }
 
-export type StepMessageOutcome = 'ran' | 'expired' | 'other-step' | 'stale' | 'waiting' | 'gone';
+export interface StepLimits {
+  /** Tries of one message: the queue's receive count before its DLQ. */
+  maxAttempts: number;
+  /** Re-drives by the sweeper without the deposit moving. */
+  maxRedrives: number;
+}
+
+export type StepMessageOutcome = 'ran' | 'expired' | 'other-step' | 'stale' | 'waiting' | 'gone' | 'gave-up';
 
 export async function handleStepMessage<S extends WorkStep>(
   handler: StepHandler<S>,
   message: StepMessage,
+  /** This message's try: 1 the first time the queue delivers it. */
+  attempt = 1,
 ): Promise<StepMessageOutcome> {
   if (!isFor(handler.step, message)) return 'other-step';
   const deposit = await handler.deposits.get(message.depositId);
@@ -36,7 +51,19 @@ export async function handleStepMessage<S extends WorkStep>(
   if (deposit.version !== message.version || (deposit.step !== message.step && !wakesTransfer))
     return 'stale';
   if (deposit.status !== 'initialized') return 'waiting';
-  await handler.run(deposit);
+  const redrives = deposit.redrives ?? 0;
+  if (redrives >= handler.limits.maxRedrives) {
+    await handler.giveUp(deposit, `The ${deposit.step} step was re-driven ${redrives} times without moving`);
+    return 'gave-up';
+  }
+  try {
+    await handler.run(deposit);
+  } catch (error) {
+    if (attempt < handler.limits.maxAttempts) throw error;
+    const reason = `The ${deposit.step} step failed on each of its ${attempt} tries: ${(error as Error).message}`;
+    await handler.giveUp(deposit, reason);
+    return 'gave-up';
+  }
   return 'ran';
 }
 

@@ -99,6 +99,18 @@ export async function fail(
   return failed;
 }
 
+/**
+ * Ends a deposit whose step keeps failing, with a type its caller can act on: STEP_FAILED, or
+ * TRANSFER_OUTCOME_UNKNOWN when a transfer attempt is on record (money may have moved).
+ */
+export function giveUp(ctx: FailContext, deposit: Deposit, reason: string) {
+  if (deposit.transferAttempt) {
+    const msg = `${reason}; a transfer attempt is on record: reconcile with the provider before retrying`;
+    return fail(ctx, deposit, 'TRANSFER_OUTCOME_UNKNOWN', msg);
+  }
+  return fail(ctx, deposit, 'STEP_FAILED', reason);
+}
+
 /** The lease a deposit keeps on its connection while the bank waits for the caller's answer. */
 export function inputLease(deposit: Pick<Deposit, 'id'>) {
   return `${deposit.id}#input`;

@@ -1,16 +1,32 @@
 /** The SQS consumer of one deposit step's queue, composed from the batch consumer and the step runner. */
+import { stepMessageMaxTries } from '#shared/config';
 import { StepMessage, type WorkStep } from '#shared/deposits/model';
 import { handleStepMessage, type StepHandler } from '#shared/deposits/step-messages';
+import { type FailContext, giveUp } from '#shared/deposits/transitions';
 import { logger } from '#shared/logger';
 import { sqsConsumer } from '#shared/middleware/sqs';
 
 /**
- * The consumer of one step's queue: each message runs that step (or its question's expiry); a
- * message naming another step is not run here, and is logged so a misrouted sender shows.
+ * The consumer of one step's queue: each message runs that step (or its question's expiry), on
+ * the try the queue counts; a message naming another step is not run here, and is logged so a
+ * misrouted sender shows. A deposit whose step keeps failing is ended through `failing`.
  */
-export function stepConsumer<S extends WorkStep>(handler: StepHandler<S>) {
-  return sqsConsumer(StepMessage, async (message) => {
-    const outcome = await handleStepMessage(handler, message);
+export function stepConsumer<S extends WorkStep>(
+  handler: Omit<StepHandler<S>, 'giveUp' | 'limits'>,
+  failing: FailContext,
+) {
+  const limits = { maxAttempts: stepMessageMaxTries, maxRedrives: failing.settings.maxRedrives };
+  const giving = {
+    ...handler,
+    limits,
+    giveUp: async (deposit: Parameters<StepHandler<S>['giveUp']>[0], reason: string) => {
+      logger.error('a deposit step kept failing', { depositId: deposit.id, step: deposit.step, reason });
+      await giveUp(failing, deposit, reason);
+    },
+  };
+  return sqsConsumer(StepMessage, async (message, record) => {
+    const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
+    const outcome = await handleStepMessage(giving, message, attempt);
     if (outcome === 'other-step') {
       logger.warn('dropped a message for another step', { step: handler.step, message });
     }

@@ -1,19 +1,16 @@
 /**
- * What the steps and the create route share besides the table and the queues: state changes with
- * their metric, failing (with the caller's event and the connection's lease), the credential
- * vault, the provider, the wallet accounts.
+ * What the steps that call the provider, and the create route, share besides the table, the queues
+ * and the transitions: the credential vault, the provider, the wallet accounts.
  */
 
 import { EncryptionSdkVault, vaultKeyring } from '#shared/adapters/credential-vault';
-import { depositMetrics } from '#shared/adapters/metrics';
-import { systemClock } from '#shared/clock';
 import { providerConfig, vaultConfig, walletsConfig } from '#shared/config';
 import type { ReachName } from '#shared/deposits/reach';
-import type { FailContext, TransitionContext } from '#shared/deposits/transitions';
 import { walletAccounts, walletBook } from '#shared/deposits/wallets';
 import { ProviderClient } from '#shared/provider/client';
-import { depositEvents, queuesOf } from './messaging.ts';
-import { depositSettings, tableEntities } from './table.ts';
+import { queuesOf } from './messaging.ts';
+import { tableEntities } from './table.ts';
+import { failPorts } from './transitions.ts';
 
 export function credentialVault() {
   const config = vaultConfig();
@@ -30,21 +27,6 @@ export function providerClient() {
 export function wallets() {
   const config = walletsConfig();
   return walletBook(walletAccounts(config.WALLET_ACCOUNTS), config.DEFAULT_WALLET_ACCOUNT_ID);
-}
-
-/** What every change of state needs: the deposit records, the clock, the settings, the metric. */
-export function transitionPorts(): TransitionContext {
-  return {
-    deposits: tableEntities.deposits(),
-    clock: systemClock,
-    settings: depositSettings(),
-    observer: depositMetrics,
-  };
-}
-
-/** What failing a deposit needs besides: the caller's events and the connection's lease. */
-export function failPorts(): FailContext {
-  return { ...transitionPorts(), events: depositEvents(), leases: tableEntities.leases() };
 }
 
 /** What a step that calls the provider needs: failing, the lease, the credentials, its queues. */

@@ -36,6 +36,7 @@ export function depositSettings(): DepositSettings {
     leasePatienceMs: 2_000,
     inputTtlMs: tuning.INPUT_TTL_SECONDS * 1000,
     maxRetries: tuning.MAX_RETRIES,
+    maxRedrives: tuning.MAX_REDRIVES,
     stallAfterMs: tuning.STALL_AFTER_SECONDS * 1000,
     claimStaleMs: Math.max(60_000, PROVIDER_TIMEOUT_MS * 3),
   };

@@ -481,7 +481,12 @@ describe('each function touches only what it uses', () => {
       kms: 'kms:Decrypt',
       schedules: true,
     },
-    [queues.waitCooldown.consumer]: { table: ['GetItem'], sends: ['transfer'], schedules: true },
+    // Writes only to end a deposit whose wake-up cannot be armed, try after try.
+    [queues.waitCooldown.consumer]: {
+      table: ['GetItem', 'PutItem', 'UpdateItem'],
+      sends: ['transfer', 'notify'],
+      schedules: true,
+    },
     [queues.transfer.consumer]: {
       table: ['GetItem', 'PutItem', 'UpdateItem'],
       sends: ['transfer', 'waitCooldown', 'notify'],

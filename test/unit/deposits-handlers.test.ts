@@ -24,6 +24,10 @@ function runner(w: ReturnType<typeof world>, step: 'transfer' | 'ensure-benefici
     expire: async (deposit: { id: string }) => {
       expired.push(deposit.id);
     },
+    giveUp: async () => {
+      throw new Error('no deposit here keeps failing');
+    },
+    limits: { maxAttempts: 5, maxRedrives: 6 },
   };
   return { handler, ran, expired };
 }
@@ -84,11 +88,7 @@ describe('a step handler', () => {
     const w = world();
     const { handler, expired } = runner(w);
     const waiting = await w.deposit({ step: 'transfer', status: 'user_input_required', version: 6 });
-    const noExpiry = {
-      step: 'resolve-bank' as const,
-      deposits: w.table.deposits,
-      run: async () => undefined,
-    };
+    const noExpiry = { ...handler, step: 'resolve-bank' as const, expire: undefined };
 
     expect(await handleStepMessage(handler, message(waiting.id, 'transfer', 6, 'expire-input'))).toBe(
       'expired',

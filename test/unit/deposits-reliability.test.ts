@@ -5,10 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { localWallets } from '#infra/local/wallets';
 import type { Deposit } from '#shared/deposits/model';
+import { handleStepMessage } from '#shared/deposits/step-messages';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { sweep } from '#shared/deposits/sweeper';
+import { giveUp } from '#shared/deposits/transitions';
 import { walletAccounts } from '#shared/deposits/wallets';
 import type { AccountsMetadata } from '#shared/spec/schemas';
 import { answers, banks, ownerKey, settings, world } from '../support/deposit-world.ts';
@@ -237,5 +239,81 @@ describe('the sweeper (defect 3)', () => {
 
     expect(redriven).toBe(151);
     expect(ctx.queues.sent.some((sent) => sent.message.depositId === newest.id)).toBe(true);
+  });
+});
+
+describe('a step that throws on every try (defect 2)', () => {
+  function throwingHandler(w: World, limits = { maxAttempts: 5, maxRedrives: 6 }) {
+    const ctx = w.contexts.resolveBank();
+    return {
+      step: 'resolve-bank' as const,
+      deposits: w.table.deposits,
+      limits,
+      run: async () => {
+        // What a bank metadata value the step cannot convert, or a removed wallet, does.
+        throw new Error('wallet account wallet-gone is no longer configured');
+      },
+      giveUp: (deposit: Deposit, reason: string) => giveUp(ctx, deposit, reason).then(() => undefined),
+    };
+  }
+
+  it('is retried by its queue, and fails the deposit with a clear type on its last try', async () => {
+    const w = world();
+    const handler = throwingHandler(w);
+    const deposit = await w.deposit();
+    const message = {
+      depositId: deposit.id,
+      step: 'resolve-bank' as const,
+      version: 0,
+      kind: 'run' as const,
+    };
+
+    for (let attempt = 1; attempt < 5; attempt += 1) {
+      await expect(handleStepMessage(handler, message, attempt)).rejects.toThrow('no longer configured');
+    }
+    const outcome = await handleStepMessage(handler, message, 5);
+
+    const failed = w.table.current(deposit.id);
+    expect(outcome).toBe('gave-up');
+    expect(failed).toMatchObject({ status: 'failed', step: 'completed', failure: { type: 'STEP_FAILED' } });
+    expect(failed.failure?.msg).toContain('resolve-bank');
+    expect(failed.sealedCredentials).toBeUndefined();
+    expect(failed.checkAt).toBeUndefined();
+    expect(w.events.types()).toEqual(['deposit.failed']);
+  });
+
+  it('ends as TRANSFER_OUTCOME_UNKNOWN when a transfer attempt is on record: money may have moved', async () => {
+    const w = world();
+    const handler = { ...throwingHandler(w), step: 'transfer' as const };
+    const deposit = await atTransfer(w, { transferAttempt: { at: w.clock.now(), answering: false } });
+    const message = { depositId: deposit.id, step: 'transfer' as const, version: 2, kind: 'run' as const };
+
+    await handleStepMessage(handler, message, 5);
+
+    expect(w.table.current(deposit.id).failure?.type).toBe('TRANSFER_OUTCOME_UNKNOWN');
+  });
+
+  it('is not re-driven by the sweeper forever: past the limit of re-drives without moving, it fails', async () => {
+    const w = world();
+    const handler = throwingHandler(w);
+    const sweepCtx = w.contexts.sweep();
+    const deposit = await w.deposit({ checkAt: w.clock.now() - 1 });
+
+    // Each re-drive dies with its worker (no catch runs): only the sweeper brings it back.
+    for (let round = 0; round < 6; round += 1) {
+      await sweep(sweepCtx);
+      w.clock.set(w.table.current(deposit.id).checkAt ?? 0);
+    }
+    const message = {
+      depositId: deposit.id,
+      step: 'resolve-bank' as const,
+      version: 0,
+      kind: 'run' as const,
+    };
+    const outcome = await handleStepMessage(handler, message, 1);
+
+    expect(outcome).toBe('gave-up');
+    expect(w.table.current(deposit.id)).toMatchObject({ status: 'failed', failure: { type: 'STEP_FAILED' } });
+    expect(w.table.current(deposit.id).failure?.msg).toContain('re-driven 6 times');
   });
 });
