@@ -16,6 +16,8 @@ export interface TableSpec {
   timeToLiveAttribute?: string;
   /** Global secondary indexes: string partition key, numeric sort key, all attributes projected. */
   indexes?: { name: string; partitionKey: string; sortKey: string }[];
+  /** A stream of each item's new image, for a consumer of its changes. */
+  stream?: 'NEW_IMAGE';
 }
 
 export interface QueueSpec {
@@ -63,6 +65,8 @@ export const tables = {
     timeToLiveAttribute: 'expiresAt',
     // Sparse: only deposits still in flight carry `checkShard`; the sweeper queries it by `checkAt`.
     indexes: [{ name: 'byCheckAt', partitionKey: 'checkShard', sortKey: 'checkAt' }],
+    // The outbox: each deposit version's event is relayed from here.
+    stream: 'NEW_IMAGE',
   },
 } as const satisfies Record<string, TableSpec>;
 
@@ -104,6 +108,19 @@ export const stepQueueKeys = {
   'wait-cooldown': 'waitCooldown',
   transfer: 'transfer',
 } as const satisfies Record<WorkStep, keyof typeof queues>;
+
+/**
+ * The outbox relay: consumes the deposits table's stream and sends each version's event to the
+ * notify queue. Records it cannot relay are retried, then sent to its DLQ.
+ */
+export const outbox = {
+  handler: 'functions/notifier/outbox.ts',
+  table: 'deposits',
+  batchSize: 100,
+  retryAttempts: 10,
+  /** Only the images that carry an event reach the function. */
+  eventAttribute: 'event',
+} as const;
 
 /** The sweeper re-drives deposits that stopped moving; it runs on a recurring schedule. */
 export const sweeper = { handler: 'functions/steps/sweeper.ts', everyMinutes: 1 };

@@ -37,6 +37,11 @@ export const suppressions = {
     reason:
       'This queue is itself a dead-letter queue: EventBridge Scheduler sends it the wake-ups it could not deliver (schedules name it as their DeadLetterConfig), which cdk-nag cannot see as a redrive policy.',
   },
+  outboxDeadLetterQueue: {
+    id: 'AwsSolutions-SQS3',
+    reason:
+      'This queue is itself a dead-letter queue: the outbox relay’s event source mapping sends it the stream records it could not relay (its on-failure destination), which cdk-nag cannot see as a redrive policy.',
+  },
   schedulesInGroup: {
     id: 'AwsSolutions-IAM5',
     reason:

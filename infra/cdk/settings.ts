@@ -14,12 +14,13 @@
  *   credentials     seal: GenerateDataKey (the API); open: Decrypt (the steps) - AWS Encryption SDK
  *   sends / wakes   SendMessage on those step queues; CreateSchedule in the group and PassRole of
  *                   the scheduler's role when it wakes any
- *   notifies        SendMessage on the notify queue
+ *   (events         ride on the deposit writes; only the outbox relay sends to the notify queue)
  * The sandbox's: GetItem, PutItem, UpdateItem, Query on a user's partition (transactions of those).
  */
 import {
   type ApiSpec,
   depositsApi,
+  outbox,
   queues,
   sandboxApi,
   stepQueueKeys,
@@ -88,10 +89,7 @@ function fromReach(
   return {
     ...(tableActions.length ? { table: { key: 'deposits', actions: tableActions } } : {}),
     ...(handler.dueIndex ? { index: { key: 'deposits', name: 'byCheckAt' } } : {}),
-    sendsTo: [
-      ...handler.sends.map((step) => stepQueueKeys[step]),
-      ...(handler.notifies ? (['notify'] as const) : []),
-    ],
+    sendsTo: handler.sends.map((step) => stepQueueKeys[step]),
     ...(handler.credentials ? { credentialsKey: handler.credentials } : {}),
     createsSchedules: handler.wakes.length > 0,
   };
@@ -158,6 +156,16 @@ function buildSettings(): Map<string, FunctionSettings> {
       ...fromReach(step),
     });
   }
+
+  // Relays each deposit version's event from the table's stream to the notify queue; reading the
+  // stream is granted with its event source mapping (stateless stack), on that stream only.
+  add(outbox.handler, {
+    component: 'deposits',
+    ...nothing,
+    timeoutSeconds: 30,
+    memoryMb: 256,
+    sendsTo: ['notify'],
+  });
 
   // Finds deposits past their check time on the sparse index and sends their step again.
   add(sweeper.handler, {

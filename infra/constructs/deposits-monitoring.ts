@@ -1,6 +1,6 @@
 /**
  * The deposits' alarms and dashboard:
- *   - every DLQ (the step queues', the notify queue's, the scheduler's) holding a message;
+ *   - every DLQ (the step queues', the notify queue's, the outbox relay's, the scheduler's) holding a message;
  *   - every queue's oldest message older than its threshold (settings.ts);
  *   - deposits stuck past their expected time: the sweeper re-drove some in each of 3 periods;
  *   - function errors and API 5xx come with their functions and the API.
@@ -54,6 +54,11 @@ export class DepositsMonitoring extends Construct {
         stepQueue.deadLetterQueue,
         `Messages of the ${key} queue that ${props.consumers[key]} failed on every try. For a step, a deposit stopped there until the sweeper re-drives it; for notify, a webhook event was never delivered. Read the function's errors, fix the cause, then redrive the DLQ (README).`,
       ]),
+      [
+        'outbox',
+        stateful.outboxDeadLetterQueue,
+        'Stream records of deposits whose event the outbox relay could not send to the notify queue after its retries: their callers were not told. Each message names the records (shard and sequence numbers); read the relay function’s errors, fix the cause, and re-send the events (README).',
+      ],
       [
         'scheduler',
         stateful.schedulerDeadLetterQueue,

@@ -16,6 +16,7 @@ export function topologyTable(scope: Construct, id: string, spec: TableSpec, sta
     billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     ...(spec.timeToLiveAttribute ? { timeToLiveAttribute: spec.timeToLiveAttribute } : {}),
+    ...(spec.stream ? { stream: dynamodb.StreamViewType.NEW_IMAGE } : {}),
     deletionProtection: production,
     removalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
   });

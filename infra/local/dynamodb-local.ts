@@ -121,6 +121,7 @@ export async function createTables(
               })),
             }
           : {}),
+        ...(spec.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: spec.stream } } : {}),
       }),
     );
     if (spec.timeToLiveAttribute) {

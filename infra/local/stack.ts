@@ -4,13 +4,14 @@
  *   fauxqs          the topology's queues and DLQs, with pollers feeding the step handlers
  *   scheduler       a local EventBridge Scheduler endpoint that fires one-shot schedules
  *   gateways        the sandbox API and the deposits API, as API Gateway v2 events
+ *   streams         a poller of the deposits table's stream feeding the outbox relay
  *   sweeper         on an interval, as the recurring schedule does in AWS
  * `npm start` and the test setup both start it through here.
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { depositsApi, queues, sandboxApi, scheduleGroup, sweeper, tables } from '#infra/topology';
+import { depositsApi, outbox, queues, sandboxApi, scheduleGroup, sweeper, tables } from '#infra/topology';
 import { digest } from '#shared/secrets';
 import { crashPoints, installCrashPoints } from './crash-points.ts';
 import { createTables, localCredentials, startDynamoDbLocal } from './dynamodb-local.ts';
@@ -18,6 +19,7 @@ import { type LocalRoutes, startGateway } from './gateway.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { startLocalQueues } from './queues.ts';
 import { startLocalScheduler } from './scheduler.ts';
+import { startStreamPoller } from './streams.ts';
 import { localWallets } from './wallets.ts';
 
 export interface LocalStackOptions {
@@ -103,6 +105,21 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const deposits = await startGateway(depositsApi, host, options.depositsPort ?? 3000, localControls());
     stops.push(() => deposits.close());
     await sqs.startPollers({ visibilityTimeoutSeconds: visibility, concurrency: 2 });
+
+    // The outbox relay, fed by the deposits table's stream as the event source mapping does in AWS.
+    const relay = (await import(pathToFileURL(resolve(projectRoot, outbox.handler)).href)) as {
+      handler: Parameters<typeof startStreamPoller>[0]['handler'];
+    };
+    const stream = await startStreamPoller({
+      endpoint: dynamodb.endpoint,
+      tableName: tables[outbox.table].localName,
+      handler: relay.handler,
+      functionName: 'outbox',
+      filterAttribute: outbox.eventAttribute,
+      batchSize: outbox.batchSize,
+      retryAttempts: outbox.retryAttempts,
+    });
+    stops.push(() => stream.stop());
 
     const sweep = (await import(pathToFileURL(resolve(projectRoot, sweeper.handler)).href)) as {
       handler: (event: unknown, context: unknown) => Promise<unknown>;

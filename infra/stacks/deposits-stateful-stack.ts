@@ -34,6 +34,8 @@ export class DepositsStatefulStack extends Stack {
   readonly scheduleGroup: scheduler.ScheduleGroup;
   readonly schedulerRole: iam.Role;
   readonly schedulerDeadLetterQueue: sqs.Queue;
+  /** Stream records of the deposits table the outbox relay could not relay, after its retries. */
+  readonly outboxDeadLetterQueue: sqs.Queue;
   readonly alarmTopic: sns.Topic;
 
   constructor(scope: Construct, id: string, props: DepositsStatefulStackProps) {
@@ -83,6 +85,14 @@ export class DepositsStatefulStack extends Stack {
       removalPolicy,
     });
     suppress(this.schedulerDeadLetterQueue, ['schedulerDeadLetterQueue']);
+    this.outboxDeadLetterQueue = new sqs.Queue(this, 'OutboxDeadLetterQueue', {
+      queueName: `${config.prefix}-outbox-dlq`,
+      retentionPeriod: dlqRetention,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      removalPolicy,
+    });
+    suppress(this.outboxDeadLetterQueue, ['outboxDeadLetterQueue']);
 
     // The scheduler assumes this role, for this account's group only, to deliver a wake-up to the
     // queue of the step it wakes, or what it could not deliver to its DLQ (sent with the same role).

@@ -7,9 +7,11 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
-import { depositsApi, queues, scheduleGroup, sweeper, tables } from '#infra/topology';
+import { depositsApi, outbox, queues, scheduleGroup, sweeper, tables } from '#infra/topology';
 import type { DeploymentConfig } from '../cdk/config.ts';
 import { suppress } from '../cdk/nag.ts';
 import { functionsOf, observability, pascal, type QueueKey, settingsOf } from '../cdk/settings.ts';
@@ -119,6 +121,33 @@ export class DepositsStatelessStack extends Stack {
         }),
       );
     }
+
+    // The outbox relay reads the deposits table's stream: only images that carry an event, retried
+    // in order, and what it still cannot relay goes to its DLQ. Its grants are on that stream only:
+    // the mapping names the stream, so it needs no ListStreams (which has no resource scope).
+    const relay = functionOf(outbox.handler);
+    const streamArn = stateful.depositsTable.tableStreamArn;
+    if (!streamArn) throw new Error('the deposits table has no stream');
+    relay.function.addEventSourceMapping('OutboxStream', {
+      eventSourceArn: streamArn,
+      startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+      batchSize: outbox.batchSize,
+      retryAttempts: outbox.retryAttempts,
+      bisectBatchOnError: true,
+      reportBatchItemFailures: true,
+      onFailure: new SqsDlq(stateful.outboxDeadLetterQueue),
+      filters: [
+        lambda.FilterCriteria.filter({
+          dynamodb: { NewImage: { [outbox.eventAttribute]: { M: lambda.FilterRule.exists() } } },
+        }),
+      ],
+    });
+    relay.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+        resources: [streamArn],
+      }),
+    );
 
     new events.Rule(this, 'SweepRule', {
       description: 'Re-drives deposits that stopped moving (the sweeper)',

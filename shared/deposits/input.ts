@@ -8,7 +8,7 @@ import type { InputAnswer, ProviderAnswer } from '#shared/provider/client';
 import type { UserInput } from '#shared/spec/schemas';
 import type { Deposit, StepMessage, WorkStep } from './model.ts';
 import type { ConnectionLeases, CredentialOpener } from './ports.ts';
-import { advance, type FailContext, fail, inputLease, publishEvent } from './transitions.ts';
+import { advance, type FailContext, fail, inputLease } from './transitions.ts';
 import { delaySeconds, deliverAt, type WakeContext } from './wake-ups.ts';
 
 export type Question = Extract<ProviderAnswer<unknown>, { status: 'user_input_required' }>;
@@ -21,7 +21,8 @@ export interface PauseContext<S extends WorkStep> extends FailContext, WakeConte
  * Stops at a provider question:
  *   1. the deposit waits for input, with the question and when it stops waiting;
  *   2. the connection's lease passes from the call to the deposit, until the answer or expiry;
- *   3. the expiry is armed (to the queue of the step that asked), and the caller hears the question.
+ *   3. the expiry is armed (to the queue of the step that asked); the caller hears the question
+ *      from the write of step 1 (its outbox).
  */
 export async function pauseForInput<S extends WorkStep>(
   ctx: PauseContext<S>,
@@ -41,6 +42,10 @@ export async function pauseForInput<S extends WorkStep>(
       sealedAnswers: undefined,
     },
     'waiting for user input',
+    {
+      type: 'deposit.user_input_required',
+      data: { userInputs: question.userInputs, inputExpiresAt: new Date(expiresAt).toISOString() },
+    },
   );
   if (!next) {
     // Another writer moved the deposit: the connection is not ours to keep.
@@ -54,10 +59,6 @@ export async function pauseForInput<S extends WorkStep>(
     { depositId: next.id, step, version: next.version, kind: 'expire-input' },
     expiresAt,
   );
-  await publishEvent(ctx, next, 'deposit.user_input_required', {
-    userInputs: question.userInputs,
-    inputExpiresAt: new Date(expiresAt).toISOString(),
-  });
   return next;
 }
 

@@ -116,6 +116,11 @@ export interface Deposit {
   updatedAt: number;
   /** When the sweeper should look at the deposit if nothing happened before; absent once final. */
   checkAt?: number;
+  /**
+   * The outbox: the event this version produces for the caller, written with the change itself and
+   * relayed from the table's stream; absent on a version the caller need not hear of.
+   */
+  event?: DepositEvent;
 }
 
 /** The bank's facts, which resolve-bank recorded before any later step runs. */

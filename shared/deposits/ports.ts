@@ -1,10 +1,10 @@
 /**
  * The ports through which the deposit steps reach the world, one per thing they touch: the deposits
  * table's entities (deposits, idempotency records, beneficiary claims, connection leases), the step
- * queues, the wake-up scheduler, the credential vault, the provider and the caller's events (time
- * comes through `#shared/clock`). Each step's context (in its module, `steps/*.ts`) names only the
- * ports, and the parts of them, it uses.
- * No AWS here: the adapters in `shared/adapters/` implement these.
+ * queues, the wake-up scheduler, the credential vault, the provider, and the webhook queue the outbox
+ * relay sends the caller's events to (time comes through `#shared/clock`). Each step's context (in
+ * its module, `steps/*.ts`) names only the ports, and the parts of them, it uses. No AWS here: the
+ * adapters in `shared/adapters/` implement these.
  */
 import type { ProviderClient, ProviderCredentials } from '#shared/provider/client';
 import type {

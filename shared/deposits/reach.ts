@@ -1,5 +1,6 @@
 /**
- * What each handler of the orchestrator may touch, declared once: the step contexts take their
+ * What each handler of the orchestrator may touch, declared once (the caller's events are not among
+ * them: they ride on the deposit writes, and the outbox relay sends them on): the step contexts take their
  * queue and scheduler types from here, the wiring builds only these adapters, and the CDK settings
  * turn each line into the function's IAM grants (`infra/cdk/settings.ts`). A step that needs more
  * must say so here, and its function gets exactly that.
@@ -14,8 +15,6 @@ export interface Reach {
   sends: readonly WorkStep[];
   /** The step queues its one-shot schedules deliver to (none: it creates no schedule). */
   wakes: readonly WorkStep[];
-  /** Queues events for the caller's webhook. */
-  notifies: boolean;
   /** Seals credentials (the API, from the caller) or opens them (the steps, for the provider). */
   credentials?: 'seal' | 'open';
   /** Reads deposits, or reads and writes them. */
@@ -35,7 +34,6 @@ export const reach = {
   'resolve-bank': {
     sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
     wakes: [],
-    notifies: true,
     credentials: 'open',
     deposits: 'write',
     leases: true,
@@ -45,7 +43,6 @@ export const reach = {
     sends: ['ensure-beneficiary', 'wait-cooldown', 'transfer'],
     // A look-up after the bank's cool-down, and the expiry of a question to the caller.
     wakes: ['ensure-beneficiary'],
-    notifies: true,
     credentials: 'open',
     deposits: 'write',
     claims: ['read', 'write', 'release'],
@@ -56,7 +53,6 @@ export const reach = {
     sends: ['transfer'],
     wakes: ['transfer'],
     // Writes only to end a deposit whose wake-up cannot be armed, try after try.
-    notifies: true,
     deposits: 'write',
     leases: true,
   },
@@ -64,7 +60,6 @@ export const reach = {
     // Again (busy connection, woken early, details asked), or back to the cool-down the bank named.
     sends: ['transfer', 'wait-cooldown'],
     wakes: ['transfer'],
-    notifies: true,
     credentials: 'open',
     deposits: 'write',
     claims: ['markUsed'],
@@ -75,8 +70,6 @@ export const reach = {
   create: {
     sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
     wakes: [],
-    // An answer that came too late fails the deposit.
-    notifies: true,
     credentials: 'seal',
     deposits: 'write',
     idempotency: true,
@@ -84,12 +77,11 @@ export const reach = {
     leases: true,
   },
   /** POST /v1/deposits/get. */
-  get: { sends: [], wakes: [], notifies: false, deposits: 'read' },
+  get: { sends: [], wakes: [], deposits: 'read' },
   /** Re-drives every deposit due a look to its own step's queue. */
   sweeper: {
     sends: ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer'],
     wakes: [],
-    notifies: false,
     dueIndex: true,
   },
 } as const satisfies Record<string, Reach>;

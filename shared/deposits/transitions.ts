@@ -1,8 +1,10 @@
 /**
  * How a deposit moves: every change is a conditional write on its version (`advance`), so that
- * duplicate, late and re-ordered messages find it moved on and do nothing. Around it: failing a
- * deposit, sending its step's message now or after a short delay, counting retries, publishing
- * the events its caller hears, and the time the sweeper should look at it if nothing else does.
+ * duplicate, late and re-ordered messages find it moved on and do nothing. A change its caller must
+ * hear of carries its event in that same write (the deposit's outbox, `event`): the table's stream
+ * relays it (`outbox.ts`), so the event follows from the change itself, whatever dies after it.
+ * Around it: failing a deposit, sending its step's message now or after a short delay, counting
+ * retries, and the time the sweeper should look at it if nothing else does.
  */
 
 import type { Clock } from '#shared/clock';
@@ -10,7 +12,6 @@ import type { Deposit, DepositEvent, WorkStep } from './model.ts';
 import type {
   BeneficiaryClaims,
   ConnectionLeases,
-  DepositEvents,
   DepositObserver,
   DepositRecords,
   DepositSettings,
@@ -26,24 +27,34 @@ export interface TransitionContext {
 }
 
 /**
- * What failing a deposit touches: its caller hears, the connection it waited on is freed, and a
- * beneficiary it was creating (handlers that may fail one at ensure-beneficiary) can be created by another.
+ * What failing a deposit touches: the connection it waited on is freed, and a beneficiary it was
+ * creating (handlers that may fail one at ensure-beneficiary) can be created by another.
  */
 export interface FailContext extends TransitionContext {
-  events: DepositEvents;
   leases: Pick<ConnectionLeases, 'release'>;
   claims?: Pick<BeneficiaryClaims, 'release'>;
 }
 
-/** The conditional transition: writes the next version if the deposit is still at this one. */
+/** An event the caller hears of a transition: its type, and what it says besides status and step. */
+export interface EventOf {
+  type: DepositEvent['type'];
+  data: Record<string, unknown>;
+}
+
+/**
+ * The conditional transition: writes the next version if the deposit is still at this one, with
+ * the event of this version in the same write when the caller must hear of it.
+ */
 export async function advance(
   ctx: TransitionContext,
   deposit: Deposit,
   changes: Partial<Deposit>,
   note?: string,
+  event?: EventOf,
 ): Promise<Deposit | undefined> {
   const now = ctx.clock.now();
   const next: Deposit = { ...deposit, ...changes, version: deposit.version + 1, updatedAt: now };
+  next.event = event && eventOf(next, event);
   if (!('retries' in changes)) next.retries = next.step === deposit.step ? deposit.retries : 0;
   // Progress: the sweeper starts over with its shortest delay.
   next.redrives = undefined;
@@ -84,18 +95,17 @@ export async function fail(
   msg: string,
   changes: Partial<Deposit> = {},
 ) {
-  const failed = await advance(ctx, deposit, {
-    ...changes,
-    status: 'failed',
-    step: 'completed',
-    failure: { type, msg },
-    pendingInput: undefined,
-  });
+  const failed = await advance(
+    ctx,
+    deposit,
+    { ...changes, status: 'failed', step: 'completed', failure: { type, msg }, pendingInput: undefined },
+    undefined,
+    { type: 'deposit.failed', data: { type, msg } },
+  );
   await ctx.leases.release(deposit.ownerKey, inputLease(deposit));
   if (deposit.step === 'ensure-beneficiary') {
     await ctx.claims?.release(deposit.ownerKey, deposit.walletAccountId, deposit.id);
   }
-  if (failed) await publishEvent(ctx, failed, 'deposit.failed', { type, msg });
   return failed;
 }
 
@@ -148,18 +158,13 @@ export async function retryLater<S extends WorkStep>(
   if (next) await requeue(ctx, next, step);
 }
 
-/** Queues the event of this version of the deposit; its id is stable, so receivers de-duplicate. */
-export async function publishEvent(
-  ctx: { events: DepositEvents },
-  deposit: Deposit,
-  type: DepositEvent['type'],
-  data: Record<string, unknown>,
-) {
-  await ctx.events.publish({
+/** The event of this version of the deposit; its id is stable, so receivers de-duplicate. */
+function eventOf(deposit: Deposit, event: EventOf): DepositEvent {
+  return {
     id: `${deposit.id}.v${deposit.version}`,
-    type,
+    type: event.type,
     depositId: deposit.id,
     occurredAt: new Date(deposit.updatedAt).toISOString(),
-    data: { status: deposit.status, step: deposit.step, ...data },
-  });
+    data: { status: deposit.status, step: deposit.step, ...event.data },
+  };
 }

@@ -1,12 +1,20 @@
 /**
- * An SQS consumer: Powertools' BatchProcessor with partial-batch responses, so a record that fails is
+ * Batch consumers. An SQS consumer: Powertools' BatchProcessor with partial-batch responses, so a record that fails is
  * reported (and retried, then dead-lettered) without failing the batch. Each record's body is parsed
  * with a zod schema; a body that does not parse fails like any other record and ends in the DLQ.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type {
+  Context,
+  DynamoDBBatchResponse,
+  DynamoDBRecord,
+  DynamoDBStreamEvent,
+  SQSBatchResponse,
+  SQSEvent,
+  SQSRecord,
+} from 'aws-lambda';
 import type { z } from 'zod';
 import { logger } from '#shared/logger';
 
@@ -22,5 +30,18 @@ export function sqsConsumer<S extends z.ZodType>(
     .use(injectLambdaContext(logger))
     .handler((event: SQSEvent, context: Context) =>
       processPartialResponse(event, recordHandler, processor, { context }),
+    );
+}
+
+/**
+ * A DynamoDB stream consumer, the same way: a record that fails is reported (from it on, the batch
+ * comes back, in order), the others are done.
+ */
+export function streamConsumer(handle: (record: DynamoDBRecord) => Promise<void>) {
+  const processor = new BatchProcessor(EventType.DynamoDBStreams);
+  return middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
+    .use(injectLambdaContext(logger))
+    .handler((event: DynamoDBStreamEvent, context: Context) =>
+      processPartialResponse(event, handle, processor, { context }),
     );
 }

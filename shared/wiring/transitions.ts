@@ -2,7 +2,6 @@
 import { depositMetrics } from '#shared/adapters/metrics';
 import { systemClock } from '#shared/clock';
 import type { FailContext, TransitionContext } from '#shared/deposits/transitions';
-import { depositEvents } from './messaging.ts';
 import { depositSettings, tableEntities } from './table.ts';
 
 /** What every change of state needs: the deposit records, the clock, the settings, the metric. */
@@ -15,7 +14,7 @@ export function transitionPorts(): TransitionContext {
   };
 }
 
-/** What failing a deposit needs besides: the caller's events and the connection's lease. */
+/** What failing a deposit needs besides: the connection's lease (its event rides on its write). */
 export function failPorts(): FailContext {
-  return { ...transitionPorts(), events: depositEvents(), leases: tableEntities.leases() };
+  return { ...transitionPorts(), leases: tableEntities.leases() };
 }

@@ -9,7 +9,14 @@
  */
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { depositWhen, otpAnswer, startDeposit, webhookDeliveries, webhookUrl } from '../support/deposits.ts';
+import {
+  armCrash,
+  depositWhen,
+  otpAnswer,
+  startDeposit,
+  webhookDeliveries,
+  webhookUrl,
+} from '../support/deposits.ts';
 import { createUser, eventually } from '../support/sandbox.ts';
 
 type Delivery = Awaited<ReturnType<typeof webhookDeliveries>>['deliveries'][number];
@@ -58,6 +65,25 @@ afterAll(async () => {
 });
 
 describe('webhooks', () => {
+  it('tells the caller of a change even when the step dies right after writing it (the outbox)', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    // fault: the transfer step dies after each of its next two writes: the attempt record, then
+    // (its message redelivered) the write that fails the deposit. Before the outbox, the event of
+    // that last write was sent after it, so it died with the step and nobody ever heard.
+    await armCrash(user, 'after-state-write', { step: 'transfer', times: 2 });
+
+    // act
+    const started = await startDeposit(user, { amount: 13 });
+    const ended = await depositWhen(user, started.body.operationID, undefined, 25_000);
+    const { unique } = await deliveriesUntil(started.body.operationID, 'deposit.failed');
+
+    // assess
+    expect(ended).toMatchObject({ status: 'failed', type: 'TRANSFER_OUTCOME_UNKNOWN' });
+    expect(unique.map((d) => d.type)).toEqual(['deposit.failed']);
+    expect(unique[0]?.data).toMatchObject({ status: 'failed', type: 'TRANSFER_OUTCOME_UNKNOWN' });
+  });
+
   it('delivers one deposit.done, with the reference, for a deposit without waits', async () => {
     // prepare
     const user = await createUser('SANDBOX_BENEFICIARY');

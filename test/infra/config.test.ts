@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readDeploymentConfig } from '#infra/cdk/config';
 import { functionSettings, queueAlarms, settingsOf } from '#infra/cdk/settings';
 import { localWallets } from '#infra/local/wallets';
-import { depositsApi, queues, sandboxApi, sweeper } from '#infra/topology';
+import { depositsApi, outbox, queues, sandboxApi, sweeper } from '#infra/topology';
 import { prodWallets } from './synth.ts';
 
 const read = (context: Record<string, unknown>, environment: NodeJS.ProcessEnv = {}) =>
@@ -103,6 +103,7 @@ describe('function settings', () => {
     ]),
     ...Object.values(queues).map((spec) => spec.consumer),
     sweeper.handler,
+    outbox.handler,
   ];
 
   it('has exactly one entry per topology handler, and no other', () => {

@@ -10,6 +10,7 @@ import { functionSettings, settingsOf, visibilityTimeoutFactor } from '#infra/cd
 import { stalledMetricName, sweeperRedriveMessage } from '#infra/constructs/deposits-monitoring';
 import {
   depositsApi,
+  outbox,
   queues,
   sandboxApi,
   scheduleGroup,
@@ -244,7 +245,9 @@ describe('queues', () => {
 
   it('feed their consumer with partial-batch responses and the topology maximum concurrency', () => {
     const functions = functionsByHandler(dev.templates.stateless);
-    const mappings = resourcesOf(dev.templates.stateless, 'AWS::Lambda::EventSourceMapping');
+    const mappings = resourcesOf(dev.templates.stateless, 'AWS::Lambda::EventSourceMapping').filter(
+      ([, resource]) => !text(resource.Properties?.EventSourceArn).includes('StreamArn'),
+    );
     expect(mappings).toHaveLength(Object.keys(queues).length);
     for (const [key, spec] of Object.entries(queues)) {
       const consumer = functions.get(spec.consumer)?.id ?? expect.fail(`no consumer ${spec.consumer}`);
@@ -265,9 +268,54 @@ describe('queues', () => {
     for (const [, policy] of resourcesOf(dev.templates.stateful, 'AWS::SQS::QueuePolicy')) {
       expect(text(policy.Properties?.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
     }
+    // Each queue and its DLQ, the scheduler's DLQ and the outbox relay's.
     expect(resourcesOf(dev.templates.stateful, 'AWS::SQS::QueuePolicy')).toHaveLength(
-      2 * Object.keys(queues).length + 1,
+      2 * Object.keys(queues).length + 2,
     );
+  });
+
+  it('relay each deposit event from the table stream: filtered, in order, retried, then to the outbox DLQ', () => {
+    // The stream, of new images.
+    dev.templates.stateful.hasResourceProperties('AWS::DynamoDB::Table', {
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+    });
+    const relay = functionsByHandler(dev.templates.stateless).get(outbox.handler) ?? expect.fail('no relay');
+    const [, mapping] =
+      resourcesOf(dev.templates.stateless, 'AWS::Lambda::EventSourceMapping').find(([, resource]) =>
+        text(resource.Properties?.EventSourceArn).includes('StreamArn'),
+      ) ?? expect.fail('no stream mapping');
+
+    expect(mapping.Properties).toMatchObject({
+      FunctionName: { Ref: relay.id },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: outbox.batchSize,
+      MaximumRetryAttempts: outbox.retryAttempts,
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: {
+        Filters: [
+          { Pattern: JSON.stringify({ dynamodb: { NewImage: { event: { M: [{ exists: true }] } } } }) },
+        ],
+      },
+    });
+    expect(text(mapping.Properties?.DestinationConfig)).toContain('OutboxDeadLetterQueue');
+    // It reads that stream, sends to the notify queue and its DLQ, and touches nothing else.
+    const statements = statementsOfFunction(dev.templates.stateless, outbox.handler);
+    expect(
+      [...new Set(actionsOf(statements))].filter((action) => !action.startsWith('logs:')).sort(),
+    ).toEqual(
+      [
+        'dynamodb:DescribeStream',
+        'dynamodb:GetRecords',
+        'dynamodb:GetShardIterator',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:SendMessage',
+      ].sort(),
+    );
+    for (const statement of statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('dynamodb:')))) {
+      expect(text(statement.Resource)).toContain('StreamArn');
+    }
   });
 });
 
@@ -471,31 +519,31 @@ describe('each function touches only what it uses', () => {
   > = {
     [queues.resolveBank.consumer]: {
       table: ['GetItem', 'PutItem', 'UpdateItem'],
-      sends: ['resolveBank', 'ensureBeneficiary', 'transfer', 'notify'],
+      sends: ['resolveBank', 'ensureBeneficiary', 'transfer'],
       kms: 'kms:Decrypt',
       schedules: false,
     },
     [queues.ensureBeneficiary.consumer]: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      sends: ['ensureBeneficiary', 'waitCooldown', 'transfer', 'notify'],
+      sends: ['ensureBeneficiary', 'waitCooldown', 'transfer'],
       kms: 'kms:Decrypt',
       schedules: true,
     },
     // Writes only to end a deposit whose wake-up cannot be armed, try after try.
     [queues.waitCooldown.consumer]: {
       table: ['GetItem', 'PutItem', 'UpdateItem'],
-      sends: ['transfer', 'notify'],
+      sends: ['transfer'],
       schedules: true,
     },
     [queues.transfer.consumer]: {
       table: ['GetItem', 'PutItem', 'UpdateItem'],
-      sends: ['transfer', 'waitCooldown', 'notify'],
+      sends: ['transfer', 'waitCooldown'],
       kms: 'kms:Decrypt',
       schedules: true,
     },
     [route('POST', '/v1/deposits/create')]: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      sends: ['resolveBank', 'ensureBeneficiary', 'transfer', 'notify'],
+      sends: ['resolveBank', 'ensureBeneficiary', 'transfer'],
       kms: 'kms:GenerateDataKey',
       schedules: false,
     },
@@ -547,14 +595,7 @@ describe('each function touches only what it uses', () => {
     for (const step of ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer'] as const) {
       const handler = queues[stepQueueKeys[step]].consumer;
       const expected = expectedReach[handler] ?? expect.fail(`no expectation for ${handler}`);
-      expect(
-        expected.sends
-          .filter((key) => key !== 'notify')
-          .map(stepOf)
-          .sort(),
-        step,
-      ).toEqual([...reach[step].sends].sort());
-      expect(expected.sends.includes('notify'), step).toBe(reach[step].notifies);
+      expect(expected.sends.map(stepOf).sort(), step).toEqual([...reach[step].sends].sort());
       expect(expected.schedules, step).toBe(reach[step].wakes.length > 0);
     }
   });
@@ -632,11 +673,11 @@ describe('alarms and the dashboard', () => {
   const on = (list: Alarm[], metric: string) =>
     list.filter((alarm) => alarm.Properties.MetricName === metric);
 
-  it('watch every DLQ, the scheduler’s included', () => {
+  it('watch every DLQ, the scheduler’s and the outbox relay’s included', () => {
     const dlqAlarms = on(alarms(dev), 'ApproximateNumberOfMessagesVisible');
     const watched = dlqAlarms.map((alarm) => text(alarm.Properties.Dimensions));
 
-    expect(dlqAlarms).toHaveLength(Object.keys(queues).length + 1);
+    expect(dlqAlarms).toHaveLength(Object.keys(queues).length + 2);
     for (const key of Object.keys(queues)) {
       expect(
         watched.filter((dimensions) => dimensions.includes(queueId(key, 'DeadLetterQueue'))),
@@ -644,6 +685,7 @@ describe('alarms and the dashboard', () => {
       ).toHaveLength(1);
     }
     expect(watched.filter((dimensions) => dimensions.includes('SchedulerDeadLetterQueue'))).toHaveLength(1);
+    expect(watched.filter((dimensions) => dimensions.includes('OutboxDeadLetterQueue'))).toHaveLength(1);
     for (const alarm of dlqAlarms) expect(alarm.Properties).toMatchObject({ Threshold: 1 });
   });
 

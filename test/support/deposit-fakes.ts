@@ -11,11 +11,13 @@ import type {
   StepMessageTo,
   WorkStep,
 } from '#shared/deposits/model';
+import { eventToRelay } from '#shared/deposits/outbox';
 import type {
   BeneficiaryClaims,
   ConnectionLeases,
   CredentialOpener,
   CredentialSealer,
+  DepositEvents,
   DepositObserver,
   DepositRecords,
   DueDeposits,
@@ -177,15 +179,31 @@ export class FakeVault implements CredentialSealer, CredentialOpener {
   }
 }
 
-export class FakeEvents {
-  readonly published: DepositEvent[] = [];
+/**
+ * What the caller hears: the events the deposit writes carry (their outbox), in the order written,
+ * as the table's stream and the outbox relay deliver them.
+ */
+export class StreamedEvents {
+  constructor(private readonly table: FakeDepositsTable) {}
 
-  async publish(event: DepositEvent): Promise<void> {
-    this.published.push(copy(event));
+  get published(): DepositEvent[] {
+    return this.table.writes.flatMap((deposit) => {
+      const event = eventToRelay(deposit);
+      return event ? [event] : [];
+    });
   }
 
   types(): string[] {
     return this.published.map((event) => event.type);
+  }
+}
+
+/** The webhook queue as the relay sees it. */
+export class FakeEventQueue implements DepositEvents {
+  readonly published: DepositEvent[] = [];
+
+  async publish(event: DepositEvent): Promise<void> {
+    this.published.push(copy(event));
   }
 }
 

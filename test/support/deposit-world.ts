@@ -20,12 +20,12 @@ import { digest } from '#shared/secrets';
 import type { UserInput } from '#shared/spec/schemas';
 import {
   FakeDepositsTable,
-  FakeEvents,
   FakeProvider,
   FakeQueues,
   FakeScheduler,
   FakeVault,
   RecordingObserver,
+  StreamedEvents,
 } from './deposit-fakes.ts';
 import { ManualClock } from './manual-clock.ts';
 
@@ -84,12 +84,12 @@ export const answers = {
 export function world() {
   const clock = new ManualClock();
   const table = new FakeDepositsTable();
-  const events = new FakeEvents();
+  const events = new StreamedEvents(table);
   const observer = new RecordingObserver();
   const provider = new FakeProvider();
   const vault = new FakeVault();
   const wallets = walletBook(walletAccounts(localWallets), 'wallet-aed');
-  const base = { deposits: table.deposits, clock, settings, observer, events, leases: table.leases };
+  const base = { deposits: table.deposits, clock, settings, observer, leases: table.leases };
   const queues = <H extends keyof typeof reach>(name: H) =>
     new FakeQueues<SendsOf<H>>(reach[name].sends as readonly SendsOf<H>[]);
   const scheduler = <H extends keyof typeof reach>(name: H) =>

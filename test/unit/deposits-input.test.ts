@@ -34,7 +34,7 @@ async function pausedAtBeneficiary(w: World) {
   const expiry = ctx.queues.sent.at(-1)?.message;
   if (expiry?.kind !== 'expire-input') throw new Error('the step armed no expiry');
   ctx.queues.sent.length = 0;
-  w.events.published.length = 0;
+  w.table.writes.length = 0;
   return {
     ctx,
     paused: w.table.current(deposit.id),

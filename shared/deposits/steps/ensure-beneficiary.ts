@@ -15,7 +15,7 @@ import { answerFor, type PauseContext, pauseForInput } from '../input.ts';
 import { type BeneficiaryClaim, bankOf, type Deposit } from '../model.ts';
 import type { BeneficiaryClaims, Provider, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
-import { advance, fail, publishEvent, requeue, sendStep } from '../transitions.ts';
+import { advance, fail, sendStep } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
 import { isWalletAccount, walletOf } from '../wallets.ts';
 
@@ -157,6 +157,7 @@ async function useBeneficiary(
   firstUse: boolean,
 ) {
   const coolingDown = cooldownUntil > ctx.clock.now();
+  const resumesAt = new Date(cooldownUntil).toISOString();
   const step = coolingDown ? 'wait-cooldown' : 'transfer';
   const next = await advance(
     ctx,
@@ -172,13 +173,8 @@ async function useBeneficiary(
       pendingInput: undefined,
       sealedAnswers: undefined,
     },
-    coolingDown ? `cooling down until ${new Date(cooldownUntil).toISOString()}` : undefined,
+    coolingDown ? `cooling down until ${resumesAt}` : undefined,
+    coolingDown ? { type: 'deposit.cooling_down', data: { resumesAt } } : undefined,
   );
-  if (!next) return;
-  if (coolingDown) {
-    await publishEvent(ctx, next, 'deposit.cooling_down', {
-      resumesAt: new Date(cooldownUntil).toISOString(),
-    });
-  }
-  await sendStep(ctx, next, step);
+  if (next) await sendStep(ctx, next, step);
 }

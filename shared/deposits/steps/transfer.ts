@@ -20,7 +20,7 @@ import { answerFor, type PauseContext, pauseForInput } from '../input.ts';
 import { bankOf, type Deposit } from '../model.ts';
 import type { BeneficiaryClaims, Provider, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
-import { advance, fail, publishEvent, requeue, sendStep } from '../transitions.ts';
+import { advance, fail, requeue, sendStep } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
 import { walletOf } from '../wallets.ts';
 
@@ -75,17 +75,17 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
     await fail(ctx, attempting, 'TRANSFER_OUTCOME_UNKNOWN', `The transfer answered ${outcome.status}`);
     return;
   }
-  const done = await advance(ctx, attempting, {
-    status: 'done',
-    step: 'completed',
-    reference: outcome.response.reference,
-    transferAttempt: undefined,
-  });
-  if (!done) return;
-  if (bankOf(attempting).isCreateBeneficiaryEndpointRequired) {
+  const reference = outcome.response.reference;
+  const done = await advance(
+    ctx,
+    attempting,
+    { status: 'done', step: 'completed', reference, transferAttempt: undefined },
+    undefined,
+    { type: 'deposit.done', data: { reference } },
+  );
+  if (done && bankOf(attempting).isCreateBeneficiaryEndpointRequired) {
     await ctx.beneficiaries.markUsed(deposit.ownerKey, deposit.walletAccountId);
   }
-  await publishEvent(ctx, done, 'deposit.done', { reference: done.reference });
 }
 
 async function callTransfer(ctx: TransferContext, deposit: Deposit, answer: InputAnswer | undefined) {
@@ -151,10 +151,9 @@ async function afterRefusal(ctx: TransferContext, deposit: Deposit, error: unkno
         deposit,
         { ...cleared, step: 'wait-cooldown', cooldownUntil: until, coolDownRefusals: refusals + 1 },
         `cooling down until ${resumesAt}`,
+        { type: 'deposit.cooling_down', data: { resumesAt } },
       );
-      if (!next) return;
-      await publishEvent(ctx, next, 'deposit.cooling_down', { resumesAt });
-      await sendStep(ctx, next, 'wait-cooldown');
+      if (next) await sendStep(ctx, next, 'wait-cooldown');
       return;
     }
   }

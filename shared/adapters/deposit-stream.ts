@@ -1,0 +1,17 @@
+/**
+ * The deposits table's stream (NEW_IMAGE): the deposit a record's new image holds. Other entities
+ * of the table (claims, leases, idempotency records) and removals carry no deposit.
+ */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import type { Deposit } from '#shared/deposits/model';
+
+export function depositOf(record: DynamoDBRecord): Deposit | undefined {
+  const image = record.dynamodb?.NewImage;
+  if (!image || record.eventName === 'REMOVE') return undefined;
+  const item = unmarshall(image as Record<string, AttributeValue>);
+  if (item.sk !== 'DEPOSIT') return undefined;
+  const { pk: _pk, sk: _sk, checkShard: _shard, expiresAt: _expires, ...deposit } = item;
+  return deposit as Deposit;
+}
