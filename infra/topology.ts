@@ -94,8 +94,9 @@ export const queues = {
     urlEnvVar: 'NOTIFY_QUEUE_URL',
     localName: 'notify',
     consumer: 'functions/notifier/deliver.ts',
-    // Webhook deliveries retry with backoff; after the last try the event rests in the DLQ.
-    maxReceiveCount: 8,
+    // Webhook deliveries retry with backoff (2 s doubling, at most an hour between tries): 17 tries
+    // span over six hours; after the last one the event rests in the DLQ.
+    maxReceiveCount: 17,
     batchSize: 10,
     maxConcurrency: 5,
   },

@@ -25,14 +25,14 @@ export type Stage = (typeof stages)[number];
  * The service variables a deployment may set through the `tuning` context key, and nothing else.
  * Timeouts stay inside the functions' own (see `settings.ts`), so a call cannot outlive its Lambda.
  */
-const whole = (max = Number.MAX_SAFE_INTEGER) =>
-  z.coerce.number().int().nonnegative().max(max).transform(String).optional();
+const whole = (max = Number.MAX_SAFE_INTEGER, min = 0) =>
+  z.coerce.number().int().min(min).max(max).transform(String).optional();
 
 const Tuning = z.strictObject({
   PROVIDER_TIMEOUT_MS: whole(limits.providerTimeoutMs),
   LONG_WAIT_SECONDS: whole(900),
   INPUT_TTL_SECONDS: whole(),
-  STALL_AFTER_SECONDS: whole(),
+  STALL_AFTER_SECONDS: whole(Number.MAX_SAFE_INTEGER, limits.minStallAfterSeconds),
   MAX_RETRIES: whole(),
   MAX_REDRIVES: whole(),
   WEBHOOK_TIMEOUT_MS: whole(limits.webhookTimeoutMs),

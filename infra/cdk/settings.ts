@@ -59,6 +59,11 @@ export const limits = {
   webhookTimeoutMs: 20_000,
   /** The sandbox's injected timeout hangs this long inside a 30 s function (the HTTP API's limit). */
   sandboxTimeoutMs: 29_000,
+  /**
+   * The sweeper must never re-drive a step that may still be running (a live transfer would then be
+   * failed as unknown while it succeeds): at least twice the step functions' 30 s.
+   */
+  minStallAfterSeconds: 60,
 };
 
 const actions = {
@@ -213,8 +218,9 @@ export function settingsOf(handler: string): FunctionSettings {
 /**
  * Age of the oldest message past which a queue's alarm fires. Step messages are picked up within
  * seconds, but some are sent with a delay of up to 15 minutes (a short cool-down, a question's
- * expiry), so 20 minutes means the consumers are stuck. Webhook deliveries back off (about four
- * minutes over eight tries at the default 2 s base), so an hour means nothing is being delivered.
+ * expiry), so 20 minutes means the consumers are stuck. Webhook deliveries back off (up to an hour
+ * between tries, over six hours in all), so an hour means a webhook receiver has been refusing for
+ * a while: worth a look long before its events reach the DLQ.
  */
 export const queueAlarms: Record<QueueKey, { oldestMessageSeconds: number }> = {
   resolveBank: { oldestMessageSeconds: 1_200 },

@@ -6,12 +6,11 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { Deposit } from '#shared/deposits/model';
+import { fromItem } from './deposits-table-items.ts';
 
 export function depositOf(record: DynamoDBRecord): Deposit | undefined {
   const image = record.dynamodb?.NewImage;
   if (!image || record.eventName === 'REMOVE') return undefined;
   const item = unmarshall(image as Record<string, AttributeValue>);
-  if (item.sk !== 'DEPOSIT') return undefined;
-  const { pk: _pk, sk: _sk, checkShard: _shard, expiresAt: _expires, ...deposit } = item;
-  return deposit as Deposit;
+  return item.sk === 'DEPOSIT' ? fromItem<Deposit>(item) : undefined;
 }

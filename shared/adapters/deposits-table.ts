@@ -1,23 +1,12 @@
 /**
  * The deposits table, one adapter per entity it holds (each implements one port of
- * `shared/deposits/ports.ts`). Every access is by key, except the sweeper's, which queries a sparse
- * index of the deposits still in flight by the time they are due a look.
- *
- * | Entity            | pk                                  | sk          | Notes                         |
- * |-------------------|-------------------------------------|-------------|-------------------------------|
- * | Deposit           | DEPOSIT#<id>                        | DEPOSIT     | conditional on `version`      |
- * | Idempotency key   | IDEMPOTENCY#<owner>#<key>           | IDEMPOTENCY | written with the deposit      |
- * | Beneficiary claim | BENEFICIARY#<owner>#<wallet account> | BENEFICIARY | one creator per connection    |
- * | Connection lease  | LEASE#<owner>                       | LEASE       | one provider call at a time   |
- *
- * Index `byCheckAt`: `checkShard` (CHECK#0..7, present only while a deposit is in flight) and `checkAt`.
+ * `shared/deposits/ports.ts`; keys and items in `deposits-table-items.ts`). Every access is by key,
+ * except the sweeper's, which queries a sparse index of the deposits still in flight by the time
+ * they are due a look.
  */
-import { createHash } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
   PutCommand,
   QueryCommand,
   TransactWriteCommand,
@@ -32,57 +21,16 @@ import type {
   DueDeposits,
   IdempotencyRecords,
 } from '#shared/deposits/ports';
-
-const CHECK_SHARDS = 8;
-const idempotencyTtlSeconds = 30 * 86_400;
-const depositTtlAfterEndSeconds = 400 * 86_400;
-
-const keys = {
-  deposit: (id: string) => ({ pk: `DEPOSIT#${id}`, sk: 'DEPOSIT' }),
-  idempotency: (ownerKey: string, key: string) => ({
-    pk: `IDEMPOTENCY#${ownerKey}#${key}`,
-    sk: 'IDEMPOTENCY',
-  }),
-  beneficiary: (ownerKey: string, walletAccountId: string) => ({
-    pk: `BENEFICIARY#${ownerKey}#${walletAccountId}`,
-    sk: 'BENEFICIARY',
-  }),
-  lease: (ownerKey: string) => ({ pk: `LEASE#${ownerKey}`, sk: 'LEASE' }),
-};
-
-function checkShard(depositId: string): string {
-  const bucket = createHash('sha256').update(depositId).digest().readUInt8(0) % CHECK_SHARDS;
-  return `CHECK#${bucket}`;
-}
-
-function depositItem(deposit: Deposit) {
-  const final = deposit.status === 'done' || deposit.status === 'failed';
-  return {
-    ...keys.deposit(deposit.id),
-    ...deposit,
-    ...(deposit.checkAt === undefined ? {} : { checkShard: checkShard(deposit.id) }),
-    // Finished deposits stay readable for a good while, then expire.
-    ...(final ? { expiresAt: Math.floor(deposit.updatedAt / 1000) + depositTtlAfterEndSeconds } : {}),
-  };
-}
-
-function fromItem<T>(item: Record<string, unknown> | undefined): T | undefined {
-  if (!item) return undefined;
-  const { pk: _pk, sk: _sk, checkShard: _shard, expiresAt: _expires, ...record } = item;
-  return record as T;
-}
-
-interface Table {
-  client: DynamoDBDocumentClient;
-  tableName: string;
-}
-
-async function getItem<T>(table: Table, Key: { pk: string; sk: string }): Promise<T | undefined> {
-  const { Item } = await table.client.send(
-    new GetCommand({ TableName: table.tableName, Key, ConsistentRead: true }),
-  );
-  return fromItem<T>(Item);
-}
+import {
+  CHECK_SHARDS,
+  depositItem,
+  fromItem,
+  getItem,
+  idempotencyTtlSeconds,
+  keys,
+  MAX_CONFLICT_RETRIES,
+  type Table,
+} from './deposits-table-items.ts';
 
 /** Deposit items: read by id, written conditionally on the version the writer read. */
 export class DepositItems implements DepositRecords {
@@ -112,6 +60,21 @@ export class IdempotencyItems implements IdempotencyRecords {
 
   async createOnce(deposit: Deposit) {
     const idempotency = keys.idempotency(deposit.ownerKey, deposit.idempotencyKey);
+    // A concurrent create of the same key can cancel ours as a conflict: try again, and the
+    // winner's record answers (the transaction's conditions keep it to one deposit per key).
+    for (let attempt = 1; attempt <= MAX_CONFLICT_RETRIES; attempt += 1) {
+      const outcome = await this.transact(deposit, idempotency);
+      if (outcome === 'created') return { created: true as const };
+      if (outcome === 'taken') {
+        const record = await getItem<{ depositId: string }>(this.table, idempotency);
+        return { created: false as const, depositId: record?.depositId };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 20));
+    }
+    throw new Error(`creating deposit ${deposit.id}: its transaction kept conflicting`);
+  }
+
+  private async transact(deposit: Deposit, idempotency: { pk: string; sk: string }) {
     const { tableName } = this.table;
     try {
       await this.table.client.send(
@@ -138,14 +101,13 @@ export class IdempotencyItems implements IdempotencyRecords {
           ],
         }),
       );
-      return { created: true as const };
+      return 'created' as const;
     } catch (error) {
-      const taken =
-        error instanceof TransactionCanceledException &&
-        error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
-      if (!taken) throw error;
-      const record = await getItem<{ depositId: string }>(this.table, idempotency);
-      return { created: false as const, depositId: record?.depositId };
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
+      if (codes[0] === 'ConditionalCheckFailed') return 'taken' as const;
+      if (codes.includes('TransactionConflict')) return 'conflict' as const;
+      throw error;
     }
   }
 }

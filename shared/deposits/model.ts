@@ -114,6 +114,8 @@ export interface Deposit {
   history: HistoryEntry[];
   createdAt: number;
   updatedAt: number;
+  /** Random per version: a writer whose answer was lost recognises its own write by it. */
+  writeId?: string;
   /** When the sweeper should look at the deposit if nothing happened before; absent once final. */
   checkAt?: number;
   /**

@@ -7,6 +7,7 @@
  * retries, and the time the sweeper should look at it if nothing else does.
  */
 
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '#shared/clock';
 import type { Deposit, DepositEvent, WorkStep } from './model.ts';
 import type {
@@ -72,9 +73,19 @@ export async function advance(
   } else {
     next.checkAt = checkAt(next, now, ctx.settings.stallAfterMs);
   }
-  if (!(await ctx.deposits.save(next, deposit.version))) return undefined;
+  next.writeId = randomUUID();
+  if (!(await ctx.deposits.save(next, deposit.version)) && !(await wroteIt(ctx, next))) return undefined;
   if (moved) ctx.observer?.transitioned(next.status, next.step);
   return next;
+}
+
+/**
+ * Whether a write refused by its condition is our own, landed: its answer was lost and the SDK's
+ * retry found the version already moved, by us.
+ */
+async function wroteIt(ctx: TransitionContext, next: Deposit): Promise<boolean> {
+  const stored = await ctx.deposits.get(next.id);
+  return stored?.version === next.version && stored.writeId === next.writeId;
 }
 
 /** When the sweeper should look at a deposit that nothing moved: after what it waits for, plus the stall time. */
@@ -165,6 +176,7 @@ function eventOf(deposit: Deposit, event: EventOf): DepositEvent {
     type: event.type,
     depositId: deposit.id,
     occurredAt: new Date(deposit.updatedAt).toISOString(),
-    data: { status: deposit.status, step: deposit.step, ...event.data },
+    // The version orders a deposit's events for a receiver that gets them late or twice.
+    data: { status: deposit.status, step: deposit.step, version: deposit.version, ...event.data },
   };
 }

@@ -39,7 +39,7 @@ export class WebhookSender {
   }
 }
 
-/** Seconds before try `attempt + 1`: base, 2 x base, 4 x base ... capped at 15 minutes. */
+/** Seconds before try `attempt + 1`: base, 2 x base, 4 x base ... capped at an hour. */
 export function backoffSeconds(attempt: number, baseSeconds: number): number {
-  return Math.min(900, baseSeconds * 2 ** Math.max(0, attempt - 1));
+  return Math.min(3_600, baseSeconds * 2 ** Math.max(0, attempt - 1));
 }

@@ -82,6 +82,8 @@ describe('deployment configuration (CDK context)', () => {
     [{ tuning: '{"WEBHOOK_SECRET":"whsec_x"}' }, /tuning/],
     [{ tuning: '{"PROVIDER_TIMEOUT_MS":60000}' }, /tuning.PROVIDER_TIMEOUT_MS/],
     [{ tuning: '{"LONG_WAIT_SECONDS":901}' }, /tuning.LONG_WAIT_SECONDS/],
+    // Below twice the step functions' timeout, the sweeper could re-drive a step still running.
+    [{ tuning: '{"STALL_AFTER_SECONDS":30}' }, /tuning.STALL_AFTER_SECONDS/],
     [
       {
         walletAccounts: JSON.stringify(

@@ -97,6 +97,7 @@ describe('ensure-beneficiary', () => {
           data: {
             status: 'initialized',
             step: 'wait-cooldown',
+            version: 1,
             resumesAt: new Date(cooldownUntil).toISOString(),
           },
         }),
@@ -503,6 +504,7 @@ describe('ensure-beneficiary', () => {
           data: {
             status: 'user_input_required',
             step: 'ensure-beneficiary',
+            version: 1,
             userInputs: question,
             inputExpiresAt: new Date(expiresAt).toISOString(),
           },

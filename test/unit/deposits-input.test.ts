@@ -81,6 +81,7 @@ describe('pauseForInput', () => {
         data: {
           status: 'user_input_required',
           step: 'transfer',
+          version: 1,
           userInputs: question,
           inputExpiresAt: new Date(expiresAt).toISOString(),
         },

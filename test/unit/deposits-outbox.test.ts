@@ -45,7 +45,7 @@ describe('the outbox', () => {
       type: 'deposit.done',
       depositId: deposit.id,
       occurredAt: new Date(done.updatedAt).toISOString(),
-      data: { status: 'done', step: 'completed', reference: 'TRF1' },
+      data: { status: 'done', step: 'completed', version: 4, reference: 'TRF1' },
     });
   });
 

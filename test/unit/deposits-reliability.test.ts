@@ -317,3 +317,50 @@ describe('a step that throws on every try (defect 2)', () => {
     expect(w.table.current(deposit.id).failure?.msg).toContain('re-driven 6 times');
   });
 });
+
+describe('smaller ones (defect 8)', () => {
+  it('drops the caller answers after a refusal: never re-sent to a dead operation, never kept sealed', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const answered = [{ id: 'otp', index: 0, query: 'One-time password', answer: '123456' }];
+    const deposit = await atTransfer(w, {
+      id: 'dep_answered',
+      pendingInput: { providerOperationId: 'op-q', userInputs: answered, expiresAt: w.clock.now() + 60_000 },
+      sealedAnswers: await w.vault.seal('dep_answered', answered),
+    });
+    w.provider.answer('createTransfer', answers.refusal('OPERATION_IN_PROGRESS'));
+
+    await transfer(deposit, ctx);
+
+    const retried = w.table.current(deposit.id);
+    expect(retried.status).toBe('initialized');
+    expect(retried.sealedAnswers).toBeUndefined();
+    expect(retried.pendingInput).toBeUndefined();
+  });
+
+  it('recognises its own write when the answer to it was lost: the attempt is not read as unknown', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await atTransfer(w);
+    // fault: the attempt record lands, its answer is lost, and the SDK's retry fails its condition
+    const save = ctx.deposits.save;
+    let lost = false;
+    ctx.deposits = {
+      ...ctx.deposits,
+      save: async (next, expected) => {
+        const saved = await save(next, expected);
+        if (!lost && next.transferAttempt) {
+          lost = true;
+          return save(next, expected);
+        }
+        return saved;
+      },
+    };
+    w.provider.answer('createTransfer', answers.done({ reference: 'TRF9' }));
+
+    await transfer(deposit, ctx);
+
+    expect(w.table.current(deposit.id)).toMatchObject({ status: 'done', reference: 'TRF9' });
+    expect(w.provider.callsOf('createTransfer')).toHaveLength(1);
+  });
+});

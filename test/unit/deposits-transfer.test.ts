@@ -285,7 +285,7 @@ describe('transfer: done', () => {
           type: 'deposit.done',
           depositId: deposit.id,
           occurredAt: new Date(w.clock.now()).toISOString(),
-          data: { status: 'done', step: 'completed', reference: 'REF-123' },
+          data: { status: 'done', step: 'completed', version: 6, reference: 'REF-123' },
         },
       ]);
       expect(w.table.claimItems.get(`${ownerKey}#wallet-aed`)?.used).toBe(true);
@@ -354,6 +354,7 @@ describe('transfer: the bank asks', () => {
         data: {
           status: 'user_input_required',
           step: 'transfer',
+          version: 4,
           userInputs: question,
           inputExpiresAt: new Date(expiresAt).toISOString(),
         },
@@ -575,7 +576,13 @@ describe('transfer: refusals', () => {
     expect(w.events.published).toEqual([
       expect.objectContaining({
         type: 'deposit.failed',
-        data: { status: 'failed', step: 'completed', type: 'INSUFFICIENT_BALANCE', msg: 'Not enough money' },
+        data: {
+          status: 'failed',
+          step: 'completed',
+          version: after.version,
+          type: 'INSUFFICIENT_BALANCE',
+          msg: 'Not enough money',
+        },
       }),
     ]);
     expect(w.table.leaseItems.size).toBe(0);

@@ -117,7 +117,8 @@ async function afterRefusal(ctx: TransferContext, deposit: Deposit, error: unkno
     return;
   }
   if (!(error instanceof ProviderRefusal)) throw error;
-  const cleared = { transferAttempt: undefined };
+  // Nothing moved: the attempt record goes, and so do the caller's answers, spent on this call.
+  const cleared = { transferAttempt: undefined, pendingInput: undefined, sealedAnswers: undefined };
   switch (error.type) {
     case 'OPERATION_IN_PROGRESS': {
       if (deposit.retries >= ctx.settings.maxRetries) break;
