@@ -6,7 +6,7 @@
  */
 import type { InputAnswer, ProviderAnswer } from '#shared/provider/client';
 import type { UserInput } from '#shared/spec/schemas';
-import type { Deposit, StepMessage, WorkStep } from './model.ts';
+import type { AskingOperation, Deposit, StepMessage, WorkStep } from './model.ts';
 import type { ConnectionLeases, CredentialOpener } from './ports.ts';
 import { advance, type FailContext, fail, inputLease } from './transitions.ts';
 import { delaySeconds, deliverAt, type WakeContext } from './wake-ups.ts';
@@ -29,8 +29,9 @@ export async function pauseForInput<S extends WorkStep>(
   deposit: Deposit,
   step: S,
   question: Question,
-  heldLease?: string,
+  asked: { operation: AskingOperation; lease?: string | undefined },
 ): Promise<Deposit | undefined> {
+  const heldLease = asked.lease;
   const now = ctx.clock.now();
   const expiresAt = now + ctx.settings.inputTtlMs;
   const next = await advance(
@@ -38,7 +39,12 @@ export async function pauseForInput<S extends WorkStep>(
     deposit,
     {
       status: 'user_input_required',
-      pendingInput: { providerOperationId: question.id, userInputs: question.userInputs, expiresAt },
+      pendingInput: {
+        providerOperationId: question.id,
+        operation: asked.operation,
+        userInputs: question.userInputs,
+        expiresAt,
+      },
       sealedAnswers: undefined,
     },
     'waiting for user input',
@@ -74,12 +80,14 @@ export async function expireInput<S extends WorkStep>(
   await fail(ctx, deposit, 'INPUT_EXPIRED', 'Nobody answered the bank in time');
 }
 
-/** The caller's answers to the provider's pending question, if there are any. */
+/** The caller's answers to the provider's pending question (of `operation`, if given), if there are any. */
 export async function answerFor(
   ctx: { vault: CredentialOpener },
   deposit: Deposit,
+  operation?: AskingOperation,
 ): Promise<InputAnswer | undefined> {
   if (!deposit.pendingInput || !deposit.sealedAnswers) return undefined;
+  if (operation && (deposit.pendingInput.operation ?? 'create') !== operation) return undefined;
   const answers = await ctx.vault.open<UserInput[]>(deposit.id, deposit.sealedAnswers);
   const userInputs = deposit.pendingInput.userInputs.map((input) => ({
     ...input,

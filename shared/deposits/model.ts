@@ -53,9 +53,14 @@ export interface BankFacts {
   coolDownMs: number;
 }
 
+/** The provider operation a step may stop at for the caller's answer. */
+export type AskingOperation = 'metadata' | 'list' | 'create' | 'transfer';
+
 export interface PendingInput {
   /** The provider's id of the operation waiting for the answer (`jobID` or `operationID`). */
   providerOperationId: string;
+  /** Which of the step's calls asked (absent on deposits from before it was recorded: the creation). */
+  operation?: AskingOperation;
   userInputs: UserInput[];
   expiresAt: number;
 }

@@ -33,7 +33,8 @@ export interface Reach {
 export const reach = {
   'resolve-bank': {
     sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
-    wakes: [],
+    // The expiry of a question the bank asks on its metadata.
+    wakes: ['resolve-bank'],
     credentials: 'open',
     deposits: 'write',
     leases: true,

@@ -112,7 +112,7 @@ async function resume(ctx: StartContext, deposit: Deposit, userInputs: UserInput
     return (await fail(ctx, deposit, 'INPUT_EXPIRED', msg)) ?? deposit;
   }
   const step = deposit.step;
-  if (step !== 'ensure-beneficiary' && step !== 'transfer') {
+  if (step === 'wait-cooldown' || step === 'completed') {
     throw new Error(`deposit ${deposit.id} waits for input at ${step}, which asks none`);
   }
   const sealedAnswers = await ctx.vault.seal(deposit.id, userInputs);

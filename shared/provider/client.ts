@@ -122,16 +122,26 @@ export class ProviderClient {
     return this.parse(ExchangeTokenResponse, response, '/v1/auth/ExchangeToken');
   }
 
-  getMetadata(credentials: ProviderCredentials) {
-    return this.operation('/v1/metadata/accounts/get', 'jobID', MetadataResponse, credentials, {
-      sync: true,
-    });
+  getMetadata(credentials: ProviderCredentials, answer?: InputAnswer) {
+    return this.operation(
+      '/v1/metadata/accounts/get',
+      'jobID',
+      MetadataResponse,
+      credentials,
+      { sync: true },
+      answer,
+    );
   }
 
-  listBeneficiaries(credentials: ProviderCredentials) {
-    return this.operation('/v1/payment/beneficiaries/get', 'jobID', ListBeneficiariesResponse, credentials, {
-      sync: true,
-    });
+  listBeneficiaries(credentials: ProviderCredentials, answer?: InputAnswer) {
+    return this.operation(
+      '/v1/payment/beneficiaries/get',
+      'jobID',
+      ListBeneficiariesResponse,
+      credentials,
+      { sync: true },
+      answer,
+    );
   }
 
   createBeneficiary(credentials: ProviderCredentials, beneficiary: NewBeneficiary, answer?: InputAnswer) {

@@ -394,6 +394,7 @@ describe('keys, secrets and the scheduler', () => {
         Effect: 'Allow',
         Action: 'sqs:SendMessage',
         Resource: expect.arrayContaining([
+          { 'Fn::GetAtt': [queueId('resolveBank', 'Queue'), 'Arn'] },
           { 'Fn::GetAtt': [queueId('ensureBeneficiary', 'Queue'), 'Arn'] },
           { 'Fn::GetAtt': [queueId('transfer', 'Queue'), 'Arn'] },
           { 'Fn::GetAtt': [expect.stringMatching(/^SchedulerDeadLetterQueue/), 'Arn'] },
@@ -401,7 +402,7 @@ describe('keys, secrets and the scheduler', () => {
       },
     ]);
     // Those, and nothing more: the queues of the steps that receive wake-ups, and its DLQ.
-    expect([...wakeTargets].sort()).toEqual(['ensure-beneficiary', 'transfer']);
+    expect([...wakeTargets].sort()).toEqual(['ensure-beneficiary', 'resolve-bank', 'transfer']);
     expect(statements[0]?.Resource).toHaveLength(wakeTargets.length + 1);
     const role = template.findResources('AWS::IAM::Role')[roleId];
     expect(role?.Properties.AssumeRolePolicyDocument.Statement).toEqual([
@@ -521,7 +522,8 @@ describe('each function touches only what it uses', () => {
       table: ['GetItem', 'PutItem', 'UpdateItem'],
       sends: ['resolveBank', 'ensureBeneficiary', 'transfer'],
       kms: 'kms:Decrypt',
-      schedules: false,
+      // The expiry of a question the bank asks on its metadata.
+      schedules: true,
     },
     [queues.ensureBeneficiary.consumer]: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],

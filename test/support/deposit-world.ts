@@ -96,12 +96,16 @@ export function world() {
     new FakeScheduler<WakesOf<H>>(reach[name].wakes as readonly WakesOf<H>[]);
 
   const contexts = {
-    resolveBank: (): ResolveBankContext & { queues: FakeQueues<SendsOf<'resolve-bank'>> } => ({
+    resolveBank: (): ResolveBankContext & {
+      queues: FakeQueues<SendsOf<'resolve-bank'>>;
+      scheduler: FakeScheduler<WakesOf<'resolve-bank'>>;
+    } => ({
       ...base,
       vault,
       wallets,
       provider: provider.port,
       queues: queues('resolve-bank'),
+      scheduler: scheduler('resolve-bank'),
     }),
     ensureBeneficiary: (): EnsureBeneficiaryContext & {
       queues: FakeQueues<SendsOf<'ensure-beneficiary'>>;

@@ -246,7 +246,7 @@ describe('ensure-beneficiary', () => {
 
       await ensureBeneficiary(deposit, ctx);
 
-      expect(w.provider.callsOf('listBeneficiaries')).toEqual([[credentials]]);
+      expect(w.provider.callsOf('listBeneficiaries')).toEqual([[credentials, undefined]]);
       expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
       expect(w.table.claimItems.get(claimKey)).toEqual({
         ownerKey,

@@ -52,7 +52,10 @@ describe('pauseForInput', () => {
     const expiresAt = w.clock.now() + settings.inputTtlMs;
 
     // act
-    const next = await pauseForInput(ctx, deposit, 'transfer', answers.question('op-t'), 'call-lease');
+    const next = await pauseForInput(ctx, deposit, 'transfer', answers.question('op-t'), {
+      operation: 'transfer',
+      lease: 'call-lease',
+    });
 
     // assess
     const after = w.table.current(deposit.id);
@@ -96,7 +99,10 @@ describe('pauseForInput', () => {
     w.table.put({ ...deposit, version: 1 });
     w.table.leaseItems.set(ownerKey, { holder: 'call-lease', until: w.clock.now() + settings.leaseMs });
 
-    const next = await pauseForInput(ctx, deposit, 'transfer', answers.question(), 'call-lease');
+    const next = await pauseForInput(ctx, deposit, 'transfer', answers.question(), {
+      operation: 'transfer',
+      lease: 'call-lease',
+    });
 
     expect(next).toBeUndefined();
     expect(w.table.current(deposit.id)).toMatchObject({ version: 1, status: 'initialized' });

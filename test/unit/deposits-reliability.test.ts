@@ -13,7 +13,7 @@ import { sweep } from '#shared/deposits/sweeper';
 import { giveUp } from '#shared/deposits/transitions';
 import { walletAccounts } from '#shared/deposits/wallets';
 import type { AccountsMetadata } from '#shared/spec/schemas';
-import { answers, banks, ownerKey, settings, world } from '../support/deposit-world.ts';
+import { answers, banks, ownerKey, question, settings, world } from '../support/deposit-world.ts';
 
 type World = ReturnType<typeof world>;
 
@@ -362,5 +362,85 @@ describe('smaller ones (defect 8)', () => {
 
     expect(w.table.current(deposit.id)).toMatchObject({ status: 'done', reference: 'TRF9' });
     expect(w.provider.callsOf('createTransfer')).toHaveLength(1);
+  });
+});
+
+describe('a question on the metadata or on the beneficiary list (defect 8)', () => {
+  const answered = [{ id: 'otp', index: 0, query: 'One-time password', answer: '123456' }];
+
+  it('asks the caller when the bank asks on its metadata, and answers that operation', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    const deposit = await w.deposit();
+    w.provider.answer('getMetadata', answers.question('op-meta'));
+
+    await resolveBank(deposit, ctx);
+    const waiting = w.table.current(deposit.id);
+    expect(waiting).toMatchObject({
+      status: 'user_input_required',
+      step: 'resolve-bank',
+      pendingInput: { providerOperationId: 'op-meta', operation: 'metadata' },
+    });
+    expect(ctx.queues.sent.map((sent) => [sent.message.step, sent.message.kind])).toEqual([
+      ['resolve-bank', 'expire-input'],
+    ]);
+    expect(w.events.types()).toEqual(['deposit.user_input_required']);
+
+    // The caller answers (as start.ts does): the same operation gets the answer, and the deposit goes on.
+    const resumed = w.table.put({
+      ...waiting,
+      status: 'initialized',
+      version: waiting.version + 1,
+      sealedAnswers: await w.vault.seal(deposit.id, answered),
+    });
+    w.provider.answer(
+      'getMetadata',
+      metadata({
+        transferBounds: [{ minimum: 1, currency: { code: 'AED', name: 'Dirham' }, type: 'local' }],
+      }),
+    );
+    await resolveBank(resumed, ctx);
+
+    expect(w.provider.callsOf('getMetadata')[1]?.[1]).toEqual({
+      id: 'op-meta',
+      userInputs: [{ ...question[0], answer: '123456' }],
+    });
+    expect(w.table.current(deposit.id)).toMatchObject({ step: 'ensure-beneficiary', status: 'initialized' });
+    expect(w.table.current(deposit.id).pendingInput).toBeUndefined();
+    expect(w.table.current(deposit.id).sealedAnswers).toBeUndefined();
+  });
+
+  it('asks the caller when the bank asks on the beneficiary list, and answers the list, not a creation', async () => {
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
+    w.provider.answer('listBeneficiaries', answers.question('op-list'));
+
+    await ensureBeneficiary(deposit, ctx);
+    const waiting = w.table.current(deposit.id);
+    expect(waiting).toMatchObject({
+      status: 'user_input_required',
+      pendingInput: { providerOperationId: 'op-list', operation: 'list' },
+    });
+    expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
+
+    const resumed = w.table.put({
+      ...waiting,
+      status: 'initialized',
+      version: waiting.version + 1,
+      sealedAnswers: await w.vault.seal(deposit.id, answered),
+    });
+    w.provider.answer(
+      'listBeneficiaries',
+      listedBeneficiary('ben-7', 'Acme Wallet LLC', '0331234567890123456'),
+    );
+    await ensureBeneficiary(resumed, ctx);
+
+    expect(w.provider.callsOf('listBeneficiaries')[1]?.[1]).toEqual({
+      id: 'op-list',
+      userInputs: [{ ...question[0], answer: '123456' }],
+    });
+    expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
+    expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-7' });
   });
 });

@@ -55,7 +55,7 @@ describe('resolve-bank', () => {
         delaySeconds: 0,
       },
     ]);
-    expect(w.provider.callsOf('getMetadata')).toEqual([[credentials]]);
+    expect(w.provider.callsOf('getMetadata')).toEqual([[credentials, undefined]]);
     expect(w.table.leaseItems.size).toBe(0);
     expect(w.observer.transitions).toEqual(['initialized/ensure-beneficiary']);
   });

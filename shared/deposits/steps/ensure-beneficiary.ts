@@ -11,7 +11,7 @@
  */
 import { ProviderRefusal } from '#shared/provider/client';
 import { type ConnectionContext, callUnderLease } from '../connection.ts';
-import { answerFor, type PauseContext, pauseForInput } from '../input.ts';
+import { answerFor, type PauseContext, pauseForInput, type Question } from '../input.ts';
 import { type BeneficiaryClaim, bankOf, type Deposit } from '../model.ts';
 import type { BeneficiaryClaims, Provider, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
@@ -60,31 +60,39 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
   if (lookupAt !== undefined && lookupAt > now) return wakeAt(ctx, deposit, 'ensure-beneficiary', lookupAt);
   const wallet = walletOf(ctx.wallets, deposit);
   const bank = bankOf(deposit);
-  const answer = await answerFor(ctx, deposit);
+  // The caller's answers go to the call that asked: the list, or the creation.
+  const listAnswer = await answerFor(ctx, deposit, 'list');
+  const createAnswer = await answerFor(ctx, deposit, 'create');
   // The list shows the beneficiary at once, or (banks that hide new ones) once its cool-down is over.
-  const listFirst = !answer && (!bank.hidesNewBeneficiaries || lookupAt !== undefined);
+  const listFirst =
+    listAnswer !== undefined || (!createAnswer && (!bank.hidesNewBeneficiaries || lookupAt !== undefined));
   const called = await callUnderLease(
     ctx,
     deposit,
     'ensure-beneficiary',
     ['BENEFICIARY_ALREADY_EXISTS'],
-    async (credentials) => {
+    async (credentials): Promise<Found> => {
       if (listFirst) {
-        const listed = await ctx.provider.listBeneficiaries(credentials);
+        const listed = await ctx.provider.listBeneficiaries(credentials, listAnswer);
+        if (listed.status === 'user_input_required')
+          return { kind: 'question', operation: 'list', question: listed };
         const match = listed.response.beneficiaries?.find((candidate) => isWalletAccount(wallet, candidate));
-        if (match) return { found: match.id, approved: match.status === 'approved' };
+        if (match) return { kind: 'listed', id: match.id, approved: match.status === 'approved' };
       }
-      return ctx.provider.createBeneficiary(credentials, wallet.beneficiary, answer);
+      const created = await ctx.provider.createBeneficiary(credentials, wallet.beneficiary, createAnswer);
+      if (created.status === 'user_input_required')
+        return { kind: 'question', operation: 'create', question: created };
+      return {
+        kind: 'created',
+        reference: created.status === 'done' ? created.response.reference : undefined,
+      };
     },
   );
   if (!called) return;
   const { value: outcome, lease } = called;
-  if (
-    !(outcome instanceof ProviderRefusal) &&
-    'status' in outcome &&
-    outcome.status === 'user_input_required'
-  ) {
-    const paused = await pauseForInput(ctx, deposit, 'ensure-beneficiary', outcome, lease);
+  if (!(outcome instanceof ProviderRefusal) && outcome.kind === 'question') {
+    const { operation, question } = outcome;
+    const paused = await pauseForInput(ctx, deposit, 'ensure-beneficiary', question, { operation, lease });
     // The creation claim must not look abandoned while the bank waits for the caller.
     if (paused) await ctx.claims.update({ ...claim, claimedAt: paused.pendingInput?.expiresAt ?? now });
     return;
@@ -111,20 +119,26 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     await ctx.claims.update({ ...claim, claimedAt: at });
     return wakeAt(ctx, next, 'ensure-beneficiary', at);
   }
-  if ('found' in outcome) {
+  if (outcome.kind === 'listed') {
     const cooldownUntil = outcome.approved ? ctx.clock.now() : ctx.clock.now() + bank.coolDownMs;
-    await ctx.claims.update({ ...claim, state: 'created', beneficiaryId: outcome.found, cooldownUntil });
-    return useBeneficiary(ctx, deposit, outcome.found, cooldownUntil, true);
+    await ctx.claims.update({ ...claim, state: 'created', beneficiaryId: outcome.id, cooldownUntil });
+    return useBeneficiary(ctx, deposit, outcome.id, cooldownUntil, true);
   }
-  if (outcome.status !== 'done' || !outcome.response.reference) {
+  if (!outcome.reference) {
     await fail(ctx, deposit, 'PROVIDER_PROTOCOL_ERROR', 'The created beneficiary came without a reference');
     return;
   }
-  const beneficiaryId = outcome.response.reference;
+  const beneficiaryId = outcome.reference;
   const cooldownUntil = ctx.clock.now() + bank.coolDownMs;
   await ctx.claims.update({ ...claim, state: 'created', beneficiaryId, cooldownUntil });
   return useBeneficiary(ctx, deposit, beneficiaryId, cooldownUntil, true);
 }
+
+/** What the calls under the lease found: a question (of the list or the creation), a match, or a creation. */
+type Found =
+  | { kind: 'question'; operation: 'list' | 'create'; question: Question }
+  | { kind: 'listed'; id: string; approved: boolean }
+  | { kind: 'created'; reference: string | undefined };
 
 /**
  * Another deposit creates the beneficiary. Sleep, with one wake-up recorded in the deposit (so its

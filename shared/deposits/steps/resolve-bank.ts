@@ -1,8 +1,10 @@
 /**
  * resolve-bank, the first step of every deposit:
- *   1. takes the connection's lease and asks the bank's metadata (retried while busy or unknown);
- *   2. checks the wallet's currency and the amount against the bank's transferBounds;
- *   3. records the bank's facts, and moves to ensure-beneficiary when the bank wants beneficiaries
+ *   1. takes the connection's lease and asks the bank's metadata (retried while busy or unknown),
+ *      with the caller's answers if the bank asked a question on it before;
+ *   2. a question from the bank: the deposit waits for the caller;
+ *   3. checks the wallet's currency and the amount against the bank's transferBounds;
+ *   4. records the bank's facts, and moves to ensure-beneficiary when the bank wants beneficiaries
  *      created, else straight to the transfer.
  */
 import { isCurrencyCode, toMinorUnits } from '#shared/money';
@@ -10,24 +12,33 @@ import { ProviderRefusal } from '#shared/provider/client';
 import { periodMs } from '#shared/spec/period';
 import type { AccountsMetadata } from '#shared/spec/schemas';
 import { type ConnectionContext, callUnderLease } from '../connection.ts';
+import { answerFor, type PauseContext, pauseForInput } from '../input.ts';
 import type { BankFacts, Deposit, WalletAccount } from '../model.ts';
-import type { Provider, Wallets } from '../ports.ts';
-import type { SendsOf } from '../reach.ts';
+import type { Provider, StepQueues, Wallets } from '../ports.ts';
+import type { SendsOf, WakesOf } from '../reach.ts';
 import { advance, fail, sendStep } from '../transitions.ts';
 import { walletOf } from '../wallets.ts';
 
-export interface ResolveBankContext extends ConnectionContext<SendsOf<'resolve-bank'>> {
+export interface ResolveBankContext
+  extends ConnectionContext<SendsOf<'resolve-bank'>>,
+    PauseContext<WakesOf<'resolve-bank'>> {
+  queues: StepQueues<SendsOf<'resolve-bank'>>;
   provider: Pick<Provider, 'getMetadata'>;
   wallets: Wallets;
 }
 
 export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Promise<void> {
+  const answer = await answerFor(ctx, deposit, 'metadata');
   const called = await callUnderLease(ctx, deposit, 'resolve-bank', [], (credentials) =>
-    ctx.provider.getMetadata(credentials),
+    ctx.provider.getMetadata(credentials, answer),
   );
   if (!called) return;
-  await ctx.leases.release(deposit.ownerKey, called.lease);
-  const metadata = called.value;
+  const { value: metadata, lease } = called;
+  if (!(metadata instanceof ProviderRefusal) && metadata.status === 'user_input_required') {
+    await pauseForInput(ctx, deposit, 'resolve-bank', metadata, { operation: 'metadata', lease });
+    return;
+  }
+  await ctx.leases.release(deposit.ownerKey, lease);
   if (metadata instanceof ProviderRefusal) {
     await fail(ctx, deposit, metadata.type, metadata.msg);
     return;
@@ -51,7 +62,8 @@ export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Pr
     coolDownMs: periodMs(accountsMetadata.beneficiaryCoolDownPeriod),
   };
   const step = bank.isCreateBeneficiaryEndpointRequired ? 'ensure-beneficiary' : 'transfer';
-  const next = await advance(ctx, deposit, { step, bank }, `bank: ${bank.bankName}`);
+  const changes: Partial<Deposit> = { step, bank, pendingInput: undefined, sealedAnswers: undefined };
+  const next = await advance(ctx, deposit, changes, `bank: ${bank.bankName}`);
   if (next) await sendStep(ctx, next, step);
 }
 

@@ -67,7 +67,8 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
     return afterRefusal(ctx, attempting, error);
   }
   if (outcome.status === 'user_input_required') {
-    await pauseForInput(ctx, { ...attempting, transferAttempt: undefined }, 'transfer', outcome, lease);
+    const paused = { ...attempting, transferAttempt: undefined };
+    await pauseForInput(ctx, paused, 'transfer', outcome, { operation: 'transfer', lease });
     return;
   }
   await ctx.leases.release(deposit.ownerKey, lease);
