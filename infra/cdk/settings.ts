@@ -8,7 +8,7 @@
  * (shared/adapters/deposits-table.ts and the others):
  *   deposits        read: GetItem; write: GetItem, PutItem (conditional on the version)
  *   idempotency     a transaction of two conditional Puts (PutItem), then GetItem of a taken key
- *   claims          read: GetItem; write: PutItem; markUsed: UpdateItem; release: DeleteItem
+ *   claims          read: GetItem; write: PutItem; markUsed: UpdateItem; forget, release: DeleteItem
  *   leases          UpdateItem (acquire and release are both updates)
  *   due index       Query on the `byCheckAt` index, UpdateItem of the check time (the sweeper only)
  *   credentials     seal: GenerateDataKey (the API); open: Decrypt (the steps) - AWS Encryption SDK
@@ -61,9 +61,9 @@ export const limits = {
   sandboxTimeoutMs: 29_000,
   /**
    * The sweeper must never re-drive a step that may still be running (a live transfer would then be
-   * failed as unknown while it succeeds): at least twice the step functions' 30 s.
+   * failed as unknown while it succeeds): at least twice the longest step function's 50 s.
    */
-  minStallAfterSeconds: 60,
+  minStallAfterSeconds: 100,
 };
 
 const actions = {
@@ -76,7 +76,13 @@ function depositsTableActions(handler: Reach): string[] {
   if (handler.deposits) used.add('dynamodb:GetItem');
   if (handler.deposits === 'write' || handler.idempotency) used.add('dynamodb:PutItem');
   if (handler.idempotency) used.add('dynamodb:GetItem');
-  const claimActions = { read: 'GetItem', write: 'PutItem', markUsed: 'UpdateItem', release: 'DeleteItem' };
+  const claimActions = {
+    read: 'GetItem',
+    write: 'PutItem',
+    markUsed: 'UpdateItem',
+    forget: 'DeleteItem',
+    release: 'DeleteItem',
+  };
   for (const use of handler.claims ?? []) used.add(`dynamodb:${claimActions[use]}`);
   if (handler.leases) used.add('dynamodb:UpdateItem');
   // The sweeper moves the check time of what it re-drives (an update, conditional on the version).
@@ -156,7 +162,8 @@ function buildSettings(): Map<string, FunctionSettings> {
     add(spec.consumer, {
       component: 'deposits',
       ...nothing,
-      timeoutSeconds: 30,
+      // ensure-beneficiary may list and then create: two provider calls, each with a fresh lease.
+      timeoutSeconds: step === 'ensure-beneficiary' ? 50 : 30,
       memoryMb: 512,
       ...fromReach(step),
     });

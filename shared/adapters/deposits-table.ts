@@ -193,6 +193,20 @@ export class BeneficiaryClaimItems implements BeneficiaryClaims {
     );
   }
 
+  async forget(ownerKey: string, walletAccountId: string, beneficiaryId: string): Promise<void> {
+    await conditionally(
+      this.table.client.send(
+        new DeleteCommand({
+          TableName: this.table.tableName,
+          Key: keys.beneficiary(ownerKey, walletAccountId),
+          ConditionExpression: '#state = :created AND beneficiaryId = :beneficiary',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':created': 'created', ':beneficiary': beneficiaryId },
+        }),
+      ),
+    );
+  }
+
   async release(ownerKey: string, walletAccountId: string, depositId: string): Promise<void> {
     await conditionally(
       this.table.client.send(

@@ -56,7 +56,7 @@ export async function callUnderLease<T, S extends WorkStep>(
   deposit: Deposit,
   step: S,
   tolerated: readonly string[],
-  call: (credentials: DepositCredentials) => Promise<T>,
+  call: (credentials: DepositCredentials, renewLease: () => Promise<void>) => Promise<T>,
 ): Promise<{ value: T | ProviderRefusal; lease: string } | undefined> {
   const lease = await takeLease(ctx, deposit);
   if (!lease) {
@@ -64,7 +64,19 @@ export async function callUnderLease<T, S extends WorkStep>(
     return undefined;
   }
   try {
-    return { value: await call(await openCredentials(ctx, deposit)), lease };
+    // Before a further call, the lease runs its whole time again; if it ran out and another took
+    // the connection, the step comes back later like any busy connection.
+    const renewLease = async () => {
+      const now = ctx.clock.now();
+      if (!(await ctx.leases.acquire(deposit.ownerKey, lease, now + ctx.settings.leaseMs, now))) {
+        throw new ProviderRefusal(
+          'OPERATION_IN_PROGRESS',
+          'The connection lease ran out between two calls',
+          409,
+        );
+      }
+    };
+    return { value: await call(await openCredentials(ctx, deposit), renewLease), lease };
   } catch (error) {
     if (error instanceof ProviderRefusal && tolerated.includes(error.type)) return { value: error, lease };
     await ctx.leases.release(deposit.ownerKey, lease);

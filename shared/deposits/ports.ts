@@ -57,6 +57,8 @@ export interface BeneficiaryClaims {
   /** Writes this deposit's own creation claim (refreshed, or completed as `created`), if it still holds it. */
   update(claim: BeneficiaryClaim): Promise<boolean>;
   markUsed(ownerKey: string, walletAccountId: string): Promise<void>;
+  /** Forgets a created beneficiary the bank says is gone or wrong, if the record still names it. */
+  forget(ownerKey: string, walletAccountId: string, beneficiaryId: string): Promise<void>;
   /** Gives up a creation claim this deposit holds (it failed), so another deposit can create. */
   release(ownerKey: string, walletAccountId: string, depositId: string): Promise<void>;
 }

@@ -8,7 +8,7 @@
 import type { WorkStep } from './model.ts';
 
 /** What a handler does with the beneficiary claims. */
-export type ClaimUse = 'read' | 'write' | 'markUsed' | 'release';
+export type ClaimUse = 'read' | 'write' | 'markUsed' | 'forget' | 'release';
 
 export interface Reach {
   /** The step queues it sends step messages to. */
@@ -63,7 +63,8 @@ export const reach = {
     wakes: ['transfer'],
     credentials: 'open',
     deposits: 'write',
-    claims: ['markUsed'],
+    // Marks the beneficiary used; forgets one the bank says is gone or wrong.
+    claims: ['markUsed', 'forget'],
     leases: true,
     provider: true,
   },

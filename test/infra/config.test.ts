@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readDeploymentConfig } from '#infra/cdk/config';
-import { functionSettings, queueAlarms, settingsOf } from '#infra/cdk/settings';
+import { functionSettings, limits, queueAlarms, settingsOf } from '#infra/cdk/settings';
 import { localWallets } from '#infra/local/wallets';
 import { depositsApi, outbox, queues, sandboxApi, sweeper } from '#infra/topology';
 import { prodWallets } from './synth.ts';
@@ -83,7 +83,7 @@ describe('deployment configuration (CDK context)', () => {
     [{ tuning: '{"PROVIDER_TIMEOUT_MS":60000}' }, /tuning.PROVIDER_TIMEOUT_MS/],
     [{ tuning: '{"LONG_WAIT_SECONDS":901}' }, /tuning.LONG_WAIT_SECONDS/],
     // Below twice the step functions' timeout, the sweeper could re-drive a step still running.
-    [{ tuning: '{"STALL_AFTER_SECONDS":30}' }, /tuning.STALL_AFTER_SECONDS/],
+    [{ tuning: '{"STALL_AFTER_SECONDS":90}' }, /tuning.STALL_AFTER_SECONDS/],
     [
       {
         walletAccounts: JSON.stringify(
@@ -117,9 +117,20 @@ describe('function settings', () => {
     expect(Object.keys(queueAlarms).sort()).toEqual(Object.keys(queues).sort());
   });
 
-  it('lets a step finish one provider call inside its timeout', () => {
+  it('lets a step finish one provider call inside its timeout, and ensure-beneficiary two', () => {
     for (const spec of Object.values(queues)) {
-      expect(settingsOf(spec.consumer).timeoutSeconds * 1000).toBeGreaterThan(20_000 + 2_000);
+      expect(settingsOf(spec.consumer).timeoutSeconds * 1000).toBeGreaterThan(
+        limits.providerTimeoutMs + 2_000,
+      );
     }
+    // The list, then the creation: each may take the whole provider timeout.
+    expect(settingsOf(queues.ensureBeneficiary.consumer).timeoutSeconds * 1000).toBeGreaterThan(
+      2 * limits.providerTimeoutMs + 2_000,
+    );
+    // The sweeper never re-drives a step that may still be running.
+    const longest = Math.max(
+      ...Object.values(queues).map((spec) => settingsOf(spec.consumer).timeoutSeconds),
+    );
+    expect(limits.minStallAfterSeconds).toBeGreaterThanOrEqual(2 * longest);
   });
 });

@@ -538,7 +538,7 @@ describe('each function touches only what it uses', () => {
       schedules: true,
     },
     [queues.transfer.consumer]: {
-      table: ['GetItem', 'PutItem', 'UpdateItem'],
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
       sends: ['transfer', 'waitCooldown'],
       kms: 'kms:Decrypt',
       schedules: true,

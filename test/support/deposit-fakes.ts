@@ -101,6 +101,11 @@ export class FakeDepositsTable {
       const held = this.claimItems.get(`${ownerKey}#${walletAccountId}`);
       if (held) held.used = true;
     },
+    forget: async (ownerKey, walletAccountId, beneficiaryId) => {
+      const key = `${ownerKey}#${walletAccountId}`;
+      const held = this.claimItems.get(key);
+      if (held?.state === 'created' && held.beneficiaryId === beneficiaryId) this.claimItems.delete(key);
+    },
     release: async (ownerKey, walletAccountId, depositId) => {
       const key = `${ownerKey}#${walletAccountId}`;
       const held = this.claimItems.get(key);

@@ -444,3 +444,86 @@ describe('a question on the metadata or on the beneficiary list (defect 8)', () 
     expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-7' });
   });
 });
+
+describe('a beneficiary the bank says is gone or wrong (defect 8)', () => {
+  it.for(['INVALID_BENEFICIARY_ID', 'BENEFICIARY_DETAILS_MISMATCH'])(
+    'forgets our record of it on %s, so the next deposit registers it again',
+    async (type, { expect }) => {
+      const w = world();
+      const ctx = w.contexts.transfer();
+      const deposit = await atTransfer(w);
+      w.table.claimItems.set(`${ownerKey}#wallet-aed`, {
+        ownerKey,
+        walletAccountId: 'wallet-aed',
+        state: 'created',
+        depositId: 'dep_first',
+        claimedAt: 0,
+        beneficiaryId: 'ben-1',
+        used: true,
+      });
+      w.provider.answer('createTransfer', answers.refusal(type));
+
+      await transfer(deposit, ctx);
+
+      expect(w.table.current(deposit.id)).toMatchObject({ status: 'failed', failure: { type } });
+      expect(w.table.claimItems.has(`${ownerKey}#wallet-aed`)).toBe(false);
+    },
+  );
+
+  it('keeps a record that names another beneficiary (registered again meanwhile)', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await atTransfer(w);
+    const renewed = {
+      ownerKey,
+      walletAccountId: 'wallet-aed',
+      state: 'created' as const,
+      depositId: 'dep_other',
+      claimedAt: 0,
+      beneficiaryId: 'ben-2',
+    };
+    w.table.claimItems.set(`${ownerKey}#wallet-aed`, renewed);
+    w.provider.answer('createTransfer', answers.refusal('INVALID_BENEFICIARY_ID'));
+
+    await transfer(deposit, ctx);
+
+    expect(w.table.claimItems.get(`${ownerKey}#wallet-aed`)).toEqual(renewed);
+  });
+});
+
+describe('the connection lease over the list and the creation (defect 8)', () => {
+  it('is renewed before the creation: each call has the whole lease time', async () => {
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
+    const list = ctx.provider.listBeneficiaries;
+    ctx.provider = {
+      ...ctx.provider,
+      // The list takes most of the lease time.
+      listBeneficiaries: async (...args) => {
+        w.clock.advance(settings.leaseMs - 1_000);
+        return list(...args);
+      },
+    };
+    let leaseLeftAtCreation = 0;
+    const create = ctx.provider.createBeneficiary;
+    ctx.provider.createBeneficiary = async (...args) => {
+      leaseLeftAtCreation = (w.table.leaseItems.get(ownerKey)?.until ?? 0) - w.clock.now();
+      return create(...args);
+    };
+    w.provider
+      .answer(
+        'listBeneficiaries',
+        answers.done({ jobID: 'j', success: true, status: 'done', beneficiaries: [] }),
+      )
+      .answer(
+        'createBeneficiary',
+        answers.done({ jobID: 'j', success: true, status: 'done', reference: 'ben-3' }),
+      );
+
+    await ensureBeneficiary(deposit, ctx);
+
+    expect(leaseLeftAtCreation).toBe(settings.leaseMs);
+    expect(w.table.current(deposit.id).beneficiaryId).toBe('ben-3');
+  });
+});

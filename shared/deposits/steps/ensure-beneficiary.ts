@@ -71,13 +71,14 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     deposit,
     'ensure-beneficiary',
     ['BENEFICIARY_ALREADY_EXISTS'],
-    async (credentials): Promise<Found> => {
+    async (credentials, renewLease): Promise<Found> => {
       if (listFirst) {
         const listed = await ctx.provider.listBeneficiaries(credentials, listAnswer);
         if (listed.status === 'user_input_required')
           return { kind: 'question', operation: 'list', question: listed };
         const match = listed.response.beneficiaries?.find((candidate) => isWalletAccount(wallet, candidate));
         if (match) return { kind: 'listed', id: match.id, approved: match.status === 'approved' };
+        await renewLease();
       }
       const created = await ctx.provider.createBeneficiary(credentials, wallet.beneficiary, createAnswer);
       if (created.status === 'user_input_required')

@@ -29,8 +29,11 @@ export interface TransferContext
     PauseContext<WakesOf<'transfer'>> {
   queues: StepQueues<SendsOf<'transfer'>>;
   provider: Pick<Provider, 'createTransfer' | 'createAutoflowTransfer'>;
-  /** Marks the beneficiary used once a transfer through it is done (details go with the first only). */
-  beneficiaries: Pick<BeneficiaryClaims, 'markUsed'>;
+  /**
+   * Marks the beneficiary used once a transfer through it is done (details go with the first only),
+   * and forgets one the bank says is gone or wrong, so the next deposit registers it again.
+   */
+  beneficiaries: Pick<BeneficiaryClaims, 'markUsed' | 'forget'>;
   wallets: Wallets;
 }
 
@@ -157,6 +160,13 @@ async function afterRefusal(ctx: TransferContext, deposit: Deposit, error: unkno
       );
       if (next) await sendStep(ctx, next, 'wait-cooldown');
       return;
+    }
+    case 'INVALID_BENEFICIARY_ID':
+    case 'BENEFICIARY_DETAILS_MISMATCH': {
+      if (deposit.beneficiaryId) {
+        await ctx.beneficiaries.forget(deposit.ownerKey, deposit.walletAccountId, deposit.beneficiaryId);
+      }
+      break;
     }
   }
   await fail(ctx, deposit, error.type, error.msg, cleared);
