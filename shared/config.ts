@@ -115,7 +115,7 @@ const WebhookEnv = z.object({
   WEBHOOK_RETRY_BASE_SECONDS: number(2),
 });
 
-/** The names the Powertools logger and metrics write under (Powertools' own variables). */
+/** The names the metrics write under (Powertools' own variables). */
 const ObservabilityEnv = z.object({
   POWERTOOLS_SERVICE_NAME: z.string().min(1).optional(),
   POWERTOOLS_METRICS_NAMESPACE: z.string().min(1).default('BankDataAndPayments'),
