@@ -27,6 +27,17 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
+      {
+        test: {
+          name: 'chaos',
+          include: ['test/chaos/**/*.test.ts'],
+          // A whole run: its own local stack (not the e2e project's), 100 deposits under faults, the audit.
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
+          // Last: it takes both cores for a minute or two, which would slow the others past their timeouts.
+          sequence: { groupOrder: 2 },
+        },
+      },
     ],
   },
 });

@@ -9,6 +9,9 @@
  *   after-provider-call   the provider acted (metadata, a creation, a transfer), the answer dies with the step
  *   before-state-write    the step dies before a write of the deposit at that step
  *   after-state-write     the write landed; the step dies before anything that follows it
+ *   lost-write-answer     the write landed but its answer was lost: the write is sent again, as the
+ *                         SDK retries, and that retry finds the version moved on (refused by its
+ *                         condition), so the step sees a refused write that was in fact its own
  */
 import { DepositItems } from '#shared/adapters/deposits-table';
 import type { Deposit, DepositStep } from '#shared/deposits/model';
@@ -19,7 +22,8 @@ export type CrashPoint =
   | 'before-provider-call'
   | 'after-provider-call'
   | 'before-state-write'
-  | 'after-state-write';
+  | 'after-state-write'
+  | 'lost-write-answer';
 
 interface Rule {
   point: CrashPoint;
@@ -36,6 +40,8 @@ export class StepCrash extends Error {
 }
 
 const rules: Rule[] = [];
+/** How many times each point went off since the process started (or the last `clear`). */
+const fired = new Map<CrashPoint, number>();
 
 export const crashPoints = {
   arm(
@@ -47,11 +53,19 @@ export const crashPoints = {
   },
   clear() {
     rules.length = 0;
+    fired.clear();
+  },
+  /** The points that went off, and how often; and how many rules are still armed. */
+  report() {
+    return {
+      fired: Object.fromEntries(fired),
+      armed: rules.filter((rule) => rule.remaining > 0).length,
+    };
   },
 };
 
-/** Throws if a rule for this point (and step, and connection) is armed, using it up. */
-function check(point: CrashPoint, step: string, ownerKey: string) {
+/** Whether a rule for this point (and step, and connection) is armed; if so, uses it up. */
+function take(point: CrashPoint, step: string, ownerKey: string): boolean {
   const rule = rules.find(
     (candidate) =>
       candidate.point === point &&
@@ -59,9 +73,15 @@ function check(point: CrashPoint, step: string, ownerKey: string) {
       candidate.remaining > 0 &&
       (!candidate.step || candidate.step === step),
   );
-  if (!rule) return;
+  if (!rule) return false;
   rule.remaining -= 1;
-  throw new StepCrash(point, step);
+  fired.set(point, (fired.get(point) ?? 0) + 1);
+  return true;
+}
+
+/** Throws if a rule for this point (and step, and connection) is armed, using it up. */
+function check(point: CrashPoint, step: string, ownerKey: string) {
+  if (take(point, step, ownerKey)) throw new StepCrash(point, step);
 }
 
 /** The provider's operations, by the step that calls them; `acts` if the call changes something. */
@@ -95,6 +115,10 @@ export function installCrashPoints() {
     check('before-state-write', step, deposit.ownerKey);
     const saved = await save.call(this, deposit, expectedVersion);
     if (saved) stepOf.set(deposit.id, deposit.step);
+    // The answer of the landed write is lost: the retry of the same write is what the step hears.
+    if (saved && rules.length > 0 && take('lost-write-answer', step, deposit.ownerKey)) {
+      return save.call(this, deposit, expectedVersion);
+    }
     if (saved) check('after-state-write', step, deposit.ownerKey);
     return saved;
   };

@@ -2,7 +2,8 @@
  * Local SQS: fauxqs with the topology's queues (each with its DLQ), and pollers that hand SQS events
  * to the same consumer handlers Lambda runs, with partial-batch semantics: the records a handler
  * reports as failed stay on the queue, come back after the visibility timeout, and after
- * `maxReceiveCount` receives move to the DLQ.
+ * `maxReceiveCount` receives move to the DLQ. Each poller is one execution environment: its own
+ * instance of the handler's module, working one batch at a time, as a Lambda environment does.
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -37,8 +38,13 @@ export interface LocalQueues {
   byKey: Record<keyof typeof queues, LocalQueue>;
   /** The scheduler's own DLQ. */
   schedulerDlq: { url: string; arn: string };
-  /** Starts the pollers; call after the handlers' environment is set. */
+  /** Starts the pollers; call after the handlers' environment is set. Again after `stopPollers`. */
   startPollers(options: { visibilityTimeoutSeconds: number; concurrency: number }): Promise<void>;
+  /**
+   * Stops the pollers, as if every worker went away: each finishes the batch in its hands, but
+   * deletes none of it (those messages come back after the visibility timeout, to the next workers).
+   */
+  stopPollers(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -74,11 +80,16 @@ export async function startLocalQueues(visibilityTimeoutSeconds: number): Promis
   }
   const schedulerDlq = await create('scheduler-dlq');
 
-  let running = true;
-  const loops: Promise<void>[] = [];
+  /** One generation of pollers: `stopPollers` ends it, `startPollers` begins the next. */
+  interface Generation {
+    running: boolean;
+    loops: Promise<void>[];
+  }
+  let current: Generation | undefined;
+  let generations = 0;
 
-  async function poll(spec: QueueSpec, queue: LocalQueue, consumer: Consumer) {
-    while (running) {
+  async function poll(spec: QueueSpec, queue: LocalQueue, consumer: Consumer, generation: Generation) {
+    while (generation.running) {
       let messages: Message[] = [];
       try {
         const received = await client.send(
@@ -92,7 +103,7 @@ export async function startLocalQueues(visibilityTimeoutSeconds: number): Promis
         );
         messages = received.Messages ?? [];
       } catch (error) {
-        if (!running) return;
+        if (!generation.running) return;
         process.stderr.write(`local poller ${queue.name}: ${String(error)}\n`);
         await new Promise((done) => setTimeout(done, 500));
         continue;
@@ -108,7 +119,7 @@ export async function startLocalQueues(visibilityTimeoutSeconds: number): Promis
         failed = new Set(messages.map((message) => message.MessageId ?? ''));
       }
       const done = messages.filter((message) => !failed.has(message.MessageId ?? ''));
-      if (done.length > 0 && running) {
+      if (done.length > 0 && generation.running) {
         await client.send(
           new DeleteMessageBatchCommand({
             QueueUrl: queue.url,
@@ -122,24 +133,41 @@ export async function startLocalQueues(visibilityTimeoutSeconds: number): Promis
     }
   }
 
+  async function stopPollers() {
+    const generation = current;
+    if (!generation) return;
+    generation.running = false;
+    await Promise.allSettled(generation.loops);
+  }
+
   return {
     endpoint: server.address,
     client,
     byKey,
     schedulerDlq,
     async startPollers(options) {
+      if (current?.running) throw new Error('the local pollers are running already');
+      const generation: Generation = { running: true, loops: [] };
+      current = generation;
+      generations += 1;
       for (const [key, spec] of Object.entries(queues) as [keyof typeof queues, QueueSpec][]) {
-        const module = (await import(pathToFileURL(resolve(projectRoot, spec.consumer)).href)) as {
-          handler: Consumer;
-        };
+        const href = pathToFileURL(resolve(projectRoot, spec.consumer)).href;
         const workers = Math.min(options.concurrency, spec.maxConcurrency);
-        for (let worker = 0; worker < workers; worker += 1)
-          loops.push(poll(spec, byKey[key], module.handler));
+        for (let worker = 0; worker < workers; worker += 1) {
+          // Each poller is one execution environment, with its own instance of the handler's module
+          // (its imports are shared): a handler keeps the batch in hand in module state (Powertools'
+          // batch processor does), which two batches at once would overwrite, failed records then
+          // being reported done and deleted. A restart brings new environments.
+          const module = (await import(`${href}?environment=${generations}-${worker}`)) as {
+            handler: Consumer;
+          };
+          generation.loops.push(poll(spec, byKey[key], module.handler, generation));
+        }
       }
     },
+    stopPollers,
     async stop() {
-      running = false;
-      await Promise.allSettled(loops);
+      await stopPollers();
       client.destroy();
       await server.stop();
     },

@@ -41,6 +41,13 @@ export interface LocalStack {
   schedulerEndpoint: string;
   /** Queue and DLQ URLs by topology key. */
   queueUrls: Record<string, { url: string; dlqUrl: string }>;
+  /**
+   * Restarts the queue pollers (the step workers and the webhook deliverer), as a deployment or a
+   * Lambda recycle would: the running ones finish the batch in hand without deleting it (it comes
+   * back after the visibility timeout), then, after `pauseMs`, new ones start, each a new (cold)
+   * instance of its handler's module.
+   */
+  restartWorkers(options?: { pauseMs?: number }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -104,7 +111,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     installCrashPoints();
     const deposits = await startGateway(depositsApi, host, options.depositsPort ?? 3000, localControls());
     stops.push(() => deposits.close());
-    await sqs.startPollers({ visibilityTimeoutSeconds: visibility, concurrency: 2 });
+    const pollers = { visibilityTimeoutSeconds: visibility, concurrency: 2 };
+    await sqs.startPollers(pollers);
 
     // The outbox relay, fed by the deposits table's stream as the event source mapping does in AWS.
     const relay = (await import(pathToFileURL(resolve(projectRoot, outbox.handler)).href)) as {
@@ -143,6 +151,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       queueUrls: Object.fromEntries(
         Object.entries(sqs.byKey).map(([key, queue]) => [key, { url: queue.url, dlqUrl: queue.dlqUrl }]),
       ),
+      async restartWorkers({ pauseMs = 0 } = {}) {
+        await sqs.stopPollers();
+        if (pauseMs > 0) await new Promise((done) => setTimeout(done, pauseMs));
+        await sqs.startPollers(pollers);
+      },
       stop: stopAll,
     };
   } catch (error) {
@@ -151,7 +164,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   }
 }
 
-/** Local-only test controls on the deposits gateway: arm and clear crash points. */
+/** Local-only test controls on the deposits gateway: arm, read and clear crash points. */
 function localControls(): LocalRoutes {
   return new Map<string, (body: unknown) => Promise<{ status: number; body: unknown }>>([
     [
@@ -167,6 +180,7 @@ function localControls(): LocalRoutes {
         return { status: 200, body: { armed: { point, step, times: times ?? 1 } } };
       },
     ],
+    ['GET /_local/crash', async () => ({ status: 200, body: crashPoints.report() })],
     [
       'DELETE /_local/crash',
       async () => {

@@ -1,0 +1,212 @@
+/**
+ * The chaos audit bites: from a clean outcome it finds nothing, and each broken invariant, planted in
+ * an otherwise clean outcome, is a finding that names its deposit. (Pure: no stack.)
+ */
+import { describe, expect, it } from 'vitest';
+import { sandboxBanks } from '#shared/sandbox/catalog';
+import { type AuditInput, audit, type DepositRun } from './audit.ts';
+import type { Connection, Delivery, TableItem } from './clients.ts';
+import { banksOf, type PlannedDeposit, type PlannedUser } from './plan.ts';
+
+const banks = banksOf(sandboxBanks.map(({ bankId, accountsMetadata }) => ({ bankId, accountsMetadata })));
+const bank = banks.find((candidate) => candidate.bankId === 'SANDBOX_BENEFICIARY');
+if (!bank) throw new Error('no SANDBOX_BENEFICIARY bank');
+
+const connection: Connection = {
+  connectionID: 'conn_1',
+  accessToken: `conn_1.at_${'A'.repeat(43)}`,
+  userSecret: `us_${'B'.repeat(43)}`,
+  accountId: 'acc_1',
+  openingBalance: 100_000,
+};
+
+function planned(index: number, amountMinor: number): PlannedDeposit {
+  return {
+    index,
+    userIndex: 0,
+    idempotencyKey: `key-${index}`,
+    amountMinor,
+    amount: amountMinor / 100,
+    belowMinimum: false,
+    startDelayMs: 0,
+    answers: 'answer',
+    answerDelayMs: 0,
+    duplicates: false,
+    repeatCreate: false,
+    webhookRefusals: 0,
+  };
+}
+
+/** Two deposits of one user, both done, each with its one transfer, each heard. */
+function cleanOutcome(): AuditInput {
+  const deposits = [planned(0, 2_500), planned(1, 3_000)];
+  const user: PlannedUser = {
+    index: 0,
+    bank: bank as PlannedUser['bank'],
+    providerFaults: [],
+    crashes: [],
+    deposits,
+  };
+  const runs: DepositRun[] = deposits.map((deposit) => ({
+    plan: deposit,
+    id: `dep_${deposit.index}`,
+    createRetries: 0,
+    asked: false,
+    answersSent: 0,
+    answerErrors: 0,
+    readErrors: 0,
+    duplicateMessages: 0,
+    copies: [],
+    outcome: 'final',
+    findings: [],
+  }));
+  const items: TableItem[] = deposits.map((deposit) => ({
+    pk: `DEPOSIT#dep_${deposit.index}`,
+    sk: 'DEPOSIT',
+    id: `dep_${deposit.index}`,
+    status: 'done',
+    step: 'completed',
+    version: 3,
+    reference: `TRF${deposit.index}`,
+    amountMinor: deposit.amountMinor,
+    currency: 'AED',
+    history: [{ step: 'completed', status: 'done', at: 0 }],
+  }));
+  const deliveries: Delivery[] = deposits.map((deposit) => ({
+    id: `dep_${deposit.index}.v3`,
+    type: 'deposit.done',
+    depositId: `dep_${deposit.index}`,
+    data: { reference: `TRF${deposit.index}` },
+    verified: true,
+  }));
+  return {
+    plan: { seed: 1, banks, users: [user], deposits },
+    users: [{ plan: user, connection }],
+    runs,
+    items,
+    ledgers: new Map([
+      [
+        0,
+        {
+          accounts: [{ id: 'acc_1', balance: 99_945, currency: 'AED' }],
+          transfers: [
+            { reference: 'TRF0', amount: 25, currency: 'AED', createdAt: '' },
+            { reference: 'TRF1', amount: 30, currency: 'AED', createdAt: '' },
+          ],
+        },
+      ],
+    ]),
+    deliveries,
+    beneficiaries: new Map([[0, 1]]),
+    secrets: [
+      'sandbox-local-app-secret',
+      connection.accessToken.split('.')[1] as string,
+      connection.userSecret,
+    ],
+    otps: ['123456'],
+    output: 'chaos: a line of progress\n{"level":"WARN","message":"sandbox fault injected"}\n',
+    now: 1_000_000,
+    parkAfterMs: 600_000,
+    scheduledDeposits: new Set(),
+  };
+}
+
+describe('the chaos audit', () => {
+  it('finds nothing in a clean outcome', () => {
+    expect(audit(cleanOutcome()).failures).toEqual([]);
+  });
+
+  it.for([
+    {
+      broken: 'a second transfer for a deposit',
+      plant: (input: AuditInput) => {
+        const ledger = input.ledgers.get(0);
+        ledger?.transfers.push({ reference: 'TRF9', amount: 25, currency: 'AED', createdAt: '' });
+        if (ledger?.accounts[0]) ledger.accounts[0].balance -= 25;
+      },
+      finding: /more than one transfer.*dep_0/,
+    },
+    {
+      broken: 'a done deposit with no transfer',
+      plant: (input: AuditInput) => {
+        input.ledgers.get(0)?.transfers.splice(1, 1);
+      },
+      finding: /done deposits without exactly one transfer.*dep_1/,
+    },
+    {
+      broken: 'a deposit stuck in flight',
+      plant: (input: AuditInput) => {
+        Object.assign(input.items[1] as TableItem, {
+          status: 'initialized',
+          step: 'transfer',
+          reference: undefined,
+        });
+        input.ledgers.get(0)?.transfers.splice(1, 1);
+      },
+      finding: /stalled.*dep_1/,
+    },
+    {
+      broken: 'a failure no fault explains',
+      plant: (input: AuditInput) => {
+        Object.assign(input.items[0] as TableItem, {
+          status: 'failed',
+          failure: { type: 'STEP_FAILED', msg: 'boom' },
+        });
+        input.ledgers.get(0)?.transfers.splice(0, 1);
+        input.deliveries[0] = {
+          ...(input.deliveries[0] as Delivery),
+          type: 'deposit.failed',
+          data: { type: 'STEP_FAILED' },
+        };
+      },
+      finding: /no injected fault explains.*dep_0 .*STEP_FAILED/,
+    },
+    {
+      broken: 'a final state never delivered',
+      plant: (input: AuditInput) => {
+        input.deliveries.pop();
+      },
+      finding: /never reached the webhook receiver.*dep_1/,
+    },
+    {
+      broken: 'a delivery whose signature does not verify',
+      plant: (input: AuditInput) => {
+        input.deliveries.push({ ...(input.deliveries[0] as Delivery), verified: false });
+      },
+      finding: /did not verify: 1/,
+    },
+    {
+      broken: 'credentials kept on a finished deposit',
+      plant: (input: AuditInput) => {
+        (input.items[0] as TableItem).sealedCredentials = 'AYADeJ...';
+      },
+      finding: /keep credentials.*dep_0/,
+    },
+    {
+      broken: 'a user secret in a table item',
+      plant: (input: AuditInput) => {
+        (input.items[1] as TableItem).note = `secret ${connection.userSecret}`;
+      },
+      finding: /table items holding a plaintext secret.*DEPOSIT#dep_1/,
+    },
+    {
+      broken: 'an access token in a log line',
+      plant: (input: AuditInput) => {
+        input.output += `{"level":"ERROR","token":"${connection.accessToken}"}\n`;
+      },
+      finding: /output lines holding a plaintext secret.*line 3/,
+    },
+    {
+      broken: 'a one-time password in a log line',
+      plant: (input: AuditInput) => {
+        input.output += '{"answer":"123456"}\n';
+      },
+      finding: /output lines holding a plaintext secret.*one-time password/,
+    },
+  ])('finds $broken', ({ plant, finding }) => {
+    const input = cleanOutcome();
+    plant(input);
+    const { failures } = audit(input);
+    expect(failures.some((failure) => finding.test(failure))).toBe(true);
+  });
+});

@@ -1,0 +1,364 @@
+/**
+ * How the chaos harness reaches the local stack: over HTTP as any caller would (the sandbox, the
+ * deposits API, the webhook receiver, the local scheduler and crash controls), plus the two local
+ * services a fault injector and an auditor need directly: the step queues (to send copies of step
+ * messages) and the deposits table (to read a deposit's version, and to scan every item).
+ * No vitest here: `npm run chaos` runs it as a plain script.
+ */
+
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { LocalStack } from '#infra/local/stack';
+import { stepQueueKeys, tables } from '#infra/topology';
+import { SandboxBanksResponse } from '#shared/spec/schemas';
+import type { CrashPoint, FaultRule, Step } from './plan.ts';
+
+export interface Reply {
+  status: number;
+  body: Record<string, any>;
+}
+
+const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+async function send(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(60_000),
+  });
+  const text = await response.text();
+  let parsed: Record<string, any> = {};
+  try {
+    parsed = text ? JSON.parse(text) : {};
+  } catch {
+    parsed = { unreadable: text.slice(0, 200) };
+  }
+  return { status: response.status, body: parsed } satisfies Reply;
+}
+
+/** The credentials of one sandbox user, as a caller of the deposits API holds them. */
+export interface Connection {
+  connectionID: string;
+  accessToken: string;
+  userSecret: string;
+  accountId: string;
+  openingBalance: number;
+}
+
+export interface DepositRequest {
+  amount: number;
+  walletAccountID: string;
+  userInputs?: { id: string; index: number; query: string; answer: string }[];
+}
+
+/** A deposit's step message, as the steps send them. */
+export interface StepMessage {
+  depositId: string;
+  step: Step;
+  version: number;
+  kind: 'run' | 'expire-input';
+  delaySeconds?: number;
+}
+
+export interface Delivery {
+  id: string;
+  type: string;
+  depositId: string;
+  data: Record<string, unknown>;
+  verified: boolean;
+}
+
+export interface LocalSchedule {
+  Name: string;
+  GroupName: string;
+  ScheduleExpression: string;
+  Target: { Input?: string };
+}
+
+export function clientsFor(stack: LocalStack, webhookUrl: string, appSecret: string) {
+  const sqs = new SQSClient({
+    endpoint: stack.sqsEndpoint,
+    region: 'us-east-1',
+    credentials: localCredentials,
+  });
+  const dynamodb = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: stack.dynamodbEndpoint,
+      region: 'us-east-1',
+      credentials: localCredentials,
+    }),
+  );
+  const depositsTable = tables.deposits.localName;
+  const queueUrl = (step: Step) => {
+    const url = stack.queueUrls[stepQueueKeys[step]]?.url;
+    if (!url) throw new Error(`no queue for ${step}`);
+    return url;
+  };
+  const auth = (connection: Connection) => ({ authorization: `Bearer ${connection.accessToken}` });
+
+  return {
+    async banks() {
+      const reply = await send('GET', `${stack.sandboxUrl}/sandbox/banks`);
+      if (reply.status !== 200) throw new Error(`banks not listed: ${reply.status}`);
+      return SandboxBanksResponse.parse(reply.body).banks;
+    },
+
+    /** A fresh sandbox user on `bankId`, with its access token; its bank waits `inputTtlSeconds` for answers. */
+    async createUser(bankId: string, inputTtlSeconds: number): Promise<Connection> {
+      const created = await send('POST', `${stack.sandboxUrl}/sandbox/users`, {
+        appSecret,
+        bankId,
+        inputTtlSeconds,
+      });
+      if (created.status !== 201)
+        throw new Error(`user not created: ${created.status} ${JSON.stringify(created.body)}`);
+      const { connectionID, accessCode, userSecret, accounts } = created.body;
+      const exchanged = await send('POST', `${stack.sandboxUrl}/v1/auth/ExchangeToken`, {
+        appSecret,
+        accessCode,
+        connectionID,
+      });
+      if (exchanged.status !== 200) throw new Error(`token not exchanged: ${exchanged.status}`);
+      return {
+        connectionID,
+        accessToken: exchanged.body.accessToken,
+        userSecret,
+        accountId: accounts[0].id,
+        openingBalance: accounts[0].balance,
+      };
+    },
+
+    async setFaults(connection: Connection, faults: FaultRule[]) {
+      const reply = await send('POST', `${stack.sandboxUrl}/sandbox/faults`, {
+        appSecret,
+        connectionID: connection.connectionID,
+        faults,
+      });
+      if (reply.status !== 200)
+        throw new Error(`faults not set: ${reply.status} ${JSON.stringify(reply.body)}`);
+    },
+
+    /** The user's accounts and transfers as the sandbox holds them (its ledger). */
+    async ledger(connection: Connection) {
+      const reply = await send('POST', `${stack.sandboxUrl}/sandbox/users/get`, {
+        appSecret,
+        connectionID: connection.connectionID,
+      });
+      if (reply.status !== 200) throw new Error(`user not read: ${reply.status}`);
+      return reply.body as {
+        accounts: { id: string; balance: number; currency: string }[];
+        transfers: { reference: string; amount: number; currency: string; createdAt: string }[];
+      };
+    },
+
+    /** The user's beneficiaries, as the provider lists them (a provider call: clear faults first). */
+    async beneficiaries(connection: Connection) {
+      return send(
+        'POST',
+        `${stack.sandboxUrl}/v1/payment/beneficiaries/get`,
+        { appSecret, userSecret: connection.userSecret, sync: true },
+        auth(connection),
+      );
+    },
+
+    createDeposit(connection: Connection, idempotencyKey: string, request: DepositRequest) {
+      return send(
+        'POST',
+        `${stack.depositsUrl}/v1/deposits/create`,
+        { appSecret, userSecret: connection.userSecret, senderID: connection.accountId, ...request },
+        { ...auth(connection), 'idempotency-key': idempotencyKey },
+      );
+    },
+
+    readDeposit(connection: Connection, operationID: string) {
+      return send(
+        'POST',
+        `${stack.depositsUrl}/v1/deposits/get`,
+        { appSecret, userSecret: connection.userSecret, operationID },
+        auth(connection),
+      );
+    },
+
+    async armCrash(connection: Connection, point: CrashPoint, options: { step?: Step; times: number }) {
+      const reply = await send('POST', `${stack.depositsUrl}/_local/crash`, {
+        point,
+        accessToken: connection.accessToken,
+        ...options,
+      });
+      if (reply.status !== 200) throw new Error(`crash not armed: ${reply.status}`);
+    },
+
+    async crashReport() {
+      const reply = await send('GET', `${stack.depositsUrl}/_local/crash`);
+      return reply.body as { fired: Record<string, number>; armed: number };
+    },
+
+    async schedules() {
+      const reply = await send('GET', `${stack.schedulerEndpoint}/_local/schedules`);
+      return reply.body as { schedules: LocalSchedule[]; fired: { name: string; early: boolean }[] };
+    },
+
+    async fireSchedule(schedule: LocalSchedule) {
+      const reply = await send(
+        'POST',
+        `${stack.schedulerEndpoint}/_local/schedules/${encodeURIComponent(schedule.Name)}/fire?groupName=${encodeURIComponent(schedule.GroupName)}`,
+      );
+      return reply.status;
+    },
+
+    /** The receiver refuses the next `count` deliveries (of one deposit, or of any). */
+    async refuseDeliveries(count: number, depositId?: string) {
+      const reply = await send('POST', `${webhookUrl}/fail`, { count, ...(depositId ? { depositId } : {}) });
+      if (reply.status !== 200) throw new Error(`receiver not told to fail: ${reply.status}`);
+    },
+
+    /** How many deliveries the receiver has refused so far; of one deposit when it is named. */
+    async refusedDeliveries(depositId = '-') {
+      const reply = await send('GET', `${webhookUrl}/deliveries?depositId=${encodeURIComponent(depositId)}`);
+      return Number(depositId === '-' ? reply.body.refused : reply.body.refusedForDeposit);
+    },
+
+    async deliveries() {
+      const reply = await send('GET', `${webhookUrl}/deliveries`);
+      return reply.body as { deliveries: Delivery[]; refused: number };
+    },
+
+    /** Step messages sent straight to the step queues, each after its own delay. */
+    async sendStepMessages(messages: StepMessage[]) {
+      const byStep = new Map<Step, StepMessage[]>();
+      for (const message of messages)
+        byStep.set(message.step, [...(byStep.get(message.step) ?? []), message]);
+      for (const [step, batch] of byStep) {
+        for (let start = 0; start < batch.length; start += 10) {
+          const sent = await sqs.send(
+            new SendMessageBatchCommand({
+              QueueUrl: queueUrl(step),
+              Entries: batch.slice(start, start + 10).map(({ delaySeconds, ...message }, index) => ({
+                Id: String(index),
+                MessageBody: JSON.stringify(message),
+                DelaySeconds: delaySeconds ?? 0,
+              })),
+            }),
+          );
+          if (sent.Failed?.length) throw new Error(`step messages not sent: ${JSON.stringify(sent.Failed)}`);
+        }
+      }
+    },
+
+    /** Messages in each queue and its DLQ (visible and in flight), by topology key. */
+    async queueDepths() {
+      const depth = async (url: string) => {
+        const { Attributes } = await sqs.send(
+          new GetQueueAttributesCommand({
+            QueueUrl: url,
+            AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+          }),
+        );
+        return (
+          Number(Attributes?.ApproximateNumberOfMessages ?? 0) +
+          Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0)
+        );
+      };
+      const depths: Record<string, { queue: number; dlq: number }> = {};
+      for (const [key, { url, dlqUrl }] of Object.entries(stack.queueUrls)) {
+        depths[key] = { queue: await depth(url), dlq: await depth(dlqUrl) };
+      }
+      return depths;
+    },
+
+    /**
+     * Where the messages naming a deposit sit in a queue and its DLQ (fauxqs' non-destructive
+     * inspection): `queue:ready`, `queue:delayed`, `queue:inflight(n, visible in s)`, `dlq:...`.
+     */
+    async messagesOf(queueName: string, depositId: string) {
+      const found: string[] = [];
+      for (const [label, name] of [
+        ['queue', queueName],
+        ['dlq', `${queueName}-dlq`],
+      ] as const) {
+        const reply = await send('GET', `${stack.sqsEndpoint}/_fauxqs/queues/${encodeURIComponent(name)}`);
+        const messages = (reply.body.messages ?? {}) as Record<
+          string,
+          {
+            body?: string;
+            approximateReceiveCount?: number;
+            message?: { body?: string; approximateReceiveCount?: number };
+            visibilityDeadline?: number;
+          }[]
+        >;
+        for (const [state, list] of Object.entries(messages)) {
+          for (const entry of list ?? []) {
+            const message = entry.message ?? entry;
+            if (!message.body?.includes(depositId)) continue;
+            const visibleIn = entry.visibilityDeadline
+              ? ` visible in ${Math.round((entry.visibilityDeadline - Date.now()) / 1000)} s`
+              : '';
+            found.push(`${label}:${state}(received ${message.approximateReceiveCount ?? 0}${visibleIn})`);
+          }
+        }
+      }
+      return found;
+    },
+
+    /** The deposit's item in the deposits table (its version, which the API does not show). */
+    async depositItem(depositId: string) {
+      const { Item } = await dynamodb.send(
+        new GetCommand({
+          TableName: depositsTable,
+          Key: { pk: `DEPOSIT#${depositId}`, sk: 'DEPOSIT' },
+          ConsistentRead: true,
+        }),
+      );
+      return Item as DepositItem | undefined;
+    },
+
+    /** Every item of the deposits table. */
+    async scanDeposits() {
+      const items: TableItem[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await dynamodb.send(
+          new ScanCommand({ TableName: depositsTable, ExclusiveStartKey: start, ConsistentRead: true }),
+        );
+        items.push(...((page.Items ?? []) as TableItem[]));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return items;
+    },
+
+    close() {
+      sqs.destroy();
+      dynamodb.destroy();
+    },
+  };
+}
+
+export type Clients = ReturnType<typeof clientsFor>;
+
+/** Any item of the deposits table. */
+export type TableItem = { pk: string; sk: string } & Record<string, unknown>;
+
+/** What the harness reads of a deposit's item. */
+export interface DepositItem {
+  pk: string;
+  sk: string;
+  id: string;
+  status: string;
+  step: Step | 'completed';
+  version: number;
+  reference?: string;
+  failure?: { type: string; msg: string };
+  cooldownUntil?: number;
+  beneficiaryLookupAt?: number;
+  sleepsUntil?: number;
+  checkAt?: number;
+  /** Present while a transfer call may be in flight (money may have moved). */
+  transferAttempt?: { at: number; answering: boolean };
+  sealedCredentials?: string;
+  sealedAnswers?: string;
+  amountMinor: number;
+  currency: string;
+  history: { step: string; status: string; at: number; note?: string }[];
+}
