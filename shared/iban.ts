@@ -1,17 +1,15 @@
-/** IBAN checks (ISO 13616): normalised form and the mod-97 check digits. */
+/**
+ * IBAN checks (ISO 13616) through `ibantools`: the normalised form, then the country's own length and
+ * national format (its BBAN structure, from the IBAN registry) and the mod-97 check digits.
+ */
+import { isValidIBAN } from 'ibantools';
 
+/** Spaces removed, upper case: the form IBANs are stored and compared in. */
 export function normalizeIban(iban: string): string {
   return iban.replace(/\s+/g, '').toUpperCase();
 }
 
+/** Valid for its country: known country, that country's length and BBAN format, check digits. */
 export function isValidIban(iban: string): boolean {
-  const value = normalizeIban(iban);
-  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(value)) return false;
-  const rearranged = value.slice(4) + value.slice(0, 4);
-  let remainder = 0;
-  for (const char of rearranged) {
-    const digits = /\d/.test(char) ? char : String(char.charCodeAt(0) - 55);
-    for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
-  }
-  return remainder === 1;
+  return isValidIBAN(normalizeIban(iban));
 }
