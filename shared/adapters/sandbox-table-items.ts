@@ -4,7 +4,7 @@
  *
  * | Entity          | pk                      | sk                     | TTL     |
  * |-----------------|-------------------------|------------------------|---------|
- * | Application     | APP#<secret digest>     | APP                    | none    |
+ * | Application     | APP#<secret digest>     | APP                    | 30 days |
  * | Connection/user | CONN#<connectionID>     | CONNECTION             | 30 days |
  * | Account         | CONN#<connectionID>     | ACCOUNT#<accountID>    | 30 days |
  * | Card            | CONN#<connectionID>     | CARD#<cardID>          | 30 days |
@@ -13,10 +13,11 @@
  * | Transfer        | CONN#<connectionID>     | TRANSFER#<reference>   | 30 days |
  * | Operation       | OPERATION#<id>          | OPERATION              | 7 days  |
  */
-import type { OperationPrecondition, OperationRecord } from '#shared/sandbox/store';
+import { type OperationPrecondition, type OperationRecord, SANDBOX_LIFETIME_MS } from '#shared/sandbox/store';
 
 const DAY_SECONDS = 86_400;
-export const userTtlSeconds = 30 * DAY_SECONDS;
+/** Users and applications: removed once their lifetime is over (the domain refuses them from then). */
+export const userTtlSeconds = SANDBOX_LIFETIME_MS / 1000;
 const operationTtlSeconds = 7 * DAY_SECONDS;
 
 export type Key = { pk: string; sk: string };

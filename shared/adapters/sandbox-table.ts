@@ -14,11 +14,13 @@ import {
 import { conditionally } from '#shared/adapters/dynamodb';
 import {
   type AccountRecord,
+  type ApplicationRecord,
   type BeneficiaryRecord,
   type CardRecord,
   type ConnectionRecord,
   type OperationPrecondition,
   type OperationRecord,
+  SANDBOX_LIFETIME_MS,
   type SandboxStore,
   StoreConflict,
   type StoredFault,
@@ -30,6 +32,7 @@ import {
   keys,
   operationCondition,
   operationItem,
+  userItem,
   userPartition,
 } from './sandbox-table-items.ts';
 import {
@@ -47,18 +50,27 @@ export class SandboxTable implements SandboxStore {
     private readonly tableName: string,
   ) {}
 
-  async applicationExists(appSecretDigest: string): Promise<boolean> {
-    const { Item } = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.application(appSecretDigest) }),
+  async getApplication(appSecretDigest: string): Promise<ApplicationRecord | undefined> {
+    const item = await this.get<ApplicationRecord & { expiresAtMs?: number }>(
+      keys.application(appSecretDigest),
     );
-    return Item !== undefined;
+    if (!item) return undefined;
+    return { createdAt: item.createdAt, expiresAt: item.expiresAtMs ?? item.createdAt + SANDBOX_LIFETIME_MS };
   }
 
-  async putApplication(appSecretDigest: string, createdAt: number): Promise<void> {
+  async putApplication(appSecretDigest: string, application: ApplicationRecord): Promise<void> {
     await this.client.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...keys.application(appSecretDigest), createdAt },
+        // `expiresAt` (seconds) is the table's TTL attribute; the exact instant is kept beside it.
+        Item: {
+          ...userItem(
+            keys.application(appSecretDigest),
+            { createdAt: application.createdAt },
+            application.createdAt,
+          ),
+          expiresAtMs: application.expiresAt,
+        },
       }),
     );
   }
@@ -207,6 +219,21 @@ export class SandboxTable implements SandboxStore {
           TableName: this.tableName,
           Item: operationItem(operation),
           ...operationCondition(precondition),
+        }),
+      ),
+    );
+    if (!saved) throw new StoreConflict('operation');
+  }
+
+  async recordWrongAnswer(operation: OperationRecord, previousWrongAnswers: number): Promise<void> {
+    const saved = await conditionally(
+      this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: operationItem(operation),
+          ConditionExpression: '#state = :awaiting AND wrongAnswers = :previous',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':awaiting': 'awaiting_input', ':previous': previousWrongAnswers },
         }),
       ),
     );

@@ -7,6 +7,7 @@ import middy from '@middy/core';
 import type { z } from 'zod';
 import { logger } from '#shared/logger';
 import { errorEnvelope, type HttpEvent, type HttpResult, json, parseBody } from '#shared/middleware/http';
+import { bearerTokenOf } from '#shared/spec/limits';
 import { DepositError } from './errors.ts';
 
 export interface DepositRouteInput<T> {
@@ -24,7 +25,7 @@ export function depositRoute<S extends z.ZodType>(
     .use(errorEnvelope())
     .handler(async (event) => {
       const body = parseBody(event, schema);
-      const accessToken = /^Bearer\s+(\S+)$/i.exec(event.headers.authorization?.trim() ?? '')?.[1];
+      const accessToken = bearerTokenOf(event.headers.authorization);
       if (!accessToken) throw new DepositError('UNAUTHORIZED', 'Invalid access token');
       const { status, body: answer } = await action({ body, accessToken, event });
       return json(status, answer);

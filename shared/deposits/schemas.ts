@@ -1,22 +1,27 @@
-/** The deposits API's requests. It follows the spec's conventions: secrets in the body, bearer token. */
+/**
+ * The deposits API's requests. It follows the spec's conventions: secrets in the body, bearer token.
+ * Every field is bounded (`inputLimits`), checked before anything is read or stored.
+ */
 import * as z from 'zod';
-import { UserInput } from '#shared/spec/schemas';
+import { inputLimits } from '#shared/spec/limits';
+import { boundedText, UserInputAnswers } from '#shared/spec/schemas';
 
-const text = z.string().trim().min(1);
+const id = boundedText(inputLimits.id);
+const secret = boundedText(inputLimits.secret);
 
 export const CreateDepositRequest = z.object({
-  appSecret: text,
-  userSecret: text,
+  appSecret: secret,
+  userSecret: secret,
   /** Major units of the wallet account's currency. */
   amount: z.number().positive(),
-  senderID: text,
-  walletAccountID: text.optional(),
+  senderID: id,
+  walletAccountID: id.optional(),
   /** Answers to the provider's question, sent with the same Idempotency-Key. */
-  userInputs: z.array(UserInput).min(1).optional(),
+  userInputs: UserInputAnswers.min(1).optional(),
 });
 export type CreateDepositRequest = z.infer<typeof CreateDepositRequest>;
 
-export const GetDepositRequest = z.object({ appSecret: text, userSecret: text, operationID: text });
+export const GetDepositRequest = z.object({ appSecret: secret, userSecret: secret, operationID: id });
 export type GetDepositRequest = z.infer<typeof GetDepositRequest>;
 
 /** An Idempotency-Key: printable, at most 255 characters. */

@@ -9,6 +9,7 @@ import type { Clock } from '#shared/clock';
 import { type CurrencyCode, fromMinorUnits, toMinorUnits } from '#shared/money';
 import { digest, matchesDigest, randomSecret } from '#shared/secrets';
 import { ProviderError } from '#shared/spec/errors';
+import { bearerTokenOf, inputLimits } from '#shared/spec/limits';
 import type {
   CreateSandboxUserRequest,
   CreateSandboxUserResponse,
@@ -22,7 +23,7 @@ import type { HttpAnswer } from './answer.ts';
 import { findBank } from './catalog.ts';
 import { newId } from './ids.ts';
 import { minorUnits } from './rules.ts';
-import type { CardRecord, ConnectionRecord, SandboxStore } from './store.ts';
+import { type CardRecord, type ConnectionRecord, SANDBOX_LIFETIME_MS, type SandboxStore } from './store.ts';
 
 export interface AdministrationSettings {
   /** Digest of the sandbox application's secret (`SANDBOX_APP_SECRET`). */
@@ -38,10 +39,13 @@ export class Administration {
     private readonly clock: Clock,
   ) {}
 
+  /** A new application, refused (and removed) `SANDBOX_LIFETIME_MS` after it was created, as users are. */
   async createApplication(): Promise<HttpAnswer> {
     const appSecret = randomSecret('app_');
-    await this.store.putApplication(digest(appSecret), this.clock.now());
-    return { status: 201, body: { appSecret } };
+    const createdAt = this.clock.now();
+    const expiresAt = createdAt + SANDBOX_LIFETIME_MS;
+    await this.store.putApplication(digest(appSecret), { createdAt, expiresAt });
+    return { status: 201, body: { appSecret, expiresAt: new Date(expiresAt).toISOString() } };
   }
 
   async createUser(request: CreateSandboxUserRequest): Promise<HttpAnswer> {
@@ -107,6 +111,7 @@ export class Administration {
         amount: fromMinorUnits(transfer.amountMinor, transfer.currency),
         currency: transfer.currency,
         type: transfer.transferType,
+        ...(transfer.action === undefined ? {} : { action: transfer.action }),
         receiver: {
           ...(transfer.receiver.beneficiaryId === undefined
             ? {}
@@ -153,10 +158,12 @@ export class Administration {
     appSecret: string,
     userSecret: string,
   ): Promise<ConnectionRecord> {
-    const token = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
+    const token = bearerTokenOf(authorization);
     const connectionId = token?.split('.')[0];
-    const connection = token && connectionId ? await this.store.getConnection(connectionId) : undefined;
-    if (!token || !connection) throw new ProviderError('UNAUTHORIZED');
+    // A connection id longer than any the sandbox issues names no connection: nothing is read.
+    const named = token && connectionId && connectionId.length <= inputLimits.id;
+    const connection = named ? await this.store.getConnection(connectionId) : undefined;
+    if (!token || !connection || this.expired(connection)) throw new ProviderError('UNAUTHORIZED');
     // Evaluate all three so the time taken does not tell which one was wrong.
     const matches = [
       matchesDigest(token, connection.accessTokenDigest),
@@ -170,17 +177,21 @@ export class Administration {
   /** A connection named by id, if it belongs to the application whose secret is given. */
   private async applicationConnection(connectionId: string, appSecret: string): Promise<ConnectionRecord> {
     const connection = await this.store.getConnection(connectionId);
-    if (!connection || !matchesDigest(appSecret, connection.appSecretDigest)) {
+    if (!connection || !matchesDigest(appSecret, connection.appSecretDigest) || this.expired(connection)) {
       throw new ProviderError('UNAUTHORIZED');
     }
     return connection;
   }
 
+  /** A user lives `SANDBOX_LIFETIME_MS` (its items' TTL removes it some time after). */
+  private expired(connection: ConnectionRecord): boolean {
+    return this.clock.now() >= connection.createdAt + SANDBOX_LIFETIME_MS;
+  }
+
   private async authenticateApplication(appSecret: string): Promise<void> {
-    const known =
-      matchesDigest(appSecret, this.settings.defaultAppSecretDigest) ||
-      (await this.store.applicationExists(digest(appSecret)));
-    if (!known) throw new ProviderError('UNAUTHORIZED');
+    if (matchesDigest(appSecret, this.settings.defaultAppSecretDigest)) return;
+    const application = await this.store.getApplication(digest(appSecret));
+    if (!application || this.clock.now() >= application.expiresAt) throw new ProviderError('UNAUTHORIZED');
   }
 }
 

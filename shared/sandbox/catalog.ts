@@ -1,18 +1,22 @@
 /**
  * The sandbox's banks: a fixed, documented catalog (outside tests depend on these ids). Each bank is
- * the spec's `accountsMetadata` plus the behaviour the metadata cannot express (OTP demands, details
- * on the first transfer).
+ * the spec's `accountsMetadata` plus the behaviour the metadata cannot express (the questions it asks
+ * and on which operations, details on the first transfer).
  */
 import { type CurrencyCode, currencyObject } from '#shared/money';
 import type { AccountsMetadata } from '#shared/spec/schemas';
 import type { HttpAnswer } from './answer.ts';
+import type { QuestionId } from './operation-records.ts';
+
+/** The operations a bank may ask questions on (`transfer`: both the beneficiary and the inline form). */
+export type AskedOn = 'metadata' | 'beneficiaries.list' | 'beneficiaries.create' | 'transfer' | 'balance';
 
 export interface SandboxBank {
   bankId: string;
   currency: CurrencyCode;
   accountsMetadata: AccountsMetadata;
-  /** Operations for which the bank asks for a one-time password. */
-  otp: { beneficiary: boolean; transfer: boolean; balance: boolean };
+  /** The questions the bank asks (all at once, in this order) before each of these operations. */
+  asks: Partial<Record<AskedOn, readonly QuestionId[]>>;
   /** Scenario 2: the first transfer to a beneficiary must carry the beneficiary's details. */
   detailsOnFirstTransfer: boolean;
   /** Opening balance of a new user's account, in minor units. */
@@ -21,7 +25,8 @@ export interface SandboxBank {
 
 const uae = { code: 'AE', name: 'United Arab Emirates' };
 const kuwait = { code: 'KW', name: 'Kuwait' };
-const noOtp = { beneficiary: false, transfer: false, balance: false };
+const asksNothing = {};
+const otp = ['otp'] as const;
 
 function metadata(
   {
@@ -63,7 +68,7 @@ export const sandboxBanks: readonly SandboxBank[] = [
       'AED',
       aedMinimums,
     ),
-    otp: noOtp,
+    asks: asksNothing,
     detailsOnFirstTransfer: false,
     openingBalanceMinor: 10_000_000,
   },
@@ -75,7 +80,7 @@ export const sandboxBanks: readonly SandboxBank[] = [
       'AED',
       aedMinimums,
     ),
-    otp: noOtp,
+    asks: asksNothing,
     detailsOnFirstTransfer: true,
     openingBalanceMinor: 10_000_000,
   },
@@ -87,7 +92,7 @@ export const sandboxBanks: readonly SandboxBank[] = [
       'AED',
       aedMinimums,
     ),
-    otp: noOtp,
+    asks: asksNothing,
     detailsOnFirstTransfer: false,
     openingBalanceMinor: 10_000_000,
   },
@@ -104,7 +109,7 @@ export const sandboxBanks: readonly SandboxBank[] = [
       'AED',
       aedMinimums,
     ),
-    otp: noOtp,
+    asks: asksNothing,
     detailsOnFirstTransfer: false,
     openingBalanceMinor: 10_000_000,
   },
@@ -122,7 +127,7 @@ export const sandboxBanks: readonly SandboxBank[] = [
       'AED',
       aedMinimums,
     ),
-    otp: noOtp,
+    asks: asksNothing,
     detailsOnFirstTransfer: false,
     openingBalanceMinor: 10_000_000,
   },
@@ -130,7 +135,69 @@ export const sandboxBanks: readonly SandboxBank[] = [
     bankId: 'SANDBOX_OTP',
     currency: 'AED',
     accountsMetadata: metadata({ swiftCode: 'SBXOAEAD', bankName: 'Sandbox OTP Bank' }, 'AED', aedMinimums),
-    otp: { beneficiary: true, transfer: true, balance: true },
+    asks: { 'beneficiaries.create': otp, transfer: otp, balance: otp },
+    detailsOnFirstTransfer: false,
+    openingBalanceMinor: 10_000_000,
+  },
+  {
+    bankId: 'SANDBOX_COOLDOWN_LISTED',
+    currency: 'AED',
+    accountsMetadata: metadata(
+      {
+        swiftCode: 'SBXLAEAD',
+        bankName: 'Sandbox Listed Cool-down Bank',
+        // Listed at once as `pending`, `approved` after 0.001 hours (3.6 seconds).
+        beneficiaryCoolDownPeriod: { value: 0.001, unit: 'hrs' },
+        willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod: true,
+      },
+      'AED',
+      aedMinimums,
+    ),
+    asks: asksNothing,
+    detailsOnFirstTransfer: false,
+    openingBalanceMinor: 10_000_000,
+  },
+  {
+    bankId: 'SANDBOX_OTP_READS',
+    currency: 'AED',
+    accountsMetadata: metadata(
+      { swiftCode: 'SBXRAEAD', bankName: 'Sandbox Guarded Reads Bank' },
+      'AED',
+      aedMinimums,
+    ),
+    asks: { metadata: otp, 'beneficiaries.list': otp },
+    detailsOnFirstTransfer: false,
+    openingBalanceMinor: 10_000_000,
+  },
+  {
+    bankId: 'SANDBOX_OTP_INLINE',
+    currency: 'AED',
+    accountsMetadata: metadata(
+      {
+        swiftCode: 'SBXIAEAD',
+        bankName: 'Sandbox Direct OTP Bank',
+        isCreateBeneficiaryEndpointRequired: false,
+      },
+      'AED',
+      aedMinimums,
+    ),
+    asks: { transfer: otp },
+    detailsOnFirstTransfer: false,
+    openingBalanceMinor: 10_000_000,
+  },
+  {
+    bankId: 'SANDBOX_OTP_TWO_QUESTIONS',
+    currency: 'AED',
+    accountsMetadata: metadata(
+      { swiftCode: 'SBXTAEAD', bankName: 'Sandbox Two Questions Bank' },
+      'AED',
+      aedMinimums,
+    ),
+    asks: {
+      'beneficiaries.create': ['otp', 'secret_question'],
+      transfer: ['otp', 'secret_question'],
+      balance: ['otp', 'secret_question'],
+    },
     detailsOnFirstTransfer: false,
     openingBalanceMinor: 10_000_000,
   },
@@ -147,11 +214,17 @@ export const sandboxBanks: readonly SandboxBank[] = [
       'KWD',
       { same: 0.1, local: 1 },
     ),
-    otp: noOtp,
+    asks: asksNothing,
     detailsOnFirstTransfer: false,
     openingBalanceMinor: 1_000_000,
   },
 ];
+
+/** The questions `bank` asks before an operation of this kind (none: an empty list). */
+export function questionsAsked(bank: SandboxBank, kind: string): readonly QuestionId[] {
+  const on: AskedOn = kind.startsWith('transfer.') ? 'transfer' : (kind as AskedOn);
+  return bank.asks[on] ?? [];
+}
 
 const banksById = new Map(sandboxBanks.map((bank) => [bank.bankId, bank]));
 

@@ -1,11 +1,13 @@
 /**
  * The operation engine: the one path every provider operation takes (`run`).
  *   1. take the user's connection (one operation at a time; a holder whose lock expired is taken
- *      over), or re-take it to answer an operation waiting for user input;
+ *      over), or re-take it to answer the operation waiting for user input on it (rule 1: a request
+ *      with `userInputs` answers that operation, its id sent or not);
  *   2. spend the request's latency, if its fault adds some, while holding the connection;
  *   3. `prepare`: check the request against the bank's rules; a refusal becomes a failed operation;
- *   4. ask for a one-time password when the bank wants one, and stop there, the connection held, until
- *      it is answered or the wait expires;
+ *   4. ask the bank's questions when it has some for this operation, and stop there, the connection
+ *      held, until they are answered or the wait expires; a wrong answer asks again, up to
+ *      `MAX_INPUT_TRIES` answers, the last wrong one failing the operation with INVALID_MFA;
  *   5. `commit`: write the outcome and the operation record in one transaction;
  *   6. answer: the envelope (`sync: true`), or `initialized` (`sync: false`) while the connection stays
  *      held until the operation completes, `asyncDelayMs` later.
@@ -15,17 +17,20 @@ import type { Clock } from '#shared/clock';
 import { badRequest, ProviderError } from '#shared/spec/errors';
 import type { UserInput } from '#shared/spec/schemas';
 import type { HttpAnswer } from './answer.ts';
+import { questionsAsked } from './catalog.ts';
 import { newId } from './ids.ts';
 import {
   acceptedAnswer,
+  answeredRightly,
+  askedAgain,
   failedEnvelope,
   fingerprint,
-  givenOtp,
   type IdField,
   isExpiredWait,
-  otpQuestion,
-  SANDBOX_OTP,
+  MAX_INPUT_TRIES,
+  questionsOf,
 } from './operation-records.ts';
+import { bankOf } from './rules.ts';
 import {
   type ConnectionRecord,
   type Envelope,
@@ -50,11 +55,15 @@ export interface OperationSpec<Plan> {
   kind: OperationKind;
   idField: IdField;
   request: { sync: boolean; userInputs?: UserInput[] | undefined } & Partial<Record<IdField, string>>;
-  asksForInput: boolean;
   /** Checks the request against the bank's rules at `now`; a ProviderError is the bank's refusal. */
   prepare(now: number): Promise<Plan>;
   /** Fields the `done` envelope carries besides id, success and status. */
   result(plan: Plan): Record<string, unknown>;
+  /**
+   * The fields of `result` the operation's record keeps, when not all of them: a record keeps
+   * references, never copies of a list (reading the operation back rebuilds it).
+   */
+  stored?(plan: Plan): Record<string, unknown>;
   /** Writes the outcome together with the operation record. Defaults to writing the record alone. */
   commit?(plan: Plan, operation: OperationRecord, precondition: OperationPrecondition): Promise<void>;
 }
@@ -85,7 +94,10 @@ export class OperationEngine {
     };
   }
 
-  /** A new operation, or the answer to one waiting for user input (its id and `userInputs` together). */
+  /**
+   * A new operation, or (with `userInputs`) the answer to the one waiting for input on the connection:
+   * the one its id names, or, without an id, the one holding the connection (rule 1 of the spec).
+   */
   async run<Plan>(
     connection: ConnectionRecord,
     spec: OperationSpec<Plan>,
@@ -98,12 +110,13 @@ export class OperationEngine {
       await this.takeConnection(connection, operationId);
       return this.execute(connection, spec, operationId, 'new', latencyMs);
     }
-    if (userInputs === undefined || answeredId === undefined) {
-      throw badRequest([`${spec.idField} and userInputs are sent together to answer an operation`]);
+    if (userInputs === undefined) {
+      throw badRequest([`userInputs: required with ${spec.idField}, to answer the operation it names`]);
     }
 
     const now = this.clock.now();
-    const operation = await this.store.getOperation(answeredId);
+    const waitingId = answeredId ?? connection.lockOperationId;
+    const operation = waitingId === undefined ? undefined : await this.store.getOperation(waitingId);
     const waiting =
       operation?.connectionId === connection.id &&
       operation.kind === spec.kind &&
@@ -121,10 +134,37 @@ export class OperationEngine {
         new ProviderError('USER_INPUT_EXPIRED'),
       );
     }
-    if (givenOtp(userInputs) !== SANDBOX_OTP) {
+    const asked = (operation.response.userInputs as UserInput[] | undefined) ?? [];
+    if (!answeredRightly(asked, userInputs)) return this.wrongAnswer(connection, spec, operation);
+    return this.execute(connection, spec, operation.id, 'awaiting_input', latencyMs, true);
+  }
+
+  /** Asks the same questions again, counting the wrong answer; the last try fails with INVALID_MFA. */
+  private async wrongAnswer<Plan>(
+    connection: ConnectionRecord,
+    spec: OperationSpec<Plan>,
+    operation: OperationRecord,
+  ): Promise<HttpAnswer> {
+    const wrongAnswers = (operation.wrongAnswers ?? 0) + 1;
+    if (wrongAnswers >= MAX_INPUT_TRIES) {
       return this.fail(connection, spec, operation.id, 'awaiting_input', new ProviderError('INVALID_MFA'));
     }
-    return this.execute(connection, spec, operation.id, 'awaiting_input', latencyMs, true);
+    const asked = (operation.response.userInputs as UserInput[] | undefined) ?? [];
+    const again: OperationRecord = {
+      ...operation,
+      wrongAnswers,
+      response: { ...operation.response, userInputs: askedAgain(asked, MAX_INPUT_TRIES - wrongAnswers) },
+    };
+    try {
+      await this.store.recordWrongAnswer(again, wrongAnswers - 1);
+    } catch (error) {
+      // Another answer to the same operation came first.
+      if (error instanceof StoreConflict) throw new ProviderError('INVALID_OPERATION_ID');
+      throw error;
+    }
+    // The connection stays held for the answer, as long as the wait lasts.
+    await this.store.releaseLock(connection.id, operation.id, operation.inputExpiresAt);
+    return answer(again, spec);
   }
 
   private async execute<Plan>(
@@ -147,24 +187,35 @@ export class OperationEngine {
         throw error;
       }
       const base = this.operationRecord(connection, spec, operationId, now);
+      const questions = questionsAsked(bankOf(connection), spec.kind);
 
-      if (spec.asksForInput && !inputGiven) {
+      if (questions.length > 0 && !inputGiven) {
         const inputExpiresAt = base.completesAt + (connection.inputTtlMs ?? this.settings.inputTtlMs);
         const response = {
           [spec.idField]: operationId,
           success: true,
           status: 'user_input_required',
-          userInputs: [otpQuestion],
+          userInputs: questionsOf(questions),
         };
-        const operation: OperationRecord = { ...base, state: 'awaiting_input', response, inputExpiresAt };
+        const operation: OperationRecord = {
+          ...base,
+          state: 'awaiting_input',
+          response,
+          inputExpiresAt,
+          wrongAnswers: 0,
+        };
         await this.store.saveOperation(operation, precondition);
         // The connection stays taken while the bank waits for the answer.
         await this.store.releaseLock(connection.id, operationId, inputExpiresAt);
         return answer(operation, spec);
       }
 
-      const response = { [spec.idField]: operationId, success: true, status: 'done', ...spec.result(plan) };
-      const operation: OperationRecord = { ...base, response };
+      const envelope = { [spec.idField]: operationId, success: true, status: 'done' };
+      const result = spec.result(plan);
+      const operation: OperationRecord = {
+        ...base,
+        response: { ...envelope, ...(spec.stored ? spec.stored(plan) : result) },
+      };
       try {
         await (spec.commit
           ? spec.commit(plan, operation, precondition)
@@ -175,7 +226,7 @@ export class OperationEngine {
         throw error;
       }
       await this.releaseConnection(connection, operation);
-      return answer(operation, spec);
+      return answer({ ...operation, response: { ...envelope, ...result } }, spec);
     } catch (error) {
       await this.store.releaseLock(connection.id, operationId);
       if (error instanceof StoreConflict && error.reason === 'operation') {

@@ -5,6 +5,16 @@
 import type { CurrencyCode } from '#shared/money';
 import type { Address, FaultRule } from '#shared/spec/schemas';
 
+/** How long a sandbox user and an application live: refused after it, then removed (DynamoDB TTL). */
+export const SANDBOX_LIFETIME_MS = 30 * 86_400_000;
+
+/** An application created through `POST /sandbox/applications`. */
+export interface ApplicationRecord {
+  createdAt: number;
+  /** Refused from this time on (epoch ms): `createdAt` + `SANDBOX_LIFETIME_MS`. */
+  expiresAt: number;
+}
+
 export interface ConnectionRecord {
   id: string;
   bankId: string;
@@ -69,6 +79,8 @@ export interface TransferRecord {
   amountMinor: number;
   currency: CurrencyCode;
   transferType: 'same' | 'local';
+  /** The inline form's `action` (`transfer` or `deposit`); none for a transfer to a beneficiary. */
+  action?: string;
   receiver: { beneficiaryId?: string; name: string; iban: string; swiftCode: string };
   createdAt: number;
 }
@@ -96,6 +108,8 @@ export interface OperationRecord {
   /** Until this time (epoch ms) polling answers `initialized` (operations sent with `sync: false`). */
   completesAt: number;
   inputExpiresAt?: number;
+  /** Wrong answers so far, while awaiting input (`MAX_INPUT_TRIES` in all). */
+  wrongAnswers?: number;
   createdAt: number;
 }
 
@@ -112,8 +126,8 @@ export class StoreConflict extends Error {
 }
 
 export interface SandboxStore {
-  applicationExists(appSecretDigest: string): Promise<boolean>;
-  putApplication(appSecretDigest: string, createdAt: number): Promise<void>;
+  getApplication(appSecretDigest: string): Promise<ApplicationRecord | undefined>;
+  putApplication(appSecretDigest: string, application: ApplicationRecord): Promise<void>;
 
   createUser(connection: ConnectionRecord, accounts: AccountRecord[], cards: CardRecord[]): Promise<void>;
   getConnection(connectionId: string): Promise<ConnectionRecord | undefined>;
@@ -145,6 +159,11 @@ export interface SandboxStore {
   getOperation(operationId: string): Promise<OperationRecord | undefined>;
   /** Writes an operation; StoreConflict('operation') when the precondition fails. */
   saveOperation(operation: OperationRecord, precondition: OperationPrecondition): Promise<void>;
+  /**
+   * Writes an operation still awaiting input after a wrong answer, if it still awaits input with
+   * `previousWrongAnswers` wrong answers; StoreConflict('operation') otherwise.
+   */
+  recordWrongAnswer(operation: OperationRecord, previousWrongAnswers: number): Promise<void>;
   /** One transaction: the beneficiary, its IBAN uniqueness, and the operation. */
   createBeneficiary(
     beneficiary: BeneficiaryRecord,

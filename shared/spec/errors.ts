@@ -18,6 +18,7 @@ export const errorTypes = {
   OPERATION_MISMATCH: { status: 409, msg: 'The repeated request differs from the operation it answers' },
   OPERATION_IN_PROGRESS: { status: 409, msg: 'Another operation is in progress on this connection' },
   BENEFICIARY_ALREADY_EXISTS: { status: 409, msg: 'A beneficiary with this IBAN already exists' },
+  BENEFICIARY_LIMIT_REACHED: { status: 422, msg: 'The user holds as many beneficiaries as the bank allows' },
   BENEFICIARY_REQUIRED: {
     status: 422,
     msg: 'This bank requires a beneficiary: create one and send receiverID',

@@ -4,6 +4,7 @@
  * with them. Types are inferred, never written twice. Unknown request fields are ignored (stripped).
  */
 import * as z from 'zod';
+import { inputLimits as limits } from './limits.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -18,6 +19,17 @@ export const UserInput = z.object({
   answer: z.string(),
 });
 export type UserInput = z.infer<typeof UserInput>;
+
+/** A UserInput as a caller sends it back: every field bounded (`inputLimits`). */
+export const UserInputAnswer = z.object({
+  id: z.string().min(1).max(limits.inputId),
+  index: z.number().int().nonnegative().max(limits.userInputs),
+  query: z.string().max(limits.query),
+  answer: z.string().max(limits.answer),
+});
+
+/** The answers a request may carry: at most `inputLimits.userInputs`. */
+export const UserInputAnswers = z.array(UserInputAnswer).max(limits.userInputs);
 
 export const Currency = z.object({ code: z.string().length(3), name: z.string() });
 export type Currency = z.infer<typeof Currency>;
@@ -60,23 +72,36 @@ export const ListedBeneficiary = z.object({
 });
 export type ListedBeneficiary = z.infer<typeof ListedBeneficiary>;
 
-const text = z.string().trim().min(1);
+/** A required string of at most `max` characters, trimmed. */
+export const boundedText = (max: number) => z.string().trim().min(1).max(max);
+/** An optional string of at most `max` characters, empty when absent. */
+const optionalText = (max: number) => z.string().max(max).optional().default('');
+
+const text = boundedText(limits.text);
+const id = boundedText(limits.id);
+const secret = boundedText(limits.secret);
+
+const AddressInput = z.object({
+  line1: z.string().max(limits.text),
+  line2: z.string().max(limits.text),
+  line3: z.string().max(limits.text),
+});
 
 /** The fields a beneficiary is created with, and (without `type`) given inline in a transfer. */
 const beneficiaryFields = {
-  swiftCode: text,
-  sortCode: z.string().optional().default(''),
-  bankName: z.string().optional().default(''),
+  swiftCode: boundedText(limits.code),
+  sortCode: optionalText(limits.code),
+  bankName: optionalText(limits.text),
   name: text,
-  iban: text,
-  accountNumber: z.string().optional().default(''),
-  branchName: z.string().optional().default(''),
-  branchAddress: z.string().optional().default(''),
-  address: Address.optional(),
+  iban: boundedText(limits.iban),
+  accountNumber: optionalText(limits.accountNumber),
+  branchName: optionalText(limits.text),
+  branchAddress: optionalText(limits.text),
+  address: AddressInput.optional(),
 };
 
 export const NewBeneficiary = z.object({
-  type: z.string().optional().default('local'),
+  type: z.string().max(limits.text).optional().default('local'),
   ...beneficiaryFields,
   /** Creation shows a full country name. */
   country: text,
@@ -103,14 +128,17 @@ export type CardBalance = z.infer<typeof CardBalance>;
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-const credentials = { appSecret: text, userSecret: text };
-const answers = { userInputs: z.array(UserInput).optional() };
+const credentials = { appSecret: secret, userSecret: secret };
+const answers = { userInputs: UserInputAnswers.optional() };
 const amount = z.number().positive();
 
-export const MetadataRequest = z.object({ ...credentials, sync: z.boolean() });
+/** Some banks ask questions on reads too: the repeated request carries `userInputs` (and `jobID`). */
+const readRequest = { ...credentials, sync: z.boolean(), ...answers, jobID: id.optional() };
+
+export const MetadataRequest = z.object(readRequest);
 export type MetadataRequest = z.infer<typeof MetadataRequest>;
 
-export const ListBeneficiariesRequest = z.object({ ...credentials, sync: z.boolean() });
+export const ListBeneficiariesRequest = z.object(readRequest);
 export type ListBeneficiariesRequest = z.infer<typeof ListBeneficiariesRequest>;
 
 export const CreateBeneficiaryRequest = z.object({
@@ -118,54 +146,97 @@ export const CreateBeneficiaryRequest = z.object({
   sync: z.boolean(),
   ...NewBeneficiary.shape,
   ...answers,
-  /** Sent with `userInputs` to answer the operation that asked for them. */
-  jobID: text.optional(),
+  /** Sent with `userInputs` to answer the operation that asked for them (optional: rule 1). */
+  jobID: id.optional(),
 });
 export type CreateBeneficiaryRequest = z.infer<typeof CreateBeneficiaryRequest>;
 
-export const TransferRequest = z.object({
-  ...credentials,
-  sync: z.boolean().optional().default(true),
-  amount,
-  senderID: text,
-  receiverID: text,
-  /** Beneficiary details, demanded by some banks on the first transfer to a beneficiary (scenario 2). */
-  beneficiary: InlineBeneficiary.optional(),
-  ...answers,
-  operationID: text.optional(),
-});
-export type TransferRequest = z.infer<typeof TransferRequest>;
+/**
+ * What an inline transfer is for (`action`, "naming the automated payment flow"): `transfer`, a
+ * payment to the receiver; `deposit`, a top-up of the receiver's wallet account. Both move the money
+ * the same way; the bank's record of the transfer keeps which. Any other action is refused.
+ */
+export const transferActions = ['transfer', 'deposit'] as const;
+const TransferAction = boundedText(limits.text).refine(
+  (action) => (transferActions as readonly string[]).includes(action),
+  { message: `must be one of ${transferActions.join(', ')}` },
+);
+
+/** The inline form's own fields (endpoint 5). */
+const inlineTransfer = { action: TransferAction, beneficiary: InlineBeneficiary };
 
 export const AutoflowTransferRequest = z.object({
   ...credentials,
   sync: z.boolean().optional().default(true),
   amount,
-  senderID: text,
-  action: text,
-  beneficiary: InlineBeneficiary,
+  senderID: id,
+  ...inlineTransfer,
   ...answers,
-  operationID: text.optional(),
+  operationID: id.optional(),
 });
 export type AutoflowTransferRequest = z.infer<typeof AutoflowTransferRequest>;
+
+/**
+ * `/v1/payment/transfer/create` takes both forms the spec files under "Create transfer": to a
+ * beneficiary (`receiverID`, with its details on a first transfer where the bank demands them), or,
+ * without `receiverID`, the inline form (`action` and `beneficiary`), as `/transfer/autoflow` does.
+ */
+export const TransferRequest = z
+  .object({
+    ...credentials,
+    sync: z.boolean().optional().default(true),
+    amount,
+    senderID: id,
+    receiverID: id.optional(),
+    /** Beneficiary details (scenario 2), or the receiver itself (inline form, no `receiverID`). */
+    beneficiary: InlineBeneficiary.optional(),
+    action: TransferAction.optional(),
+    ...answers,
+    operationID: id.optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.receiverID !== undefined && body.action !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['action'],
+        message: 'only with the inline receiver (without receiverID)',
+      });
+    }
+    if (body.receiverID === undefined) {
+      for (const field of ['action', 'beneficiary'] as const) {
+        if (body[field] === undefined) {
+          context.addIssue({
+            code: 'custom',
+            path: [field],
+            message: 'required without receiverID (the inline receiver), else send receiverID',
+          });
+        }
+      }
+      if (body.action === undefined && body.beneficiary === undefined) {
+        context.addIssue({ code: 'custom', path: ['receiverID'], message: 'required (or the inline form)' });
+      }
+    }
+  });
+export type TransferRequest = z.infer<typeof TransferRequest>;
 
 export const BalanceRequest = z.object({
   ...credentials,
   sync: z.boolean().optional().default(true),
-  cardID: text,
+  cardID: id,
   ...answers,
-  operationID: text.optional(),
+  operationID: id.optional(),
 });
 export type BalanceRequest = z.infer<typeof BalanceRequest>;
 
 export const OperationGetRequest = z
-  .object({ ...credentials, operationID: text.optional(), jobID: text.optional() })
+  .object({ ...credentials, operationID: id.optional(), jobID: id.optional() })
   .refine((body) => (body.operationID === undefined) !== (body.jobID === undefined), {
     message: 'exactly one of operationID and jobID is required',
     path: ['operationID'],
   });
 export type OperationGetRequest = z.infer<typeof OperationGetRequest>;
 
-export const ExchangeTokenRequest = z.object({ appSecret: text, accessCode: text, connectionID: text });
+export const ExchangeTokenRequest = z.object({ appSecret: secret, accessCode: secret, connectionID: id });
 export type ExchangeTokenRequest = z.infer<typeof ExchangeTokenRequest>;
 
 // ---------------------------------------------------------------------------------------------
@@ -240,11 +311,12 @@ export type ExchangeTokenResponse = z.infer<typeof ExchangeTokenResponse>;
 // ---------------------------------------------------------------------------------------------
 // Sandbox administration (not part of the provider interface; a fixed contract of the sandbox)
 
-export const CreateApplicationResponse = z.object({ appSecret: z.string() });
+/** A new application: its secret, refused from `expiresAt` on (30 days, as sandbox users). */
+export const CreateApplicationResponse = z.object({ appSecret: z.string(), expiresAt: z.iso.datetime() });
 
 export const CreateSandboxUserRequest = z.object({
-  appSecret: text,
-  bankId: text,
+  appSecret: secret,
+  bankId: id,
   /** Opening balance of the user's account, in major units of the bank's currency. */
   balance: z.number().nonnegative().optional(),
   /** Lifetime of the access code, in seconds (default 600). */
@@ -263,7 +335,7 @@ export const CreateSandboxUserResponse = z.object({
 });
 export type CreateSandboxUserResponse = z.infer<typeof CreateSandboxUserResponse>;
 
-export const SandboxUserRequest = z.object({ appSecret: text, connectionID: text });
+export const SandboxUserRequest = z.object({ appSecret: secret, connectionID: id });
 export type SandboxUserRequest = z.infer<typeof SandboxUserRequest>;
 
 export const SandboxUserResponse = z.object({
@@ -279,6 +351,8 @@ export const SandboxUserResponse = z.object({
       amount: z.number(),
       currency: z.string(),
       type: TransferType,
+      /** The inline form's `action`; absent for a transfer to a beneficiary. */
+      action: z.string().optional(),
       receiver: z.object({
         beneficiaryID: z.string().optional(),
         name: z.string(),
@@ -297,7 +371,7 @@ export const SandboxBanksResponse = z.object({
 
 export const FaultRule = z.object({
   /** Only requests to this path; every path when absent. */
-  path: z.string().startsWith('/').optional(),
+  path: z.string().startsWith('/').max(limits.faultPath).optional(),
   /** Added before the bank answers, while the operation holds the connection. */
   latencyMs: z.number().int().min(0).max(60_000).optional(),
   /** `timeout`: hang for `timeoutMs`, then 504. `error`: answer `status`. */
@@ -312,8 +386,8 @@ export const FaultRule = z.object({
 export type FaultRule = z.infer<typeof FaultRule>;
 
 export const SetFaultsRequest = z.object({
-  appSecret: text,
-  connectionID: text,
-  faults: z.array(FaultRule).max(10),
+  appSecret: secret,
+  connectionID: id,
+  faults: z.array(FaultRule).max(limits.faultRules),
 });
 export type SetFaultsRequest = z.infer<typeof SetFaultsRequest>;

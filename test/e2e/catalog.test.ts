@@ -20,6 +20,10 @@ const bankIds = [
   'SANDBOX_COOLDOWN',
   'SANDBOX_COOLDOWN_FAST',
   'SANDBOX_OTP',
+  'SANDBOX_COOLDOWN_LISTED',
+  'SANDBOX_OTP_READS',
+  'SANDBOX_OTP_INLINE',
+  'SANDBOX_OTP_TWO_QUESTIONS',
   'SANDBOX_KWD',
 ];
 
@@ -74,12 +78,24 @@ describe('GET /sandbox/banks', () => {
     expect(fast?.isCreateBeneficiaryEndpointRequired).toBe(true);
 
     expect(banks.get('SANDBOX_NO_BENEFICIARY')?.isCreateBeneficiaryEndpointRequired).toBe(false);
+    expect(banks.get('SANDBOX_OTP_INLINE')?.isCreateBeneficiaryEndpointRequired).toBe(false);
+
+    // Listed at once (as pending) while it cools down.
+    const listed = banks.get('SANDBOX_COOLDOWN_LISTED');
+    expect(listed?.beneficiaryCoolDownPeriod).toEqual(fast?.beneficiaryCoolDownPeriod);
+    expect(listed?.willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod).toBe(true);
 
     const kwd = banks.get('SANDBOX_KWD');
     expect(kwd?.country.code).toBe('KW');
     expect(kwd?.transferBounds.map((bound) => bound.currency.code)).toEqual(['KWD', 'KWD']);
 
-    for (const id of ['SANDBOX_BENEFICIARY', 'SANDBOX_FIRST_DETAILS', 'SANDBOX_OTP']) {
+    for (const id of [
+      'SANDBOX_BENEFICIARY',
+      'SANDBOX_FIRST_DETAILS',
+      'SANDBOX_OTP',
+      'SANDBOX_OTP_READS',
+      'SANDBOX_OTP_TWO_QUESTIONS',
+    ]) {
       const bank = banks.get(id);
       expect(bank?.beneficiaryCoolDownPeriod.value, id).toBe(0);
       expect(bank?.isCreateBeneficiaryEndpointRequired, id).toBe(true);
@@ -111,11 +127,22 @@ describe('POST /sandbox/users at every bank', () => {
     const created = await post('/sandbox/users', { appSecret, bankId });
     const { connectionID, accessCode, userSecret } = created.body;
     const exchanged = await post('/v1/auth/ExchangeToken', { appSecret, accessCode, connectionID });
-    const metadata = await post(
-      '/v1/metadata/accounts/get',
-      { appSecret, userSecret, sync: true },
-      { authorization: `Bearer ${exchanged.body.accessToken}` },
-    );
+    const bearer = { authorization: `Bearer ${exchanged.body.accessToken}` };
+    const asked = await post('/v1/metadata/accounts/get', { appSecret, userSecret, sync: true }, bearer);
+    // A bank that asks a question on metadata too is answered (rule 1: the same request, with the answer).
+    const metadata =
+      asked.body.status === 'user_input_required'
+        ? await post(
+            '/v1/metadata/accounts/get',
+            {
+              appSecret,
+              userSecret,
+              sync: true,
+              userInputs: [{ id: 'otp', index: 0, query: '', answer: '123456' }],
+            },
+            bearer,
+          )
+        : asked;
 
     // assess
     expect(created.status).toBe(201);

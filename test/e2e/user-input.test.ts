@@ -121,7 +121,7 @@ describe('beneficiary creation that asks for an OTP', () => {
       expect.objectContaining({ id: done.body.reference, name: walletBeneficiary().name }),
     ]);
   });
-  it('refuses userInputs sent without the jobID (BAD_REQUEST), leaving the creation waiting', async () => {
+  it('rule 1: the repeated request with userInputs and without the jobID answers the waiting creation', async () => {
     // prepare
     const user = await createUser('SANDBOX_OTP');
     const asked = await user.call(BENEFICIARY_CREATE, { sync: true, ...walletBeneficiary() });
@@ -132,17 +132,17 @@ describe('beneficiary creation that asks for an OTP', () => {
       ...walletBeneficiary(),
       userInputs: answered(asked, OTP),
     });
-    const done = await user.call(BENEFICIARY_CREATE, {
-      sync: true,
-      ...walletBeneficiary(),
-      jobID: asked.body.jobID,
-      userInputs: answered(asked, OTP),
-    });
+    const listed = await user.call('/v1/payment/beneficiaries/get', { sync: true });
 
     // assess
-    expect(withoutId.status).toBe(400);
-    expect(withoutId.body).toEqual(failed('BAD_REQUEST'));
-    expect(done.body).toMatchObject({ jobID: asked.body.jobID, status: 'done' });
+    expect(withoutId.status).toBe(200);
+    expect(withoutId.body).toEqual({
+      jobID: asked.body.jobID,
+      success: true,
+      status: 'done',
+      reference: expect.stringMatching(/\S/),
+    });
+    expect(listed.body.beneficiaries).toEqual([expect.objectContaining({ id: withoutId.body.reference })]);
   });
 });
 
@@ -186,19 +186,33 @@ describe('transfer that asks for an OTP', () => {
     expect(afterAgain.transfers).toHaveLength(1);
   });
 
-  it('fails the operation on a wrong OTP: nothing debited, connection free, no second answer', async () => {
+  it('asks again after a wrong OTP, up to 3 tries; the third wrong one fails INVALID_MFA, nothing debited', async () => {
     // prepare
     const { user, fields } = await givenOtpUser();
     const before = await stateOf(user);
     const asked = await askedTransfer(user, fields);
 
     // act
-    const wrong = await answerTransfer(user, fields, asked, '000000');
+    const first = await answerTransfer(user, fields, asked, '000000');
+    const meanwhile = await metadata(user);
+    const second = await answerTransfer(user, fields, asked, '');
+    const wrong = await answerTransfer(user, fields, asked, '654321');
     const after = await stateOf(user);
     const meta = await metadata(user);
     const retried = await answerTransfer(user, fields, asked, OTP);
 
     // assess
+    const askedAgain = (left: string) => ({
+      operationID: asked.body.operationID,
+      success: true,
+      status: 'user_input_required',
+      userInputs: [{ ...otpQuestion, query: expect.stringContaining(left) }],
+    });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual(askedAgain('2 tries left'));
+    expect(meanwhile.body).toEqual(failed('OPERATION_IN_PROGRESS'));
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(askedAgain('1 try left'));
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual(failedOperation('INVALID_MFA', 'operationID', asked.body.operationID));
     expect(after.balance).toBe(before.balance);
@@ -210,37 +224,54 @@ describe('transfer that asks for an OTP', () => {
     expect((await stateOf(user)).transfers).toEqual([]);
   });
 
-  it('fails the operation on an empty answer (INVALID_MFA)', async () => {
+  it('a right OTP after a wrong one transfers once', async () => {
     // prepare
     const { user, fields } = await givenOtpUser();
+    const before = await stateOf(user);
     const asked = await askedTransfer(user, fields);
 
     // act
-    const empty = await answerTransfer(user, fields, asked, '');
+    const again = await answerTransfer(user, fields, asked, '000000');
+    const done = await answerTransfer(user, fields, again, OTP);
 
     // assess
-    expect(empty.status).toBe(400);
-    expect(empty.body).toEqual(failedOperation('INVALID_MFA', 'operationID', asked.body.operationID));
-    expect((await stateOf(user)).transfers).toEqual([]);
+    expect(again.body).toMatchObject({ status: 'user_input_required' });
+    expect(done.body).toMatchObject({ operationID: asked.body.operationID, status: 'done' });
+    expect((await stateOf(user)).balance).toBe(before.balance - 250);
   });
 
-  it('refuses userInputs without the operation id, or the id without userInputs (BAD_REQUEST)', async () => {
+  it('rule 1: userInputs without the operation id answer the waiting transfer; the id without userInputs is BAD_REQUEST', async () => {
     // prepare
     const { user, fields } = await givenOtpUser();
     const asked = await askedTransfer(user, fields);
 
     // act
-    const withoutId = await user.call(TRANSFER, { ...fields, userInputs: answered(asked, OTP) });
     const withoutInputs = await user.call(TRANSFER, { ...fields, operationID: asked.body.operationID });
-    const done = await answerTransfer(user, fields, asked, OTP);
+    const withoutId = await user.call(TRANSFER, { ...fields, userInputs: answered(asked, OTP) });
 
     // assess
-    expect(withoutId.status).toBe(400);
-    expect(withoutId.body).toEqual(failed('BAD_REQUEST'));
     expect(withoutInputs.status).toBe(400);
     expect(withoutInputs.body).toEqual(failed('BAD_REQUEST'));
-    expect(done.body).toMatchObject({ operationID: asked.body.operationID, status: 'done' });
+    expect(withoutInputs.body.details).toEqual([expect.stringMatching(/^userInputs: /)]);
+    expect(withoutId.status).toBe(200);
+    expect(withoutId.body).toMatchObject({ operationID: asked.body.operationID, status: 'done' });
     expect((await stateOf(user)).transfers).toHaveLength(1);
+  });
+
+  it('rule 1: userInputs with nothing waiting on the connection are INVALID_OPERATION_ID, nothing debited', async () => {
+    // prepare
+    const { user, fields } = await givenOtpUser();
+
+    // act
+    const reply = await user.call(TRANSFER, {
+      ...fields,
+      userInputs: [{ id: 'otp', index: 0, query: 'q', answer: OTP }],
+    });
+
+    // assess
+    expect(reply.status).toBe(404);
+    expect(reply.body).toEqual(failed('INVALID_OPERATION_ID'));
+    expect((await stateOf(user)).transfers).toEqual([]);
   });
 
   it("refuses the id of another user's waiting operation, which stays answerable by its owner", async () => {

@@ -15,6 +15,7 @@ import type { OperationContext } from '#shared/sandbox/engine';
 import { Sandbox, type SandboxOptions } from '#shared/sandbox/sandbox';
 import {
   type AccountRecord,
+  type ApplicationRecord,
   type BeneficiaryRecord,
   type CardRecord,
   type ConnectionRecord,
@@ -59,7 +60,7 @@ class UserRecords<T> {
 }
 
 export class FakeSandboxStore implements SandboxStore {
-  private readonly applications = new Set<string>();
+  private readonly applications = new Map<string, ApplicationRecord>();
   private readonly connections = new Map<string, ConnectionRecord>();
   private readonly accounts = new UserRecords<AccountRecord>();
   private readonly cards = new UserRecords<CardRecord>();
@@ -68,12 +69,13 @@ export class FakeSandboxStore implements SandboxStore {
   private readonly transfers = new UserRecords<TransferRecord>();
   private readonly operations = new Map<string, OperationRecord>();
 
-  async applicationExists(appSecretDigest: string): Promise<boolean> {
-    return this.applications.has(appSecretDigest);
+  async getApplication(appSecretDigest: string): Promise<ApplicationRecord | undefined> {
+    const application = this.applications.get(appSecretDigest);
+    return application === undefined ? undefined : { ...application };
   }
 
-  async putApplication(appSecretDigest: string): Promise<void> {
-    this.applications.add(appSecretDigest);
+  async putApplication(appSecretDigest: string, application: ApplicationRecord): Promise<void> {
+    this.applications.set(appSecretDigest, { ...application });
   }
 
   async createUser(connection: ConnectionRecord, accounts: AccountRecord[], cards: CardRecord[]) {
@@ -176,6 +178,15 @@ export class FakeSandboxStore implements SandboxStore {
     this.operations.set(operation.id, stored(operation));
   }
 
+  async recordWrongAnswer(operation: OperationRecord, previousWrongAnswers: number): Promise<void> {
+    const existing = this.operations.get(operation.id);
+    const awaiting = existing?.state === 'awaiting_input';
+    if (!awaiting || (existing.wrongAnswers ?? 0) !== previousWrongAnswers) {
+      throw new StoreConflict('operation');
+    }
+    this.operations.set(operation.id, stored(operation));
+  }
+
   async createBeneficiary(
     beneficiary: BeneficiaryRecord,
     operation: OperationRecord,
@@ -244,7 +255,7 @@ export const testSandboxOptions: SandboxOptions = {
 };
 
 /** The operator's wallet account as a new beneficiary (valid IBAN, another bank's SWIFT code). */
-export function walletBeneficiary() {
+export function walletBeneficiary(overrides: Record<string, string> = {}) {
   return {
     type: 'local',
     name: 'Acme Wallet LLC',
@@ -256,6 +267,7 @@ export function walletBeneficiary() {
     country: 'United Arab Emirates',
     branchName: 'Head Office',
     branchAddress: 'Wallet Street 1, Dubai',
+    ...overrides,
   };
 }
 

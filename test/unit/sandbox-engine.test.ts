@@ -167,7 +167,7 @@ describe('an operation waiting for user input', () => {
     expect(await store.getOperation(operationID)).toMatchObject({ state: 'final', response: done.body });
   });
 
-  it('fails the operation on a wrong OTP: nothing debited, the connection free again', async () => {
+  it('asks again after a wrong OTP, and fails the operation on the third: nothing debited, the connection free again', async () => {
     // prepare
     const { store, createUser } = givenSandbox();
     const user = await createUser('SANDBOX_OTP');
@@ -175,16 +175,28 @@ describe('an operation waiting for user input', () => {
     const fields = { sync: true, amount: 250, senderID: user.accountId, receiverID };
     const asked = await user.call(createTransfer, fields);
     const operationID = String(asked.body.operationID);
+    const wrongAnswer = { ...fields, operationID, userInputs: answered(asked, '000000') };
 
     // act
-    const wrong = await user.call(createTransfer, {
-      ...fields,
-      operationID,
-      userInputs: answered(asked, '000000'),
-    });
+    const first = await user.call(createTransfer, wrongAnswer);
+    const second = await user.call(createTransfer, wrongAnswer);
+    const wrong = await user.call(createTransfer, wrongAnswer);
     const next = await user.call(getMetadata, { sync: true });
 
     // assess
+    const askedAgain = (left: string) => ({
+      status: 200,
+      body: {
+        operationID,
+        success: true,
+        status: 'user_input_required',
+        userInputs: [
+          expect.objectContaining({ id: 'otp', index: 0, answer: '', query: expect.stringContaining(left) }),
+        ],
+      },
+    });
+    expect(first).toEqual(askedAgain('2 tries left'));
+    expect(second).toEqual(askedAgain('1 try left'));
     expect(wrong).toEqual({ status: 400, body: failed('INVALID_MFA', { operationID }) });
     expect(next.status).toBe(200);
     expect((await store.getUserAssets(user.connectionId)).transfers).toEqual([]);

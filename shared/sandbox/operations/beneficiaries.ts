@@ -4,6 +4,7 @@
  * unique per user (the store enforces it in the same transaction as the operation).
  */
 import { ProviderError } from '#shared/spec/errors';
+import { inputLimits } from '#shared/spec/limits';
 import { periodMs } from '#shared/spec/period';
 import type {
   CreateBeneficiaryRequest,
@@ -13,33 +14,45 @@ import type {
 import type { OperationContext } from '../engine.ts';
 import { newId } from '../ids.ts';
 import { bankOf, transferType, validIban } from '../rules.ts';
-import type { BeneficiaryRecord } from '../store.ts';
+import type { BeneficiaryRecord, ConnectionRecord, SandboxStore } from '../store.ts';
 
 export function listBeneficiaries(context: OperationContext, request: ListBeneficiariesRequest) {
   const { connection, store } = context;
-  const bank = bankOf(connection);
   return context.run({
     kind: 'beneficiaries.list',
     idField: 'jobID',
     request,
-    asksForInput: false,
-    prepare: async (now) => {
-      const all = await store.listBeneficiaries(connection.id);
-      const visibleEarly = bank.accountsMetadata.willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod;
-      return all
-        .filter((beneficiary) => visibleEarly || now >= beneficiary.coolDownUntil)
-        .map(
-          (beneficiary): ListedBeneficiary => ({
-            id: beneficiary.id,
-            name: beneficiary.name,
-            accountNumber: beneficiary.accountNumber,
-            type: transferType(bank, beneficiary.swiftCode),
-            status: now >= beneficiary.coolDownUntil ? 'approved' : 'pending',
-          }),
-        );
-    },
+    prepare: (now) => beneficiariesAsOf(store, connection, now),
     result: (beneficiaries) => ({ beneficiaries }),
+    // The record keeps no copy of the list: reading the operation back lists them as of its time.
+    stored: () => ({}),
   });
+}
+
+/**
+ * The user's beneficiaries as the list showed them at `at`: those created by then, a bank that hides
+ * new ones leaving out those still cooling down, each `pending` until its cool-down ends.
+ */
+export async function beneficiariesAsOf(
+  store: SandboxStore,
+  connection: ConnectionRecord,
+  at: number,
+): Promise<ListedBeneficiary[]> {
+  const bank = bankOf(connection);
+  const visibleEarly = bank.accountsMetadata.willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod;
+  const all = await store.listBeneficiaries(connection.id);
+  return all
+    .filter((beneficiary) => beneficiary.createdAt <= at)
+    .filter((beneficiary) => visibleEarly || at >= beneficiary.coolDownUntil)
+    .map(
+      (beneficiary): ListedBeneficiary => ({
+        id: beneficiary.id,
+        name: beneficiary.name,
+        accountNumber: beneficiary.accountNumber,
+        type: transferType(bank, beneficiary.swiftCode),
+        status: at >= beneficiary.coolDownUntil ? 'approved' : 'pending',
+      }),
+    );
 }
 
 export function createBeneficiary(context: OperationContext, request: CreateBeneficiaryRequest) {
@@ -49,7 +62,6 @@ export function createBeneficiary(context: OperationContext, request: CreateBene
     kind: 'beneficiaries.create',
     idField: 'jobID',
     request,
-    asksForInput: bank.otp.beneficiary,
     prepare: async (now): Promise<BeneficiaryRecord> => {
       if (!bank.accountsMetadata.isCreateBeneficiaryEndpointRequired) {
         throw new ProviderError('BENEFICIARY_NOT_SUPPORTED');
@@ -57,6 +69,10 @@ export function createBeneficiary(context: OperationContext, request: CreateBene
       const iban = validIban(request.iban);
       if (await store.beneficiaryExists(connection.id, iban)) {
         throw new ProviderError('BENEFICIARY_ALREADY_EXISTS');
+      }
+      // One query of the user's partition; the connection is ours, so no creation races this count.
+      if ((await store.listBeneficiaries(connection.id)).length >= inputLimits.beneficiariesPerUser) {
+        throw new ProviderError('BENEFICIARY_LIMIT_REACHED');
       }
       return {
         connectionId: connection.id,

@@ -3,16 +3,13 @@ import { currencyObject, fromMinorUnits } from '#shared/money';
 import { ProviderError } from '#shared/spec/errors';
 import type { BalanceRequest } from '#shared/spec/schemas';
 import type { OperationContext } from '../engine.ts';
-import { bankOf } from '../rules.ts';
 
 export function getCardBalance(context: OperationContext, request: BalanceRequest) {
   const { connection, store } = context;
-  const bank = bankOf(connection);
   return context.run({
     kind: 'balance',
     idField: 'operationID',
     request,
-    asksForInput: bank.otp.balance,
     prepare: async () => {
       const card = await store.getCard(connection.id, request.cardID);
       if (!card) throw new ProviderError('INVALID_CARD_ID');

@@ -9,8 +9,9 @@ export function getMetadata(context: OperationContext, request: MetadataRequest)
     kind: 'metadata',
     idField: 'jobID',
     request,
-    asksForInput: false,
     prepare: async () => bank.accountsMetadata,
     result: (accountsMetadata) => ({ accountsMetadata }),
+    // The catalog is the bank's: the record keeps no copy, reading it back takes the catalog's.
+    stored: () => ({}),
   });
 }

@@ -1,8 +1,9 @@
 /**
- * `/v1/payment/transfer/create` (to a beneficiary, by `receiverID`) and `/v1/payment/transfer/autoflow`
- * (to a receiver given inline, at banks without beneficiaries). Both take one path: the bank's refusal
- * of this endpoint, the sender's account and the amount in its minor units, the receiver, the bank's
- * minimum and the balance; then one debit, written with the transfer and the operation.
+ * `/v1/payment/transfer/create` (to a beneficiary by `receiverID`, or, without one, to a receiver given
+ * inline) and `/v1/payment/transfer/autoflow` (the inline form only, an alias kept for clients that use
+ * it). The inline form is for banks without beneficiaries. Both forms take one path: the bank's
+ * refusal of the form, the sender's account and the amount in its minor units, the receiver, the
+ * bank's minimum and the balance; then one debit, written with the transfer and the operation.
  */
 import { normalizeIban } from '#shared/iban';
 import { ProviderError } from '#shared/spec/errors';
@@ -12,7 +13,16 @@ import { newTransferReference } from '../ids.ts';
 import { bankOf, checkBalance, checkMinimum, minorUnits, transferType, validIban } from '../rules.ts';
 import type { TransferRecord } from '../store.ts';
 
+/** Either form: `receiverID` names a beneficiary; without it, `action` and `beneficiary` are the receiver. */
 export function createTransfer(context: OperationContext, request: TransferRequest) {
+  const { receiverID, action, beneficiary } = request;
+  if (receiverID !== undefined) return beneficiaryTransfer(context, { ...request, receiverID });
+  // The schema refuses a body without receiverID that lacks either.
+  if (action === undefined || beneficiary === undefined) throw new Error('inline form without its fields');
+  return createAutoflowTransfer(context, { ...request, action, beneficiary });
+}
+
+function beneficiaryTransfer(context: OperationContext, request: TransferRequest & { receiverID: string }) {
   const { connection, store } = context;
   const bank = bankOf(connection);
   const refusal = bank.accountsMetadata.isCreateBeneficiaryEndpointRequired
@@ -38,6 +48,7 @@ export function createTransfer(context: OperationContext, request: TransferReque
   });
 }
 
+/** The inline form, on either path; `action` is kept on the transfer's record. */
 export function createAutoflowTransfer(context: OperationContext, request: AutoflowTransferRequest) {
   const bank = bankOf(context.connection);
   const refusal = bank.accountsMetadata.isCreateBeneficiaryEndpointRequired
@@ -62,7 +73,6 @@ function transfer(
     kind,
     idField: 'operationID',
     request,
-    asksForInput: bank.otp.transfer,
     prepare: async (now): Promise<Omit<TransferRecord, 'operationId'>> => {
       if (refusal) throw refusal;
       const account = await store.getAccount(connection.id, request.senderID);
@@ -79,6 +89,7 @@ function transfer(
         amountMinor,
         currency: account.currency,
         transferType: type,
+        ...(request.action === undefined ? {} : { action: request.action }),
         receiver,
         createdAt: now,
       };

@@ -1,0 +1,46 @@
+/**
+ * The most any request may carry: every id and text field has a maximum length and every array a
+ * maximum size, checked by the request schemas before anything is read or stored (over it is
+ * BAD_REQUEST naming the field). They keep every key far inside DynamoDB's (2 KB partition, 1 KB
+ * sort) and every item far inside its 400 KB. The README's "Limits" table is this object.
+ */
+import { badRequest } from './errors.ts';
+
+export const inputLimits = {
+  /** `senderID`, `receiverID`, `cardID`, `operationID`, `jobID`, `connectionID`, `bankId`, `walletAccountID`. */
+  id: 128,
+  /** `appSecret`, `userSecret`, `accessCode`. */
+  secret: 1024,
+  /** The bearer token of the `Authorization` header. */
+  bearerToken: 2048,
+  /** Names, bank, branch and address lines, `country` (the full name), `type`, `action`. */
+  text: 256,
+  /** `iban`, as sent (spaces allowed); a valid one has at most 34 characters. */
+  iban: 64,
+  /** `accountNumber`. */
+  accountNumber: 64,
+  /** `swiftCode`, `sortCode`. */
+  code: 32,
+  /** `userInputs`: at most this many, each `id` and `answer` and `query` at most these lengths. */
+  userInputs: 10,
+  inputId: 64,
+  answer: 256,
+  query: 1024,
+  /** `POST /sandbox/faults`: rules per user, and a rule's `path`. */
+  faultRules: 10,
+  faultPath: 256,
+  /** Beneficiaries one sandbox user may hold (a bank's own limit; the list stays one answer). */
+  beneficiariesPerUser: 100,
+} as const;
+
+/**
+ * The bearer token of an `Authorization` header (`Bearer <token>`); undefined when there is none.
+ * A header longer than the limit is BAD_REQUEST naming it, before the token is looked up anywhere.
+ */
+export function bearerTokenOf(authorization: string | undefined): string | undefined {
+  const header = authorization?.trim() ?? '';
+  if (header.length > inputLimits.bearerToken + 'Bearer '.length) {
+    throw badRequest([`Authorization header: at most ${inputLimits.bearerToken} characters`]);
+  }
+  return /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+}
