@@ -29,7 +29,12 @@ export async function pauseForInput<S extends WorkStep>(
   deposit: Deposit,
   step: S,
   question: Question,
-  asked: { operation: AskingOperation; lease?: string | undefined },
+  asked: {
+    operation: AskingOperation;
+    lease?: string | undefined;
+    /** What else the deposit records with the question (the step's own state). */
+    also?: Partial<Deposit>;
+  },
 ): Promise<Deposit | undefined> {
   const heldLease = asked.lease;
   const now = ctx.clock.now();
@@ -38,6 +43,7 @@ export async function pauseForInput<S extends WorkStep>(
     ctx,
     deposit,
     {
+      ...asked.also,
       status: 'user_input_required',
       pendingInput: {
         providerOperationId: question.id,

@@ -163,6 +163,14 @@ export function depositView(deposit: Deposit, now: number) {
   };
 }
 
+/**
+ * The step a deposit waiting for the bank's cool-down goes on with: the transfer, once the
+ * beneficiary's id is known; else (a bank that hides new beneficiaries) the look-up of its id.
+ */
+export function afterCoolDown(deposit: Pick<Deposit, 'beneficiaryId'>): 'transfer' | 'ensure-beneficiary' {
+  return deposit.beneficiaryId ? 'transfer' : 'ensure-beneficiary';
+}
+
 /** Our record of the beneficiary we registered for one user connection and wallet account. */
 export interface BeneficiaryClaim {
   ownerKey: string;

@@ -51,8 +51,10 @@ export const reach = {
     provider: true,
   },
   'wait-cooldown': {
-    sends: ['transfer'],
-    wakes: ['transfer'],
+    // The transfer at the end of the cool-down; or, when the bank hides new beneficiaries, the
+    // look-up of the beneficiary's id in its list.
+    sends: ['transfer', 'ensure-beneficiary'],
+    wakes: ['transfer', 'ensure-beneficiary'],
     // Writes only to end a deposit whose wake-up cannot be armed, try after try.
     deposits: 'write',
     leases: true,

@@ -9,7 +9,7 @@
  *      (`maxAttempts`, the queue's receive count before its DLQ) the deposit fails instead.
  * The transfer's handler also takes the wake-up of a deposit in its cool-down (it may move it on).
  */
-import type { Deposit, StepMessage, WorkStep } from './model.ts';
+import { afterCoolDown, type Deposit, type StepMessage, type WorkStep } from './model.ts';
 import type { DepositRecords } from './ports.ts';
 
 export interface StepHandler<S extends WorkStep> {
@@ -47,9 +47,8 @@ export async function handleStepMessage<S extends WorkStep>(
     await handler.expire(deposit, message);
     return 'expired';
   }
-  const wakesTransfer = message.step === 'transfer' && deposit.step === 'wait-cooldown';
-  if (deposit.version !== message.version || (deposit.step !== message.step && !wakesTransfer))
-    return 'stale';
+  const endsCoolDown = deposit.step === 'wait-cooldown' && message.step === afterCoolDown(deposit);
+  if (deposit.version !== message.version || (deposit.step !== message.step && !endsCoolDown)) return 'stale';
   if (deposit.status !== 'initialized') return 'waiting';
   const redrives = deposit.redrives ?? 0;
   if (redrives >= handler.limits.maxRedrives) {

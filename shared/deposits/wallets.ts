@@ -37,9 +37,15 @@ export function accountKey(accountNumber: string): string {
   return accountNumber.replace(/[\s-]/g, '').toUpperCase();
 }
 
-/** Whether a beneficiary the bank lists is the wallet account: by account number, never by name. */
+/**
+ * Whether a beneficiary the bank lists is the wallet account: by its account identifiers, never by
+ * name. The list's `accountNumber` is compared with the wallet's account number and with its IBAN
+ * (a bank may list either there).
+ */
 export function isWalletAccount(wallet: WalletAccount, listed: { accountNumber: string }): boolean {
-  return accountKey(listed.accountNumber) === accountKey(wallet.beneficiary.accountNumber);
+  const key = accountKey(listed.accountNumber);
+  if (key === '') return false;
+  return key === accountKey(wallet.beneficiary.accountNumber) || key === accountKey(wallet.beneficiary.iban);
 }
 
 /** The wallet accounts by id, and the one a deposit goes to when its request names none. */

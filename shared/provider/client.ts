@@ -3,9 +3,12 @@
  * response is validated. Outcomes come in three kinds, and telling them apart is the point:
  *
  * - an answer (`done`, `user_input_required`, `initialized`), returned;
- * - a refusal: the provider answered with a failed envelope and a type (4xx). `ProviderRefusal`.
- *   Nothing happened at the bank; the caller may fix the request or give up.
- * - an unknown outcome: timeout, connection reset, 5xx, or a body that is not the spec's.
+ * - a refusal: the provider answered with a failed envelope (`success: false`, `status: failed`, a
+ *   `type`), whatever its HTTP status below 500: 4xx, or 200 from a provider that answers its
+ *   failures so. `ProviderRefusal`. Nothing happened at the bank; the caller may fix the request
+ *   or give up.
+ * - an unknown outcome: timeout, connection reset, any 5xx (with an envelope or without: a server
+ *   error says nothing of what took effect), or a body that is not the spec's.
  *   `ProviderUnknownOutcome`. The operation may or may not have taken effect; for a transfer the
  *   caller must not simply send it again.
  *
@@ -295,10 +298,14 @@ export class ProviderClient {
     return { status: response.status, json };
   }
 
-  /** Validates a body: a failed envelope is a refusal, anything off-spec an unknown outcome. */
+  /**
+   * Validates a body: a failed envelope is a refusal whatever the HTTP status below 500 (a provider
+   * may answer its failures with 200), anything off-spec an unknown outcome. (A 5xx never reaches
+   * here: even with an envelope, a server error says nothing of what took effect.)
+   */
   private parse<S extends z.ZodType>(schema: S, response: RawResponse, path: string): z.infer<S> {
     const failed = FailedEnvelope.safeParse(response.json);
-    if (failed.success && response.status >= 400) {
+    if (failed.success) {
       const id = failed.data.operationID ?? failed.data.jobID;
       throw new ProviderRefusal(failed.data.type, failed.data.msg, response.status, id);
     }

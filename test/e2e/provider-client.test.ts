@@ -203,4 +203,105 @@ describe('provider client over the sandbox', () => {
     proxy.close();
     expect(outcome).toMatchObject({ name: 'ProviderUnknownOutcome', reason: 'unreadable' });
   });
+
+  /**
+   * A provider that answers its failures with HTTP 200 (or any status below 500): the envelope
+   * decides, so each is a refusal with its type, never an unknown outcome (which, for a transfer,
+   * would end the deposit as TRANSFER_OUTCOME_UNKNOWN although nothing moved). A fault the sandbox
+   * does not produce, played by a local HTTP server.
+   */
+  describe('a provider that answers failures with HTTP 200', () => {
+    const credentials = { accessToken: 't', appSecret: 'a', userSecret: 'u' };
+    const calls: [string, (client: ProviderClient) => Promise<unknown>][] = [
+      ['the token exchange', (c) => c.exchangeToken('a', 'code', 'conn')],
+      ['the metadata', (c) => c.getMetadata(credentials)],
+      ['the beneficiary list', (c) => c.listBeneficiaries(credentials)],
+      [
+        'a beneficiary creation',
+        (c) => c.createBeneficiary(credentials, NewBeneficiary.parse(walletBeneficiary())),
+      ],
+      [
+        'a transfer',
+        (c) =>
+          c.createTransfer(credentials, {
+            amountMinor: 100,
+            currency: 'AED',
+            senderID: 's',
+            receiverID: 'r',
+          }),
+      ],
+      [
+        'an inline transfer',
+        (c) =>
+          c.createAutoflowTransfer(credentials, {
+            amountMinor: 100,
+            currency: 'AED',
+            senderID: 's',
+            beneficiary: InlineBeneficiary.parse(walletInline()),
+          }),
+      ],
+    ];
+
+    it.for(calls.flatMap(([name, call]) => [200, 202, 409].map((status) => ({ name, call, status }))))(
+      'reads $name answered $status with a failed envelope as a refusal',
+      async ({ call, status }) => {
+        const proxy = createServer((request, response) => {
+          const id = request.url?.includes('beneficiar') ? { jobID: 'job-1' } : { operationID: 'op-1' };
+          response.writeHead(status, { 'content-type': 'application/json' });
+          response.end(
+            JSON.stringify({
+              ...id,
+              success: false,
+              status: 'failed',
+              type: 'INSUFFICIENT_BALANCE',
+              msg: 'No',
+            }),
+          );
+        });
+        await new Promise<void>((ready) => proxy.listen(0, '127.0.0.1', ready));
+        const { port } = proxy.address() as AddressInfo;
+        const provider = new ProviderClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2_000 });
+
+        const outcome = await rejection(call(provider));
+
+        proxy.close();
+        expect(outcome).toBeInstanceOf(ProviderRefusal);
+        expect(outcome).toMatchObject({ type: 'INSUFFICIENT_BALANCE', msg: 'No', httpStatus: status });
+      },
+    );
+
+    it('still reads a 5xx with a failed envelope as an unknown outcome: a server error says nothing of the effect', async () => {
+      const proxy = createServer((_request, response) => {
+        response.writeHead(500, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            operationID: 'op-1',
+            success: false,
+            status: 'failed',
+            type: 'INTERNAL_ERROR',
+            msg: 'x',
+          }),
+        );
+      });
+      await new Promise<void>((ready) => proxy.listen(0, '127.0.0.1', ready));
+      const { port } = proxy.address() as AddressInfo;
+      const provider = new ProviderClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2_000 });
+
+      const outcome = await rejection(
+        provider.createTransfer(credentials, {
+          amountMinor: 100,
+          currency: 'AED',
+          senderID: 's',
+          receiverID: 'r',
+        }),
+      );
+
+      proxy.close();
+      expect(outcome).toMatchObject({
+        name: 'ProviderUnknownOutcome',
+        reason: 'server_error',
+        httpStatus: 500,
+      });
+    });
+  });
 });

@@ -531,10 +531,11 @@ describe('each function touches only what it uses', () => {
       kms: 'kms:Decrypt',
       schedules: true,
     },
-    // Writes only to end a deposit whose wake-up cannot be armed, try after try.
+    // Wakes the transfer, or the look-up of a beneficiary a bank hid in its cool-down. Writes only
+    // to end a deposit whose wake-up cannot be armed, try after try.
     [queues.waitCooldown.consumer]: {
       table: ['GetItem', 'PutItem', 'UpdateItem'],
-      sends: ['transfer'],
+      sends: ['transfer', 'ensureBeneficiary'],
       schedules: true,
     },
     [queues.transfer.consumer]: {

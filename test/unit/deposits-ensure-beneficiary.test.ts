@@ -1,7 +1,7 @@
 /** The ensure-beneficiary step through the fakes of its ports: our record, the claim, the list, the creation. */
 import { describe, expect, it } from 'vitest';
-import type { BankFacts, BeneficiaryClaim, Deposit } from '#shared/deposits/model';
-import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
+import { type BankFacts, type BeneficiaryClaim, type Deposit, depositView } from '#shared/deposits/model';
+import { ensureBeneficiary, LOOK_UP_AGAIN_MS } from '#shared/deposits/steps/ensure-beneficiary';
 import {
   answers,
   banks,
@@ -178,7 +178,9 @@ describe('ensure-beneficiary', () => {
       const ctx = w.contexts.ensureBeneficiary();
       const deposit = await atStep(w);
       claimOf(w, { claimedAt: w.clock.now() - settings.claimStaleMs - 1 });
-      w.provider.answer('listBeneficiaries', listed()).answer('createBeneficiary', created('ben-1'));
+      w.provider
+        .answer('listBeneficiaries', listed(), listed({ id: 'ben-1' }))
+        .answer('createBeneficiary', created('ref-1'));
 
       await ensureBeneficiary(deposit, ctx);
 
@@ -200,7 +202,9 @@ describe('ensure-beneficiary', () => {
       const creation = new Promise((resolve) => {
         answerCreation = resolve;
       });
-      w.provider.answer('listBeneficiaries', listed()).answer('createBeneficiary', creation);
+      w.provider
+        .answer('listBeneficiaries', listed(), listed({ id: 'ben-1' }))
+        .answer('createBeneficiary', creation);
 
       // The first deposit is inside its creation call when the second one runs.
       const firstRun = ensureBeneficiary(first, ctx);
@@ -214,14 +218,14 @@ describe('ensure-beneficiary', () => {
       ]);
       expect(w.table.current(second.id).version).toBe(1);
 
-      answerCreation(created('ben-1'));
+      answerCreation(created('ref-1'));
       await firstRun;
       // The second wakes after its short sleep, and finds the beneficiary created.
       w.clock.advance(1_000);
       await ensureBeneficiary(w.table.current(second.id), ctx);
 
       expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
-      expect(w.provider.callsOf('listBeneficiaries')).toHaveLength(1);
+      expect(w.provider.callsOf('listBeneficiaries')).toHaveLength(2);
       for (const id of [first.id, second.id]) {
         expect(w.table.current(id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-1' });
       }
@@ -288,18 +292,24 @@ describe('ensure-beneficiary', () => {
       expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['wait-cooldown']);
     });
 
-    it('creates the beneficiary when nothing matches, and starts its cool-down', async () => {
+    it('creates the beneficiary when nothing matches, finds its id in the list, and starts its cool-down', async () => {
       const w = world();
       const ctx = w.contexts.ensureBeneficiary();
       const deposit = await atStep(w, banks.coolDown);
       const cooldownUntil = w.clock.now() + banks.coolDown.coolDownMs;
+      // The creation's reference is not the beneficiary's id: the list says which id it has.
       w.provider
-        .answer('listBeneficiaries', listed({ id: 'other-account', accountNumber: '999' }))
-        .answer('createBeneficiary', created('ben-1'));
+        .answer(
+          'listBeneficiaries',
+          listed({ id: 'other-account', accountNumber: '999' }),
+          listed({ id: 'other-account', accountNumber: '999' }, { id: 'ben-1', status: 'pending' }),
+        )
+        .answer('createBeneficiary', created('ref-77'));
 
       await ensureBeneficiary(deposit, ctx);
 
       expect(w.provider.callsOf('createBeneficiary')).toEqual([[credentials, beneficiaryOf(w), undefined]]);
+      expect(w.provider.callsOf('listBeneficiaries')).toEqual([[credentials, undefined], [credentials]]);
       expect(w.table.claimItems.get(claimKey)).toMatchObject({
         state: 'created',
         depositId: deposit.id,
@@ -316,23 +326,45 @@ describe('ensure-beneficiary', () => {
     });
   });
 
-  it('creates at once, without a list, at a bank that hides new beneficiaries', async () => {
+  it('creates at once, without a list, at a bank that hides new beneficiaries; looks its id up after the cool-down', async () => {
     const w = world();
     const ctx = w.contexts.ensureBeneficiary();
     const deposit = await atStep(w, banks.hiddenCoolDown);
-    const cooldownUntil = w.clock.now() + banks.hiddenCoolDown.coolDownMs;
-    w.provider.answer('createBeneficiary', created('ben-1'));
+    const lookupAt = w.clock.now() + banks.hiddenCoolDown.coolDownMs + 1_000;
+    const resumesAt = new Date(lookupAt).toISOString();
+    w.provider
+      .answer('createBeneficiary', created('ref-1'))
+      .answer('listBeneficiaries', listed({ id: 'other', accountNumber: '999' }, { id: 'ben-4' }));
 
     await ensureBeneficiary(deposit, ctx);
 
     expect(w.provider.callsOf('listBeneficiaries')).toEqual([]);
     expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
-    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', cooldownUntil });
-    expect(w.table.current(deposit.id)).toMatchObject({ step: 'wait-cooldown', cooldownUntil });
+    // The caller hears the deposit cools down, until the look-up; the claim is held until then.
+    const waiting = w.table.current(deposit.id);
+    expect(waiting).toMatchObject({
+      step: 'wait-cooldown',
+      cooldownUntil: lookupAt,
+      beneficiaryLookupAt: lookupAt,
+    });
+    expect(waiting.beneficiaryId).toBeUndefined();
+    expect(depositView(waiting, w.clock.now()).resumesAt).toBe(resumesAt);
+    expect(w.events.published).toEqual([
+      expect.objectContaining({ type: 'deposit.cooling_down', data: expect.objectContaining({ resumesAt }) }),
+    ]);
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'creating', claimedAt: lookupAt });
+    expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['wait-cooldown']);
+
+    w.clock.set(lookupAt);
+    await ensureBeneficiary(waiting, ctx);
+
+    expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', beneficiaryId: 'ben-4' });
+    expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-4' });
   });
 
   describe('the bank says the beneficiary exists', () => {
-    it('at a bank that hides new ones: records a look-up after the cool-down, armed by a schedule', async () => {
+    it('at a bank that hides new ones: waits the cool-down, then looks it up', async () => {
       const w = world();
       const ctx = w.contexts.ensureBeneficiary();
       const deposit = await atStep(w, banks.hiddenCoolDown);
@@ -343,8 +375,9 @@ describe('ensure-beneficiary', () => {
 
       expect(w.table.current(deposit.id)).toMatchObject({
         status: 'initialized',
-        step: 'ensure-beneficiary',
+        step: 'wait-cooldown',
         version: 1,
+        cooldownUntil: lookupAt,
         beneficiaryLookupAt: lookupAt,
       });
       expect(w.table.claimItems.get(claimKey)).toMatchObject({
@@ -352,17 +385,14 @@ describe('ensure-beneficiary', () => {
         depositId: deposit.id,
         claimedAt: lookupAt,
       });
-      expect([...ctx.scheduler.schedules]).toEqual([
-        [
-          `${deposit.id}-ensure-beneficiary-${Math.floor(lookupAt / 1000)}`,
-          {
-            at: lookupAt,
-            message: { depositId: deposit.id, step: 'ensure-beneficiary', version: 1, kind: 'run' },
-          },
-        ],
+      expect(ctx.queues.sent).toEqual([
+        {
+          message: { depositId: deposit.id, step: 'wait-cooldown', version: 1, kind: 'run' },
+          delaySeconds: 0,
+        },
       ]);
-      expect(ctx.queues.sent).toEqual([]);
-      expect(w.events.published).toEqual([]);
+      // The caller hears that the deposit waits for the bank's cool-down, and until when.
+      expect(w.events.types()).toEqual(['deposit.cooling_down']);
       expect(w.table.leaseItems.size).toBe(0);
 
       // The refreshed claim keeps another deposit out long after the stale limit: it sleeps until
@@ -370,13 +400,9 @@ describe('ensure-beneficiary', () => {
       const other = await atStep(w, banks.hiddenCoolDown);
       w.clock.advance(settings.claimStaleMs * 10);
       await ensureBeneficiary(other, ctx);
-      expect(ctx.queues.sent).toEqual([]);
       expect(
         [...ctx.scheduler.schedules.values()].map((schedule) => [schedule.message.depositId, schedule.at]),
-      ).toEqual([
-        [deposit.id, lookupAt],
-        [other.id, lookupAt + 1_000],
-      ]);
+      ).toEqual([[other.id, lookupAt + 1_000]]);
       expect(w.provider.calls).toHaveLength(1);
     });
 
@@ -531,7 +557,7 @@ describe('ensure-beneficiary', () => {
       expect(w.table.claimItems.get(claimKey)?.claimedAt).toBe(expiresAt);
     });
 
-    it('answers with the sealed answers: createBeneficiary gets them, and no list is made', async () => {
+    it('answers with the sealed answers: createBeneficiary gets them, and the list gives the id', async () => {
       const w = world();
       const ctx = w.contexts.ensureBeneficiary();
       const answered = question.map((input) => ({ ...input, answer: '123456' }));
@@ -547,11 +573,14 @@ describe('ensure-beneficiary', () => {
       });
       claimOf(w, { depositId: deposit.id, claimedAt: pendingInput.expiresAt });
       w.table.leaseItems.set(ownerKey, { holder: `${deposit.id}#input`, until: pendingInput.expiresAt });
-      w.provider.answer('createBeneficiary', created('ben-1'));
+      w.provider
+        .answer('createBeneficiary', created('ref-1'))
+        .answer('listBeneficiaries', listed({ id: 'ben-1' }));
 
       await ensureBeneficiary(deposit, ctx);
 
-      expect(w.provider.callsOf('listBeneficiaries')).toEqual([]);
+      // No list before the answered creation; one after it, without the answers.
+      expect(w.provider.callsOf('listBeneficiaries')).toEqual([[credentials]]);
       expect(w.provider.callsOf('createBeneficiary')).toEqual([
         [credentials, beneficiaryOf(w), { id: 'op-q', userInputs: answered }],
       ]);
@@ -643,6 +672,122 @@ describe('ensure-beneficiary', () => {
     });
   });
 
+  /**
+   * The creation's answer is never read for the beneficiary's id (the spec does not say its
+   * `reference` is the id): the list, matched on the wallet's account identifiers, gives it.
+   * (These failed before: the reference was taken for the id, and a creation without one failed.)
+   */
+  describe("the beneficiary's id comes from the list, not from the creation", () => {
+    it.for([
+      { label: 'a done answer without reference', answer: created() },
+      {
+        label: 'an answer still initialized',
+        answer: { status: 'initialized', id: 'op-1', response: { reference: 'ref-1' } },
+      },
+    ])('looks up $label in the list', async ({ answer }) => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w);
+      w.provider
+        .answer('listBeneficiaries', listed(), listed({ id: 'ben-5' }))
+        .answer('createBeneficiary', answer);
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-5' });
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', beneficiaryId: 'ben-5' });
+      expect(w.table.leaseItems.size).toBe(0);
+    });
+
+    it('matches a listed IBAN as well as the account number', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w);
+      const iban = beneficiaryOf(w)?.iban ?? '';
+      w.provider.answer('listBeneficiaries', listed({ id: 'ben-iban', accountNumber: iban.toLowerCase() }));
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(iban).not.toBe('');
+      expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
+      expect(w.table.current(deposit.id)).toMatchObject({ beneficiaryId: 'ben-iban' });
+    });
+
+    it.for(['BENEFICIARY_EXISTS', 'DUPLICATE_BENEFICIARY'])(
+      'takes the refusal %s as a sign that it exists: the same look-up',
+      async (type) => {
+        const w = world();
+        const ctx = w.contexts.ensureBeneficiary();
+        const deposit = await atStep(w, banks.hiddenCoolDown);
+        w.provider.answer('createBeneficiary', answers.refusal(type));
+
+        await ensureBeneficiary(deposit, ctx);
+
+        expect(w.table.current(deposit.id)).toMatchObject({
+          status: 'initialized',
+          beneficiaryLookupAt: w.clock.now() + banks.hiddenCoolDown.coolDownMs + 1_000,
+        });
+      },
+    );
+
+    it('a creation the list does not show yet: looked up again later, then failed, never created twice', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w);
+      w.provider
+        .answer('listBeneficiaries', listed(), listed(), listed({ id: 'other', accountNumber: '999' }))
+        .answer('createBeneficiary', created('ref-1'));
+
+      await ensureBeneficiary(deposit, ctx);
+
+      const waiting = w.table.current(deposit.id);
+      const lookupAt = w.clock.now() + LOOK_UP_AGAIN_MS;
+      expect(waiting).toMatchObject({ status: 'initialized', beneficiaryLookupAt: lookupAt });
+      expect(w.events.published).toEqual([]);
+      w.clock.set(lookupAt);
+      await ensureBeneficiary(waiting, ctx);
+
+      expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+      expect(w.provider.callsOf('listBeneficiaries')).toHaveLength(3);
+      expect(w.table.current(deposit.id)).toMatchObject({
+        status: 'failed',
+        failure: { type: 'BENEFICIARY_UNRESOLVED' },
+      });
+      expect(w.table.claimItems.has(claimKey)).toBe(false);
+    });
+
+    it('a question on the list after the creation: asks the caller, and the answered list is a look-up', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w);
+      w.provider
+        .answer('listBeneficiaries', listed(), answers.question('op-list'))
+        .answer('createBeneficiary', created('ref-1'));
+
+      await ensureBeneficiary(deposit, ctx);
+
+      const asking = w.table.current(deposit.id);
+      expect(asking).toMatchObject({
+        status: 'user_input_required',
+        pendingInput: { providerOperationId: 'op-list', operation: 'list' },
+        beneficiaryLookupAt: w.clock.now(),
+      });
+      const answered = question.map((input) => ({ ...input, answer: '123456' }));
+      const withAnswers = { ...asking, sealedAnswers: await w.vault.seal(asking.id, answered) };
+      w.table.put(withAnswers);
+      w.provider.answer('listBeneficiaries', listed({ id: 'ben-6', status: 'approved' }));
+
+      await ensureBeneficiary(withAnswers, ctx);
+
+      expect(w.provider.callsOf('listBeneficiaries').at(-1)).toEqual([
+        credentials,
+        { id: 'op-list', userInputs: answered },
+      ]);
+      expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+      expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-6' });
+    });
+  });
+
   describe('failures', () => {
     it('fails a refusal with its type, and frees the claim so that another deposit may create', async () => {
       const w = world();
@@ -650,8 +795,8 @@ describe('ensure-beneficiary', () => {
       const refused = await atStep(w);
       const other = await atStep(w);
       w.provider
-        .answer('listBeneficiaries', listed(), listed())
-        .answer('createBeneficiary', answers.refusal('INVALID_IBAN'), created('ben-2'));
+        .answer('listBeneficiaries', listed(), listed(), listed({ id: 'ben-2' }))
+        .answer('createBeneficiary', answers.refusal('INVALID_IBAN'), created('ref-2'));
 
       await ensureBeneficiary(refused, ctx);
 
@@ -672,29 +817,6 @@ describe('ensure-beneficiary', () => {
         beneficiaryId: 'ben-2',
       });
       expect(w.table.current(other.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-2' });
-    });
-
-    it.for([
-      { label: 'a done answer without reference', answer: created() },
-      {
-        label: 'an answer still initialized',
-        answer: { status: 'initialized', id: 'op-1', response: { reference: 'ben-1' } },
-      },
-    ])('fails $label as PROVIDER_PROTOCOL_ERROR and frees the claim', async ({ answer }) => {
-      const w = world();
-      const ctx = w.contexts.ensureBeneficiary();
-      const deposit = await atStep(w);
-      w.provider.answer('listBeneficiaries', listed()).answer('createBeneficiary', answer);
-
-      await ensureBeneficiary(deposit, ctx);
-
-      expect(w.table.current(deposit.id)).toMatchObject({
-        status: 'failed',
-        failure: { type: 'PROVIDER_PROTOCOL_ERROR' },
-      });
-      expect(w.table.claimItems.has(claimKey)).toBe(false);
-      expect(w.table.leaseItems.size).toBe(0);
-      expect(ctx.queues.sent).toEqual([]);
     });
 
     it('retries an unknown outcome later, counted, and fails PROVIDER_UNAVAILABLE past the limit', async () => {

@@ -76,12 +76,26 @@ describe('a step handler', () => {
   it('lets the transfer wake a deposit in its cool-down, and leaves one waiting for its caller alone', async () => {
     const w = world();
     const { handler, ran } = runner(w);
-    const cooling = await w.deposit({ step: 'wait-cooldown', version: 2 });
+    const cooling = await w.deposit({ step: 'wait-cooldown', version: 2, beneficiaryId: 'ben-1' });
     const waiting = await w.deposit({ step: 'transfer', status: 'user_input_required', version: 6 });
 
     expect(await handleStepMessage(handler, message(cooling.id, 'transfer', 2))).toBe('ran');
     expect(await handleStepMessage(handler, message(waiting.id, 'transfer', 6))).toBe('waiting');
     expect(ran).toEqual([`${cooling.id}@wait-cooldown`]);
+  });
+
+  it('wakes the look-up of a beneficiary whose id is not known yet after the cool-down, never the transfer', async () => {
+    const w = world();
+    const transfers = runner(w);
+    const lookups = runner(w, 'ensure-beneficiary');
+    const cooling = await w.deposit({ step: 'wait-cooldown', version: 2 });
+
+    expect(await handleStepMessage(transfers.handler, message(cooling.id, 'transfer', 2))).toBe('stale');
+    expect(await handleStepMessage(lookups.handler, message(cooling.id, 'ensure-beneficiary', 2))).toBe(
+      'ran',
+    );
+    expect(transfers.ran).toEqual([]);
+    expect(lookups.ran).toEqual([`${cooling.id}@wait-cooldown`]);
   });
 
   it('sends an expiry of the caller question to the step expiry, and only where the step asks questions', async () => {
@@ -105,7 +119,12 @@ describe('wait-cooldown', () => {
     const w = world();
     const ctx = w.contexts.waitCooldown();
     const until = w.clock.now() + 86_400_000;
-    const deposit = await w.deposit({ step: 'wait-cooldown', version: 3, cooldownUntil: until });
+    const deposit = await w.deposit({
+      step: 'wait-cooldown',
+      version: 3,
+      cooldownUntil: until,
+      beneficiaryId: 'ben-1',
+    });
 
     await waitCooldown(deposit, ctx);
     await waitCooldown(deposit, ctx);
@@ -123,8 +142,9 @@ describe('wait-cooldown', () => {
   it('sends a delayed transfer message for a short one, and an immediate one when it is over', async () => {
     const w = world();
     const ctx = w.contexts.waitCooldown();
-    const short = await w.deposit({ step: 'wait-cooldown', cooldownUntil: w.clock.now() + 3_600 });
-    const over = await w.deposit({ step: 'wait-cooldown', cooldownUntil: w.clock.now() - 1 });
+    const known = { beneficiaryId: 'ben-1' };
+    const short = await w.deposit({ step: 'wait-cooldown', cooldownUntil: w.clock.now() + 3_600, ...known });
+    const over = await w.deposit({ step: 'wait-cooldown', cooldownUntil: w.clock.now() - 1, ...known });
 
     await waitCooldown(short, ctx);
     await waitCooldown(over, ctx);
@@ -136,6 +156,19 @@ describe('wait-cooldown', () => {
       [over.id, 'transfer', 0],
     ]);
     expect(ctx.scheduler.schedules.size).toBe(0);
+  });
+
+  it("wakes ensure-beneficiary instead when the beneficiary's id is still to be looked up", async () => {
+    const w = world();
+    const ctx = w.contexts.waitCooldown();
+    const until = w.clock.now() + 86_400_000;
+    const deposit = await w.deposit({ step: 'wait-cooldown', version: 2, cooldownUntil: until });
+
+    await waitCooldown(deposit, ctx);
+
+    expect([...ctx.scheduler.schedules.values()]).toEqual([
+      { at: until, message: { depositId: deposit.id, step: 'ensure-beneficiary', version: 2, kind: 'run' } },
+    ]);
   });
 });
 

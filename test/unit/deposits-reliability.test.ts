@@ -83,14 +83,19 @@ describe('the wallet beneficiary in the bank list (defect 6)', () => {
     const ctx = w.contexts.ensureBeneficiary();
     const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
     w.provider
-      .answer('listBeneficiaries', listedBeneficiary('someone-elses', 'Acme Wallet LLC', '5550001111'))
+      .answer(
+        'listBeneficiaries',
+        listedBeneficiary('someone-elses', 'Acme Wallet LLC', '5550001111'),
+        listedBeneficiary('ben-new', 'Acme Wallet LLC', '0331234567890123456'),
+      )
       .answer(
         'createBeneficiary',
-        answers.done({ jobID: 'j', success: true, status: 'done', reference: 'ben-new' }),
+        answers.done({ jobID: 'j', success: true, status: 'done', reference: 'ref-new' }),
       );
 
     await ensureBeneficiary(deposit, ctx);
 
+    expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
     expect(w.table.current(deposit.id).beneficiaryId).toBe('ben-new');
   });
 
@@ -515,10 +520,11 @@ describe('the connection lease over the list and the creation (defect 8)', () =>
       .answer(
         'listBeneficiaries',
         answers.done({ jobID: 'j', success: true, status: 'done', beneficiaries: [] }),
+        listedBeneficiary('ben-3', 'Acme Wallet LLC', '0331234567890123456'),
       )
       .answer(
         'createBeneficiary',
-        answers.done({ jobID: 'j', success: true, status: 'done', reference: 'ben-3' }),
+        answers.done({ jobID: 'j', success: true, status: 'done', reference: 'ref-3' }),
       );
 
     await ensureBeneficiary(deposit, ctx);

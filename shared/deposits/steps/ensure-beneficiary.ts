@@ -5,8 +5,10 @@
  *   2. another deposit is creating it: come back shortly;
  *   3. else claim its creation, look for it in the list (when the bank lists new ones), and create
  *      it, asking the caller if the bank asks;
- *   4. the bank says it exists but its id was lost: look it up in the list (at a bank that hides
- *      new beneficiaries, once its cool-down has passed);
+ *   4. its id is the one the bank lists for the wallet's account identifiers, never the creation's
+ *      `reference`: after a creation, or when the bank says it exists (its id lost with an earlier
+ *      answer), it is looked up in the list: at once at a bank that lists new beneficiaries; at one
+ *      that hides them, after the cool-down, waited in wait-cooldown (which wakes this step);
  *   5. then on to the cool-down wait, or straight to the transfer.
  */
 import { ProviderRefusal } from '#shared/provider/client';
@@ -70,7 +72,7 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     ctx,
     deposit,
     'ensure-beneficiary',
-    ['BENEFICIARY_ALREADY_EXISTS'],
+    existsSignals,
     async (credentials, renewLease): Promise<Found> => {
       if (listFirst) {
         const listed = await ctx.provider.listBeneficiaries(credentials, listAnswer);
@@ -78,22 +80,36 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
           return { kind: 'question', operation: 'list', question: listed };
         const match = listed.response.beneficiaries?.find((candidate) => isWalletAccount(wallet, candidate));
         if (match) return { kind: 'listed', id: match.id, approved: match.status === 'approved' };
+        // A look-up of a beneficiary the bank has: not there, and never created twice.
+        if (lookupAt !== undefined) return { kind: 'unlisted' };
         await renewLease();
       }
       const created = await ctx.provider.createBeneficiary(credentials, wallet.beneficiary, createAnswer);
       if (created.status === 'user_input_required')
         return { kind: 'question', operation: 'create', question: created };
-      return {
-        kind: 'created',
-        reference: created.status === 'done' ? created.response.reference : undefined,
-      };
+      if (bank.hidesNewBeneficiaries) return { kind: 'created' };
+      // The creation's `reference` is not taken for the beneficiary's id (the spec does not say it
+      // is): the id is the one the bank lists for the wallet's account identifiers.
+      await renewLease();
+      const listed = await ctx.provider.listBeneficiaries(credentials);
+      if (listed.status === 'user_input_required')
+        return { kind: 'question', operation: 'list', question: listed, afterCreation: true };
+      const match = listed.response.beneficiaries?.find((candidate) => isWalletAccount(wallet, candidate));
+      if (match) return { kind: 'listed', id: match.id, approved: match.status === 'approved' };
+      return { kind: 'created' };
     },
   );
   if (!called) return;
   const { value: outcome, lease } = called;
   if (!(outcome instanceof ProviderRefusal) && outcome.kind === 'question') {
     const { operation, question } = outcome;
-    const paused = await pauseForInput(ctx, deposit, 'ensure-beneficiary', question, { operation, lease });
+    // A question on the list after the creation: the answered list is a look-up, never a new creation.
+    const also = outcome.afterCreation ? { beneficiaryLookupAt: ctx.clock.now() } : undefined;
+    const paused = await pauseForInput(ctx, deposit, 'ensure-beneficiary', question, {
+      operation,
+      lease,
+      ...(also ? { also } : {}),
+    });
     // The creation claim must not look abandoned while the bank waits for the caller.
     if (paused) await ctx.claims.update({ ...claim, claimedAt: paused.pendingInput?.expiresAt ?? now });
     return;
@@ -102,44 +118,87 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
 
   if (outcome instanceof ProviderRefusal) {
     // It exists: an earlier attempt whose answer was lost created it. If this run listed (at a time
-    // the bank shows it) and did not find it, it cannot be resolved. Else look it up in the list,
-    // at once if the bank lists new beneficiaries, or once its cool-down has certainly passed; the
-    // caller's answers belonged to the lost creation and are spent.
+    // the bank shows it) and did not find it, it cannot be resolved. Else look it up in the list;
+    // the caller's answers belonged to the lost creation and are spent.
     if (listFirst) {
       await fail(ctx, deposit, 'BENEFICIARY_UNRESOLVED', 'The bank has the beneficiary but does not list it');
       return;
     }
-    const at = ctx.clock.now() + (bank.hidesNewBeneficiaries ? bank.coolDownMs + 1_000 : 0);
+    return lookUpLater(ctx, deposit, claim, 'beneficiary exists', 0);
+  }
+  if (outcome.kind === 'unlisted') {
+    await fail(
+      ctx,
+      deposit,
+      'BENEFICIARY_UNRESOLVED',
+      'The bank created the beneficiary but does not list it',
+    );
+    return;
+  }
+  if (outcome.kind === 'created')
+    return lookUpLater(ctx, deposit, claim, 'beneficiary created', LOOK_UP_AGAIN_MS);
+  const cooldownUntil = outcome.approved ? ctx.clock.now() : ctx.clock.now() + bank.coolDownMs;
+  await ctx.claims.update({ ...claim, state: 'created', beneficiaryId: outcome.id, cooldownUntil });
+  return useBeneficiary(ctx, deposit, outcome.id, cooldownUntil, true);
+}
+
+/**
+ * The refusals that say the beneficiary exists already (the spec names none; these are the names
+ * providers use): each leads to the same look-up in the list.
+ */
+const existsSignals = ['BENEFICIARY_ALREADY_EXISTS', 'BENEFICIARY_EXISTS', 'DUPLICATE_BENEFICIARY'] as const;
+
+/** A bank that lists new beneficiaries but did not show a new one yet: how long until it is looked up. */
+export const LOOK_UP_AGAIN_MS = 30_000;
+
+/**
+ * The beneficiary exists at the bank, but its id is not known yet: look it up in the list later,
+ * holding the claim until then (other deposits sleep until the look-up instead of creating another).
+ * At a bank that hides new beneficiaries, once its cool-down has certainly passed: the deposit
+ * waits in wait-cooldown (its caller hears until when), which wakes this step for the look-up. At
+ * one that lists them, after `soonMs`.
+ */
+async function lookUpLater(
+  ctx: EnsureBeneficiaryContext,
+  deposit: Deposit,
+  claim: BeneficiaryClaim,
+  why: string,
+  soonMs: number,
+) {
+  const bank = bankOf(deposit);
+  const cleared = { pendingInput: undefined, sealedAnswers: undefined };
+  if (!bank.hidesNewBeneficiaries) {
+    const at = ctx.clock.now() + soonMs;
     const next = await advance(
       ctx,
       deposit,
-      { beneficiaryLookupAt: at, pendingInput: undefined, sealedAnswers: undefined },
-      `beneficiary exists; looking it up at ${new Date(at).toISOString()}`,
+      { ...cleared, beneficiaryLookupAt: at },
+      `${why}; looking it up at ${new Date(at).toISOString()}`,
     );
     if (!next) return;
     await ctx.claims.update({ ...claim, claimedAt: at });
     return wakeAt(ctx, next, 'ensure-beneficiary', at);
   }
-  if (outcome.kind === 'listed') {
-    const cooldownUntil = outcome.approved ? ctx.clock.now() : ctx.clock.now() + bank.coolDownMs;
-    await ctx.claims.update({ ...claim, state: 'created', beneficiaryId: outcome.id, cooldownUntil });
-    return useBeneficiary(ctx, deposit, outcome.id, cooldownUntil, true);
-  }
-  if (!outcome.reference) {
-    await fail(ctx, deposit, 'PROVIDER_PROTOCOL_ERROR', 'The created beneficiary came without a reference');
-    return;
-  }
-  const beneficiaryId = outcome.reference;
-  const cooldownUntil = ctx.clock.now() + bank.coolDownMs;
-  await ctx.claims.update({ ...claim, state: 'created', beneficiaryId, cooldownUntil });
-  return useBeneficiary(ctx, deposit, beneficiaryId, cooldownUntil, true);
+  const at = ctx.clock.now() + bank.coolDownMs + 1_000;
+  const resumesAt = new Date(at).toISOString();
+  const next = await advance(
+    ctx,
+    deposit,
+    { ...cleared, step: 'wait-cooldown', cooldownUntil: at, beneficiaryLookupAt: at },
+    `${why}; cooling down, looking it up at ${resumesAt}`,
+    { type: 'deposit.cooling_down', data: { resumesAt } },
+  );
+  if (!next) return;
+  await ctx.claims.update({ ...claim, claimedAt: at });
+  await sendStep(ctx, next, 'wait-cooldown');
 }
 
 /** What the calls under the lease found: a question (of the list or the creation), a match, or a creation. */
 type Found =
-  | { kind: 'question'; operation: 'list' | 'create'; question: Question }
+  | { kind: 'question'; operation: 'list' | 'create'; question: Question; afterCreation?: boolean }
   | { kind: 'listed'; id: string; approved: boolean }
-  | { kind: 'created'; reference: string | undefined };
+  | { kind: 'created' }
+  | { kind: 'unlisted' };
 
 /**
  * Another deposit creates the beneficiary. Sleep, with one wake-up recorded in the deposit (so its
