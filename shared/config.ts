@@ -3,6 +3,7 @@
  * malformed variable fails at start, with the variable's name.
  */
 import * as z from 'zod';
+import { faultWaitBudgetMs } from './spec/limits.ts';
 
 const number = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
 
@@ -15,8 +16,8 @@ const SandboxEnv = z.object({
   SANDBOX_ASYNC_DELAY_MS: number(1_000),
   SANDBOX_INPUT_TTL_SECONDS: number(300),
   SANDBOX_ACCESS_CODE_TTL_SECONDS: number(600),
-  /** How long a `timeout` fault hangs before answering 504. */
-  SANDBOX_TIMEOUT_MS: number(29_000),
+  /** How long a `timeout` fault hangs before answering 504 (within the fault budget, 25 s). */
+  SANDBOX_TIMEOUT_MS: number(faultWaitBudgetMs).pipe(z.number().max(faultWaitBudgetMs)),
 });
 
 const WalletAccountConfig = z.object({

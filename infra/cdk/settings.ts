@@ -28,6 +28,7 @@ import {
   type tables,
 } from '#infra/topology';
 import { type Reach, type ReachName, reach } from '#shared/deposits/reach';
+import { faultWaitBudgetMs, sandboxFunctionTimeoutSeconds } from '#shared/spec/limits';
 
 export type TableKey = keyof typeof tables;
 export type QueueKey = keyof typeof queues;
@@ -57,8 +58,8 @@ export const limits = {
   /** Step functions run 30 s: one provider call, the 2 s wait for a busy connection, a few writes. */
   providerTimeoutMs: 20_000,
   webhookTimeoutMs: 20_000,
-  /** The sandbox's injected timeout hangs this long inside a 30 s function (the HTTP API's limit). */
-  sandboxTimeoutMs: 29_000,
+  /** The sandbox's injected waits (latency and hang) fit inside its 30 s functions (the HTTP API's limit). */
+  sandboxTimeoutMs: faultWaitBudgetMs,
   /**
    * The sweeper must never re-drive a step that may still be running (a live transfer would then be
    * failed as unknown while it succeeds): at least twice the longest step function's 50 s.
@@ -199,7 +200,7 @@ function buildSettings(): Map<string, FunctionSettings> {
     add(handler, {
       component: 'sandbox',
       ...nothing,
-      timeoutSeconds: 30,
+      timeoutSeconds: sandboxFunctionTimeoutSeconds,
       memoryMb: 256,
       ...(tableless.has(handler)
         ? {}

@@ -161,7 +161,7 @@ export const sandboxBanks: readonly SandboxBank[] = [
     bankId: 'SANDBOX_OTP_READS',
     currency: 'AED',
     accountsMetadata: metadata(
-      { swiftCode: 'SBXRAEAD', bankName: 'Sandbox Guarded Reads Bank' },
+      { swiftCode: 'SBXGAEAD', bankName: 'Sandbox Guarded Reads Bank' },
       'AED',
       aedMinimums,
     ),

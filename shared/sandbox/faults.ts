@@ -11,13 +11,16 @@
  *     its action);
  *   - an `after` outcome loses the answer of an operation that took effect;
  *   - `timeout` hangs for `timeoutMs` (default `SANDBOX_TIMEOUT_MS`) and answers 504 GATEWAY_TIMEOUT;
+ *   - latency and a hang together stay within `faultWaitBudgetMs`, inside the function's own timeout, so
+ *     a fault is never cut short by the gateway (a rule or header asking more is BAD_REQUEST);
  *     `error` answers its status: 500 INTERNAL_ERROR by default, 502 BAD_GATEWAY, 503 SERVICE_UNAVAILABLE.
  */
 import * as z from 'zod';
 import type { Clock } from '#shared/clock';
 import { logger } from '#shared/logger';
 import { ProviderError } from '#shared/spec/errors';
-import { FaultRule } from '#shared/spec/schemas';
+import { faultWaitBudgetMs } from '#shared/spec/limits';
+import { type FaultRule, FaultRuleFields, withinFaultBudget } from '#shared/spec/schemas';
 import type { HttpAnswer } from './answer.ts';
 import type { ConnectionRecord, SandboxStore } from './store.ts';
 
@@ -88,18 +91,23 @@ async function applyOutcome(
 async function failAsTold(settings: FaultSettings, fault: FaultRule): Promise<never> {
   logger.warn('sandbox fault injected', { outcome: fault.outcome, phase: fault.phase ?? 'before' });
   if (fault.outcome === 'timeout') {
-    await settings.clock.sleep(fault.timeoutMs ?? settings.defaultTimeoutMs());
+    // The default hang shortened so that, after the rule's latency, the request ends inside its budget.
+    const hang =
+      fault.timeoutMs ?? Math.min(settings.defaultTimeoutMs(), faultWaitBudgetMs - (fault.latencyMs ?? 0));
+    await settings.clock.sleep(hang);
     throw new ProviderError('GATEWAY_TIMEOUT');
   }
   const byStatus = { 500: 'INTERNAL_ERROR', 502: 'BAD_GATEWAY', 503: 'SERVICE_UNAVAILABLE' } as const;
   throw new ProviderError(byStatus[fault.status ?? 500]);
 }
 
-const HeaderFault = FaultRule.extend({
-  latencyMs: z.coerce.number().int().min(0).max(60_000).optional(),
-  status: z.coerce.number().pipe(FaultRule.shape.status.unwrap()).optional(),
-  timeoutMs: z.coerce.number().int().min(0).max(120_000).optional(),
-});
+const HeaderFault = withinFaultBudget(
+  FaultRuleFields.extend({
+    latencyMs: z.coerce.number().int().min(0).max(faultWaitBudgetMs).optional(),
+    status: z.coerce.number().pipe(FaultRuleFields.shape.status.unwrap()).optional(),
+    timeoutMs: z.coerce.number().int().min(0).max(faultWaitBudgetMs).optional(),
+  }),
+);
 
 /** A fault for this one request, from `X-Sandbox-*` headers (see the README); BAD_REQUEST if malformed. */
 export function headerFault(headers: FaultedRequest['headers']): FaultRule | undefined {

@@ -34,6 +34,18 @@ export const inputLimits = {
 } as const;
 
 /**
+ * How long a sandbox function may run: the HTTP API's own integration limit is 30 s, past which the
+ * gateway answers on its own (not our envelope). The CDK settings give the sandbox's functions this.
+ */
+export const sandboxFunctionTimeoutSeconds = 30;
+
+/**
+ * The longest an injected fault may make a request wait, latency and a timeout's hang together: the
+ * function's time less 5 s for the operation itself and a cold start. Over it is BAD_REQUEST.
+ */
+export const faultWaitBudgetMs = (sandboxFunctionTimeoutSeconds - 5) * 1000;
+
+/**
  * The bearer token of an `Authorization` header (`Bearer <token>`); undefined when there is none.
  * A header longer than the limit is BAD_REQUEST naming it, before the token is looked up anywhere.
  */

@@ -4,7 +4,7 @@
  * with them. Types are inferred, never written twice. Unknown request fields are ignored (stripped).
  */
 import * as z from 'zod';
-import { inputLimits as limits } from './limits.ts';
+import { faultWaitBudgetMs, inputLimits as limits } from './limits.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -369,20 +369,35 @@ export const SandboxBanksResponse = z.object({
   banks: z.array(z.object({ bankId: z.string(), accountsMetadata: AccountsMetadata })),
 });
 
-export const FaultRule = z.object({
+/** A fault's fields; `FaultRule` adds the check that its waits fit the function's time. */
+export const FaultRuleFields = z.object({
   /** Only requests to this path; every path when absent. */
   path: z.string().startsWith('/').max(limits.faultPath).optional(),
   /** Added before the bank answers, while the operation holds the connection. */
-  latencyMs: z.number().int().min(0).max(60_000).optional(),
+  latencyMs: z.number().int().min(0).max(faultWaitBudgetMs).optional(),
   /** `timeout`: hang for `timeoutMs`, then 504. `error`: answer `status`. */
   outcome: z.enum(['timeout', 'error']).optional(),
   status: z.union([z.literal(500), z.literal(502), z.literal(503)]).optional(),
   /** `before`: nothing happens at the bank. `after`: the operation takes effect, the answer is lost. */
   phase: z.enum(['before', 'after']).optional(),
-  timeoutMs: z.number().int().min(0).max(120_000).optional(),
+  timeoutMs: z.number().int().min(0).max(faultWaitBudgetMs).optional(),
   /** How many matching requests the rule applies to; unlimited when absent. */
   times: z.number().int().min(1).optional(),
 });
+
+/** Latency and a timeout's hang together stay inside what the deployed function can wait. */
+export function withinFaultBudget<S extends z.ZodType<z.infer<typeof FaultRuleFields>>>(schema: S) {
+  return schema.refine(
+    (rule) =>
+      (rule.latencyMs ?? 0) + (rule.outcome === 'timeout' ? (rule.timeoutMs ?? 0) : 0) <= faultWaitBudgetMs,
+    {
+      message: `latencyMs and timeoutMs together: at most ${faultWaitBudgetMs} ms (the sandbox function's time)`,
+      path: ['latencyMs'],
+    },
+  );
+}
+
+export const FaultRule = withinFaultBudget(FaultRuleFields);
 export type FaultRule = z.infer<typeof FaultRule>;
 
 export const SetFaultsRequest = z.object({

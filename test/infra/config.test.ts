@@ -3,6 +3,7 @@ import { readDeploymentConfig } from '#infra/cdk/config';
 import { functionSettings, limits, queueAlarms, settingsOf } from '#infra/cdk/settings';
 import { localWallets } from '#infra/local/wallets';
 import { depositsApi, outbox, queues, sandboxApi, sweeper } from '#infra/topology';
+import { faultWaitBudgetMs } from '#shared/spec/limits';
 import { prodWallets } from './synth.ts';
 
 const read = (context: Record<string, unknown>, environment: NodeJS.ProcessEnv = {}) =>
@@ -132,5 +133,20 @@ describe('function settings', () => {
       ...Object.values(queues).map((spec) => settingsOf(spec.consumer).timeoutSeconds),
     );
     expect(limits.minStallAfterSeconds).toBeGreaterThanOrEqual(2 * longest);
+  });
+
+  it("fits every injected fault of the sandbox inside its functions' timeout, with room for the operation", () => {
+    for (const handler of [...sandboxApi.routes.map((route) => route.handler), sandboxApi.defaultHandler]) {
+      const timeoutMs = settingsOf(handler).timeoutSeconds * 1000;
+      expect(timeoutMs, handler).toBeLessThanOrEqual(30_000);
+      expect(timeoutMs - faultWaitBudgetMs, handler).toBeGreaterThanOrEqual(5_000);
+    }
+    expect(limits.sandboxTimeoutMs).toBeLessThanOrEqual(faultWaitBudgetMs);
+    expect(read({ tuning: { SANDBOX_TIMEOUT_MS: faultWaitBudgetMs } }).tuning.SANDBOX_TIMEOUT_MS).toBe(
+      String(faultWaitBudgetMs),
+    );
+    expect(() => read({ tuning: { SANDBOX_TIMEOUT_MS: faultWaitBudgetMs + 1 } })).toThrow(
+      /SANDBOX_TIMEOUT_MS/,
+    );
   });
 });

@@ -251,7 +251,7 @@ export const testSandboxOptions: SandboxOptions = {
   inputTtlMs: 60_000,
   lockMs: 30_000,
   accessCodeTtlMs: 600_000,
-  timeoutFaultMs: 29_000,
+  timeoutFaultMs: 25_000,
 };
 
 /** The operator's wallet account as a new beneficiary (valid IBAN, another bank's SWIFT code). */

@@ -9,6 +9,7 @@ import { runActionWithFault } from '#shared/sandbox/faults';
 import { createBeneficiary } from '#shared/sandbox/operations/beneficiaries';
 import { getMetadata } from '#shared/sandbox/operations/metadata';
 import { createTransfer } from '#shared/sandbox/operations/transfers';
+import { faultWaitBudgetMs } from '#shared/spec/limits';
 import {
   asHttp,
   givenSandbox,
@@ -118,6 +119,42 @@ describe('a fault on a provider operation', () => {
     expect(reply).toEqual({ status: 504, body: failed('GATEWAY_TIMEOUT') });
     expect(clock.now() - startedAt).toBe(testSandboxOptions.timeoutFaultMs);
     expect((await state()).transfers).toHaveLength(1);
+  });
+
+  it('shortens the default hang after a latency, so the whole wait stays inside the fault budget', async () => {
+    // prepare
+    const { transfer, clock } = await givenTransferringUser();
+    const startedAt = clock.now();
+
+    // act
+    const reply = await transfer({
+      'x-sandbox-fault': 'timeout',
+      'x-sandbox-fault-phase': 'after',
+      'x-sandbox-latency-ms': '20000',
+    });
+
+    // assess
+    expect(reply).toEqual({ status: 504, body: failed('GATEWAY_TIMEOUT') });
+    expect(clock.now() - startedAt).toBe(faultWaitBudgetMs);
+  });
+
+  it.each([
+    [{ 'x-sandbox-latency-ms': String(faultWaitBudgetMs + 1) }],
+    [{ 'x-sandbox-fault': 'timeout', 'x-sandbox-timeout-ms': String(faultWaitBudgetMs + 1) }],
+    [{ 'x-sandbox-fault': 'timeout', 'x-sandbox-latency-ms': '20000', 'x-sandbox-timeout-ms': '5001' }],
+  ])('refuses waits over the fault budget (BAD_REQUEST), running nothing: %o', async (headers) => {
+    // prepare
+    const { transfer, state, clock } = await givenTransferringUser();
+    const before = await state();
+    const startedAt = clock.now();
+
+    // act
+    const reply = await transfer(headers);
+
+    // assess
+    expect(reply).toEqual({ status: 400, body: failed('BAD_REQUEST') });
+    expect(clock.now()).toBe(startedAt);
+    expect(await state()).toEqual(before);
   });
 
   it("spends a rule's latency inside the operation: the bank sees the request that much later", async () => {
