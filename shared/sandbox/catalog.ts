@@ -21,6 +21,11 @@ export interface SandboxBank {
   detailsOnFirstTransfer: boolean;
   /** Opening balance of a new user's account, in minor units. */
   openingBalanceMinor: number;
+  /**
+   * What a beneficiary creation answers as its `reference`: the beneficiary's id (the default), or a
+   * receipt number of the bank's, unrelated to the id the list shows. The spec does not say which.
+   */
+  creationReference?: 'receipt';
 }
 
 const uae = { code: 'AE', name: 'United Arab Emirates' };
@@ -200,6 +205,19 @@ export const sandboxBanks: readonly SandboxBank[] = [
     },
     detailsOnFirstTransfer: false,
     openingBalanceMinor: 10_000_000,
+  },
+  {
+    bankId: 'SANDBOX_RECEIPT_REFERENCE',
+    currency: 'AED',
+    accountsMetadata: metadata(
+      { swiftCode: 'SBXRAEAD', bankName: 'Sandbox Receipt Reference Bank' },
+      'AED',
+      aedMinimums,
+    ),
+    asks: asksNothing,
+    detailsOnFirstTransfer: false,
+    openingBalanceMinor: 10_000_000,
+    creationReference: 'receipt',
   },
   {
     bankId: 'SANDBOX_KWD',

@@ -92,8 +92,11 @@ export function createBeneficiary(context: OperationContext, request: CreateBene
         coolDownUntil: now + periodMs(bank.accountsMetadata.beneficiaryCoolDownPeriod),
       };
     },
-    // The reference of a created beneficiary is its id: the `receiverID` of later transfers.
-    result: (beneficiary) => ({ reference: beneficiary.id }),
+    // The reference of a created beneficiary is its id (the `receiverID` of later transfers), or at
+    // a bank that answers receipts, a number unrelated to it: only the list gives the id there.
+    result: (beneficiary) => ({
+      reference: bank.creationReference === 'receipt' ? newId('rcp') : beneficiary.id,
+    }),
     commit: (beneficiary, operation, precondition) =>
       store.createBeneficiary(beneficiary, operation, precondition),
   });
