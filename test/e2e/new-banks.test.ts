@@ -193,8 +193,11 @@ describe('a whole deposit on every new bank, answering every question it asks', 
     ['SANDBOX_COOLDOWN_LISTED', []],
     [
       'SANDBOX_OTP_READS',
+      // The metadata, the list before the creation, and the list after it (the beneficiary's id
+      // comes from the list, never from the creation's reference): each asks.
       [
         { step: 'resolve-bank', ids: ['otp'] },
+        { step: 'ensure-beneficiary', ids: ['otp'] },
         { step: 'ensure-beneficiary', ids: ['otp'] },
       ],
     ],
