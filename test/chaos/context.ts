@@ -1,0 +1,78 @@
+/**
+ * What every part of a chaos run shares: the stack's settings, the run's counters and context, and
+ * two small tools.
+ */
+import type { LocalStack } from '#infra/local/stack';
+import { testEnv } from '../support/local-stack.ts';
+import type { DepositRun } from './audit.ts';
+import type { Clients } from './clients.ts';
+import type { ChaosPlan } from './plan.ts';
+
+export const appSecret = testEnv.SANDBOX_APP_SECRET;
+export const OTP = '123456';
+/**
+ * The stack's settings: the tests' short delays, with room for a loaded two-core machine. A step
+ * must finish well within STALL_AFTER_SECONDS (the sweeper re-drives a deposit that did not move
+ * for that long, and a re-driven transfer whose attempt is on record is an unknown outcome, as it
+ * should be), and a question must be answerable in time under load.
+ */
+export const chaosEnv = {
+  ...testEnv,
+  PROVIDER_TIMEOUT_MS: '3000',
+  SANDBOX_TIMEOUT_MS: '4000',
+  STALL_AFTER_SECONDS: '8',
+  INPUT_TTL_SECONDS: '10',
+  // Webhook retries after 1 s, doubling: a refusing receiver is a while, not an instant.
+  WEBHOOK_RETRY_BASE_SECONDS: '1',
+  // The production level: what would be logged in AWS is what the audit scans for secrets.
+  POWERTOOLS_LOG_LEVEL: 'INFO',
+};
+export const VISIBILITY_TIMEOUT_SECONDS = 6;
+/**
+ * How long the bank waits for an answer: a little longer than the deposit does, as a deployment
+ * would set INPUT_TTL_SECONDS. The bank holds the user's connection while it waits, so a bank that
+ * waited much longer (the sandbox's default is 300 s) would hold up the user's next deposits long
+ * after the question expired.
+ */
+export const SANDBOX_INPUT_TTL_SECONDS = Number(chaosEnv.INPUT_TTL_SECONDS) + 2;
+/** A deposit whose next wake-up is further than this waits deliberately (the 24-hour cool-down). */
+export const PARK_AFTER_MS = 10 * 60_000;
+
+export interface Counters {
+  started: number;
+  inFlight: number;
+  duplicateMessages: number;
+  scheduleFires: number;
+  schedulesFired: Set<string>;
+  outages: number;
+  outageMs: number;
+  outageRefusals: number;
+  perDepositRefusals: number;
+  restart?: { afterDeposits: number; pauseMs: number; tookMs: number };
+}
+
+export interface RunContext {
+  plan: ChaosPlan;
+  clients: Clients;
+  stack: LocalStack;
+  runs: DepositRun[];
+  counters: Counters;
+  depositDeadlineMs: number;
+  say(line: string): void;
+}
+
+/** Runs `work` over `items`, at most `size` at a time. */
+export async function pool<T>(items: T[], size: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(size, items.length) }, async () => {
+      while (next < items.length) {
+        const item = items[next] as T;
+        next += 1;
+        await work(item);
+      }
+    }),
+  );
+}
+
+export const seconds = (ms: number) => Number((ms / 1000).toFixed(1));

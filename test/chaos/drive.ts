@@ -1,0 +1,170 @@
+/**
+ * The callers of a chaos run: each user gets its connection and its faults, and drives its deposits
+ * together as a wallet backend would: creates (repeated with the same key when it did not answer),
+ * reads until the end, answers the bank's questions (but for a deliberate few), and meanwhile sends
+ * copies of the deposit's step messages (`disturbances.ts`).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DepositRun, UserRun } from './audit.ts';
+import type { Connection, DepositItem, Reply } from './clients.ts';
+import { OTP, PARK_AFTER_MS, type RunContext, SANDBOX_INPUT_TTL_SECONDS } from './context.ts';
+import { sendCopies, sendLateCopies } from './disturbances.ts';
+import type { PlannedDeposit, PlannedUser } from './plan.ts';
+import { randomStream } from './random.ts';
+
+/** One user: its connection, its faults, and its deposits driven together. */
+export async function runUser(context: RunContext, user: UserRun) {
+  const { clients } = context;
+  const plan = user.plan;
+  let connection: Connection | undefined;
+  for (let attempt = 1; !connection; attempt += 1) {
+    try {
+      connection = await clients.createUser(plan.bank.bankId, SANDBOX_INPUT_TTL_SECONDS);
+    } catch (error) {
+      if (attempt >= 5) {
+        user.error = `not created: ${(error as Error).message}`;
+        return;
+      }
+      await sleep(500 * attempt);
+    }
+  }
+  user.connection = connection;
+  try {
+    if (plan.providerFaults.length > 0) {
+      await clients.setFaults(
+        connection,
+        plan.providerFaults.map((fault) => fault.rule),
+      );
+    }
+    for (const crash of plan.crashes) {
+      await clients.armCrash(connection, crash.point, {
+        ...(crash.step ? { step: crash.step } : {}),
+        times: crash.times,
+      });
+    }
+  } catch (error) {
+    user.error = `faults not injected: ${(error as Error).message}`;
+    return;
+  }
+  await Promise.all(
+    plan.deposits.map((deposit) =>
+      driveDeposit(context, plan, connection, deposit).catch((error: unknown) => {
+        context.runs[deposit.index]?.findings.push(
+          `the harness failed: ${(error as Error).stack ?? String(error)}`,
+        );
+      }),
+    ),
+  );
+}
+
+/** Starts one deposit and carries it to its end as its caller would, answering (or not) its questions. */
+async function driveDeposit(
+  context: RunContext,
+  user: PlannedUser,
+  connection: Connection,
+  plan: PlannedDeposit,
+) {
+  const { clients, counters } = context;
+  const run = context.runs[plan.index] as DepositRun;
+  const random = randomStream(context.plan.seed, 'deposit', plan.index);
+  await sleep(plan.startDelayMs);
+  const request = { amount: plan.amount, walletAccountID: user.bank.walletAccountID };
+
+  // Create; a create that did not answer is repeated with the same key, as a caller would.
+  let id: string | undefined;
+  for (let attempt = 1; attempt <= 5 && !id; attempt += 1) {
+    const created: Reply = await clients
+      .createDeposit(connection, plan.idempotencyKey, request)
+      .catch((error: unknown) => ({ status: 0, body: { error: String(error) } }));
+    if ((created.status === 202 || (attempt > 1 && created.status === 200)) && created.body.operationID) {
+      id = created.body.operationID;
+    } else {
+      run.createRetries += 1;
+      run.findings.push(`create answered ${created.status} ${JSON.stringify(created.body).slice(0, 200)}`);
+      await sleep(500 * attempt);
+    }
+  }
+  if (!id) return;
+  run.id = id;
+  // Creates that did not answer and were repeated are counted; only a deposit never accepted is a finding.
+  run.findings = [];
+  counters.started += 1;
+  counters.inFlight += 1;
+  try {
+    if (plan.webhookRefusals > 0) {
+      await clients.refuseDeliveries(plan.webhookRefusals, id);
+      counters.perDepositRefusals += plan.webhookRefusals;
+    }
+    if (plan.repeatCreate) {
+      const again = await clients.createDeposit(connection, plan.idempotencyKey, request);
+      if (again.status !== 200 || again.body.operationID !== id) {
+        run.findings.push(
+          `the same create again answered ${again.status} ${again.body.operationID ?? ''}, not ${id}`,
+        );
+      }
+    }
+
+    const deadline = Date.now() + context.depositDeadlineMs;
+    let answered: string | undefined;
+    let duplicateRounds = 0;
+    for (;;) {
+      const read = await clients.readDeposit(connection, id).catch(() => undefined);
+      if (read?.status !== 200) {
+        run.readErrors += 1;
+      } else {
+        const deposit = read.body;
+        if (deposit.status === 'done' || deposit.status === 'failed') {
+          run.outcome = 'final';
+          break;
+        }
+        if (deposit.status === 'user_input_required') {
+          run.asked = true;
+          const question = `${deposit.inputExpiresAt} ${JSON.stringify(deposit.userInputs)}`;
+          if (plan.answers === 'answer' && question !== answered) {
+            await sleep(plan.answerDelayMs);
+            const userInputs = (deposit.userInputs as { id: string; index: number; query: string }[]).map(
+              (input) => ({ ...input, answer: OTP }),
+            );
+            const reply = await clients
+              .createDeposit(connection, plan.idempotencyKey, { ...request, userInputs })
+              .catch(() => undefined);
+            // A crash of the API's own write answers 500: the caller asks again.
+            if (reply?.status === 200) {
+              answered = question;
+              run.answersSent += 1;
+            } else run.answerErrors += 1;
+            continue;
+          }
+        }
+        if (user.bank.longCoolDown && deposit.status === 'initialized') {
+          const item = await clients.depositItem(id);
+          if (item && wakeOf(item) > Date.now() + PARK_AFTER_MS) {
+            run.outcome = 'parked';
+            break;
+          }
+        }
+        if (plan.duplicates && duplicateRounds < 4 && random.chance(0.35)) {
+          duplicateRounds += 1;
+          await sendCopies(context, run, id, random);
+        }
+      }
+      if (Date.now() > deadline) {
+        run.outcome = 'stalled';
+        break;
+      }
+      await sleep(random.int(700, 1_300));
+    }
+    if (plan.duplicates && run.outcome === 'final') await sendLateCopies(context, run, id, random);
+  } finally {
+    counters.inFlight -= 1;
+  }
+}
+
+/** When a waiting deposit is next woken (a cool-down's end, a look-up after it, a claim's sleep). */
+function wakeOf(item: DepositItem) {
+  return Math.max(
+    item.step === 'wait-cooldown' ? (item.cooldownUntil ?? 0) : 0,
+    item.beneficiaryLookupAt ?? 0,
+    item.sleepsUntil ?? 0,
+  );
+}
