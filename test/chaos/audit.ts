@@ -6,13 +6,8 @@
  */
 import { toMinorUnits } from '#shared/money';
 import type { Connection, Delivery, DepositItem, TableItem } from './clients.ts';
-import {
-  bankAsks,
-  type ChaosPlan,
-  explainedFailures,
-  type PlannedDeposit,
-  type PlannedUser,
-} from './plan.ts';
+import { explainedFailures } from './faults.ts';
+import { bankAsks, type ChaosPlan, type PlannedDeposit, type PlannedUser } from './plan.ts';
 
 /** What the harness saw of one deposit while it drove it. */
 export interface DepositRun {

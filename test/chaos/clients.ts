@@ -9,10 +9,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { CrashPoint } from '#infra/local/crash-points';
 import type { LocalStack } from '#infra/local/stack';
 import { stepQueueKeys, tables } from '#infra/topology';
 import { SandboxBanksResponse } from '#shared/spec/schemas';
-import type { CrashPoint, FaultRule, Step } from './plan.ts';
+import type { FaultRule, Step } from './faults.ts';
 
 export interface Reply {
   status: number;

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DepositRun } from './audit.ts';
 import type { StepMessage } from './clients.ts';
 import type { RunContext } from './context.ts';
-import { steps } from './plan.ts';
+import { steps } from './faults.ts';
 import { type Random, randomStream } from './random.ts';
 
 /**
