@@ -1,0 +1,109 @@
+/**
+ * The first check of the audit: every deposit accepted, and where it stands. Each is done, failed
+ * with a type its user's faults explain, or deliberately waiting (a long cool-down, its wake-up
+ * recorded); anything else is stalled. A deposit that had to fail (below the minimum, or a question
+ * nobody answered) must not be done. Also the harness's own findings, and the questions' figures.
+ */
+import type { AuditScope, DepositRun } from './audit.ts';
+import type { DepositItem } from './clients.ts';
+import { explainedFailures } from './faults.ts';
+import { bankAsks, type PlannedUser } from './plan.ts';
+
+/** A deposit deliberately waiting on a long cool-down, with its item. */
+export interface WaitingDeposit {
+  run: DepositRun;
+  item: DepositItem;
+}
+
+export function checkStates(scope: AuditScope) {
+  const { input, items, name, finding } = scope;
+  const notCreated: string[] = [];
+  const stalled: string[] = [];
+  const harness: string[] = [];
+  const unexplained: string[] = [];
+  const unansweredButDone: string[] = [];
+  const outcomes = { done: 0, failed: 0, waiting: 0, stalled: 0 };
+  const failedByType: Record<string, number> = {};
+  const waiting: WaitingDeposit[] = [];
+  for (const run of input.runs) {
+    harness.push(...run.findings.map((text) => `${name(run)}: ${text}`));
+    const item = run.id ? items.get(run.id) : undefined;
+    if (!run.id || !item) {
+      notCreated.push(name(run));
+      continue;
+    }
+    const user = input.plan.users[run.plan.userIndex] as PlannedUser;
+    if (item.status === 'done' || item.status === 'failed') {
+      if (item.status === 'done') outcomes.done += 1;
+      else {
+        outcomes.failed += 1;
+        const type = item.failure?.type ?? '(none)';
+        failedByType[type] = (failedByType[type] ?? 0) + 1;
+        if (!explainedFailures(user, run.plan).has(type)) {
+          const copies = run.copies.length > 0 ? ` (copies sent: ${run.copies.join(' ')})` : '';
+          unexplained.push(`${name(run)} ${type}: ${item.failure?.msg ?? ''}${copies}`);
+        }
+      }
+      if (
+        item.status === 'done' &&
+        (run.plan.belowMinimum || (run.plan.answers === 'never' && bankAsks(user.bank)))
+      ) {
+        unansweredButDone.push(name(run));
+      }
+      continue;
+    }
+    const wake = Math.max(
+      item.step === 'wait-cooldown' ? (item.cooldownUntil ?? 0) : 0,
+      item.beneficiaryLookupAt ?? 0,
+      item.sleepsUntil ?? 0,
+    );
+    const deliberate =
+      user.bank.longCoolDown &&
+      item.status === 'initialized' &&
+      wake > input.now + input.parkAfterMs &&
+      item.checkAt !== undefined &&
+      item.checkAt >= wake;
+    if (deliberate) {
+      outcomes.waiting += 1;
+      waiting.push({ run, item });
+      continue;
+    }
+    outcomes.stalled += 1;
+    const last = item.history.at(-1);
+    stalled.push(
+      `${name(run)} ${item.status} at ${item.step} v${item.version}, last moved ${Math.round((input.now - (last?.at ?? 0)) / 1000)} s ago${last?.note ? ` (${last.note})` : ''}`,
+    );
+  }
+  finding('deposits not accepted or not in the table', notCreated);
+  finding('deposits stalled: neither done, failed, nor deliberately waiting', stalled);
+  finding('deposits failed with a type no injected fault explains', unexplained);
+  finding(
+    'deposits done that had to fail (below the minimum, or a question nobody answered)',
+    unansweredButDone,
+  );
+  finding('harness findings (the API answered out of contract)', harness);
+  return { outcomes, failedByType, waiting };
+}
+
+/** The bank's questions: deposits asked, answers sent and retried, left unanswered, expired. */
+export function questionFigures({ input, items }: AuditScope) {
+  const asked = input.runs.filter((run) => run.asked);
+  const never = input.runs.filter((run) => run.plan.answers === 'never');
+  const expired = input.runs.filter((run) => run.id && items.get(run.id)?.failure?.type === 'INPUT_EXPIRED');
+  return {
+    depositsAsked: asked.length,
+    answersSent: input.runs.reduce((sum, run) => sum + run.answersSent, 0),
+    answerRetries: input.runs.reduce((sum, run) => sum + run.answerErrors, 0),
+    leftUnanswered: never.length,
+    leftUnansweredAndAsked: never.filter((run) => run.asked).length,
+    inputExpired: expired.length,
+  };
+}
+
+/** The deposits deliberately waiting, and how many have their wake-up armed in the local scheduler. */
+export function waitingFigures({ input }: AuditScope, waiting: WaitingDeposit[]) {
+  return {
+    deposits: waiting.length,
+    withScheduleArmed: waiting.filter(({ run }) => run.id && input.scheduledDeposits.has(run.id)).length,
+  };
+}
