@@ -1,4 +1,6 @@
 import middy from '@middy/core';
-import { type HttpEvent, type HttpResult, json } from '#shared/middleware/http';
+import { errorEnvelope, type HttpEvent, type HttpResult, json } from '#shared/middleware/http';
 
-export const handler = middy<HttpEvent, HttpResult>().handler(async () => json(200, { status: 'ok' }));
+export const handler = middy<HttpEvent, HttpResult>()
+  .use(errorEnvelope())
+  .handler(async () => json(200, { status: 'ok' }));

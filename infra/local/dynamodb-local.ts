@@ -15,6 +15,8 @@ import type { TableSpec } from '#infra/topology';
 
 export interface DynamoDbLocal {
   endpoint: string;
+  /** The Java process's id (for tests that check nothing is left behind). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -31,8 +33,16 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
-export async function startDynamoDbLocal(): Promise<DynamoDbLocal> {
+/**
+ * Starts DynamoDB Local and waits until it answers, telling `onProgress` what it is doing (the JVM's
+ * first start can take many seconds). A start that fails leaves no process behind.
+ */
+export async function startDynamoDbLocal(
+  onProgress: (message: string) => void = () => {},
+): Promise<DynamoDbLocal> {
   const port = await freePort();
+  const startedAt = Date.now();
+  onProgress(`Starting DynamoDB Local (Java, in memory) on port ${port}...`);
   const child = dynamoDbLocal.spawn({ port, sharedDb: true, stdio: 'pipe' });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -54,33 +64,46 @@ export async function startDynamoDbLocal(): Promise<DynamoDbLocal> {
     });
   });
 
+  const stop = async () => {
+    if (exited) return;
+    child.kill('SIGTERM');
+    await Promise.race([exit, sleep(5_000)]);
+    if (!exited) child.kill('SIGKILL');
+  };
+
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: localCredentials });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (exited) {
-      throw new Error(`DynamoDB Local did not start (is Java 17+ installed and on the PATH?)\n${output}`);
+  const deadline = startedAt + 30_000;
+  let nextNotice = startedAt + 5_000;
+  try {
+    for (;;) {
+      if (exited) {
+        throw new Error(`DynamoDB Local did not start (is Java 17+ installed and on the PATH?)\n${output}`);
+      }
+      try {
+        await client.send(new ListTablesCommand({}));
+        break;
+      } catch (error) {
+        if (Date.now() > deadline)
+          throw new Error(`DynamoDB Local did not answer within 30 s: ${error}\n${output}`);
+        if (Date.now() >= nextNotice) {
+          onProgress(
+            `Still waiting for DynamoDB Local (${Math.round((Date.now() - startedAt) / 1000)} s)...`,
+          );
+          nextNotice += 5_000;
+        }
+        await sleep(100);
+      }
     }
-    try {
-      await client.send(new ListTablesCommand({}));
-      break;
-    } catch (error) {
-      if (Date.now() > deadline)
-        throw new Error(`DynamoDB Local did not answer within 30 s: ${error}\n${output}`);
-      await sleep(100);
-    }
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    client.destroy();
   }
-  client.destroy();
+  onProgress(`DynamoDB Local is ready (${((Date.now() - startedAt) / 1000).toFixed(1)} s)`);
 
-  return {
-    endpoint,
-    async stop() {
-      if (exited) return;
-      child.kill('SIGTERM');
-      await Promise.race([exit, sleep(5_000)]);
-      if (!exited) child.kill('SIGKILL');
-    },
-  };
+  return { endpoint, pid: child.pid, stop };
 }
 
 /** Credentials DynamoDB Local accepts; the local stack never talks to AWS. */

@@ -1,6 +1,8 @@
 /**
  * A local HTTP API: turns each request into an API Gateway HTTP API (payload 2.0) event, invokes the
  * same handler module Lambda would, and writes its result back. Routes come from the topology.
+ * The 1 MiB body limit is the handlers' own (shared/middleware/http.ts), as in AWS; the gateway only
+ * stops reading at Lambda's own invocation limit (6 MB), where AWS would not invoke the function.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -15,7 +17,8 @@ type Handler = (
   context: Context,
 ) => Promise<APIGatewayProxyStructuredResultV2>;
 
-const MAX_BODY_BYTES = 1024 * 1024;
+/** Lambda's synchronous invocation payload limit: AWS refuses larger requests before the handler. */
+const MAX_INVOCATION_BYTES = 6 * 1024 * 1024;
 const projectRoot = resolve(import.meta.dirname, '../..');
 
 export interface Gateway {
@@ -29,6 +32,29 @@ async function loadHandler(modulePath: string): Promise<Handler> {
   };
   if (typeof module.handler !== 'function') throw new Error(`${modulePath} exports no handler`);
   return module.handler;
+}
+
+/** The port an API was to listen on is taken by another process. */
+export class PortInUseError extends Error {
+  constructor(
+    readonly api: string,
+    readonly port: number,
+  ) {
+    super(`port ${port} (the ${api} API) is already in use`);
+    this.name = 'PortInUseError';
+  }
+}
+
+/** Fails with PortInUseError when `port` cannot be listened on (0, any free port, always can). */
+export async function ensurePortFree(api: string, host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((free, failed) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      failed(error.code === 'EADDRINUSE' ? new PortInUseError(api, port) : error),
+    );
+    probe.listen(port, host, () => probe.close(() => free()));
+  });
 }
 
 /** Routes that exist only on the local stack (test controls), answered with JSON. */
@@ -52,20 +78,21 @@ export async function startGateway(
   };
 
   const server = createServer((request, response) => {
-    serve(request, response).catch((error: unknown) => {
-      writeEnvelope(response, 500, 'INTERNAL_ERROR', `Local gateway error: ${String(error)}`);
+    const requestId = randomUUID();
+    serve(request, response, requestId).catch((error: unknown) => {
+      writeEnvelope(response, 500, 'INTERNAL_ERROR', `Local gateway error: ${String(error)}`, requestId);
     });
   });
 
-  async function serve(request: IncomingMessage, response: ServerResponse) {
+  async function serve(request: IncomingMessage, response: ServerResponse, requestId: string) {
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of request) {
       size += (chunk as Buffer).length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
+      if (size <= MAX_INVOCATION_BYTES) chunks.push(chunk as Buffer);
     }
-    if (size > MAX_BODY_BYTES) {
-      writeEnvelope(response, 413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
+    if (size > MAX_INVOCATION_BYTES) {
+      writeEnvelope(response, 413, 'PAYLOAD_TOO_LARGE', 'Request body is too large', requestId);
       return;
     }
     const url = new URL(request.url ?? '/', 'http://local');
@@ -84,6 +111,7 @@ export async function startGateway(
       url,
       route.routeKey,
       chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined,
+      requestId,
     );
     const result = await route.handler(event, lambdaContext(`${api.name}-${route.name}`));
     response.writeHead(result.statusCode ?? 200, {
@@ -95,7 +123,12 @@ export async function startGateway(
     );
   }
 
-  await new Promise<void>((ready) => server.listen(port, host, ready));
+  await new Promise<void>((ready, failed) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      failed(error.code === 'EADDRINUSE' ? new PortInUseError(api.name, port) : error),
+    );
+    server.listen(port, host, ready);
+  });
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   return {
@@ -113,6 +146,7 @@ function toEvent(
   url: URL,
   routeKey: string,
   body: string | undefined,
+  requestId: string,
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
@@ -139,7 +173,7 @@ function toEvent(
         sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
-      requestId: randomUUID(),
+      requestId,
       routeKey,
       stage: '$default',
       time: now.toUTCString(),
@@ -154,11 +188,17 @@ function stringHeaders(headers: APIGatewayProxyStructuredResultV2['headers']): R
   return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name, String(value)]));
 }
 
-function writeEnvelope(response: ServerResponse, status: number, type: string, msg: string) {
+function writeEnvelope(
+  response: ServerResponse,
+  status: number,
+  type: string,
+  msg: string,
+  requestId: string,
+) {
   if (response.headersSent) {
     response.end();
     return;
   }
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ success: false, status: 'failed', type, msg }));
+  response.writeHead(status, { 'content-type': 'application/json', 'x-request-id': requestId });
+  response.end(JSON.stringify({ success: false, status: 'failed', type, msg, requestId }));
 }

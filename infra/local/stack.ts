@@ -15,7 +15,7 @@ import { depositsApi, outbox, queues, sandboxApi, scheduleGroup, sweeper, tables
 import { digest } from '#shared/secrets';
 import { crashPoints, installCrashPoints } from './crash-points.ts';
 import { createTables, localCredentials, startDynamoDbLocal } from './dynamodb-local.ts';
-import { type LocalRoutes, startGateway } from './gateway.ts';
+import { ensurePortFree, type LocalRoutes, startGateway } from './gateway.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { startLocalQueues } from './queues.ts';
 import { startLocalScheduler } from './scheduler.ts';
@@ -31,6 +31,8 @@ export interface LocalStackOptions {
   sweepIntervalMs?: number;
   /** Extra environment for the handlers (tests lower delays and thresholds here). */
   env?: Record<string, string>;
+  /** Told what the stack is doing while it starts (`npm start` prints it). */
+  onProgress?: (message: string) => void;
 }
 
 export interface LocalStack {
@@ -61,10 +63,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
   };
+  const progress = options.onProgress ?? (() => {});
+  // A port already taken fails the start at once, before DynamoDB Local is started at all.
+  await ensurePortFree(sandboxApi.name, host, options.sandboxPort ?? 3001);
+  await ensurePortFree(depositsApi.name, host, options.depositsPort ?? 3000);
   try {
-    const dynamodb = await startDynamoDbLocal();
+    const dynamodb = await startDynamoDbLocal(progress);
     stops.push(() => dynamodb.stop());
     const visibility = options.visibilityTimeoutSeconds ?? 10;
+    progress('Starting SQS (fauxqs), the local scheduler and the tables...');
     const sqs = await startLocalQueues(visibility);
     stops.push(() => sqs.stop());
     const scheduler = await startLocalScheduler({ sqs: sqs.client });
@@ -103,6 +110,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       dynamodb.endpoint,
       Object.values(tables).map((spec) => ({ name: spec.localName, spec })),
     );
+    progress('Loading the handlers and starting the sandbox and deposits APIs...');
     const sandbox = await startGateway(sandboxApi, host, options.sandboxPort ?? 3001);
     stops.push(() => sandbox.close());
     process.env.PROVIDER_BASE_URL = userEnv.PROVIDER_BASE_URL ?? sandbox.url;

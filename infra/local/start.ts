@@ -1,12 +1,34 @@
-/** `npm start`: the whole service on this machine. Ctrl-C stops it. */
+/**
+ * `npm start`: the whole service on this machine. Ctrl-C stops it. It says what it is doing while it
+ * starts; a port already in use ends it with one line naming the variable to set, and nothing left
+ * running (the ports are checked before DynamoDB Local starts, and a failed start stops what it began).
+ */
 import { sandboxBanks } from '#shared/sandbox/catalog';
-import { startLocalStack } from './stack.ts';
+import { PortInUseError } from './gateway.ts';
+import { type LocalStack, startLocalStack } from './stack.ts';
 
-const stack = await startLocalStack({
-  depositsPort: Number(process.env.PORT ?? 3000),
-  host: process.env.HOST ?? '127.0.0.1',
-  sandboxPort: Number(process.env.SANDBOX_PORT ?? 3001),
-});
+/** The environment variable that sets each API's port. */
+const portVariables: Record<string, string> = { sandbox: 'SANDBOX_PORT', deposits: 'PORT' };
+
+let stack: LocalStack;
+try {
+  stack = await startLocalStack({
+    depositsPort: Number(process.env.PORT ?? 3000),
+    host: process.env.HOST ?? '127.0.0.1',
+    sandboxPort: Number(process.env.SANDBOX_PORT ?? 3001),
+    onProgress: (message) => process.stdout.write(`${message}\n`),
+  });
+} catch (error) {
+  if (error instanceof PortInUseError) {
+    const variable = portVariables[error.api] ?? 'PORT';
+    process.stderr.write(
+      `Port ${error.port} (the ${error.api} API) is already in use: set ${variable} to a free port, for example ${variable}=${error.port + 100} npm start\n`,
+    );
+  } else {
+    process.stderr.write(`The local stack did not start: ${(error as Error).message}\n`);
+  }
+  process.exit(1);
+}
 const appSecret = process.env.SANDBOX_APP_SECRET ?? 'sandbox-local-app-secret';
 const url = stack.sandboxUrl;
 

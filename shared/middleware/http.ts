@@ -1,7 +1,9 @@
 /**
  * HTTP plumbing shared by every API handler: JSON bodies validated by a schema, answers as JSON, and
  * every error as the spec's failed envelope (an EnvelopeError with its type; anything else is logged
- * and answered INTERNAL_ERROR without details).
+ * and answered INTERNAL_ERROR without details). The handlers themselves refuse a body over
+ * `MAX_BODY_BYTES` (413), so AWS answers as the local stack does, and every error body carries the
+ * request's id (`requestId`, also the `x-request-id` header of every answer) for a caller to quote.
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
@@ -11,6 +13,9 @@ import { badRequest, EnvelopeError, ProviderError } from '#shared/spec/errors';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
+
+/** The largest request body a handler reads: 1 MiB. */
+export const MAX_BODY_BYTES = 1024 * 1024;
 
 export function json(statusCode: number, body: unknown): HttpResult {
   return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
@@ -47,17 +52,57 @@ export function parseBody<S extends z.ZodType>(event: HttpEvent, schema: S): z.i
   return parsed.data;
 }
 
-/** Answers every error as a failed envelope; never a stack trace, never a 500 for bad input. */
+/** The id a caller can quote for this request: the API's own request id (the Lambda's as a fallback). */
+function requestIdOf(event: HttpEvent, awsRequestId: string | undefined): string {
+  return event.requestContext?.requestId ?? awsRequestId ?? 'unknown';
+}
+
+/** The body's size in bytes as the client sent it (a base64 body decoded). */
+function bodyBytes(event: HttpEvent): number {
+  if (!event.body) return 0;
+  return Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+}
+
+/** Adds the request id to an answer: its header always, its body when it is an error envelope. */
+function withRequestId(result: HttpResult, requestId: string): HttpResult {
+  const headers = { ...result.headers, 'x-request-id': requestId };
+  if ((result.statusCode ?? 200) < 400 || typeof result.body !== 'string') return { ...result, headers };
+  try {
+    const body = JSON.parse(result.body) as unknown;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return { ...result, headers };
+    return { ...result, headers, body: JSON.stringify({ ...body, requestId }) };
+  } catch {
+    return { ...result, headers };
+  }
+}
+
+/**
+ * Every API handler's guard: a body over `MAX_BODY_BYTES` is refused before it is parsed (413
+ * PAYLOAD_TOO_LARGE); every error becomes a failed envelope, never a stack trace, never a 500 for bad
+ * input; every answer carries the request id, and every error body too.
+ */
 export function errorEnvelope(): MiddlewareObj<HttpEvent, HttpResult> {
   return {
+    before: async (request) => {
+      if (bodyBytes(request.event) > MAX_BODY_BYTES) throw new ProviderError('PAYLOAD_TOO_LARGE');
+    },
+    after: async (request) => {
+      if (!request.response) return;
+      const requestId = requestIdOf(request.event, request.context?.awsRequestId);
+      request.response = withRequestId(request.response, requestId);
+    },
     onError: async (request) => {
       const { error } = request;
+      const requestId = requestIdOf(request.event, request.context?.awsRequestId);
       if (error instanceof EnvelopeError) {
-        request.response = json(error.status, failedEnvelope(error));
+        request.response = withRequestId(json(error.status, failedEnvelope(error)), requestId);
         return;
       }
-      logger.error('unhandled error', { error: error as Error, path: request.event.rawPath });
-      request.response = json(500, failedEnvelope(new ProviderError('INTERNAL_ERROR')));
+      logger.error('unhandled error', { error: error as Error, path: request.event.rawPath, requestId });
+      request.response = withRequestId(
+        json(500, failedEnvelope(new ProviderError('INTERNAL_ERROR'))),
+        requestId,
+      );
     },
   };
 }

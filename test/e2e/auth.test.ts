@@ -23,6 +23,7 @@ const unauthorized = {
   status: 'failed',
   type: 'UNAUTHORIZED',
   msg: 'Invalid access token',
+  requestId: expect.any(String),
 };
 
 /** A user created over HTTP whose access code has not been exchanged yet. */
@@ -186,6 +187,7 @@ describe('token exchange (POST /v1/auth/ExchangeToken)', () => {
       expect(reply.body).toEqual({
         success: false,
         status: 'failed',
+        requestId: expect.any(String),
         type: 'BAD_REQUEST',
         msg: 'Invalid JSON request',
         details: [expect.stringMatching(new RegExp(`^${field}: `))],

@@ -180,6 +180,7 @@ describe('POST /sandbox/users refusals and options', () => {
     expect(reply.body).toEqual({
       success: false,
       status: 'failed',
+      requestId: expect.any(String),
       type: 'UNAUTHORIZED',
       msg: 'Invalid access token',
     });
@@ -224,6 +225,7 @@ describe('POST /sandbox/users refusals and options', () => {
     expect(reply.body).toEqual({
       success: false,
       status: 'failed',
+      requestId: expect.any(String),
       type: 'BAD_REQUEST',
       msg: 'Invalid JSON request',
       details: [expect.stringMatching(new RegExp(`^${field}: `))],
@@ -313,6 +315,7 @@ describe('POST /sandbox/users/get', () => {
     expect(reply.body).toEqual({
       success: false,
       status: 'failed',
+      requestId: expect.any(String),
       type: 'BAD_REQUEST',
       msg: 'Invalid JSON request',
       details: [expect.stringMatching(/^connectionID: /)],

@@ -77,18 +77,37 @@ describe('a deposit that fails', () => {
     await expectNoMoneyMoved(user);
   });
 
-  it('with a wrong one-time password: INVALID_MFA', async () => {
+  it('with a wrong one-time password three times (the bank asks again twice): INVALID_MFA', async () => {
     const user = await createUser('SANDBOX_OTP');
     const key = `wrong-otp-${user.connectionID}`;
     const started = await startDeposit(user, { amount: 25 }, key);
-    const asked = await depositWhen(user, started.body.operationID, (d) => d.status !== 'initialized');
+    const id: string = started.body.operationID;
+    const asked = await depositWhen(user, id, (d) => d.status !== 'initialized');
 
-    const answered = await startDeposit(user, { amount: 25, userInputs: otpAnswer(asked, '000000') }, key);
-    const ended = await depositWhen(user, started.body.operationID);
+    const answers = [];
+    const questions = [asked];
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      const question = questions.at(-1) ?? asked;
+      answers.push(await startDeposit(user, { amount: 25, userInputs: otpAnswer(question, '000000') }, key));
+      if (attempt < 3) {
+        questions.push(
+          await depositWhen(
+            user,
+            id,
+            (d) => d.status === 'user_input_required' && d.updatedAt !== question.updatedAt,
+          ),
+        );
+      }
+    }
+    const ended = await depositWhen(user, id);
 
     expect(asked).toMatchObject({ status: 'user_input_required', step: 'ensure-beneficiary' });
-    expect(answered.status).toBe(200);
-    expect(answered.body.operationID).toBe(started.body.operationID);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(answers.map((answer) => answer.body.operationID)).toEqual([id, id, id]);
+    expect(questions.slice(1).map((question) => question.userInputs[0].query)).toEqual([
+      expect.stringContaining('2 tries left'),
+      expect.stringContaining('1 try left'),
+    ]);
     expect(ended).toEqual(failedDeposit('INVALID_MFA'));
     expect(ended.userInputs).toBeUndefined();
     await expectNoMoneyMoved(user);

@@ -3,9 +3,11 @@
  * for their currency, unknown routes, oversized bodies, bad fault headers, and a small fuzz of every
  * route that must never make the sandbox answer a 5xx or anything but JSON.
  */
+import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sandboxApi } from '#infra/topology';
+import { depositsApi, sandboxApi } from '#infra/topology';
+import { depositsUrl } from '../support/deposits.ts';
 import {
   appSecret,
   createUser,
@@ -27,6 +29,7 @@ function badRequestNaming(field: string) {
     status: 'failed',
     type: 'BAD_REQUEST',
     msg: 'Invalid JSON request',
+    requestId: expect.any(String),
     details: expect.arrayContaining([expect.stringMatching(new RegExp(`^${escaped}(:| is )`))]),
   };
 }
@@ -37,10 +40,11 @@ function raw(
   path: string,
   body: string | undefined,
   headers: Record<string, string> = {},
+  baseUrl: string = sandboxUrl,
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
-      `${sandboxUrl}${path}`,
+      `${baseUrl}${path}`,
       {
         method,
         headers: {
@@ -307,6 +311,7 @@ describe('routes that do not exist, oversized bodies and bad fault headers', () 
     expect(reply.body).toEqual({
       success: false,
       status: 'failed',
+      requestId: expect.any(String),
       type: 'NOT_FOUND',
       msg: expect.any(String),
     });
@@ -333,6 +338,7 @@ describe('routes that do not exist, oversized bodies and bad fault headers', () 
     expect(over.body).toEqual({
       success: false,
       status: 'failed',
+      requestId: expect.any(String),
       type: 'PAYLOAD_TOO_LARGE',
       msg: 'Request body is too large',
     });
@@ -368,6 +374,7 @@ describe('routes that do not exist, oversized bodies and bad fault headers', () 
       status: 'failed',
       type: 'BAD_REQUEST',
       msg: 'Invalid JSON request',
+      requestId: expect.any(String),
       details: [expect.stringContaining(`X-Sandbox header ${field}`)],
     };
     expect(provider.status).toBe(400);
@@ -379,7 +386,7 @@ describe('routes that do not exist, oversized bodies and bad fault headers', () 
   });
 });
 
-describe('fuzz: odd bodies never make any route answer 5xx or non-JSON', () => {
+describe('fuzz: odd and oversized bodies and headers never make any route of either API answer 5xx or non-JSON', () => {
   let user: TestUser;
   beforeAll(async () => {
     user = await createUser('SANDBOX_BENEFICIARY');
@@ -444,30 +451,83 @@ describe('fuzz: odd bodies never make any route answer 5xx or non-JSON', () => {
         jobID: 'job_x',
       }),
       withSecrets({ sync: false, operationID: '', jobID: '', bankId: '', connectionID: '', accessCode: '' }),
+      // Oversized: every id a few KB long, text fields of 100 KB, arrays of a thousand items.
+      withSecrets({
+        sync: true,
+        amount: 10,
+        ...Object.fromEntries(ids.map((field) => [field, long])),
+        action: long,
+      }),
+      withSecrets({
+        sync: true,
+        amount: 10,
+        senderID: 'acc_x',
+        action: 'deposit',
+        type: huge,
+        name: huge,
+        iban: huge,
+        swiftCode: long,
+        country: huge,
+        bankName: huge,
+        branchAddress: huge,
+        address: { line1: huge, line2: '', line3: '' },
+        beneficiary: { name: huge, iban: long, swiftCode: long, country: long, address: { line1: huge } },
+      }),
+      withSecrets({
+        sync: true,
+        amount: 10,
+        senderID: 'acc_x',
+        receiverID: 'ben_x',
+        cardID: 'card_x',
+        operationID: 'op_x',
+        jobID: 'job_x',
+        connectionID: 'conn_x',
+        userInputs: Array.from({ length: 1_000 }, (_, index) => ({
+          id: 'otp',
+          index,
+          query: long,
+          answer: long,
+        })),
+        faults: Array.from({ length: 1_000 }, () => ({ latencyMs: 1, path: `/${short}` })),
+      }),
+      JSON.stringify({ ...secrets, appSecret: huge, userSecret: huge, accessCode: huge, sync: true }),
+      // Over the 1 MiB body limit: refused by the handler's own middleware (413), as in AWS.
+      withSecrets({ sync: true, padding: 'p'.repeat(1_500_000) }),
     ];
   }
 
-  it.each(sandboxApi.routes)('$method $path', async ({ method, path }) => {
-    // prepare
-    const sends = [
-      ...oddBodies({}).map((body) => ({ body, headers: {} })),
-      ...oddBodies(secretsOf(user)).map((body) => ({ body, headers: bearer(user) })),
-    ];
+  const long = 'x'.repeat(5_000);
+  /** Text fields of 100 KB: the body with nine of them stays under the 1 MiB limit, so the fields are checked. */
+  const huge = 'y'.repeat(100_000);
+  const short = 'q'.repeat(300);
+  const ids = [
+    'senderID',
+    'receiverID',
+    'cardID',
+    'operationID',
+    'jobID',
+    'connectionID',
+    'bankId',
+    'accessCode',
+    'walletAccountID',
+  ];
+  /** Oversized and odd headers: bearer tokens of 10 KB (ASCII, and two-byte characters), a long key. */
+  const oddHeaders = (user: TestUser): Record<string, string>[] => [
+    { authorization: `Bearer ${'z'.repeat(10_000)}` },
+    { authorization: `Bearer ${'é'.repeat(1_100)}.at_x` },
+    { authorization: `Bearer ${user.accessToken}`, 'idempotency-key': long },
+  ];
 
-    // act
-    const replies = await Promise.all(sends.map(({ body, headers }) => raw(method, path, body, headers)));
-    const health = await request('GET', '/health');
-    // An odd body may have started a `sync: false` operation that holds the connection for a moment.
-    const stillServing = await eventually(async () => {
-      const reply = await user.call('/v1/metadata/accounts/get', { sync: true });
-      return reply.status === 409 ? undefined : reply;
-    });
-
-    // assess
-    expect(replies).toHaveLength(32);
+  /** Checks every reply: under 500, JSON, a failed envelope with a request id when 4xx. */
+  function assessReplies(
+    label: string,
+    sends: { body: string }[],
+    replies: { status: number; text: string }[],
+  ) {
+    expect(replies).toHaveLength(sends.length);
     for (const [index, { status, text }] of replies.entries()) {
       const sent = sends[index]?.body.slice(0, 80);
-      expect(status, `${method} ${path} with ${sent}: ${text.slice(0, 200)}`).toBeLessThan(500);
+      expect(status, `${label} with ${sent}: ${text.slice(0, 200)}`).toBeLessThan(500);
       let body: unknown;
       expect(
         () => {
@@ -485,6 +545,7 @@ describe('fuzz: odd bodies never make any route answer 5xx or non-JSON', () => {
             status: 'failed',
             type: expect.any(String),
             msg: expect.any(String),
+            requestId: expect.any(String),
           }),
         );
       } else {
@@ -493,8 +554,60 @@ describe('fuzz: odd bodies never make any route answer 5xx or non-JSON', () => {
         expect(envelope.status, `${sent}`).not.toBe('failed');
       }
     }
+  }
+
+  it.each(sandboxApi.routes)('sandbox: $method $path', async ({ method, path }) => {
+    // prepare
+    const sends = [
+      ...oddBodies({}).map((body) => ({ body, headers: {} })),
+      ...oddBodies(secretsOf(user)).map((body) => ({ body, headers: bearer(user) })),
+      ...oddHeaders(user).map((headers) => ({
+        body: JSON.stringify({ ...secretsOf(user), sync: true }),
+        headers,
+      })),
+    ];
+
+    // act
+    const replies = await Promise.all(sends.map(({ body, headers }) => raw(method, path, body, headers)));
+    const health = await request('GET', '/health');
+    // An odd body may have started a `sync: false` operation that holds the connection for a moment.
+    const stillServing = await eventually(async () => {
+      const reply = await user.call('/v1/metadata/accounts/get', { sync: true });
+      return reply.status === 409 ? undefined : reply;
+    });
+
+    // assess
+    assessReplies(`${method} ${path}`, sends, replies);
     expect(health.status).toBe(200);
     expect(stillServing.status).toBe(200);
     expect(stillServing.body).toMatchObject({ success: true, status: 'done' });
+  });
+
+  it.each(depositsApi.routes)('deposits: $method $path', async ({ method, path }) => {
+    // prepare
+    const withKey = (headers: Record<string, string>) => ({ 'idempotency-key': randomUUID(), ...headers });
+    const sends = [
+      ...oddBodies({}).map((body) => ({ body, headers: withKey({}) })),
+      ...oddBodies(secretsOf(user)).map((body) => ({ body, headers: withKey(bearer(user)) })),
+      ...oddHeaders(user).map((headers) => ({
+        body: JSON.stringify({
+          ...secretsOf(user),
+          amount: 10,
+          senderID: user.accountId,
+          operationID: 'dep_x',
+        }),
+        headers: withKey(headers),
+      })),
+    ];
+
+    // act
+    const replies = await Promise.all(
+      sends.map(({ body, headers }) => raw(method, path, body, headers, depositsUrl)),
+    );
+    const health = await raw('GET', '/health', undefined, {}, depositsUrl);
+
+    // assess
+    assessReplies(`${method} ${path}`, sends, replies);
+    expect(health.status).toBe(200);
   });
 });

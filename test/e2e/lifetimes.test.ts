@@ -1,0 +1,54 @@
+/**
+ * Applications created through `POST /sandbox/applications` expire as users do: the answer says when
+ * (30 days on), the item carries the table's time to live for that moment, and the application works
+ * until then (its refusal after it is a unit test on a manual clock: test/unit/sandbox-input.test.ts).
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { tables } from '#infra/topology';
+import { SANDBOX_LIFETIME_MS } from '#shared/sandbox/store';
+import { digest } from '#shared/secrets';
+import { CreateApplicationResponse } from '#shared/spec/schemas';
+import { createUser, post } from '../support/sandbox.ts';
+
+const dynamodb = DynamoDBDocumentClient.from(
+  new DynamoDBClient({
+    endpoint: inject('dynamodbEndpoint'),
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  }),
+);
+afterAll(() => dynamodb.destroy());
+
+describe('applications expire like users', () => {
+  it('answers expiresAt 30 days on, stores the matching time to live, and serves until then', async () => {
+    // prepare
+    const before = Date.now();
+
+    // act
+    const created = await post('/sandbox/applications');
+    const after = Date.now();
+    const { appSecret, expiresAt } = CreateApplicationResponse.parse(created.body);
+    const { Item } = await dynamodb.send(
+      new GetCommand({
+        TableName: tables.sandbox.localName,
+        Key: { pk: `APP#${digest(appSecret)}`, sk: 'APP' },
+      }),
+    );
+    const user = await createUser('SANDBOX_BENEFICIARY', { appSecret });
+    const metadata = await user.call('/v1/metadata/accounts/get', { sync: true });
+
+    // assess
+    expect(created.status).toBe(201);
+    const expiry = Date.parse(expiresAt);
+    expect(expiry).toBeGreaterThanOrEqual(before + SANDBOX_LIFETIME_MS);
+    expect(expiry).toBeLessThanOrEqual(after + SANDBOX_LIFETIME_MS);
+    // DynamoDB's TTL attribute (seconds), for the same moment the application is refused from.
+    expect(Item?.expiresAt).toBe(
+      Math.floor((expiry - SANDBOX_LIFETIME_MS) / 1000) + SANDBOX_LIFETIME_MS / 1000,
+    );
+    expect(Item?.expiresAtMs).toBe(expiry);
+    expect(metadata.body).toMatchObject({ success: true, status: 'done' });
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * `npm start` (infra/local/start.ts) as a developer meets it: it says what it does while DynamoDB
+ * Local starts; a port already in use ends it with one clear line naming the variable to set, and
+ * leaves no DynamoDB Local process behind.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startDynamoDbLocal } from '#infra/local/dynamodb-local';
+
+const projectRoot = resolve(import.meta.dirname, '../..');
+
+/** The ids of the DynamoDB Local (Java) processes running now, whoever started them. */
+function dynamoDbLocalPids(): Set<number> {
+  try {
+    const out = execFileSync('pgrep', ['-f', 'DynamoDBLocal.jar'], { encoding: 'utf8' });
+    return new Set(out.split('\n').filter(Boolean).map(Number));
+  } catch {
+    return new Set();
+  }
+}
+
+/** Runs `npm start`'s entry point with this environment until it exits. */
+function npmStart(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, failed) => {
+    const child = spawn(resolve(projectRoot, 'node_modules/.bin/tsx'), ['infra/local/start.ts'], {
+      cwd: projectRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    child.once('error', failed);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+let blocker: Server | undefined;
+afterEach(async () => {
+  await new Promise<void>((closed) => (blocker ? blocker.close(() => closed()) : closed()));
+  blocker = undefined;
+});
+
+/** Takes a free port and keeps it, as another program would. */
+async function busyPort(): Promise<number> {
+  const server = createServer();
+  blocker = server;
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const address = server.address();
+  if (typeof address !== 'object' || !address) throw new Error('no port');
+  return address.port;
+}
+
+describe('npm start with a port already in use', () => {
+  it.each([
+    ['SANDBOX_PORT', 'sandbox'],
+    ['PORT', 'deposits'],
+  ])('%s taken: one line naming %s, exit 1, no DynamoDB Local left running', async (variable, api) => {
+    // prepare
+    const port = await busyPort();
+    const before = dynamoDbLocalPids();
+    const other = variable === 'PORT' ? 'SANDBOX_PORT' : 'PORT';
+
+    // act
+    const result = await npmStart({ [variable]: String(port), [other]: '0' });
+    const after = dynamoDbLocalPids();
+
+    // assess
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`Port ${port} (the ${api} API) is already in use`);
+    expect(lines[0]).toContain(`set ${variable} to a free port`);
+    expect(result.stdout).not.toContain('local stack is up');
+    expect([...after].filter((pid) => !before.has(pid))).toEqual([]);
+  });
+});
+
+describe('DynamoDB Local as npm start runs it', () => {
+  it('says what it is doing while it starts, and leaves no process behind when stopped', async () => {
+    // prepare
+    const messages: string[] = [];
+
+    // act
+    const dynamodb = await startDynamoDbLocal((message) => messages.push(message));
+    const running = dynamoDbLocalPids();
+    await dynamodb.stop();
+    const after = dynamoDbLocalPids();
+
+    // assess
+    expect(messages[0]).toMatch(/^Starting DynamoDB Local \(Java, in memory\) on port \d+\.\.\.$/);
+    expect(messages.at(-1)).toMatch(/^DynamoDB Local is ready \(\d+\.\d s\)$/);
+    expect(dynamodb.pid).toBeDefined();
+    expect(running.has(dynamodb.pid ?? -1)).toBe(true);
+    expect(after.has(dynamodb.pid ?? -1)).toBe(false);
+  });
+});
