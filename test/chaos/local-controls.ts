@@ -1,0 +1,219 @@
+/**
+ * The chaos harness's reach into the local stack, past its APIs: the crash points (on the deposits
+ * gateway) and the local scheduler's schedules, over HTTP; and the two local services a fault
+ * injector and an auditor need directly: the step queues (to send copies of step messages, and to
+ * see what waits in them) and the deposits table (to read a deposit's version, and to scan every
+ * item).
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { CrashPoint } from '#infra/local/crash-points';
+import type { LocalStack } from '#infra/local/stack';
+import { stepQueueKeys, tables } from '#infra/topology';
+import type { Step } from './faults.ts';
+import { send } from './http.ts';
+import type { Connection } from './sandbox-client.ts';
+
+/** A deposit's step message, as the steps send them. */
+export interface StepMessage {
+  depositId: string;
+  step: Step;
+  version: number;
+  kind: 'run' | 'expire-input';
+  delaySeconds?: number;
+}
+
+/** A schedule of the local scheduler, as it lists them. */
+export interface LocalSchedule {
+  Name: string;
+  GroupName: string;
+  ScheduleExpression: string;
+  Target: { Input?: string };
+}
+
+const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+export function localControls(stack: LocalStack) {
+  const sqs = new SQSClient({
+    endpoint: stack.sqsEndpoint,
+    region: 'us-east-1',
+    credentials: localCredentials,
+  });
+  const dynamodb = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: stack.dynamodbEndpoint,
+      region: 'us-east-1',
+      credentials: localCredentials,
+    }),
+  );
+  const depositsTable = tables.deposits.localName;
+  const queueUrl = (step: Step) => {
+    const url = stack.queueUrls[stepQueueKeys[step]]?.url;
+    if (!url) throw new Error(`no queue for ${step}`);
+    return url;
+  };
+
+  return {
+    async armCrash(connection: Connection, point: CrashPoint, options: { step?: Step; times: number }) {
+      const reply = await send('POST', `${stack.depositsUrl}/_local/crash`, {
+        point,
+        accessToken: connection.accessToken,
+        ...options,
+      });
+      if (reply.status !== 200) throw new Error(`crash not armed: ${reply.status}`);
+    },
+
+    async crashReport() {
+      const reply = await send('GET', `${stack.depositsUrl}/_local/crash`);
+      return reply.body as { fired: Record<string, number>; armed: number };
+    },
+
+    async schedules() {
+      const reply = await send('GET', `${stack.schedulerEndpoint}/_local/schedules`);
+      return reply.body as { schedules: LocalSchedule[]; fired: { name: string; early: boolean }[] };
+    },
+
+    async fireSchedule(schedule: LocalSchedule) {
+      const reply = await send(
+        'POST',
+        `${stack.schedulerEndpoint}/_local/schedules/${encodeURIComponent(schedule.Name)}/fire?groupName=${encodeURIComponent(schedule.GroupName)}`,
+      );
+      return reply.status;
+    },
+
+    /** Step messages sent straight to the step queues, each after its own delay. */
+    async sendStepMessages(messages: StepMessage[]) {
+      const byStep = new Map<Step, StepMessage[]>();
+      for (const message of messages)
+        byStep.set(message.step, [...(byStep.get(message.step) ?? []), message]);
+      for (const [step, batch] of byStep) {
+        for (let start = 0; start < batch.length; start += 10) {
+          const sent = await sqs.send(
+            new SendMessageBatchCommand({
+              QueueUrl: queueUrl(step),
+              Entries: batch.slice(start, start + 10).map(({ delaySeconds, ...message }, index) => ({
+                Id: String(index),
+                MessageBody: JSON.stringify(message),
+                DelaySeconds: delaySeconds ?? 0,
+              })),
+            }),
+          );
+          if (sent.Failed?.length) throw new Error(`step messages not sent: ${JSON.stringify(sent.Failed)}`);
+        }
+      }
+    },
+
+    /** Messages in each queue and its DLQ (visible and in flight), by topology key. */
+    async queueDepths() {
+      const depth = async (url: string) => {
+        const { Attributes } = await sqs.send(
+          new GetQueueAttributesCommand({
+            QueueUrl: url,
+            AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+          }),
+        );
+        return (
+          Number(Attributes?.ApproximateNumberOfMessages ?? 0) +
+          Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0)
+        );
+      };
+      const depths: Record<string, { queue: number; dlq: number }> = {};
+      for (const [key, { url, dlqUrl }] of Object.entries(stack.queueUrls)) {
+        depths[key] = { queue: await depth(url), dlq: await depth(dlqUrl) };
+      }
+      return depths;
+    },
+
+    /**
+     * Where the messages naming a deposit sit in a queue and its DLQ (fauxqs' non-destructive
+     * inspection): `queue:ready`, `queue:delayed`, `queue:inflight(n, visible in s)`, `dlq:...`.
+     */
+    async messagesOf(queueName: string, depositId: string) {
+      const found: string[] = [];
+      for (const [label, name] of [
+        ['queue', queueName],
+        ['dlq', `${queueName}-dlq`],
+      ] as const) {
+        const reply = await send('GET', `${stack.sqsEndpoint}/_fauxqs/queues/${encodeURIComponent(name)}`);
+        const messages = (reply.body.messages ?? {}) as Record<
+          string,
+          {
+            body?: string;
+            approximateReceiveCount?: number;
+            message?: { body?: string; approximateReceiveCount?: number };
+            visibilityDeadline?: number;
+          }[]
+        >;
+        for (const [state, list] of Object.entries(messages)) {
+          for (const entry of list ?? []) {
+            const message = entry.message ?? entry;
+            if (!message.body?.includes(depositId)) continue;
+            const visibleIn = entry.visibilityDeadline
+              ? ` visible in ${Math.round((entry.visibilityDeadline - Date.now()) / 1000)} s`
+              : '';
+            found.push(`${label}:${state}(received ${message.approximateReceiveCount ?? 0}${visibleIn})`);
+          }
+        }
+      }
+      return found;
+    },
+
+    /** The deposit's item in the deposits table (its version, which the API does not show). */
+    async depositItem(depositId: string) {
+      const { Item } = await dynamodb.send(
+        new GetCommand({
+          TableName: depositsTable,
+          Key: { pk: `DEPOSIT#${depositId}`, sk: 'DEPOSIT' },
+          ConsistentRead: true,
+        }),
+      );
+      return Item as DepositItem | undefined;
+    },
+
+    /** Every item of the deposits table. */
+    async scanDeposits() {
+      const items: TableItem[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await dynamodb.send(
+          new ScanCommand({ TableName: depositsTable, ExclusiveStartKey: start, ConsistentRead: true }),
+        );
+        items.push(...((page.Items ?? []) as TableItem[]));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return items;
+    },
+
+    close() {
+      sqs.destroy();
+      dynamodb.destroy();
+    },
+  };
+}
+
+/** Any item of the deposits table. */
+export type TableItem = { pk: string; sk: string } & Record<string, unknown>;
+
+/** What the harness reads of a deposit's item. */
+export interface DepositItem {
+  pk: string;
+  sk: string;
+  id: string;
+  status: string;
+  step: Step | 'completed';
+  version: number;
+  reference?: string;
+  failure?: { type: string; msg: string };
+  cooldownUntil?: number;
+  beneficiaryLookupAt?: number;
+  sleepsUntil?: number;
+  checkAt?: number;
+  /** Present while a transfer call may be in flight (money may have moved). */
+  transferAttempt?: { at: number; answering: boolean };
+  sealedCredentials?: string;
+  sealedAnswers?: string;
+  amountMinor: number;
+  currency: string;
+  history: { step: string; status: string; at: number; note?: string }[];
+}

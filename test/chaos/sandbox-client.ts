@@ -1,0 +1,85 @@
+/**
+ * The chaos harness's calls to the provider sandbox: its banks, a fresh user with its access token,
+ * the user's fault rules, and what the sandbox holds of the user (its ledger, its beneficiaries).
+ */
+import type { LocalStack } from '#infra/local/stack';
+import { SandboxBanksResponse } from '#shared/spec/schemas';
+import type { FaultRule } from './faults.ts';
+import { auth, send } from './http.ts';
+
+/** The credentials of one sandbox user, as a caller of the deposits API holds them. */
+export interface Connection {
+  connectionID: string;
+  accessToken: string;
+  userSecret: string;
+  accountId: string;
+  openingBalance: number;
+}
+
+export function sandboxClient(stack: LocalStack, appSecret: string) {
+  return {
+    async banks() {
+      const reply = await send('GET', `${stack.sandboxUrl}/sandbox/banks`);
+      if (reply.status !== 200) throw new Error(`banks not listed: ${reply.status}`);
+      return SandboxBanksResponse.parse(reply.body).banks;
+    },
+
+    /** A fresh sandbox user on `bankId`, with its access token; its bank waits `inputTtlSeconds` for answers. */
+    async createUser(bankId: string, inputTtlSeconds: number): Promise<Connection> {
+      const created = await send('POST', `${stack.sandboxUrl}/sandbox/users`, {
+        appSecret,
+        bankId,
+        inputTtlSeconds,
+      });
+      if (created.status !== 201)
+        throw new Error(`user not created: ${created.status} ${JSON.stringify(created.body)}`);
+      const { connectionID, accessCode, userSecret, accounts } = created.body;
+      const exchanged = await send('POST', `${stack.sandboxUrl}/v1/auth/ExchangeToken`, {
+        appSecret,
+        accessCode,
+        connectionID,
+      });
+      if (exchanged.status !== 200) throw new Error(`token not exchanged: ${exchanged.status}`);
+      return {
+        connectionID,
+        accessToken: exchanged.body.accessToken,
+        userSecret,
+        accountId: accounts[0].id,
+        openingBalance: accounts[0].balance,
+      };
+    },
+
+    async setFaults(connection: Connection, faults: FaultRule[]) {
+      const reply = await send('POST', `${stack.sandboxUrl}/sandbox/faults`, {
+        appSecret,
+        connectionID: connection.connectionID,
+        faults,
+      });
+      if (reply.status !== 200)
+        throw new Error(`faults not set: ${reply.status} ${JSON.stringify(reply.body)}`);
+    },
+
+    /** The user's accounts and transfers as the sandbox holds them (its ledger). */
+    async ledger(connection: Connection) {
+      const reply = await send('POST', `${stack.sandboxUrl}/sandbox/users/get`, {
+        appSecret,
+        connectionID: connection.connectionID,
+      });
+      if (reply.status !== 200) throw new Error(`user not read: ${reply.status}`);
+      return reply.body as {
+        accounts: { id: string; balance: number; currency: string }[];
+        transfers: { reference: string; amount: number; currency: string; createdAt: string }[];
+      };
+    },
+
+    /** The user's beneficiaries, as the provider lists them (a provider call: clear faults first). */
+    async beneficiaries(connection: Connection) {
+      return send(
+        'POST',
+        `${stack.sandboxUrl}/v1/payment/beneficiaries/get`,
+        { appSecret, userSecret: connection.userSecret, sync: true },
+        auth(connection),
+      );
+    },
+  };
+}
