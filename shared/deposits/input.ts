@@ -7,8 +7,8 @@
 import type { InputAnswer, ProviderAnswer } from '#shared/provider/client';
 import type { UserInput } from '#shared/spec/schemas';
 import type { AskingOperation, Deposit, StepMessage, WorkStep } from './model.ts';
-import type { ConnectionLeases, CredentialOpener } from './ports.ts';
-import { advance, type FailContext, fail, inputLease } from './transitions.ts';
+import type { ConnectionLeases, CredentialOpener, StepQueues } from './ports.ts';
+import { advance, type FailContext, fail, inputLease, retryLater } from './transitions.ts';
 import { delaySeconds, deliverAt, type WakeContext } from './wake-ups.ts';
 
 export type Question = Extract<ProviderAnswer<unknown>, { status: 'user_input_required' }>;
@@ -72,6 +72,24 @@ export async function pauseForInput<S extends WorkStep>(
     expiresAt,
   );
   return next;
+}
+
+/**
+ * The refusal that says the caller's answers reached no operation waiting for them: the answered
+ * call ran, and its outcome was lost with the step that made it (or the bank dropped the question).
+ * For a read (metadata, the beneficiary list) the answers are spent and the read is made again, so
+ * the bank asks again; never for a call that may have changed something.
+ */
+export const SPENT_ANSWERS = 'INVALID_OPERATION_ID';
+
+/** Makes the read again without the spent answers, counted as a retry. */
+export function askAgain<S extends WorkStep>(
+  ctx: FailContext & { queues: StepQueues<S> },
+  deposit: Deposit,
+  step: S,
+) {
+  const cleared = { pendingInput: undefined, sealedAnswers: undefined };
+  return retryLater(ctx, deposit, step, 'the answered read ran already: asking again', cleared);
 }
 
 /** Fails a deposit still waiting for this answer once its time is up; woken early, it looks again later. */

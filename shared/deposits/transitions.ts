@@ -155,17 +155,21 @@ export function requeue<S extends WorkStep>(ctx: { queues: StepQueues<S> }, depo
   return sendStep(ctx, deposit, step, Math.min(30, 1 + deposit.retries * 2));
 }
 
-/** Counts one more retry of the step and comes back later; past the limit, the deposit fails. */
+/**
+ * Counts one more retry of the step (with `changes`) and comes back later; past the limit, the
+ * deposit fails.
+ */
 export async function retryLater<S extends WorkStep>(
   ctx: FailContext & { queues: StepQueues<S> },
   deposit: Deposit,
   step: S,
   reason: string,
+  changes: Partial<Deposit> = {},
 ) {
   if (deposit.retries >= ctx.settings.maxRetries) {
     return fail(ctx, deposit, 'PROVIDER_UNAVAILABLE', `Gave up after ${deposit.retries} retries: ${reason}`);
   }
-  const next = await advance(ctx, deposit, { retries: deposit.retries + 1 }, reason);
+  const next = await advance(ctx, deposit, { ...changes, retries: deposit.retries + 1 }, reason);
   if (next) await requeue(ctx, next, step);
 }
 

@@ -13,7 +13,7 @@ import { sweep } from '#shared/deposits/sweeper';
 import { giveUp } from '#shared/deposits/transitions';
 import { walletAccounts } from '#shared/deposits/wallets';
 import type { AccountsMetadata } from '#shared/spec/schemas';
-import { answers, banks, ownerKey, question, settings, world } from '../support/deposit-world.ts';
+import { answers, banks, credentials, ownerKey, question, settings, world } from '../support/deposit-world.ts';
 
 type World = ReturnType<typeof world>;
 
@@ -531,5 +531,99 @@ describe('the connection lease over the list and the creation (defect 8)', () =>
 
     expect(leaseLeftAtCreation).toBe(settings.leaseMs);
     expect(w.table.current(deposit.id).beneficiaryId).toBe('ben-3');
+  });
+});
+
+/**
+ * An answered read whose outcome was lost (the step died after the bank ran it): its answers reach
+ * no waiting operation when the step runs again, and the bank refuses them (INVALID_OPERATION_ID).
+ * A read is safe to make again: the answers are dropped and the bank asks again. An answered
+ * creation is not made again: it is looked up. (Found by the chaos run; these failed before: each
+ * deposit failed INVALID_OPERATION_ID.)
+ */
+describe('answers that reach no waiting operation', () => {
+  const answered = [{ id: 'otp', index: 0, query: 'One-time password', answer: '123456' }];
+
+  async function answering(w: World, step: Deposit['step'], operation: 'metadata' | 'list' | 'create') {
+    const deposit = await w.deposit({
+      step,
+      ...(step === 'resolve-bank' ? {} : { bank: banks.beneficiary }),
+      pendingInput: {
+        providerOperationId: 'op-q',
+        operation,
+        userInputs: question,
+        expiresAt: w.clock.now() + 60_000,
+      },
+    });
+    return w.table.put({ ...deposit, sealedAnswers: await w.vault.seal(deposit.id, answered) });
+  }
+
+  it('metadata: reads again without the answers, and the bank asks again', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    const deposit = await answering(w, 'resolve-bank', 'metadata');
+    w.provider
+      .answer('getMetadata', answers.refusal('INVALID_OPERATION_ID'))
+      .answer('getMetadata', answers.question('op-again'));
+
+    await resolveBank(deposit, ctx);
+    const again = w.table.current(deposit.id);
+    expect(again).toMatchObject({ status: 'initialized', step: 'resolve-bank', retries: 1 });
+    expect(again.pendingInput).toBeUndefined();
+    expect(again.sealedAnswers).toBeUndefined();
+    expect(ctx.queues.sent.map((sent) => [sent.message.step, sent.message.version])).toEqual([
+      ['resolve-bank', again.version],
+    ]);
+    await resolveBank(again, ctx);
+
+    expect(w.provider.callsOf('getMetadata')[1]).toEqual([credentials, undefined]);
+    expect(w.table.current(deposit.id)).toMatchObject({
+      status: 'user_input_required',
+      pendingInput: { providerOperationId: 'op-again', operation: 'metadata' },
+    });
+  });
+
+  it('the list: reads again without the answers', async () => {
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const deposit = await answering(w, 'ensure-beneficiary', 'list');
+    w.provider.answer('listBeneficiaries', answers.refusal('INVALID_OPERATION_ID'));
+
+    await ensureBeneficiary(deposit, ctx);
+
+    const again = w.table.current(deposit.id);
+    expect(again).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary', retries: 1 });
+    expect(again.sealedAnswers).toBeUndefined();
+    expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
+    expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['ensure-beneficiary']);
+  });
+
+  it('the creation: looked up in the list, never created again', async () => {
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const deposit = await answering(w, 'ensure-beneficiary', 'create');
+    w.provider
+      .answer('createBeneficiary', answers.refusal('INVALID_OPERATION_ID'))
+      .answer('listBeneficiaries', listedBeneficiary('ben-8', 'Acme Wallet LLC', '0331234567890123456'));
+
+    await ensureBeneficiary(deposit, ctx);
+    await ensureBeneficiary(w.table.current(deposit.id), ctx);
+
+    expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+    expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-8' });
+  });
+
+  it('without answers, the refusal fails the deposit as before', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    const deposit = await w.deposit();
+    w.provider.answer('getMetadata', answers.refusal('INVALID_OPERATION_ID'));
+
+    await resolveBank(deposit, ctx);
+
+    expect(w.table.current(deposit.id)).toMatchObject({
+      status: 'failed',
+      failure: { type: 'INVALID_OPERATION_ID' },
+    });
   });
 });

@@ -13,7 +13,14 @@
  */
 import { ProviderRefusal } from '#shared/provider/client';
 import { type ConnectionContext, callUnderLease } from '../connection.ts';
-import { answerFor, type PauseContext, pauseForInput, type Question } from '../input.ts';
+import {
+  answerFor,
+  askAgain,
+  type PauseContext,
+  pauseForInput,
+  type Question,
+  SPENT_ANSWERS,
+} from '../input.ts';
 import { type BeneficiaryClaim, bankOf, type Deposit } from '../model.ts';
 import type { BeneficiaryClaims, Provider, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
@@ -72,7 +79,7 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     ctx,
     deposit,
     'ensure-beneficiary',
-    existsSignals,
+    listAnswer || createAnswer ? [...existsSignals, SPENT_ANSWERS] : existsSignals,
     async (credentials, renewLease): Promise<Found> => {
       if (listFirst) {
         const listed = await ctx.provider.listBeneficiaries(credentials, listAnswer);
@@ -116,6 +123,15 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
   }
   await ctx.leases.release(deposit.ownerKey, lease);
 
+  // The answered list ran already (its outcome lost): read it again, the bank asks again.
+  if (outcome instanceof ProviderRefusal && outcome.type === SPENT_ANSWERS && listAnswer) {
+    await askAgain(ctx, deposit, 'ensure-beneficiary');
+    return;
+  }
+  // The answered creation ran already (its outcome lost): as when the bank says it exists.
+  if (outcome instanceof ProviderRefusal && outcome.type === SPENT_ANSWERS) {
+    return lookUpLater(ctx, deposit, claim, 'the answered creation ran already', 0);
+  }
   if (outcome instanceof ProviderRefusal) {
     // It exists: an earlier attempt whose answer was lost created it. If this run listed (at a time
     // the bank shows it) and did not find it, it cannot be resolved. Else look it up in the list;

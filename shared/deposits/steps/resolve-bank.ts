@@ -12,7 +12,7 @@ import { ProviderRefusal } from '#shared/provider/client';
 import { periodMs } from '#shared/spec/period';
 import type { AccountsMetadata } from '#shared/spec/schemas';
 import { type ConnectionContext, callUnderLease } from '../connection.ts';
-import { answerFor, type PauseContext, pauseForInput } from '../input.ts';
+import { answerFor, askAgain, type PauseContext, pauseForInput, SPENT_ANSWERS } from '../input.ts';
 import type { BankFacts, Deposit, WalletAccount } from '../model.ts';
 import type { Provider, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
@@ -29,8 +29,12 @@ export interface ResolveBankContext
 
 export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Promise<void> {
   const answer = await answerFor(ctx, deposit, 'metadata');
-  const called = await callUnderLease(ctx, deposit, 'resolve-bank', [], (credentials) =>
-    ctx.provider.getMetadata(credentials, answer),
+  const called = await callUnderLease(
+    ctx,
+    deposit,
+    'resolve-bank',
+    answer ? [SPENT_ANSWERS] : [],
+    (credentials) => ctx.provider.getMetadata(credentials, answer),
   );
   if (!called) return;
   const { value: metadata, lease } = called;
@@ -39,6 +43,10 @@ export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Pr
     return;
   }
   await ctx.leases.release(deposit.ownerKey, lease);
+  if (metadata instanceof ProviderRefusal && metadata.type === SPENT_ANSWERS) {
+    await askAgain(ctx, deposit, 'resolve-bank');
+    return;
+  }
   if (metadata instanceof ProviderRefusal) {
     await fail(ctx, deposit, metadata.type, metadata.msg);
     return;
