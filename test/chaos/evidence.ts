@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { localWallets } from '#infra/local/wallets';
 import type { DepositRun, Ledger, UserRun } from './audit.ts';
 import type { Clients, Delivery } from './clients.ts';
-import { pool } from './context.ts';
+import { OTP, pool } from './context.ts';
 
 const isFinal = (delivery: Delivery) =>
   delivery.type === 'deposit.done' || delivery.type === 'deposit.failed';
@@ -80,6 +80,13 @@ export async function gatherEvidence(
     for (let tries = 0; listed.status === 409 && tries < 30; tries += 1) {
       await sleep(1_000);
       listed = await clients.beneficiaries(connection);
+    }
+    // A bank that asks on its list: answered as the deposits' questions are.
+    if (listed.status === 200 && listed.body.status === 'user_input_required') {
+      const userInputs = (listed.body.userInputs as { id: string; index: number; query: string }[]).map(
+        (input) => ({ ...input, answer: OTP }),
+      );
+      listed = await clients.beneficiaries(connection, { jobID: listed.body.jobID, userInputs });
     }
     if (listed.status === 200) {
       const wallet = localWalletAccountNumber(bank.walletAccountID);

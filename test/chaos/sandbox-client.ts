@@ -72,12 +72,15 @@ export function sandboxClient(stack: LocalStack, appSecret: string) {
       };
     },
 
-    /** The user's beneficiaries, as the provider lists them (a provider call: clear faults first). */
-    async beneficiaries(connection: Connection) {
+    /**
+     * The user's beneficiaries, as the provider lists them (a provider call: clear faults first);
+     * with `answer`, the answers to the list's question (a bank that asks on its list).
+     */
+    async beneficiaries(connection: Connection, answer?: { jobID: string; userInputs: unknown[] }) {
       return send(
         'POST',
         `${stack.sandboxUrl}/v1/payment/beneficiaries/get`,
-        { appSecret, userSecret: connection.userSecret, sync: true },
+        { appSecret, userSecret: connection.userSecret, sync: true, ...answer },
         auth(connection),
       );
     },
