@@ -6,7 +6,7 @@
 import { type CurrencyCode, currencyObject } from '#shared/money';
 import type { AccountsMetadata } from '#shared/spec/schemas';
 import type { HttpAnswer } from './answer.ts';
-import type { QuestionId } from './operation-records.ts';
+import type { QuestionId } from './questions.ts';
 
 /** The operations a bank may ask questions on (`transfer`: both the beneficiary and the inline form). */
 export type AskedOn = 'metadata' | 'beneficiaries.list' | 'beneficiaries.create' | 'transfer' | 'balance';

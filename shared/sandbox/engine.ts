@@ -21,15 +21,12 @@ import { questionsAsked } from './catalog.ts';
 import { newId } from './ids.ts';
 import {
   acceptedAnswer,
-  answeredRightly,
-  askedAgain,
   failedEnvelope,
   fingerprint,
   type IdField,
   isExpiredWait,
-  MAX_INPUT_TRIES,
-  questionsOf,
 } from './operation-records.ts';
+import { afterWrongAnswer, answeredRightly, askedOf, questionsOf, waitingOperation } from './questions.ts';
 import { bankOf } from './rules.ts';
 import {
   type ConnectionRecord,
@@ -115,15 +112,14 @@ export class OperationEngine {
     }
 
     const now = this.clock.now();
-    const waitingId = answeredId ?? connection.lockOperationId;
-    const operation = waitingId === undefined ? undefined : await this.store.getOperation(waitingId);
-    const waiting =
-      operation?.connectionId === connection.id &&
-      operation.kind === spec.kind &&
-      operation.state === 'awaiting_input' &&
-      now >= operation.completesAt;
-    if (!operation || !waiting) throw new ProviderError('INVALID_OPERATION_ID');
-    if (operation.fingerprint !== fingerprint(spec.request)) throw new ProviderError('OPERATION_MISMATCH');
+    const operation = await waitingOperation(
+      this.store,
+      connection,
+      spec.kind,
+      spec.request,
+      answeredId,
+      now,
+    );
     await this.takeConnection(connection, operation.id);
     if (isExpiredWait(operation, now)) {
       return this.fail(
@@ -134,8 +130,8 @@ export class OperationEngine {
         new ProviderError('USER_INPUT_EXPIRED'),
       );
     }
-    const asked = (operation.response.userInputs as UserInput[] | undefined) ?? [];
-    if (!answeredRightly(asked, userInputs)) return this.wrongAnswer(connection, spec, operation);
+    if (!answeredRightly(askedOf(operation), userInputs))
+      return this.wrongAnswer(connection, spec, operation);
     return this.execute(connection, spec, operation.id, 'awaiting_input', latencyMs, true);
   }
 
@@ -145,18 +141,12 @@ export class OperationEngine {
     spec: OperationSpec<Plan>,
     operation: OperationRecord,
   ): Promise<HttpAnswer> {
-    const wrongAnswers = (operation.wrongAnswers ?? 0) + 1;
-    if (wrongAnswers >= MAX_INPUT_TRIES) {
+    const again = afterWrongAnswer(operation);
+    if (!again) {
       return this.fail(connection, spec, operation.id, 'awaiting_input', new ProviderError('INVALID_MFA'));
     }
-    const asked = (operation.response.userInputs as UserInput[] | undefined) ?? [];
-    const again: OperationRecord = {
-      ...operation,
-      wrongAnswers,
-      response: { ...operation.response, userInputs: askedAgain(asked, MAX_INPUT_TRIES - wrongAnswers) },
-    };
     try {
-      await this.store.recordWrongAnswer(again, wrongAnswers - 1);
+      await this.store.recordWrongAnswer(again, operation.wrongAnswers ?? 0);
     } catch (error) {
       // Another answer to the same operation came first.
       if (error instanceof StoreConflict) throw new ProviderError('INVALID_OPERATION_ID');

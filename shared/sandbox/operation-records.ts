@@ -1,51 +1,16 @@
 /**
  * Operation records and the envelopes they answer with: the fingerprint of a request (a repeated request
- * must match it), the one-time-password question, and what an operation answers when read at a given
+ * must match it), and what an operation answers when read at a given
  * time: `initialized` until an asynchronous one completes, `USER_INPUT_EXPIRED` once a wait for input
  * has passed its time, else the envelope it recorded.
  */
 import { digest } from '#shared/secrets';
 import { ProviderError } from '#shared/spec/errors';
-import type { UserInput } from '#shared/spec/schemas';
 import type { HttpAnswer } from './answer.ts';
 import type { Envelope, OperationRecord } from './store.ts';
 
-/** The sandbox's one-time password: the right answer to every question it asks (the secret one too). */
-export const SANDBOX_OTP = '123456';
-/** Answers a waiting operation takes: a wrong one asks again, the last wrong one fails it (INVALID_MFA). */
-export const MAX_INPUT_TRIES = 3;
-
 /** The name of an operation's id: `jobID` (metadata, beneficiaries) or `operationID` (transfers, balance). */
 export type IdField = 'jobID' | 'operationID';
-
-/** The questions a bank may ask; every one is answered with `SANDBOX_OTP`. */
-const questionBook = {
-  otp: { query: 'Enter the one-time password sent to your registered mobile number' },
-  secret_question: { query: 'Answer your secret question (in the sandbox: 123456)' },
-} as const;
-export type QuestionId = keyof typeof questionBook;
-
-/** The `userInputs` of a question set, indexed in the order given. */
-export function questionsOf(ids: readonly QuestionId[]): UserInput[] {
-  return ids.map((id, index) => ({ id, index, query: questionBook[id].query, answer: '' }));
-}
-
-/** The same questions asked again after a wrong answer, saying how many tries are left. */
-export function askedAgain(asked: UserInput[], triesLeft: number): UserInput[] {
-  const hint = `The answer was not accepted (${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left). `;
-  return asked.map((question) => {
-    const known = questionBook[question.id as QuestionId];
-    return { ...question, query: `${hint}${known?.query ?? question.query}`, answer: '' };
-  });
-}
-
-/** Whether every question asked has its right answer among `given` (matched by id). */
-export function answeredRightly(asked: UserInput[], given: UserInput[]): boolean {
-  return asked.every((question) => {
-    const answer = given.find((input) => input.id === question.id)?.answer;
-    return answer?.trim() === SANDBOX_OTP;
-  });
-}
 
 /** Request fields that do not belong to what an operation asks the bank to do. */
 const notFingerprinted = new Set(['appSecret', 'userSecret', 'sync', 'userInputs', 'jobID', 'operationID']);
