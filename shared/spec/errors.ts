@@ -25,7 +25,7 @@ export const errorTypes = {
   },
   BENEFICIARY_NOT_SUPPORTED: {
     status: 422,
-    msg: 'This bank takes no beneficiaries: send the receiver inline to /v1/payment/transfer/autoflow',
+    msg: 'This bank takes no beneficiaries: send the receiver inline (action and beneficiary, no receiverID)',
   },
   BENEFICIARY_DETAILS_REQUIRED: {
     status: 422,
