@@ -17,7 +17,7 @@ export const MAX_INPUT_TRIES = 3;
 /** The questions a bank may ask; every one is answered with `SANDBOX_OTP`. */
 const questionBook = {
   otp: { query: 'Enter the one-time password sent to your registered mobile number' },
-  secret_question: { query: 'Answer your secret question (in the sandbox: 123456)' },
+  secret_question: { query: 'Enter the answer to your secret question' },
 } as const;
 export type QuestionId = keyof typeof questionBook;
 
