@@ -13,7 +13,15 @@ import { sweep } from '#shared/deposits/sweeper';
 import { giveUp } from '#shared/deposits/transitions';
 import { walletAccounts } from '#shared/deposits/wallets';
 import type { AccountsMetadata } from '#shared/spec/schemas';
-import { answers, banks, credentials, ownerKey, question, settings, world } from '../support/deposit-world.ts';
+import {
+  answers,
+  banks,
+  credentials,
+  ownerKey,
+  question,
+  settings,
+  world,
+} from '../support/deposit-world.ts';
 
 type World = ReturnType<typeof world>;
 
