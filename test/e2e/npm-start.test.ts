@@ -4,6 +4,7 @@
  * leaves no DynamoDB Local process behind.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,14 +12,26 @@ import { startDynamoDbLocal } from '#infra/local/dynamodb-local';
 
 const projectRoot = resolve(import.meta.dirname, '../..');
 
-/** The ids of the DynamoDB Local (Java) processes running now, whoever started them. */
+/** The ids of the DynamoDB Local (Java) processes running now, whoever started them (from /proc, else ps). */
 function dynamoDbLocalPids(): Set<number> {
-  try {
-    const out = execFileSync('pgrep', ['-f', 'DynamoDBLocal.jar'], { encoding: 'utf8' });
-    return new Set(out.split('\n').filter(Boolean).map(Number));
-  } catch {
-    return new Set();
+  const pids = new Set<number>();
+  if (existsSync('/proc')) {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('DynamoDBLocal.jar'))
+          pids.add(Number(entry));
+      } catch {
+        // The process ended while we looked.
+      }
+    }
+    return pids;
   }
+  const out = execFileSync('ps', ['-axo', 'pid=,command='], { encoding: 'utf8' });
+  for (const line of out.split('\n')) {
+    if (line.includes('DynamoDBLocal.jar')) pids.add(Number(line.trim().split(/\s+/)[0]));
+  }
+  return pids;
 }
 
 /** Runs `npm start`'s entry point with this environment until it exits. */
