@@ -1,5 +1,5 @@
 import { publicRoute } from '#shared/sandbox/routes';
-import { CreateSandboxUserRequest } from '#shared/spec/schemas';
+import { CreateSandboxUserRequest } from '#shared/spec/sandbox-admin';
 import { sandbox } from '#shared/wiring/sandbox';
 
 export const handler = publicRoute(CreateSandboxUserRequest, (body) =>

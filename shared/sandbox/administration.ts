@@ -13,12 +13,11 @@ import { bearerTokenOf, inputLimits } from '#shared/spec/limits';
 import type {
   CreateSandboxUserRequest,
   CreateSandboxUserResponse,
-  ExchangeTokenRequest,
-  ExchangeTokenResponse,
   SandboxUserRequest,
   SandboxUserResponse,
   SetFaultsRequest,
-} from '#shared/spec/schemas';
+} from '#shared/spec/sandbox-admin';
+import type { ExchangeTokenRequest, ExchangeTokenResponse } from '#shared/spec/schemas';
 import type { HttpAnswer } from './answer.ts';
 import { findBank } from './catalog.ts';
 import { newId } from './ids.ts';

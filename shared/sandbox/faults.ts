@@ -20,7 +20,7 @@ import type { Clock } from '#shared/clock';
 import { logger } from '#shared/logger';
 import { ProviderError } from '#shared/spec/errors';
 import { faultWaitBudgetMs } from '#shared/spec/limits';
-import { type FaultRule, FaultRuleFields, withinFaultBudget } from '#shared/spec/schemas';
+import { type FaultRule, FaultRuleFields, withinFaultBudget } from '#shared/spec/sandbox-admin';
 import type { HttpAnswer } from './answer.ts';
 import type { ConnectionRecord, SandboxStore } from './store.ts';
 

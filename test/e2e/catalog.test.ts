@@ -4,13 +4,8 @@
  * refusals.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  AccountsMetadata,
-  CreateSandboxUserResponse,
-  MetadataResponse,
-  SandboxBanksResponse,
-  SandboxUserResponse,
-} from '#shared/spec/schemas';
+import { CreateSandboxUserResponse, SandboxUserResponse } from '#shared/spec/sandbox-admin';
+import { AccountsMetadata, MetadataResponse, SandboxBanksResponse } from '#shared/spec/schemas';
 import { appSecret, createUser, failed, post, request, walletBeneficiary } from '../support/sandbox.ts';
 
 const bankIds = [

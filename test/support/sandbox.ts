@@ -2,7 +2,7 @@
  * Test helpers that talk to the running sandbox over real HTTP, as any client would.
  */
 import { expect, inject } from 'vitest';
-import { SandboxUserResponse } from '#shared/spec/schemas';
+import { SandboxUserResponse } from '#shared/spec/sandbox-admin';
 
 export const sandboxUrl = inject('sandboxUrl');
 export const appSecret = 'sandbox-local-app-secret';

@@ -1,0 +1,103 @@
+/**
+ * The sandbox's administration (not part of the provider interface; a fixed contract of the sandbox):
+ * applications, test users, their state, and fault rules, whose waits stay inside the sandbox
+ * function's time. Bounded as every request is (`inputLimits`).
+ */
+import * as z from 'zod';
+import { faultWaitBudgetMs, inputLimits as limits } from './limits.ts';
+import { boundedText, TransferType } from './schemas.ts';
+
+const id = boundedText(limits.id);
+const secret = boundedText(limits.secret);
+
+/** A new application: its secret, refused from `expiresAt` on (30 days, as sandbox users). */
+export const CreateApplicationResponse = z.object({ appSecret: z.string(), expiresAt: z.iso.datetime() });
+
+export const CreateSandboxUserRequest = z.object({
+  appSecret: secret,
+  bankId: id,
+  /** Opening balance of the user's account, in major units of the bank's currency. */
+  balance: z.number().nonnegative().optional(),
+  /** Lifetime of the access code, in seconds (default 600). */
+  accessCodeTtlSeconds: z.number().int().min(1).max(86_400).optional(),
+  /** How long the user's operations wait for user input, in seconds (default 300). */
+  inputTtlSeconds: z.number().int().min(1).max(86_400).optional(),
+});
+export type CreateSandboxUserRequest = z.infer<typeof CreateSandboxUserRequest>;
+
+export const CreateSandboxUserResponse = z.object({
+  accessCode: z.string(),
+  connectionID: z.string(),
+  userSecret: z.string(),
+  accounts: z.array(z.object({ id: z.string(), currency: z.string(), balance: z.number() })),
+  cards: z.array(z.object({ id: z.string() })),
+});
+export type CreateSandboxUserResponse = z.infer<typeof CreateSandboxUserResponse>;
+
+export const SandboxUserRequest = z.object({ appSecret: secret, connectionID: id });
+export type SandboxUserRequest = z.infer<typeof SandboxUserRequest>;
+
+export const SandboxUserResponse = z.object({
+  connectionID: z.string(),
+  bankId: z.string(),
+  accounts: CreateSandboxUserResponse.shape.accounts,
+  cards: CreateSandboxUserResponse.shape.cards,
+  transfers: z.array(
+    z.object({
+      reference: z.string(),
+      operationID: z.string(),
+      senderID: z.string(),
+      amount: z.number(),
+      currency: z.string(),
+      type: TransferType,
+      /** The inline form's `action`; absent for a transfer to a beneficiary. */
+      action: z.string().optional(),
+      receiver: z.object({
+        beneficiaryID: z.string().optional(),
+        name: z.string(),
+        iban: z.string(),
+        swiftCode: z.string(),
+      }),
+      createdAt: z.string(),
+    }),
+  ),
+});
+export type SandboxUserResponse = z.infer<typeof SandboxUserResponse>;
+
+/** A fault's fields; `FaultRule` adds the check that its waits fit the function's time. */
+export const FaultRuleFields = z.object({
+  /** Only requests to this path; every path when absent. */
+  path: z.string().startsWith('/').max(limits.faultPath).optional(),
+  /** Added before the bank answers, while the operation holds the connection. */
+  latencyMs: z.number().int().min(0).max(faultWaitBudgetMs).optional(),
+  /** `timeout`: hang for `timeoutMs`, then 504. `error`: answer `status`. */
+  outcome: z.enum(['timeout', 'error']).optional(),
+  status: z.union([z.literal(500), z.literal(502), z.literal(503)]).optional(),
+  /** `before`: nothing happens at the bank. `after`: the operation takes effect, the answer is lost. */
+  phase: z.enum(['before', 'after']).optional(),
+  timeoutMs: z.number().int().min(0).max(faultWaitBudgetMs).optional(),
+  /** How many matching requests the rule applies to; unlimited when absent. */
+  times: z.number().int().min(1).optional(),
+});
+
+/** Latency and a timeout's hang together stay inside what the deployed function can wait. */
+export function withinFaultBudget<S extends z.ZodType<z.infer<typeof FaultRuleFields>>>(schema: S) {
+  return schema.refine(
+    (rule) =>
+      (rule.latencyMs ?? 0) + (rule.outcome === 'timeout' ? (rule.timeoutMs ?? 0) : 0) <= faultWaitBudgetMs,
+    {
+      message: `latencyMs and timeoutMs together: at most ${faultWaitBudgetMs} ms (the sandbox function's time)`,
+      path: ['latencyMs'],
+    },
+  );
+}
+
+export const FaultRule = withinFaultBudget(FaultRuleFields);
+export type FaultRule = z.infer<typeof FaultRule>;
+
+export const SetFaultsRequest = z.object({
+  appSecret: secret,
+  connectionID: id,
+  faults: z.array(FaultRule).max(limits.faultRules),
+});
+export type SetFaultsRequest = z.infer<typeof SetFaultsRequest>;
