@@ -242,7 +242,7 @@ describe('deposits API: requests it refuses', () => {
   });
 
   it('answers unknown routes with a NOT_FOUND envelope, and /health with 200', async () => {
-    const unknownPath = await rawCall('POST', '/v1/deposits/list', { body: {} });
+    const unknownPath = await rawCall('POST', '/v1/deposits/refund', { body: {} });
     const wrongMethod = await rawCall('GET', '/v1/deposits/create');
     const health = await rawCall('GET', '/health');
 

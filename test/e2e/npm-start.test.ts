@@ -4,6 +4,7 @@
  * leaves no DynamoDB Local process behind.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { resolve } from 'node:path';
@@ -12,17 +13,22 @@ import { startDynamoDbLocal } from '#infra/local/dynamodb-local';
 
 const projectRoot = resolve(import.meta.dirname, '../..');
 
-/** The ids of the DynamoDB Local (Java) processes running now, whoever started them (from /proc, else ps). */
-function dynamoDbLocalPids(): Set<number> {
+/**
+ * The ids of the DynamoDB Local (Java) processes running now; with `mark`, only those carrying it in
+ * their environment (a child inherits it from the `npm start` under test), so that other tests
+ * starting their own stacks meanwhile (the demo's) do not count. From /proc, else every one ps lists.
+ */
+function dynamoDbLocalPids(mark?: string): Set<number> {
   const pids = new Set<number>();
   if (existsSync('/proc')) {
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       try {
-        if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('DynamoDBLocal.jar'))
+        const java = readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('DynamoDBLocal.jar');
+        if (java && (!mark || readFileSync(`/proc/${entry}/environ`, 'utf8').includes(mark)))
           pids.add(Number(entry));
       } catch {
-        // The process ended while we looked.
+        // The process ended while we looked, or is not ours to read.
       }
     }
     return pids;
@@ -84,12 +90,17 @@ describe('npm start with a port already in use', () => {
   ])('%s taken: one line naming %s, exit 1, no DynamoDB Local left running', async (variable, api) => {
     // prepare
     const port = await busyPort();
-    const before = dynamoDbLocalPids();
+    const mark = `NPM_START_TEST_RUN=${randomUUID()}`;
+    const before = dynamoDbLocalPids(mark);
     const other = variable === 'PORT' ? 'SANDBOX_PORT' : 'PORT';
 
     // act
-    const result = await npmStart({ [variable]: String(port), [other]: '0' });
-    const after = dynamoDbLocalPids();
+    const result = await npmStart({
+      [variable]: String(port),
+      [other]: '0',
+      NPM_START_TEST_RUN: mark.slice('NPM_START_TEST_RUN='.length),
+    });
+    const after = dynamoDbLocalPids(mark);
 
     // assess
     expect(result.code).toBe(1);
