@@ -14,8 +14,11 @@ export interface TableSpec {
   partitionKey: string;
   sortKey: string;
   timeToLiveAttribute?: string;
-  /** Global secondary indexes: string partition key, numeric sort key, all attributes projected. */
-  indexes?: { name: string; partitionKey: string; sortKey: string }[];
+  /**
+   * Global secondary indexes: string partition key, numeric sort key; all attributes projected, or
+   * only the keys (an item's later updates then never write the index, when its keys stay).
+   */
+  indexes?: { name: string; partitionKey: string; sortKey: string; keysOnly?: boolean }[];
   /** A stream of each item's new image, for a consumer of its changes. */
   stream?: 'NEW_IMAGE';
 }
@@ -64,7 +67,13 @@ export const tables = {
     sortKey: 'sk',
     timeToLiveAttribute: 'expiresAt',
     // Sparse: only deposits still in flight carry `checkShard`; the sweeper queries it by `checkAt`.
-    indexes: [{ name: 'byCheckAt', partitionKey: 'checkShard', sortKey: 'checkAt' }],
+    // And by owner (deposit items only carry `listedBy`): a connection's deposits, newest first.
+    // Keys only: neither key changes after the deposit's first write, so its later writes (a
+    // deposit makes about eight) cost the index nothing; the list reads the page's items by key.
+    indexes: [
+      { name: 'byCheckAt', partitionKey: 'checkShard', sortKey: 'checkAt' },
+      { name: 'byOwner', partitionKey: 'listedBy', sortKey: 'createdAt', keysOnly: true },
+    ],
     // The outbox: each deposit version's event is relayed from here.
     stream: 'NEW_IMAGE',
   },
@@ -139,6 +148,8 @@ export const depositsApi: ApiSpec = {
   routes: [
     { method: 'POST', path: '/v1/deposits/create', handler: depositsHandler('create') },
     { method: 'POST', path: '/v1/deposits/get', handler: depositsHandler('get') },
+    { method: 'POST', path: '/v1/deposits/list', handler: depositsHandler('list') },
+    { method: 'POST', path: '/v1/deposits/cancel', handler: depositsHandler('cancel') },
     { method: 'GET', path: '/health', handler: depositsHandler('health') },
   ],
 };

@@ -92,7 +92,7 @@ const TuningEnv = z.object({
   /** Waits longer than this use a schedule; shorter ones a delayed message (SQS allows 900 s). */
   LONG_WAIT_SECONDS: number(900).pipe(z.number().max(900)),
   INPUT_TTL_SECONDS: number(240),
-  STALL_AFTER_SECONDS: number(120),
+  STALL_AFTER_SECONDS: number(180),
   MAX_RETRIES: number(8),
   /** Re-drives by the sweeper of a deposit that does not move, before it fails as STEP_FAILED. */
   MAX_REDRIVES: number(8),

@@ -11,9 +11,11 @@
  *   claims          read: GetItem; write: PutItem; markUsed: UpdateItem; forget, release: DeleteItem
  *   leases          UpdateItem (acquire and release are both updates)
  *   due index       Query on the `byCheckAt` index, UpdateItem of the check time (the sweeper only)
+ *   owner index     Query on the `byOwner` index, BatchGetItem of the deposits it names (the list)
  *   credentials     seal: GenerateDataKey (the API); open: Decrypt (the steps) - AWS Encryption SDK
  *   sends / wakes   SendMessage on those step queues; CreateSchedule in the group and PassRole of
  *                   the scheduler's role when it wakes any
+ *   unschedules     DeleteSchedule in the group (the cancel)
  *   (events         ride on the deposit writes; only the outbox relay sends to the notify queue)
  * The sandbox's: GetItem, PutItem, UpdateItem, Query on a user's partition (transactions of those).
  */
@@ -50,6 +52,8 @@ export interface FunctionSettings {
   sendsTo: readonly QueueKey[];
   credentialsKey?: 'seal' | 'open';
   createsSchedules: boolean;
+  /** Deletes schedules of the group (a cancelled deposit's wake-ups). */
+  deletesSchedules?: boolean;
   secrets: readonly SecretKey[];
 }
 
@@ -62,9 +66,9 @@ export const limits = {
   sandboxTimeoutMs: faultWaitBudgetMs,
   /**
    * The sweeper must never re-drive a step that may still be running (a live transfer would then be
-   * failed as unknown while it succeeds): at least twice the longest step function's 50 s.
+   * failed as unknown while it succeeds): at least twice the longest step function's 80 s.
    */
-  minStallAfterSeconds: 100,
+  minStallAfterSeconds: 160,
 };
 
 const actions = {
@@ -88,22 +92,31 @@ function depositsTableActions(handler: Reach): string[] {
   if (handler.leases) used.add('dynamodb:UpdateItem');
   // The sweeper moves the check time of what it re-drives (an update, conditional on the version).
   if (handler.dueIndex) used.add('dynamodb:UpdateItem');
-  const order = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'].map((action) => `dynamodb:${action}`);
+  // The list reads the deposits whose keys the owner index gave.
+  if (handler.ownerIndex) used.add('dynamodb:BatchGetItem');
+  const order = ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'].map(
+    (action) => `dynamodb:${action}`,
+  );
   return order.filter((action) => used.has(action));
 }
 
 /** A deposits handler's settings from its reach. */
 function fromReach(
   name: ReachName,
-): Pick<Settings, 'table' | 'index' | 'sendsTo' | 'credentialsKey' | 'createsSchedules'> {
+): Pick<
+  Settings,
+  'table' | 'index' | 'sendsTo' | 'credentialsKey' | 'createsSchedules' | 'deletesSchedules'
+> {
   const handler: Reach = reach[name];
   const tableActions = depositsTableActions(handler);
   return {
     ...(tableActions.length ? { table: { key: 'deposits', actions: tableActions } } : {}),
     ...(handler.dueIndex ? { index: { key: 'deposits', name: 'byCheckAt' } } : {}),
+    ...(handler.ownerIndex ? { index: { key: 'deposits', name: 'byOwner' } } : {}),
     sendsTo: handler.sends.map((step) => stepQueueKeys[step]),
     ...(handler.credentials ? { credentialsKey: handler.credentials } : {}),
     createsSchedules: handler.wakes.length > 0,
+    ...(handler.unschedules ? { deletesSchedules: true } : {}),
   };
 }
 
@@ -135,15 +148,18 @@ function buildSettings(): Map<string, FunctionSettings> {
     byHandler.set(handler, { handler, name: nameOf(handler), ...settings });
   };
 
-  // The deposits API: create starts (and resumes) deposits, get reads one; the rest answer alone.
-  const create = route(depositsApi, 'POST', '/v1/deposits/create');
-  const get = route(depositsApi, 'POST', '/v1/deposits/get');
+  // The deposits API: create starts (and resumes) deposits, get reads one, list a connection's,
+  // cancel ends one before its transfer; the rest answer alone.
+  const routesWithReach = new Map<string, ReachName>([
+    [route(depositsApi, 'POST', '/v1/deposits/create'), 'create'],
+    [route(depositsApi, 'POST', '/v1/deposits/get'), 'get'],
+    [route(depositsApi, 'POST', '/v1/deposits/list'), 'list'],
+    [route(depositsApi, 'POST', '/v1/deposits/cancel'), 'cancel'],
+  ]);
   for (const handler of apiHandlers(depositsApi)) {
     const base = { component: 'deposits', ...nothing } as const;
-    if (handler === create)
-      add(handler, { ...base, timeoutSeconds: 10, memoryMb: 512, ...fromReach('create') });
-    else if (handler === get)
-      add(handler, { ...base, timeoutSeconds: 10, memoryMb: 512, ...fromReach('get') });
+    const name = routesWithReach.get(handler);
+    if (name) add(handler, { ...base, timeoutSeconds: 10, memoryMb: 512, ...fromReach(name) });
     else add(handler, { ...base, timeoutSeconds: 5, memoryMb: 256 });
   }
 
@@ -163,8 +179,9 @@ function buildSettings(): Map<string, FunctionSettings> {
     add(spec.consumer, {
       component: 'deposits',
       ...nothing,
-      // ensure-beneficiary may list and then create: two provider calls, each with a fresh lease.
-      timeoutSeconds: step === 'ensure-beneficiary' ? 50 : 30,
+      // ensure-beneficiary may list, create, and list again for the new beneficiary's id: three
+      // provider calls, each with a fresh lease.
+      timeoutSeconds: step === 'ensure-beneficiary' ? 80 : 30,
       memoryMb: 512,
       ...fromReach(step),
     });

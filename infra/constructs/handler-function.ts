@@ -145,6 +145,10 @@ export class HandlerFunction extends Construct {
         conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
       });
     }
+    if (settings.deletesSchedules) {
+      const { group } = need(resources.scheduler, 'the schedule group');
+      allow({ actions: ['scheduler:DeleteSchedule'], resources: [scheduleArns(group)] });
+    }
     for (const key of settings.secrets) {
       const secret = need(resources.secrets?.[key], `secret ${key}`);
       allow({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] });

@@ -25,7 +25,7 @@ export function topologyTable(scope: Construct, id: string, spec: TableSpec, sta
       indexName: index.name,
       partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: index.sortKey, type: dynamodb.AttributeType.NUMBER },
-      projectionType: dynamodb.ProjectionType.ALL,
+      projectionType: index.keysOnly ? dynamodb.ProjectionType.KEYS_ONLY : dynamodb.ProjectionType.ALL,
     });
   }
   return table;

@@ -140,7 +140,7 @@ export async function createTables(
                   { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
                   { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
                 ],
-                Projection: { ProjectionType: 'ALL' as const },
+                Projection: { ProjectionType: index.keysOnly ? ('KEYS_ONLY' as const) : ('ALL' as const) },
               })),
             }
           : {}),

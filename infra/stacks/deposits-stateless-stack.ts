@@ -93,7 +93,7 @@ export class DepositsStatelessStack extends Stack {
           scheduler: { group: stateful.scheduleGroup, role: stateful.schedulerRole },
           secrets: { webhookSigning: stateful.webhookSecret },
         });
-        if (settings.createsSchedules) {
+        if (settings.createsSchedules || settings.deletesSchedules) {
           suppress(
             handler.role,
             ['schedulesInGroup'],

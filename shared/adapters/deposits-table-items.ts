@@ -10,6 +10,7 @@
  * | Connection lease  | LEASE#<owner>                        | LEASE       | one provider call at a time   |
  *
  * Index `byCheckAt`: `checkShard` (CHECK#0..7, present only while a deposit is in flight) and `checkAt`.
+ * Index `byOwner`: `listedBy` (the owner's key, on deposit items only) and `createdAt`.
  */
 import { createHash } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -44,6 +45,7 @@ export function depositItem(deposit: Deposit) {
   return {
     ...keys.deposit(deposit.id),
     ...deposit,
+    listedBy: deposit.ownerKey,
     ...(deposit.checkAt === undefined ? {} : { checkShard: checkShard(deposit.id) }),
     // Finished deposits stay readable for a good while, then expire.
     ...(final ? { expiresAt: Math.floor(deposit.updatedAt / 1000) + depositTtlAfterEndSeconds } : {}),
@@ -52,7 +54,7 @@ export function depositItem(deposit: Deposit) {
 
 export function fromItem<T>(item: Record<string, unknown> | undefined): T | undefined {
   if (!item) return undefined;
-  const { pk: _pk, sk: _sk, checkShard: _shard, expiresAt: _expires, ...record } = item;
+  const { pk: _pk, sk: _sk, checkShard: _shard, expiresAt: _expires, listedBy: _owner, ...record } = item;
   return record as T;
 }
 

@@ -2,10 +2,11 @@
  * The deposits table, one adapter per entity it holds (each implements one port of
  * `shared/deposits/ports.ts`; keys and items in `deposits-table-items.ts`). Every access is by key,
  * except the sweeper's, which queries a sparse index of the deposits still in flight by the time
- * they are due a look.
+ * they are due a look, and the list's, which queries the keys of a connection's deposits.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   DeleteCommand,
   PutCommand,
   QueryCommand,
@@ -20,6 +21,8 @@ import type {
   DepositRecords,
   DueDeposits,
   IdempotencyRecords,
+  ListPosition,
+  OwnerDeposits,
 } from '#shared/deposits/ports';
 import {
   CHECK_SHARDS,
@@ -153,6 +156,58 @@ export class DueDepositsIndex implements DueDeposits {
         }),
       ),
     );
+  }
+}
+
+/** The index of a connection's deposits, newest first. */
+export class OwnerDepositsIndex implements OwnerDeposits {
+  constructor(private readonly table: Table) {}
+
+  async page(ownerKey: string, limit: number, after?: ListPosition) {
+    const { Items, LastEvaluatedKey } = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.tableName,
+        IndexName: 'byOwner',
+        KeyConditionExpression: 'listedBy = :owner',
+        ExpressionAttributeValues: { ':owner': ownerKey },
+        ScanIndexForward: false,
+        Limit: limit,
+        ...(after
+          ? {
+              ExclusiveStartKey: {
+                ...keys.deposit(after.depositId),
+                listedBy: ownerKey,
+                createdAt: after.createdAt,
+              },
+            }
+          : {}),
+      }),
+    );
+    // The index holds keys only: the page's deposits are read by key, in the index's order.
+    const keyed = (Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+    const byKey = new Map<string, Deposit>();
+    let wanted: { pk: string; sk: string }[] = keyed;
+    while (wanted.length > 0) {
+      const { Responses, UnprocessedKeys } = await this.table.client.send(
+        new BatchGetCommand({
+          RequestItems: { [this.table.tableName]: { Keys: wanted, ConsistentRead: true } },
+        }),
+      );
+      for (const item of Responses?.[this.table.tableName] ?? []) {
+        const deposit = fromItem<Deposit>(item);
+        if (deposit) byKey.set(String(item.pk), deposit);
+      }
+      wanted = (UnprocessedKeys?.[this.table.tableName]?.Keys ?? []) as { pk: string; sk: string }[];
+    }
+    const deposits = keyed
+      .map((key) => byKey.get(key.pk))
+      .filter((deposit): deposit is Deposit => deposit !== undefined);
+    const lastKey = Items?.at(-1);
+    const last =
+      LastEvaluatedKey && lastKey
+        ? { depositId: String(lastKey.pk).slice('DEPOSIT#'.length), createdAt: Number(lastKey.createdAt) }
+        : undefined;
+    return { deposits, last };
   }
 }
 

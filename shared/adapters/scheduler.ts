@@ -2,9 +2,15 @@
  * EventBridge Scheduler: one-shot `at(...)` schedules (UTC, deleted after they fire) that send a step
  * message to the queue of the step it wakes. Names are deterministic, so arming twice is arming once.
  */
-import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import {
+  ConflictException,
+  CreateScheduleCommand,
+  DeleteScheduleCommand,
+  ResourceNotFoundException,
+  type SchedulerClient,
+} from '@aws-sdk/client-scheduler';
 import type { StepMessageTo, WorkStep } from '#shared/deposits/model';
-import type { WakeScheduler } from '#shared/deposits/ports';
+import type { WakeCancels, WakeScheduler } from '#shared/deposits/ports';
 
 export interface ScheduleTarget<S extends WorkStep> {
   groupName: string;
@@ -53,5 +59,25 @@ export class EventBridgeWakeScheduler<S extends WorkStep> implements WakeSchedul
       // Already armed by an earlier attempt of this step.
       if (!(error instanceof ConflictException)) throw error;
     }
+  }
+}
+
+/** Deletes the wake-up schedules of a deposit that will not be woken: one already gone is fine. */
+export class EventBridgeWakeCancels implements WakeCancels {
+  constructor(
+    private readonly client: SchedulerClient,
+    private readonly groupName: string,
+  ) {}
+
+  async cancel(names: readonly string[]): Promise<void> {
+    await Promise.all(
+      names.map(async (name) => {
+        try {
+          await this.client.send(new DeleteScheduleCommand({ Name: name, GroupName: this.groupName }));
+        } catch (error) {
+          if (!(error instanceof ResourceNotFoundException)) throw error;
+        }
+      }),
+    );
   }
 }

@@ -7,6 +7,12 @@ export const depositErrorTypes = {
   DEPOSIT_NOT_FOUND: 404,
   INVALID_WALLET_ACCOUNT_ID: 400,
   IDEMPOTENCY_KEY_REUSED: 409,
+  /** A cancel of a deposit at its transfer, or finished. */
+  DEPOSIT_NOT_CANCELLABLE: 409,
+  /** A cancel that found the deposit moved under it, try after try. */
+  DEPOSIT_BUSY: 409,
+  /** A list cursor that is not one this API gave, or not this caller's. */
+  INVALID_CURSOR: 400,
 } as const;
 
 export class DepositError extends EnvelopeError {

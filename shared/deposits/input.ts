@@ -9,7 +9,7 @@ import type { UserInput } from '#shared/spec/schemas';
 import type { AskingOperation, Deposit, StepMessage, WorkStep } from './model.ts';
 import type { ConnectionLeases, CredentialOpener, StepQueues } from './ports.ts';
 import { advance, type FailContext, fail, inputLease, retryLater } from './transitions.ts';
-import { delaySeconds, deliverAt, type WakeContext } from './wake-ups.ts';
+import { delaySeconds, deliverAt, expiryName, type WakeContext } from './wake-ups.ts';
 
 export type Question = Extract<ProviderAnswer<unknown>, { status: 'user_input_required' }>;
 
@@ -67,7 +67,7 @@ export async function pauseForInput<S extends WorkStep>(
   await ctx.leases.acquire(next.ownerKey, inputLease(next), expiresAt, now, heldLease);
   await deliverAt(
     ctx,
-    `${next.id}-input-${next.version}`,
+    expiryName(next.id, next.version),
     { depositId: next.id, step, version: next.version, kind: 'expire-input' },
     expiresAt,
   );

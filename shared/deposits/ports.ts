@@ -49,6 +49,28 @@ export interface DueDeposits {
   defer(deposit: Deposit, checkAt: number): Promise<boolean>;
 }
 
+/** Where a page of a connection's deposits ended: its last deposit. */
+export interface ListPosition {
+  depositId: string;
+  createdAt: number;
+}
+
+/** A connection's deposits, newest first, a page at a time: the caller's list. */
+export interface OwnerDeposits {
+  /** Up to `limit` deposits of `ownerKey`, after `after`; `last` when more may follow. */
+  page(
+    ownerKey: string,
+    limit: number,
+    after?: ListPosition,
+  ): Promise<{ deposits: Deposit[]; last?: ListPosition | undefined }>;
+}
+
+/** Wake-up schedules that will not be needed: those of a cancelled deposit. */
+export interface WakeCancels {
+  /** Deletes these schedules; a name with no schedule (it fired, or never was one) is fine. */
+  cancel(names: readonly string[]): Promise<void>;
+}
+
 /** Our record of the beneficiary registered per user connection and wallet account. */
 export interface BeneficiaryClaims {
   get(ownerKey: string, walletAccountId: string): Promise<BeneficiaryClaim | undefined>;

@@ -26,6 +26,10 @@ export interface Reach {
   leases?: boolean;
   /** Queries the index of deposits due a look, and moves their check time on. */
   dueIndex?: boolean;
+  /** Queries the index of a connection's deposits. */
+  ownerIndex?: boolean;
+  /** Deletes wake-up schedules. */
+  unschedules?: boolean;
   /** Calls the provider. */
   provider?: boolean;
 }
@@ -82,6 +86,13 @@ export const reach = {
   },
   /** POST /v1/deposits/get. */
   get: { sends: [], wakes: [], deposits: 'read' },
+  /** POST /v1/deposits/list: the connection's deposits, by the owner index. */
+  list: { sends: [], wakes: [], ownerIndex: true },
+  /**
+   * POST /v1/deposits/cancel: ends a deposit before its transfer; frees its connection and its
+   * beneficiary claim, and deletes its wake-up schedules.
+   */
+  cancel: { sends: [], wakes: [], deposits: 'write', claims: ['release'], leases: true, unschedules: true },
   /** Re-drives every deposit due a look to its own step's queue. */
   sweeper: {
     sends: ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer'],

@@ -24,6 +24,21 @@ export type CreateDepositRequest = z.infer<typeof CreateDepositRequest>;
 export const GetDepositRequest = z.object({ appSecret: secret, userSecret: secret, operationID: id });
 export type GetDepositRequest = z.infer<typeof GetDepositRequest>;
 
+export const CancelDepositRequest = GetDepositRequest;
+export type CancelDepositRequest = GetDepositRequest;
+
+/** How many deposits a list answers at most, and by default. */
+export const LIST_LIMIT = { max: 100, default: 20 };
+
+export const ListDepositsRequest = z.object({
+  appSecret: secret,
+  userSecret: secret,
+  limit: z.number().int().min(1).max(LIST_LIMIT.max).default(LIST_LIMIT.default),
+  /** The `cursor` of the previous page's answer (an opaque string well under 512 characters). */
+  cursor: boundedText(512).optional(),
+});
+export type ListDepositsRequest = z.infer<typeof ListDepositsRequest>;
+
 /** An Idempotency-Key: printable, at most 255 characters. */
 export const IdempotencyKey = z
   .string()

@@ -36,10 +36,35 @@ export async function deliverAt<S extends WorkStep>(
 export function wakeAt<S extends WorkStep>(ctx: WakeContext<S>, deposit: Deposit, step: S, until: number) {
   return deliverAt(
     ctx,
-    `${deposit.id}-${step}-${Math.floor(until / 1000)}`,
+    wakeName(deposit.id, step, until),
     { depositId: deposit.id, step, version: deposit.version, kind: 'run' },
     until,
   );
+}
+
+/** The schedule name of a wake-up: one per deposit, step and second. */
+export function wakeName(depositId: string, step: WorkStep, until: number): string {
+  return `${depositId}-${step}-${Math.floor(until / 1000)}`;
+}
+
+/** The schedule name of the expiry of the question a deposit asked at `version`. */
+export function expiryName(depositId: string, version: number): string {
+  return `${depositId}-input-${version}`;
+}
+
+/**
+ * Every schedule this deposit may have armed for what it now waits for: its cool-down's end (for
+ * the transfer, or the look-up of its beneficiary), a look-up time, a sleep on another deposit's
+ * claim, its question's expiry. Those that were short waits were messages, not schedules.
+ */
+export function scheduleNamesOf(deposit: Deposit): string[] {
+  const times = [deposit.cooldownUntil, deposit.beneficiaryLookupAt, deposit.sleepsUntil].filter(
+    (time): time is number => time !== undefined,
+  );
+  const woken: WorkStep[] = ['ensure-beneficiary', 'transfer'];
+  const names = times.flatMap((time) => woken.map((step) => wakeName(deposit.id, step, time)));
+  if (deposit.pendingInput) names.push(expiryName(deposit.id, deposit.version));
+  return [...new Set(names)];
 }
 
 /** A wait as an SQS delay: whole seconds, rounded up, at most 15 minutes. */

@@ -5,7 +5,7 @@
  */
 import { schedulerClient, sqsClient } from '#shared/adapters/clients';
 import { NotificationQueue } from '#shared/adapters/notification-queue';
-import { EventBridgeWakeScheduler } from '#shared/adapters/scheduler';
+import { EventBridgeWakeCancels, EventBridgeWakeScheduler } from '#shared/adapters/scheduler';
 import { SqsStepQueues } from '#shared/adapters/step-queues';
 import { notifyConfig, schedulerConfig, stepQueueArns, stepQueueUrls } from '#shared/config';
 import type { WorkStep } from '#shared/deposits/model';
@@ -29,6 +29,11 @@ export function schedulerOf<H extends ReachName>(name: H) {
     roleArn: config.SCHEDULER_ROLE_ARN,
     deadLetterArn: config.SCHEDULER_DLQ_ARN,
   });
+}
+
+/** Deletes wake-up schedules of the service's group (a cancelled deposit's). */
+export function scheduleCancels() {
+  return new EventBridgeWakeCancels(schedulerClient(), schedulerConfig().SCHEDULE_GROUP_NAME);
 }
 
 /** The notify queue: the caller's events on their way to its webhook. */

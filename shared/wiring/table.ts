@@ -10,6 +10,7 @@ import {
   DepositItems,
   DueDepositsIndex,
   IdempotencyItems,
+  OwnerDepositsIndex,
 } from '#shared/adapters/deposits-table';
 import { depositsTableConfig, providerConfig, tuningConfig } from '#shared/config';
 import type { DepositSettings } from '#shared/deposits/ports';
@@ -23,6 +24,7 @@ export const tableEntities = {
   deposits: () => new DepositItems(table()),
   idempotency: () => new IdempotencyItems(table()),
   due: () => new DueDepositsIndex(table()),
+  owners: () => new OwnerDepositsIndex(table()),
   claims: () => new BeneficiaryClaimItems(table()),
   leases: () => new ConnectionLeaseItems(table()),
 };

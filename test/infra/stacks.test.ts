@@ -353,6 +353,15 @@ describe('tables', () => {
           ],
           Projection: { ProjectionType: 'ALL' },
         },
+        {
+          // Keys only: a deposit's later writes never write this index.
+          IndexName: 'byOwner',
+          KeySchema: [
+            { AttributeName: 'listedBy', KeyType: 'HASH' },
+            { AttributeName: 'createdAt', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
       ],
     });
   });
@@ -453,7 +462,8 @@ describe('each function touches only what it uses', () => {
     expect(actions).toContain('secretsmanager:GetSecretValue');
   });
 
-  it('keeps the deposits API from the scheduler, and its read route to reading', () => {
+  it('keeps the deposits API from the scheduler (but the cancel, deleting), and its read route to reading', () => {
+    const cancel = route('POST', '/v1/deposits/cancel');
     for (const handler of [
       ...depositsApi.routes.map((candidate) => candidate.handler),
       depositsApi.defaultHandler,
@@ -462,7 +472,7 @@ describe('each function touches only what it uses', () => {
       expect(
         actions.filter((action) => /^(scheduler|iam):/.test(action)),
         handler,
-      ).toEqual([]);
+      ).toEqual(handler === cancel ? ['scheduler:DeleteSchedule'] : []);
       expect(
         actions.filter((action) => action.startsWith('secretsmanager:')),
         handler,
@@ -516,7 +526,7 @@ describe('each function touches only what it uses', () => {
    */
   const expectedReach: Record<
     string,
-    { table: string[]; sends: string[]; kms?: string; schedules: boolean; index?: boolean }
+    { table: string[]; sends: string[]; kms?: string; schedules: boolean; index?: 'byCheckAt' | 'byOwner' }
   > = {
     [queues.resolveBank.consumer]: {
       table: ['GetItem', 'PutItem', 'UpdateItem'],
@@ -551,12 +561,23 @@ describe('each function touches only what it uses', () => {
       schedules: false,
     },
     [route('POST', '/v1/deposits/get')]: { table: ['GetItem'], sends: [], schedules: false },
+    [route('POST', '/v1/deposits/list')]: {
+      table: ['BatchGetItem'],
+      sends: [],
+      schedules: false,
+      index: 'byOwner',
+    },
+    [route('POST', '/v1/deposits/cancel')]: {
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      sends: [],
+      schedules: false,
+    },
     [sweeper.handler]: {
       // Moves the check time of what it re-drives.
       table: ['UpdateItem'],
       sends: ['resolveBank', 'ensureBeneficiary', 'waitCooldown', 'transfer'],
       schedules: false,
-      index: true,
+      index: 'byCheckAt',
     },
   };
 
@@ -572,8 +593,13 @@ describe('each function touches only what it uses', () => {
         !text(statement.Resource).includes('/index/'),
     );
     expect(actionsOf(onTable).sort(), handler).toEqual(expected.table.map((a) => `dynamodb:${a}`).sort());
-    const onIndex = statements.filter((statement) => text(statement.Resource).includes('/index/byCheckAt'));
-    expect(actionsOf(onIndex), handler).toEqual(expected.index ? ['dynamodb:Query'] : []);
+    // Indexes: Query on its own one only.
+    for (const index of ['byCheckAt', 'byOwner']) {
+      const onIndex = statements.filter((statement) => text(statement.Resource).includes(`/index/${index}`));
+      expect(actionsOf(onIndex), `${handler} ${index}`).toEqual(
+        expected.index === index ? ['dynamodb:Query'] : [],
+      );
+    }
 
     // Queues: SendMessage to exactly these, and no other queue of the stack.
     const sends = withAction(statements, 'sqs:SendMessage');

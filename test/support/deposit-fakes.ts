@@ -22,8 +22,10 @@ import type {
   DepositRecords,
   DueDeposits,
   IdempotencyRecords,
+  OwnerDeposits,
   Provider,
   StepQueues,
+  WakeCancels,
   WakeScheduler,
 } from '#shared/deposits/ports';
 
@@ -75,6 +77,27 @@ export class FakeDepositsTable {
       stored.checkAt = checkAt;
       stored.redrives = (deposit.redrives ?? 0) + 1;
       return true;
+    },
+  };
+
+  /** The owner index: newest first (by creation, then id, as the index's sort key and item key order). */
+  readonly owners: OwnerDeposits = {
+    page: async (ownerKey, limit, after) => {
+      const newestFirst = (a: Deposit, b: Deposit) => b.createdAt - a.createdAt || b.id.localeCompare(a.id);
+      const all = [...this.items.values()]
+        .filter((deposit) => deposit.ownerKey === ownerKey)
+        .sort(newestFirst);
+      const start = after
+        ? all.findIndex(
+            (deposit) =>
+              newestFirst(deposit, { createdAt: after.createdAt, id: after.depositId } as Deposit) > 0,
+          )
+        : 0;
+      const from = start < 0 ? all.length : start;
+      const deposits = all.slice(from, from + limit).map(copy);
+      const last = deposits.at(-1);
+      const more = from + limit < all.length;
+      return { deposits, last: more && last ? { depositId: last.id, createdAt: last.createdAt } : undefined };
     },
   };
 
@@ -166,6 +189,20 @@ export class FakeScheduler<S extends WorkStep> implements WakeScheduler<S> {
   async scheduleAt(name: string, at: Date, message: StepMessageTo<S>): Promise<void> {
     if (!this.steps.includes(message.step)) throw new Error(`no schedule target for ${message.step} here`);
     if (!this.schedules.has(name)) this.schedules.set(name, { at: at.getTime(), message: copy(message) });
+  }
+}
+
+/** Deletions of wake-up schedules, recorded; with a scheduler, its schedules of those names go. */
+export class FakeWakeCancels implements WakeCancels {
+  readonly cancelled: string[] = [];
+
+  constructor(private readonly scheduler?: { schedules: Map<string, unknown> }) {}
+
+  async cancel(names: readonly string[]): Promise<void> {
+    for (const name of names) {
+      this.cancelled.push(name);
+      this.scheduler?.schedules.delete(name);
+    }
   }
 }
 

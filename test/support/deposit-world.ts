@@ -5,9 +5,11 @@
  */
 
 import { localWallets } from '#infra/local/wallets';
-import type { BankFacts, Deposit } from '#shared/deposits/model';
+import type { CancelContext } from '#shared/deposits/cancel';
+import type { BankFacts, Deposit, WorkStep } from '#shared/deposits/model';
 import type { DepositSettings } from '#shared/deposits/ports';
 import { reach, type SendsOf, type WakesOf } from '#shared/deposits/reach';
+import type { ListContext } from '#shared/deposits/read';
 import type { StartContext } from '#shared/deposits/start';
 import type { EnsureBeneficiaryContext } from '#shared/deposits/steps/ensure-beneficiary';
 import type { ResolveBankContext } from '#shared/deposits/steps/resolve-bank';
@@ -24,6 +26,7 @@ import {
   FakeQueues,
   FakeScheduler,
   FakeVault,
+  FakeWakeCancels,
   RecordingObserver,
   StreamedEvents,
 } from './deposit-fakes.ts';
@@ -143,6 +146,13 @@ export function world() {
       claims: table.claims,
       queues: queues('create'),
     }),
+    /** The cancel, deleting the schedules of `scheduler` (a step's, that armed them) when given. */
+    cancel: (armed?: FakeScheduler<WorkStep>): CancelContext & { schedules: FakeWakeCancels } => ({
+      ...base,
+      claims: table.claims,
+      schedules: new FakeWakeCancels(armed),
+    }),
+    list: (): ListContext => ({ owners: table.owners, clock }),
     sweep: (): SweepContext & { queues: FakeQueues<SendsOf<'sweeper'>> } => ({
       due: table.due,
       clock,

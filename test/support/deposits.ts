@@ -45,6 +45,27 @@ export function readDeposit(user: Pick<TestUser, 'accessToken' | 'userSecret'>, 
   });
 }
 
+/** POST /v1/deposits/cancel as this user. */
+export function cancelDeposit(user: Pick<TestUser, 'accessToken' | 'userSecret'>, operationID: string) {
+  return call(`${depositsUrl}/v1/deposits/cancel`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` },
+    body: JSON.stringify({ appSecret, userSecret: user.userSecret, operationID }),
+  });
+}
+
+/** POST /v1/deposits/list as this user: a page, from `cursor` when given. */
+export function listDeposits(
+  user: Pick<TestUser, 'accessToken' | 'userSecret'>,
+  page: { limit?: number; cursor?: string } = {},
+) {
+  return call(`${depositsUrl}/v1/deposits/list`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` },
+    body: JSON.stringify({ appSecret, userSecret: user.userSecret, ...page }),
+  });
+}
+
 /** Polls the deposit until `stop` says so (by default: done or failed); returns the last read. */
 export function depositWhen(
   user: TestUser,

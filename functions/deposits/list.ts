@@ -1,0 +1,11 @@
+import { systemClock } from '#shared/clock';
+import { type ListContext, listDeposits } from '#shared/deposits/read';
+import { depositRoute } from '#shared/deposits/routes';
+import { ListDepositsRequest } from '#shared/deposits/schemas';
+import { tableEntities } from '#shared/wiring/table';
+
+const context: ListContext = { owners: tableEntities.owners(), clock: systemClock };
+
+export const handler = depositRoute(ListDepositsRequest, ({ body, accessToken }) =>
+  listDeposits({ accessToken, userSecret: body.userSecret, limit: body.limit, cursor: body.cursor }, context),
+);

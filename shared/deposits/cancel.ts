@@ -1,0 +1,67 @@
+/**
+ * The deposits API's cancel, by the deposit's owner, of a deposit that has not reached its transfer
+ * (it resolves the bank, registers the beneficiary, waits for the cool-down, or waits for the
+ * caller's answer there):
+ *   1. the deposit ends `failed` with type CANCELLED, in one conditional write that also erases its
+ *      credentials and carries the event its caller hears (`fail`);
+ *   2. the connection it held for a question, and the beneficiary claim it held, are freed;
+ *   3. its wake-up schedules are deleted.
+ * A deposit at its transfer, or finished, is refused and left as it is. A step that moves the deposit
+ * meanwhile makes the write fail on its version: the cancel reads it again and decides again, so it
+ * never cancels a deposit whose transfer attempt has been recorded.
+ */
+import type { Clock } from '#shared/clock';
+import { matchesDigest } from '#shared/secrets';
+import { DepositError } from './errors.ts';
+import { type Deposit, depositView } from './model.ts';
+import type { BeneficiaryClaims, WakeCancels } from './ports.ts';
+import { type FailContext, fail } from './transitions.ts';
+import { scheduleNamesOf } from './wake-ups.ts';
+
+export interface CancelContext extends FailContext {
+  claims: Pick<BeneficiaryClaims, 'release'>;
+  schedules: WakeCancels;
+  clock: Clock;
+}
+
+/** How many times a cancel decides again when a step moved the deposit under it. */
+const MAX_TRIES = 5;
+
+export async function cancelDeposit(
+  request: { depositId: string; accessToken: string; userSecret: string },
+  ctx: CancelContext,
+) {
+  for (let tries = 0; tries < MAX_TRIES; tries += 1) {
+    const deposit = await ctx.deposits.get(request.depositId);
+    if (!deposit || !ownedBy(deposit, request))
+      throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${request.depositId}`);
+    refuseUnlessCancellable(deposit);
+    const cancelled = await fail(ctx, deposit, 'CANCELLED', 'Cancelled by its owner');
+    if (!cancelled) continue;
+    // `fail` frees the claim of a deposit at ensure-beneficiary; one waiting out the cool-down before
+    // its beneficiary's look-up holds it too (the release is conditional on this deposit holding it).
+    await ctx.claims.release(deposit.ownerKey, deposit.walletAccountId, deposit.id);
+    await ctx.schedules.cancel(scheduleNamesOf(deposit));
+    return { status: 200, body: depositView(cancelled, ctx.clock.now()) };
+  }
+  throw new DepositError('DEPOSIT_BUSY', 'The deposit kept moving; read it and try again');
+}
+
+function ownedBy(deposit: Deposit, request: { accessToken: string; userSecret: string }) {
+  // Both compared, in constant time, as for a read: the connection's deposit, and the user's.
+  const owner = matchesDigest(request.accessToken, deposit.ownerKey);
+  const reader = matchesDigest(request.userSecret, deposit.readerKey);
+  return owner && reader;
+}
+
+function refuseUnlessCancellable(deposit: Deposit) {
+  if (deposit.step === 'completed') {
+    throw new DepositError('DEPOSIT_NOT_CANCELLABLE', `The deposit is ${deposit.status} already`);
+  }
+  if (deposit.step === 'transfer' || deposit.transferAttempt) {
+    throw new DepositError(
+      'DEPOSIT_NOT_CANCELLABLE',
+      'The deposit has reached its transfer: money may be moving, it can no longer be cancelled',
+    );
+  }
+}
