@@ -510,6 +510,7 @@ describe('fuzz: odd and oversized bodies and headers never make any route of eit
     'bankId',
     'accessCode',
     'walletAccountID',
+    'cursor',
   ];
   /** Oversized and odd headers: bearer tokens of 10 KB (ASCII, and two-byte characters), a long key. */
   const oddHeaders = (user: TestUser): Record<string, string>[] => [
