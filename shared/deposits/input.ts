@@ -82,6 +82,17 @@ export async function pauseForInput<S extends WorkStep>(
  */
 export const SPENT_ANSWERS = 'INVALID_OPERATION_ID';
 
+/**
+ * The refusal that says the bank stopped waiting before the answers came (its own wait is shorter
+ * than ours, or the answers were slow on their way): nothing ran, and the call is asked again.
+ */
+export const LATE_ANSWERS = 'USER_INPUT_EXPIRED';
+
+/** Whether a refusal of an answered read means that the read should be made again (`askAgain`). */
+export function asksAgain(refusal: { type: string }): boolean {
+  return refusal.type === SPENT_ANSWERS || refusal.type === LATE_ANSWERS;
+}
+
 /** Makes the read again without the spent answers, counted as a retry. */
 export function askAgain<S extends WorkStep>(
   ctx: FailContext & { queues: StepQueues<S> },

@@ -621,6 +621,39 @@ describe('answers that reach no waiting operation', () => {
     expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-8' });
   });
 
+  it.for([
+    { step: 'resolve-bank', operation: 'metadata', call: 'getMetadata' },
+    { step: 'ensure-beneficiary', operation: 'list', call: 'listBeneficiaries' },
+    { step: 'ensure-beneficiary', operation: 'create', call: 'createBeneficiary' },
+  ] as const)(
+    'answers the bank stopped waiting for ($operation, USER_INPUT_EXPIRED): the call again, and the bank asks again',
+    async ({ step, operation, call }) => {
+      const w = world();
+      const deposit = await answering(w, step, operation);
+      w.provider.answer(call, answers.refusal('USER_INPUT_EXPIRED'));
+
+      const sent = [];
+      if (step === 'resolve-bank') {
+        const ctx = w.contexts.resolveBank();
+        await resolveBank(deposit, ctx);
+        sent.push(...ctx.queues.sent);
+      } else {
+        const ctx = w.contexts.ensureBeneficiary();
+        await ensureBeneficiary(deposit, ctx);
+        sent.push(...ctx.queues.sent);
+      }
+
+      const again = w.table.current(deposit.id);
+      expect(again).toMatchObject({ status: 'initialized', step, retries: 1 });
+      expect(again.sealedAnswers).toBeUndefined();
+      expect(again.pendingInput).toBeUndefined();
+      expect(again.beneficiaryLookupAt).toBeUndefined();
+      expect(sent.map((message) => [message.message.step, message.message.version])).toEqual([
+        [step, again.version],
+      ]);
+    },
+  );
+
   it('without answers, the refusal fails the deposit as before', async () => {
     const w = world();
     const ctx = w.contexts.resolveBank();

@@ -16,6 +16,7 @@ import { type ConnectionContext, callUnderLease } from '../connection.ts';
 import {
   answerFor,
   askAgain,
+  LATE_ANSWERS,
   type PauseContext,
   pauseForInput,
   type Question,
@@ -79,7 +80,7 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     ctx,
     deposit,
     'ensure-beneficiary',
-    listAnswer || createAnswer ? [...existsSignals, SPENT_ANSWERS] : existsSignals,
+    listAnswer || createAnswer ? [...existsSignals, SPENT_ANSWERS, LATE_ANSWERS] : existsSignals,
     async (credentials, renewLease): Promise<Found> => {
       if (listFirst) {
         const listed = await ctx.provider.listBeneficiaries(credentials, listAnswer);
@@ -123,8 +124,14 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
   }
   await ctx.leases.release(deposit.ownerKey, lease);
 
-  // The answered list ran already (its outcome lost): read it again, the bank asks again.
-  if (outcome instanceof ProviderRefusal && outcome.type === SPENT_ANSWERS && listAnswer) {
+  // The answered list ran already (its outcome lost), or the bank stopped waiting for the answers
+  // to the list or the creation (nothing ran): the call again, the bank asks again.
+  const answered = listAnswer !== undefined || createAnswer !== undefined;
+  if (
+    outcome instanceof ProviderRefusal &&
+    answered &&
+    (outcome.type === LATE_ANSWERS || (outcome.type === SPENT_ANSWERS && listAnswer))
+  ) {
     await askAgain(ctx, deposit, 'ensure-beneficiary');
     return;
   }

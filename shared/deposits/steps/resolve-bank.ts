@@ -12,7 +12,15 @@ import { ProviderRefusal } from '#shared/provider/client';
 import { periodMs } from '#shared/spec/period';
 import type { AccountsMetadata } from '#shared/spec/schemas';
 import { type ConnectionContext, callUnderLease } from '../connection.ts';
-import { answerFor, askAgain, type PauseContext, pauseForInput, SPENT_ANSWERS } from '../input.ts';
+import {
+  answerFor,
+  askAgain,
+  asksAgain,
+  LATE_ANSWERS,
+  type PauseContext,
+  pauseForInput,
+  SPENT_ANSWERS,
+} from '../input.ts';
 import type { BankFacts, Deposit, WalletAccount } from '../model.ts';
 import type { Provider, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
@@ -33,7 +41,7 @@ export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Pr
     ctx,
     deposit,
     'resolve-bank',
-    answer ? [SPENT_ANSWERS] : [],
+    answer ? [SPENT_ANSWERS, LATE_ANSWERS] : [],
     (credentials) => ctx.provider.getMetadata(credentials, answer),
   );
   if (!called) return;
@@ -43,7 +51,7 @@ export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Pr
     return;
   }
   await ctx.leases.release(deposit.ownerKey, lease);
-  if (metadata instanceof ProviderRefusal && metadata.type === SPENT_ANSWERS) {
+  if (metadata instanceof ProviderRefusal && answer && asksAgain(metadata)) {
     await askAgain(ctx, deposit, 'resolve-bank');
     return;
   }
