@@ -96,6 +96,8 @@ const TuningEnv = z.object({
   MAX_RETRIES: number(8),
   /** Re-drives by the sweeper of a deposit that does not move, before it fails as STEP_FAILED. */
   MAX_REDRIVES: number(8),
+  /** How long a connection's bank metadata is remembered; 0 asks the bank on every deposit. */
+  BANK_MEMORY_SECONDS: number(3_600),
 });
 
 const VaultEnv = z.object({

@@ -3,10 +3,12 @@ import { type ResolveBankContext, resolveBank } from '#shared/deposits/steps/res
 import { schedulerOf } from '#shared/wiring/messaging';
 import { stepConsumer } from '#shared/wiring/step-consumer';
 import { connectionPorts } from '#shared/wiring/steps';
+import { tableEntities } from '#shared/wiring/table';
 
 const context: ResolveBankContext = {
   ...connectionPorts('resolve-bank'),
   scheduler: schedulerOf('resolve-bank'),
+  banks: tableEntities.banks(),
 };
 
 export const handler = stepConsumer(

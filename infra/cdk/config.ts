@@ -35,6 +35,7 @@ const Tuning = z.strictObject({
   STALL_AFTER_SECONDS: whole(Number.MAX_SAFE_INTEGER, limits.minStallAfterSeconds),
   MAX_RETRIES: whole(),
   MAX_REDRIVES: whole(),
+  BANK_MEMORY_SECONDS: whole(),
   WEBHOOK_TIMEOUT_MS: whole(limits.webhookTimeoutMs),
   WEBHOOK_RETRY_BASE_SECONDS: whole(),
   POWERTOOLS_LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT']).optional(),

@@ -8,6 +8,7 @@
  * | Idempotency key   | IDEMPOTENCY#<owner>#<key>            | IDEMPOTENCY | written with the deposit      |
  * | Beneficiary claim | BENEFICIARY#<owner>#<wallet account> | BENEFICIARY | one creator per connection    |
  * | Connection lease  | LEASE#<owner>                        | LEASE       | one provider call at a time   |
+ * | Bank memory       | BANK#<owner>                         | BANK        | the bank's metadata, a while  |
  *
  * Index `byCheckAt`: `checkShard` (CHECK#0..7, present only while a deposit is in flight) and `checkAt`.
  * Index `byOwner`: `listedBy` (the owner's key, on deposit items only) and `createdAt`.
@@ -33,6 +34,7 @@ export const keys = {
     sk: 'BENEFICIARY',
   }),
   lease: (ownerKey: string) => ({ pk: `LEASE#${ownerKey}`, sk: 'LEASE' }),
+  bank: (ownerKey: string) => ({ pk: `BANK#${ownerKey}`, sk: 'BANK' }),
 };
 
 function checkShard(depositId: string): string {

@@ -1,8 +1,7 @@
 /**
  * The deposits table, one adapter per entity it holds (each implements one port of
- * `shared/deposits/ports.ts`; keys and items in `deposits-table-items.ts`). Every access is by key,
- * except the sweeper's, which queries a sparse index of the deposits still in flight by the time
- * they are due a look, and the list's, which queries the keys of a connection's deposits.
+ * `shared/deposits/ports.ts`; keys and items in `deposits-table-items.ts`). Every access here is by
+ * key; the queries of the table's indexes are in `deposits-indexes.ts`.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
@@ -112,102 +111,6 @@ export class IdempotencyItems implements IdempotencyRecords {
       if (codes.includes('TransactionConflict')) return 'conflict' as const;
       throw error;
     }
-  }
-}
-
-/** The sparse index of deposits in flight, by the time they are due a look. */
-export class DueDepositsIndex implements DueDeposits {
-  constructor(private readonly table: Table) {}
-
-  async findDue(now: number, limit: number): Promise<Deposit[]> {
-    const pages = await Promise.all(
-      Array.from({ length: CHECK_SHARDS }, (_, shard) =>
-        this.table.client.send(
-          new QueryCommand({
-            TableName: this.table.tableName,
-            IndexName: 'byCheckAt',
-            KeyConditionExpression: 'checkShard = :shard AND checkAt <= :now',
-            ExpressionAttributeValues: { ':shard': `CHECK#${shard}`, ':now': now },
-            Limit: limit,
-          }),
-        ),
-      ),
-    );
-    return pages
-      .flatMap((page) => (page.Items ?? []).map((item) => fromItem<Deposit>(item)))
-      .filter((deposit): deposit is Deposit => deposit !== undefined)
-      .sort((a, b) => (a.checkAt ?? 0) - (b.checkAt ?? 0))
-      .slice(0, limit);
-  }
-
-  defer(deposit: Deposit, checkAt: number): Promise<boolean> {
-    return conditionally(
-      this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.tableName,
-          Key: keys.deposit(deposit.id),
-          UpdateExpression: 'SET checkAt = :checkAt, redrives = :redrives',
-          ConditionExpression: 'version = :version',
-          ExpressionAttributeValues: {
-            ':checkAt': checkAt,
-            ':redrives': (deposit.redrives ?? 0) + 1,
-            ':version': deposit.version,
-          },
-        }),
-      ),
-    );
-  }
-}
-
-/** The index of a connection's deposits, newest first. */
-export class OwnerDepositsIndex implements OwnerDeposits {
-  constructor(private readonly table: Table) {}
-
-  async page(ownerKey: string, limit: number, after?: ListPosition) {
-    const { Items, LastEvaluatedKey } = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.table.tableName,
-        IndexName: 'byOwner',
-        KeyConditionExpression: 'listedBy = :owner',
-        ExpressionAttributeValues: { ':owner': ownerKey },
-        ScanIndexForward: false,
-        Limit: limit,
-        ...(after
-          ? {
-              ExclusiveStartKey: {
-                ...keys.deposit(after.depositId),
-                listedBy: ownerKey,
-                createdAt: after.createdAt,
-              },
-            }
-          : {}),
-      }),
-    );
-    // The index holds keys only: the page's deposits are read by key, in the index's order.
-    const keyed = (Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
-    const byKey = new Map<string, Deposit>();
-    let wanted: { pk: string; sk: string }[] = keyed;
-    while (wanted.length > 0) {
-      const { Responses, UnprocessedKeys } = await this.table.client.send(
-        new BatchGetCommand({
-          RequestItems: { [this.table.tableName]: { Keys: wanted, ConsistentRead: true } },
-        }),
-      );
-      for (const item of Responses?.[this.table.tableName] ?? []) {
-        const deposit = fromItem<Deposit>(item);
-        if (deposit) byKey.set(String(item.pk), deposit);
-      }
-      wanted = (UnprocessedKeys?.[this.table.tableName]?.Keys ?? []) as { pk: string; sk: string }[];
-    }
-    const deposits = keyed
-      .map((key) => byKey.get(key.pk))
-      .filter((deposit): deposit is Deposit => deposit !== undefined);
-    const lastKey = Items?.at(-1);
-    const last =
-      LastEvaluatedKey && lastKey
-        ? { depositId: String(lastKey.pk).slice('DEPOSIT#'.length), createdAt: Number(lastKey.createdAt) }
-        : undefined;
-    return { deposits, last };
   }
 }
 

@@ -7,6 +7,7 @@
  * adapters in `shared/adapters/` implement these.
  */
 import type { ProviderClient, ProviderCredentials } from '#shared/provider/client';
+import type { AccountsMetadata } from '#shared/spec/schemas';
 import type {
   BeneficiaryClaim,
   Deposit,
@@ -69,6 +70,16 @@ export interface OwnerDeposits {
 export interface WakeCancels {
   /** Deletes these schedules; a name with no schedule (it fired, or never was one) is fine. */
   cancel(names: readonly string[]): Promise<void>;
+}
+
+/**
+ * What a connection's bank said of itself (its metadata), remembered for a while: the next deposit
+ * from that connection goes on without asking the bank again.
+ */
+export interface BankMemory {
+  /** The metadata remembered for this connection, if it is still fresh at `now`. */
+  recall(ownerKey: string, now: number): Promise<AccountsMetadata | undefined>;
+  remember(ownerKey: string, metadata: AccountsMetadata, until: number): Promise<void>;
 }
 
 /** Our record of the beneficiary registered per user connection and wallet account. */
@@ -161,4 +172,6 @@ export interface DepositSettings {
   maxRedrives: number;
   /** A claim to create a beneficiary older than this is taken over (its holder died). */
   claimStaleMs: number;
+  /** How long a connection's bank metadata is remembered (0: asked on every deposit). */
+  bankMemoryMs: number;
 }

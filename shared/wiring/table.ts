@@ -3,14 +3,15 @@
  * handler builds, once per process, only the adapters its context names, from configuration it
  * alone reads (the other wiring modules: `messaging.ts`, `steps.ts`).
  */
+
+import { BankMemoryItems } from '#shared/adapters/bank-memory';
 import { dynamodbClient } from '#shared/adapters/clients';
+import { DueDepositsIndex, OwnerDepositsIndex } from '#shared/adapters/deposits-indexes';
 import {
   BeneficiaryClaimItems,
   ConnectionLeaseItems,
   DepositItems,
-  DueDepositsIndex,
   IdempotencyItems,
-  OwnerDepositsIndex,
 } from '#shared/adapters/deposits-table';
 import { depositsTableConfig, providerConfig, tuningConfig } from '#shared/config';
 import type { DepositSettings } from '#shared/deposits/ports';
@@ -27,6 +28,7 @@ export const tableEntities = {
   owners: () => new OwnerDepositsIndex(table()),
   claims: () => new BeneficiaryClaimItems(table()),
   leases: () => new ConnectionLeaseItems(table()),
+  banks: () => new BankMemoryItems(table()),
 };
 
 export function depositSettings(): DepositSettings {
@@ -41,5 +43,6 @@ export function depositSettings(): DepositSettings {
     maxRedrives: tuning.MAX_REDRIVES,
     stallAfterMs: tuning.STALL_AFTER_SECONDS * 1000,
     claimStaleMs: Math.max(60_000, PROVIDER_TIMEOUT_MS * 3),
+    bankMemoryMs: tuning.BANK_MEMORY_SECONDS * 1000,
   };
 }

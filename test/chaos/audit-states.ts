@@ -7,7 +7,7 @@
 import type { AuditScope, DepositRun } from './audit.ts';
 import type { DepositItem } from './clients.ts';
 import { explainedFailures } from './faults.ts';
-import { bankAsks, type PlannedUser } from './plan.ts';
+import type { PlannedUser } from './plan.ts';
 
 /** A deposit deliberately waiting on a long cool-down, with its item. */
 export interface WaitingDeposit {
@@ -46,7 +46,9 @@ export function checkStates(scope: AuditScope) {
       }
       if (
         item.status === 'done' &&
-        (run.plan.belowMinimum || (run.plan.answers === 'never' && bankAsks(user.bank)))
+        // A deposit asked a question nobody answered cannot be done (a repeat deposit at a bank that
+        // asks on its reads may be asked nothing: its bank and beneficiary are remembered).
+        (run.plan.belowMinimum || (run.plan.answers === 'never' && run.asked))
       ) {
         unansweredButDone.push(name(run));
       }

@@ -162,6 +162,15 @@ describe('the chaos audit', () => {
       finding: /no injected fault explains.*dep_0 .*STEP_FAILED/,
     },
     {
+      broken: 'a deposit done although asked a question nobody answered',
+      plant: (input: AuditInput) => {
+        const run = input.runs[1] as DepositRun;
+        run.plan = { ...run.plan, answers: 'never' };
+        run.asked = true;
+      },
+      finding: /done that had to fail.*dep_1/,
+    },
+    {
       broken: 'a final state never delivered',
       plant: (input: AuditInput) => {
         input.deliveries.pop();

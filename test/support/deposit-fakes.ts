@@ -13,6 +13,7 @@ import type {
 } from '#shared/deposits/model';
 import { eventToRelay } from '#shared/deposits/outbox';
 import type {
+  BankMemory,
   BeneficiaryClaims,
   ConnectionLeases,
   CredentialOpener,
@@ -28,6 +29,7 @@ import type {
   WakeCancels,
   WakeScheduler,
 } from '#shared/deposits/ports';
+import type { AccountsMetadata } from '#shared/spec/schemas';
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -98,6 +100,18 @@ export class FakeDepositsTable {
       const last = deposits.at(-1);
       const more = from + limit < all.length;
       return { deposits, last: more && last ? { depositId: last.id, createdAt: last.createdAt } : undefined };
+    },
+  };
+
+  readonly bankItems = new Map<string, { metadata: AccountsMetadata; until: number }>();
+
+  readonly banks: BankMemory = {
+    recall: async (ownerKey, now) => {
+      const found = this.bankItems.get(ownerKey);
+      return found && found.until > now ? copy(found.metadata) : undefined;
+    },
+    remember: async (ownerKey, metadata, until) => {
+      this.bankItems.set(ownerKey, { metadata: copy(metadata), until });
     },
   };
 

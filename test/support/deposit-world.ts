@@ -41,6 +41,7 @@ export const settings: DepositSettings = {
   maxRedrives: 6,
   stallAfterMs: 120_000,
   claimStaleMs: 60_000,
+  bankMemoryMs: 3_600_000,
 };
 
 export const credentials = { accessToken: 'token-1', appSecret: 'app-secret', userSecret: 'user-secret' };
@@ -107,6 +108,7 @@ export function world() {
       vault,
       wallets,
       provider: provider.port,
+      banks: table.banks,
       queues: queues('resolve-bank'),
       scheduler: scheduler('resolve-bank'),
     }),

@@ -193,3 +193,98 @@ describe('resolve-bank', () => {
     expect(ctx.queues.sent).toEqual([]);
   });
 });
+
+/**
+ * The bank's metadata, remembered per connection for `bankMemoryMs`: a repeat deposit asks the bank
+ * nothing before its transfer (issue 10's target of one provider call for a repeat deposit).
+ */
+describe("resolve-bank with the connection's bank remembered", () => {
+  it('asks the bank once: the next deposit of the connection goes on from what it said', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    const first = await w.deposit();
+    const second = await w.deposit({ amountMinor: 1_500 });
+    w.provider.answer('getMetadata', metadata());
+
+    await resolveBank(first, ctx);
+    w.clock.advance(settings.bankMemoryMs - 1);
+    await resolveBank(second, ctx);
+
+    expect(w.provider.callsOf('getMetadata')).toHaveLength(1);
+    const after = w.table.current(second.id);
+    expect(after).toMatchObject({
+      step: 'ensure-beneficiary',
+      bank: w.table.current(first.id).bank,
+    });
+    expect(after.history.at(-1)?.note).toBe('bank remembered: Sandbox Bank');
+    // No lease was taken for it: nothing was asked.
+    expect(w.table.leaseItems.size).toBe(0);
+  });
+
+  it('checks the amount against the remembered bounds, and fails below the minimum without asking', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    w.provider.answer('getMetadata', metadata());
+    await resolveBank(await w.deposit(), ctx);
+    const small = await w.deposit({ amountMinor: 999 });
+
+    await resolveBank(small, ctx);
+
+    expect(w.provider.callsOf('getMetadata')).toHaveLength(1);
+    expect(w.table.current(small.id)).toMatchObject({
+      status: 'failed',
+      failure: { type: 'AMOUNT_BELOW_MINIMUM' },
+    });
+  });
+
+  it('asks again once the memory has run out, and another connection always asks', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    w.provider.answer('getMetadata', metadata(), metadata(), metadata());
+    await resolveBank(await w.deposit(), ctx);
+
+    w.clock.advance(settings.bankMemoryMs);
+    await resolveBank(await w.deposit(), ctx);
+    await resolveBank(await w.deposit({ ownerKey: 'another-connection' }), ctx);
+
+    expect(w.provider.callsOf('getMetadata')).toHaveLength(3);
+  });
+
+  it('remembers nothing with a memory of 0', async () => {
+    const w = world();
+    const ctx = { ...w.contexts.resolveBank(), settings: { ...settings, bankMemoryMs: 0 } };
+    w.provider.answer('getMetadata', metadata(), metadata());
+
+    await resolveBank(await w.deposit(), ctx);
+    await resolveBank(await w.deposit(), ctx);
+
+    expect(w.provider.callsOf('getMetadata')).toHaveLength(2);
+    expect(w.table.bankItems.size).toBe(0);
+  });
+
+  it("sends the caller's answers to the bank even when the metadata is remembered", async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    w.table.bankItems.set(w.table.current((await w.deposit()).id).ownerKey, {
+      metadata: metadata().response.accountsMetadata,
+      until: w.clock.now() + 60_000,
+    });
+    const answered = [{ id: 'otp', index: 0, query: 'OTP', answer: '123456' }];
+    const waiting = await w.deposit({
+      pendingInput: {
+        providerOperationId: 'op-meta',
+        operation: 'metadata',
+        userInputs: answered,
+        expiresAt: w.clock.now() + 60_000,
+      },
+    });
+    const answering = w.table.put({ ...waiting, sealedAnswers: await w.vault.seal(waiting.id, answered) });
+    w.provider.answer('getMetadata', metadata());
+
+    await resolveBank(answering, ctx);
+
+    expect(w.provider.callsOf('getMetadata')).toEqual([
+      [credentials, { id: 'op-meta', userInputs: answered }],
+    ]);
+  });
+});

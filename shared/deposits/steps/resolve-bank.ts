@@ -1,7 +1,8 @@
 /**
  * resolve-bank, the first step of every deposit:
- *   1. takes the connection's lease and asks the bank's metadata (retried while busy or unknown),
- *      with the caller's answers if the bank asked a question on it before;
+ *   1. the bank's metadata as remembered for this connection (`bankMemoryMs`), else: takes the
+ *      connection's lease and asks the bank (retried while busy or unknown), with the caller's
+ *      answers if the bank asked a question on it before, and remembers what it said;
  *   2. a question from the bank: the deposit waits for the caller;
  *   3. checks the wallet's currency and the amount against the bank's transferBounds;
  *   4. records the bank's facts, and moves to ensure-beneficiary when the bank wants beneficiaries
@@ -22,7 +23,7 @@ import {
   SPENT_ANSWERS,
 } from '../input.ts';
 import type { BankFacts, Deposit, WalletAccount } from '../model.ts';
-import type { Provider, StepQueues, Wallets } from '../ports.ts';
+import type { BankMemory, Provider, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
 import { advance, fail, sendStep } from '../transitions.ts';
 import { walletOf } from '../wallets.ts';
@@ -33,10 +34,13 @@ export interface ResolveBankContext
   queues: StepQueues<SendsOf<'resolve-bank'>>;
   provider: Pick<Provider, 'getMetadata'>;
   wallets: Wallets;
+  banks: BankMemory;
 }
 
 export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Promise<void> {
   const answer = await answerFor(ctx, deposit, 'metadata');
+  const remembered = answer ? undefined : await ctx.banks.recall(deposit.ownerKey, ctx.clock.now());
+  if (remembered) return goOn(ctx, deposit, remembered, 'bank remembered');
   const called = await callUnderLease(
     ctx,
     deposit,
@@ -64,6 +68,19 @@ export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Pr
     await fail(ctx, deposit, 'PROVIDER_PROTOCOL_ERROR', 'The bank metadata came without accountsMetadata');
     return;
   }
+  if (ctx.settings.bankMemoryMs > 0) {
+    await ctx.banks.remember(deposit.ownerKey, accountsMetadata, ctx.clock.now() + ctx.settings.bankMemoryMs);
+  }
+  return goOn(ctx, deposit, accountsMetadata, 'bank');
+}
+
+/** With the bank's metadata: the bounds checked, its facts recorded, on to the next step. */
+async function goOn(
+  ctx: ResolveBankContext,
+  deposit: Deposit,
+  accountsMetadata: AccountsMetadata,
+  said: string,
+) {
   const refusal = checkBounds(accountsMetadata, walletOf(ctx.wallets, deposit), deposit.amountMinor);
   if (refusal) {
     await fail(ctx, deposit, refusal.type, refusal.msg);
@@ -79,7 +96,7 @@ export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Pr
   };
   const step = bank.isCreateBeneficiaryEndpointRequired ? 'ensure-beneficiary' : 'transfer';
   const changes: Partial<Deposit> = { step, bank, pendingInput: undefined, sealedAnswers: undefined };
-  const next = await advance(ctx, deposit, changes, `bank: ${bank.bankName}`);
+  const next = await advance(ctx, deposit, changes, `${said}: ${bank.bankName}`);
   if (next) await sendStep(ctx, next, step);
 }
 

@@ -1,0 +1,32 @@
+/**
+ * The bank memory on the deposits table: one item per connection (`BANK#<owner>`) with the bank's
+ * metadata and until when it holds. Freshness is read from `until` (DynamoDB's TTL, which removes
+ * the item some time later, is no timer).
+ */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { BankMemory } from '#shared/deposits/ports';
+import type { AccountsMetadata } from '#shared/spec/schemas';
+import { getItem, keys, type Table } from './deposits-table-items.ts';
+
+interface BankItem {
+  metadata: AccountsMetadata;
+  until: number;
+}
+
+export class BankMemoryItems implements BankMemory {
+  constructor(private readonly table: Table) {}
+
+  async recall(ownerKey: string, now: number): Promise<AccountsMetadata | undefined> {
+    const item = await getItem<BankItem>(this.table, keys.bank(ownerKey));
+    return item && item.until > now ? item.metadata : undefined;
+  }
+
+  async remember(ownerKey: string, metadata: AccountsMetadata, until: number): Promise<void> {
+    await this.table.client.send(
+      new PutCommand({
+        TableName: this.table.tableName,
+        Item: { ...keys.bank(ownerKey), metadata, until, expiresAt: Math.ceil(until / 1000) + 86_400 },
+      }),
+    );
+  }
+}
