@@ -31,63 +31,23 @@ import {
   type UserInput,
 } from '#shared/spec/schemas';
 
-/** Who the provider acts for: the user's permanent access token and the two secrets. */
-export interface ProviderCredentials {
-  accessToken: string;
-  appSecret: string;
-  userSecret: string;
-}
+import {
+  type InputAnswer,
+  type ProviderAnswer,
+  type ProviderCredentials,
+  ProviderRefusal,
+  ProviderUnknownOutcome,
+} from './outcomes.ts';
 
-/** Answers to a `user_input_required`: the operation's id and the inputs with their answers. */
-export interface InputAnswer {
-  id: string;
-  userInputs: UserInput[];
-}
-
-export type ProviderAnswer<T> =
-  | { status: 'done'; id: string; response: T }
-  | { status: 'user_input_required'; id: string; userInputs: UserInput[]; response: T }
-  | { status: 'initialized'; id: string; response: T };
-
-export class ProviderRefusal extends Error {
-  /**
-   * For BENEFICIARY_COOL_DOWN_PERIOD: when the cool-down ends (epoch ms), if the provider said.
-   * The spec gives no field for it; the provider names the instant in its message, read here once.
-   */
-  readonly coolDownEndsAt: number | undefined;
-
-  constructor(
-    readonly type: string,
-    readonly msg: string,
-    readonly httpStatus: number,
-    /** The operation's id, when the provider assigned one before refusing. */
-    readonly operationId?: string,
-  ) {
-    super(`${type}: ${msg}`);
-    this.name = 'ProviderRefusal';
-    this.coolDownEndsAt = type === 'BENEFICIARY_COOL_DOWN_PERIOD' ? instantIn(msg) : undefined;
-  }
-}
-
-/** The first ISO 8601 UTC instant in a text, as epoch ms. */
-function instantIn(text: string): number | undefined {
-  const match = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/.exec(text);
-  const at = match ? Date.parse(match[0]) : Number.NaN;
-  return Number.isFinite(at) ? at : undefined;
-}
-
-export type UnknownReason = 'timeout' | 'network' | 'server_error' | 'unreadable';
-
-export class ProviderUnknownOutcome extends Error {
-  constructor(
-    readonly reason: UnknownReason,
-    detail: string,
-    readonly httpStatus?: number,
-  ) {
-    super(`provider outcome unknown (${reason}): ${detail}`);
-    this.name = 'ProviderUnknownOutcome';
-  }
-}
+// The client is the provider's entry point: what it answers is imported from here.
+export {
+  type InputAnswer,
+  type ProviderAnswer,
+  type ProviderCredentials,
+  ProviderRefusal,
+  ProviderUnknownOutcome,
+  type UnknownReason,
+} from './outcomes.ts';
 
 export interface ProviderClientOptions {
   baseUrl: string;
