@@ -3,6 +3,7 @@
  * same handler module Lambda would, and writes its result back. Routes come from the topology.
  * The 1 MiB body limit is the handlers' own (shared/middleware/http.ts), as in AWS; the gateway only
  * stops reading at Lambda's own invocation limit (6 MB), where AWS would not invoke the function.
+ * Locally each API also serves its contract: `GET /openapi.json` and the reference page `/docs`.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -10,6 +11,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { ApiSpec } from '#infra/topology';
+import { contracts } from '#shared/contracts/contracts';
+import { serveContract } from './docs.ts';
 import { lambdaContext } from './lambda-context.ts';
 
 type Handler = (
@@ -97,6 +100,9 @@ export async function startGateway(
     }
     const url = new URL(request.url ?? '/', 'http://local');
     const method = request.method ?? 'GET';
+    const contract = contracts[api.name];
+    if (contract && (await serveContract(contract, method, url.pathname, request.headers.host, response)))
+      return;
     const local = localRoutes.get(`${method} ${url.pathname}`);
     if (local) {
       const text = Buffer.concat(chunks).toString('utf8');

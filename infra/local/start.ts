@@ -35,8 +35,10 @@ const url = stack.sandboxUrl;
 process.stdout.write(`
 Bank Data and Payments Service: local stack is up
 
-  Deposits API       ${stack.depositsUrl}   POST /v1/deposits/create, /v1/deposits/get
+  Deposits API       ${stack.depositsUrl}   POST /v1/deposits/create, get, list, cancel
+                     reference ${stack.depositsUrl}/docs   OpenAPI ${stack.depositsUrl}/openapi.json
   Provider sandbox   ${url}
+                     reference ${url}/docs   OpenAPI ${url}/openapi.json
   App secret         ${appSecret}   (SANDBOX_APP_SECRET)
   Sandbox banks      ${sandboxBanks.map((bank) => bank.bankId).join(', ')}
   DynamoDB Local     ${stack.dynamodbEndpoint} (in memory)

@@ -1,6 +1,8 @@
 /**
  * The deposits API's handler shape: middy, the failed envelope for every error, the JSON body
- * validated, and the caller's bearer token (the provider access token of the user's connection).
+ * validated, and the caller's bearer token (the provider access token of the user's connection):
+ * `X-Provider-Authorization: Bearer <token>` when sent (in AWS `Authorization` carries the wallet
+ * backend's own SigV4 signature or JWT), else `Authorization: Bearer <token>`.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
@@ -25,7 +27,9 @@ export function depositRoute<S extends z.ZodType>(
     .use(errorEnvelope())
     .handler(async (event) => {
       const body = parseBody(event, schema);
-      const accessToken = bearerTokenOf(event.headers.authorization);
+      const accessToken = bearerTokenOf(
+        event.headers['x-provider-authorization'] ?? event.headers.authorization,
+      );
       if (!accessToken) throw new DepositError('UNAUTHORIZED', 'Invalid access token');
       const { status, body: answer } = await action({ body, accessToken, event });
       return json(status, answer);

@@ -1,10 +1,13 @@
 /**
- * The deposits API's requests. It follows the spec's conventions: secrets in the body, bearer token.
- * Every field is bounded (`inputLimits`), checked before anything is read or stored.
+ * The deposits API's requests and answers. It follows the spec's conventions: secrets in the body,
+ * bearer token. Every request field is bounded (`inputLimits`), checked before anything is read or
+ * stored. The answers are what `depositView` gives; the OpenAPI document and the typed client are
+ * built on both.
  */
 import * as z from 'zod';
 import { inputLimits } from '#shared/spec/limits';
-import { boundedText, UserInputAnswers } from '#shared/spec/schemas';
+import { boundedText, UserInput, UserInputAnswers } from '#shared/spec/schemas';
+import { DepositStatus, DepositStep } from './model.ts';
 
 const id = boundedText(inputLimits.id);
 const secret = boundedText(inputLimits.secret);
@@ -43,3 +46,49 @@ export type ListDepositsRequest = z.infer<typeof ListDepositsRequest>;
 export const IdempotencyKey = z
   .string()
   .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 printable ASCII characters');
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+
+const instant = z.iso.datetime();
+
+/** A deposit as its owner reads it (`depositView`): create, get, cancel, and each item of a list. */
+export const Deposit = z
+  .object({
+    operationID: z.string(),
+    /** `false` only once it failed. */
+    success: z.boolean(),
+    status: DepositStatus,
+    step: DepositStep,
+    amount: z.number(),
+    currency: z.string().length(3),
+    walletAccountID: z.string(),
+    /** While it waits for the bank's cool-down. */
+    resumesAt: instant.optional(),
+    /** While it waits for the caller's answers (`status: user_input_required`). */
+    userInputs: z.array(UserInput).optional(),
+    inputExpiresAt: instant.optional(),
+    /** The transfer's reference, once done. */
+    reference: z.string().optional(),
+    /** Why it failed. */
+    type: z.string().optional(),
+    msg: z.string().optional(),
+    history: z.array(
+      z.object({ step: DepositStep, status: DepositStatus, at: instant, note: z.string().optional() }),
+    ),
+    createdAt: instant,
+    updatedAt: instant,
+  })
+  .meta({ id: 'Deposit' });
+export type Deposit = z.infer<typeof Deposit>;
+
+export const DepositList = z
+  .object({
+    deposits: z.array(Deposit),
+    /** There while more may follow: send it back for the next page. */
+    cursor: z.string().optional(),
+  })
+  .meta({ id: 'DepositList' });
+export type DepositList = z.infer<typeof DepositList>;
+
+export const Health = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });

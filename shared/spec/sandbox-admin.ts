@@ -101,3 +101,7 @@ export const SetFaultsRequest = z.object({
   faults: z.array(FaultRule).max(limits.faultRules),
 });
 export type SetFaultsRequest = z.infer<typeof SetFaultsRequest>;
+
+/** The user's fault rules as now set. */
+export const SetFaultsResponse = z.object({ connectionID: z.string(), faults: z.array(FaultRuleFields) });
+export type SetFaultsResponse = z.infer<typeof SetFaultsResponse>;

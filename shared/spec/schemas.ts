@@ -260,6 +260,8 @@ export const FailedEnvelope = z.object({
   msg: z.string(),
   /** Not in the spec: which fields a BAD_REQUEST found wrong. */
   details: z.array(z.string()).optional(),
+  /** Not in the spec: the request's id, to quote (also the `x-request-id` header). */
+  requestId: z.string().optional(),
 });
 export type FailedEnvelope = z.infer<typeof FailedEnvelope>;
 

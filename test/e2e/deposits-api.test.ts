@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { expectDocumented } from '../support/contract.ts';
 import { depositsUrl, depositWhen, otpAnswer, readDeposit, startDeposit } from '../support/deposits.ts';
 import { appSecret, createUser, failed, type Reply, type TestUser } from '../support/sandbox.ts';
 
@@ -45,11 +46,14 @@ async function rawCall(
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   const text = await response.text();
+  let parsed: Reply['body'];
   try {
-    return { status: response.status, body: JSON.parse(text) };
+    parsed = JSON.parse(text);
   } catch {
     throw new Error(`non-JSON answer ${response.status} from ${method} ${path}: ${text}`);
   }
+  expectDocumented('deposits', method, path, response.status, parsed);
+  return { status: response.status, body: parsed };
 }
 
 /** Every key of a JSON value, however deep. */

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inputLimits as limits } from '#shared/spec/limits';
+import { expectDocumented } from '../support/contract.ts';
 import { depositsUrl, startDeposit } from '../support/deposits.ts';
 import {
   appSecret,
@@ -300,7 +301,9 @@ describe('deposits API: the same maxima, before anything is stored', () => {
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
     });
-    return { status: response.status, body: JSON.parse(await response.text()) as Record<string, unknown> };
+    const answer = JSON.parse(await response.text()) as Record<string, unknown>;
+    expectDocumented('deposits', 'POST', path, response.status, answer);
+    return { status: response.status, body: answer };
   }
 
   it.each([

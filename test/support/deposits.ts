@@ -1,20 +1,39 @@
 /** Test helpers for the deposits API, over real HTTP against the running local stack. */
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
+import { DepositsApiError, DepositsClient } from '#shared/deposits-api/client';
+import { expectDocumented } from './contract.ts';
 import { appSecret, eventually, type Reply, type TestUser } from './sandbox.ts';
 
 export const depositsUrl = inject('depositsUrl');
 export const schedulerEndpoint = inject('schedulerEndpoint');
 export const webhookUrl = inject('webhookUrl');
 
-async function call(url: string, init: RequestInit): Promise<Reply> {
-  const response = await fetch(url, init);
-  const text = await response.text();
+/**
+ * The typed client a wallet backend uses (`shared/deposits-api/client.ts`), without its retries: a
+ * test sees each answer as it came. Every answer is checked against the documented schema.
+ */
+export const depositsClient = new DepositsClient({ baseUrl: depositsUrl, retries: 0, timeoutMs: 30_000 });
+
+type Connection = Pick<TestUser, 'accessToken' | 'userSecret'>;
+const connectionOf = (user: Connection) => ({
+  accessToken: user.accessToken,
+  userSecret: user.userSecret,
+  appSecret,
+});
+
+/** The client's answer or refusal as a Reply, checked against the OpenAPI document. */
+async function reply(path: string, answer: () => Promise<{ status: number; body: unknown }>): Promise<Reply> {
+  let result: Reply;
   try {
-    return { status: response.status, body: JSON.parse(text) };
-  } catch {
-    throw new Error(`non-JSON answer ${response.status} from ${url}: ${text}`);
+    const { status, body } = await answer();
+    result = { status, body: body as Reply['body'] };
+  } catch (error) {
+    if (!(error instanceof DepositsApiError)) throw error;
+    result = { status: error.httpStatus, body: error.body };
   }
+  expectDocumented('deposits', 'POST', path, result.status, result.body);
+  return result;
 }
 
 export interface DepositRequest {
@@ -26,44 +45,23 @@ export interface DepositRequest {
 
 /** POST /v1/deposits/create as this user; a fresh Idempotency-Key unless one is given. */
 export function startDeposit(user: TestUser, request: DepositRequest, idempotencyKey: string = randomUUID()) {
-  return call(`${depositsUrl}/v1/deposits/create`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${user.accessToken}`,
-      'idempotency-key': idempotencyKey,
-    },
-    body: JSON.stringify({ appSecret, userSecret: user.userSecret, senderID: user.accountId, ...request }),
-  });
+  return reply('/v1/deposits/create', () =>
+    depositsClient.create(connectionOf(user), { senderID: user.accountId, ...request }, idempotencyKey),
+  );
 }
 
-export function readDeposit(user: Pick<TestUser, 'accessToken' | 'userSecret'>, operationID: string) {
-  return call(`${depositsUrl}/v1/deposits/get`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` },
-    body: JSON.stringify({ appSecret, userSecret: user.userSecret, operationID }),
-  });
+export function readDeposit(user: Connection, operationID: string) {
+  return reply('/v1/deposits/get', () => depositsClient.get(connectionOf(user), operationID));
 }
 
 /** POST /v1/deposits/cancel as this user. */
-export function cancelDeposit(user: Pick<TestUser, 'accessToken' | 'userSecret'>, operationID: string) {
-  return call(`${depositsUrl}/v1/deposits/cancel`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` },
-    body: JSON.stringify({ appSecret, userSecret: user.userSecret, operationID }),
-  });
+export function cancelDeposit(user: Connection, operationID: string) {
+  return reply('/v1/deposits/cancel', () => depositsClient.cancel(connectionOf(user), operationID));
 }
 
 /** POST /v1/deposits/list as this user: a page, from `cursor` when given. */
-export function listDeposits(
-  user: Pick<TestUser, 'accessToken' | 'userSecret'>,
-  page: { limit?: number; cursor?: string } = {},
-) {
-  return call(`${depositsUrl}/v1/deposits/list`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` },
-    body: JSON.stringify({ appSecret, userSecret: user.userSecret, ...page }),
-  });
+export function listDeposits(user: Connection, page: { limit?: number; cursor?: string } = {}) {
+  return reply('/v1/deposits/list', () => depositsClient.list(connectionOf(user), page));
 }
 
 /** Polls the deposit until `stop` says so (by default: done or failed); returns the last read. */

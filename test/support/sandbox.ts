@@ -1,8 +1,10 @@
 /**
- * Test helpers that talk to the running sandbox over real HTTP, as any client would.
+ * Test helpers that talk to the running sandbox over real HTTP, as any client would. Every answer of
+ * a documented route is checked against the OpenAPI document's schema for its status.
  */
 import { expect, inject } from 'vitest';
 import { SandboxUserResponse } from '#shared/spec/sandbox-admin';
+import { expectDocumented } from './contract.ts';
 
 export const sandboxUrl = inject('sandboxUrl');
 export const appSecret = 'sandbox-local-app-secret';
@@ -33,6 +35,7 @@ export async function request(
   } catch {
     throw new Error(`non-JSON answer ${response.status} from ${method} ${path}: ${text}`);
   }
+  expectDocumented('sandbox', method, path, response.status, parsed);
   return { status: response.status, body: parsed };
 }
 

@@ -1,0 +1,98 @@
+/** The deposits API's contract (see `openapi.ts`): its routes, their schemas, their examples. */
+import * as z from 'zod';
+import {
+  CancelDepositRequest,
+  CreateDepositRequest,
+  Deposit,
+  DepositList,
+  GetDepositRequest,
+  Health,
+  IdempotencyKey,
+  ListDepositsRequest,
+} from '#shared/deposits/schemas';
+import { type ApiContract, connectionBearer } from './openapi.ts';
+
+const credentials = { appSecret: 'sandbox-local-app-secret', userSecret: 'us_2f8a6c1e9b7d4a3f' };
+const depositId = 'dep_01M812W7SXHYZAEH7814YWVTV8';
+/** Either header carries the connection; in AWS `Authorization` is the backend's own (README, "Who may call"). */
+const security = ['providerAuthorization', 'connectionToken'];
+
+export const depositsContract: ApiContract = {
+  api: 'deposits',
+  title: 'Deposits API',
+  description:
+    "Moves money from a user's bank account into the wallet account through the open-banking provider, durably, in the background. Every deposits route takes the user's provider connection (`Authorization: Bearer <accessToken>`) and its secrets in the body; in AWS the caller must also be the wallet's backend (IAM SigV4 or a JWT, see the README).",
+  tags: [
+    { name: 'deposits', description: 'Start, read, list and cancel deposits' },
+    { name: 'service', description: 'Health' },
+  ],
+  securitySchemes: {
+    providerAuthorization: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Provider-Authorization',
+      description:
+        "`Bearer <accessToken>` of the user's provider connection. Use it in AWS, where `Authorization` carries the backend's SigV4 signature or JWT.",
+    },
+    connectionToken: { ...connectionBearer, description: `${connectionBearer.description} Locally only.` },
+  },
+  routes: [
+    {
+      method: 'POST',
+      path: '/v1/deposits/create',
+      tag: 'deposits',
+      summary: 'Start a deposit (or resume it with the answers to the bank)',
+      description:
+        'Answers at once; the steps run in the background. The same `Idempotency-Key` with the same body answers the deposit as it stands (200); with `userInputs` while it waits for input, resumes it; with another body, 409 `IDEMPOTENCY_KEY_REUSED`.',
+      security,
+      headers: z.object({ 'idempotency-key': IdempotencyKey }),
+      body: {
+        schema: CreateDepositRequest,
+        example: { ...credentials, amount: 125.5, senderID: 'acc_5d1f0c2b', walletAccountID: 'wallet-aed' },
+      },
+      responses: {
+        202: { description: 'Started', schema: Deposit },
+        200: { description: 'Already started with this key: the deposit as it stands', schema: Deposit },
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v1/deposits/get',
+      tag: 'deposits',
+      summary: 'Read a deposit',
+      description:
+        'Only the connection that created it can read it; to anyone else it is 404 `DEPOSIT_NOT_FOUND`.',
+      security,
+      body: { schema: GetDepositRequest, example: { ...credentials, operationID: depositId } },
+      responses: { 200: { description: 'The deposit', schema: Deposit } },
+    },
+    {
+      method: 'POST',
+      path: '/v1/deposits/list',
+      tag: 'deposits',
+      summary: "The connection's deposits, newest first",
+      security,
+      body: { schema: ListDepositsRequest, example: { ...credentials, limit: 20 } },
+      responses: {
+        200: { description: 'A page of deposits, and a cursor while more may follow', schema: DepositList },
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v1/deposits/cancel',
+      tag: 'deposits',
+      summary: 'Cancel a deposit before its transfer',
+      description: 'A deposit at its transfer, or finished, is 409 `DEPOSIT_NOT_CANCELLABLE`.',
+      security,
+      body: { schema: CancelDepositRequest, example: { ...credentials, operationID: depositId } },
+      responses: { 200: { description: 'The deposit, failed `CANCELLED`', schema: Deposit } },
+    },
+    {
+      method: 'GET',
+      path: '/health',
+      tag: 'service',
+      summary: 'Health (open, also in AWS)',
+      responses: { 200: { description: 'The API answers', schema: Health } },
+    },
+  ],
+};
