@@ -2,12 +2,35 @@
  * The AWS SDK clients, each created once per process the first time a handler asks for it (a
  * handler that never asks never builds it, and its bundle leaves it out). Locally the endpoints
  * point at DynamoDB Local, fauxqs and the local scheduler; in AWS they are unset.
+ *
+ * `onClientCreated` lets a process add SDK middleware to every client made here (and to those made
+ * already). Only the benchmark uses it (test/bench/aws-requests.ts counts each request by service
+ * and operation on the local stack); no handler registers anything, so nothing changes for them.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { awsConfig } from '#shared/config';
+
+/** A client made here, and the service it calls. */
+export type MadeClient = DynamoDBClient | SQSClient | SchedulerClient;
+export type ClientHook = (client: MadeClient, service: 'DynamoDB' | 'SQS' | 'Scheduler') => void;
+
+const hooks: ClientHook[] = [];
+const created: Parameters<ClientHook>[] = [];
+
+/** Runs `hook` on every client this module has made and will make (the benchmark's counters). */
+export function onClientCreated(hook: ClientHook): void {
+  hooks.push(hook);
+  for (const [client, service] of created) hook(client, service);
+}
+
+function made<C extends MadeClient>(client: C, service: Parameters<ClientHook>[1]): C {
+  created.push([client, service]);
+  for (const hook of hooks) hook(client, service);
+  return client;
+}
 
 let documentClient: DynamoDBDocumentClient | undefined;
 let sqs: SQSClient | undefined;
@@ -18,7 +41,7 @@ const endpoint = (url: string | undefined) => (url ? { endpoint: url } : {});
 /** The DynamoDB document client (undefined attributes are left out of items). */
 export function dynamodbClient(): DynamoDBDocumentClient {
   documentClient ??= DynamoDBDocumentClient.from(
-    new DynamoDBClient(endpoint(awsConfig().DYNAMODB_ENDPOINT)),
+    made(new DynamoDBClient(endpoint(awsConfig().DYNAMODB_ENDPOINT)), 'DynamoDB'),
     {
       marshallOptions: { removeUndefinedValues: true },
     },
@@ -27,11 +50,11 @@ export function dynamodbClient(): DynamoDBDocumentClient {
 }
 
 export function sqsClient(): SQSClient {
-  sqs ??= new SQSClient(endpoint(awsConfig().SQS_ENDPOINT));
+  sqs ??= made(new SQSClient(endpoint(awsConfig().SQS_ENDPOINT)), 'SQS');
   return sqs;
 }
 
 export function schedulerClient(): SchedulerClient {
-  scheduler ??= new SchedulerClient(endpoint(awsConfig().SCHEDULER_ENDPOINT));
+  scheduler ??= made(new SchedulerClient(endpoint(awsConfig().SCHEDULER_ENDPOINT)), 'Scheduler');
   return scheduler;
 }

@@ -8,11 +8,16 @@
  *   - memory:         resident set and heap of the process running every handler, before and after
  */
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startLocalStack } from '#infra/local/stack';
+import { installCounters } from './counting.ts';
+import { runPerformance } from './performance.ts';
 
-const USERS = Number(process.env.BENCH_USERS ?? 10);
-const PER_USER = Number(process.env.BENCH_DEPOSITS_PER_USER ?? 5);
+const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+const USERS = Number(process.env.BENCH_USERS ?? (quick ? 5 : 10));
+const PER_USER = Number(process.env.BENCH_DEPOSITS_PER_USER ?? (quick ? 3 : 5));
 const appSecret = 'sandbox-local-app-secret';
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
@@ -31,6 +36,9 @@ function percentile(values: number[], p: number) {
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+// Before the stack starts: the counters wrap the provider client and hook every AWS SDK client.
+installCounters();
+const benchStarted = performance.now();
 const stack = await startLocalStack({
   sandboxPort: 0,
   depositsPort: 0,
@@ -131,6 +139,47 @@ try {
       `memory           rss ${mb(before.rss)} -> ${mb(after.rss)}   heap used ${mb(before.heapUsed)} -> ${mb(after.heapUsed)}`,
       '',
     ].join('\n'),
+  );
+
+  const results = await runPerformance(stack, {
+    runsPerBank: quick ? 3 : 15,
+    scaleUsers: Number(process.env.BENCH_SCALE_USERS ?? (quick ? 40 : 200)),
+    ceilingSeconds: quick ? 2 : 5,
+    bundleImports: quick ? 0 : 3,
+  });
+  const { lines: _lines, ...figures } = results;
+  const file = new URL(quick ? './last-run-quick.json' : './last-run.json', import.meta.url);
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        mode: quick ? 'quick' : 'full',
+        machine: {
+          cpus: cpus().length,
+          model: cpus()[0]?.model,
+          loadAverage: loadavg(),
+          node: process.version,
+        },
+        seconds: (performance.now() - benchStarted) / 1000,
+        loaded: {
+          deposits: total,
+          users: USERS,
+          perUser: PER_USER,
+          depositsPerSecond: total / seconds,
+          acceptP50: percentile(accept, 50),
+          doneP50: percentile(toDone, 50),
+          doneP95: percentile(toDone, 95),
+          failed,
+        },
+        ...figures,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  process.stdout.write(
+    `\nResults in ${file.pathname} (${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all)\n`,
   );
 } finally {
   await stack.stop();

@@ -18,6 +18,7 @@ import {
   nagFindings,
   type Synthesized,
   stacksOf,
+  stubEnvironment,
   synthesize,
 } from './synth.ts';
 
@@ -137,24 +138,3 @@ describe('function bundles', () => {
     expect(reading).toContain('functions/sandbox/users-create.ts');
   });
 });
-
-/** Plausible values for what CloudFormation resolves at deploy time (references to other resources). */
-function stubEnvironment(variables: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(variables).map(([name, value]) => {
-      if (typeof value === 'string') return [name, value];
-      if (name.endsWith('_QUEUE_URL'))
-        return [name, `https://sqs.us-east-1.amazonaws.com/123456789012/${name}`];
-      if (name.endsWith('_SECRET_ARN'))
-        return [name, `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}-AbCdEf`];
-      if (name.endsWith('_KEY_ARN'))
-        return [name, 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab'];
-      if (name.endsWith('_ROLE_ARN')) return [name, `arn:aws:iam::123456789012:role/${name}`];
-      if (name.endsWith('_QUEUE_ARN') || name.endsWith('_DLQ_ARN'))
-        return [name, `arn:aws:sqs:us-east-1:123456789012:${name}`];
-      if (name.endsWith('_NAME')) return [name, name.toLowerCase()];
-      if (name === 'PROVIDER_BASE_URL') return [name, 'https://sandbox.execute-api.us-east-1.amazonaws.com/'];
-      throw new Error(`no stand-in for ${name}: ${JSON.stringify(value)}`);
-    }),
-  );
-}

@@ -1,0 +1,186 @@
+/**
+ * Cost per million deposits in AWS, line by line, from what one deposit was counted to do on the
+ * local stack (test/bench/counting.ts), the functions' measured durations and their memory sizes
+ * (infra/cdk/settings.ts), and the price table (test/bench/prices.ts). Beside it, the same flow as a
+ * Step Functions Standard workflow calling the same step functions.
+ *
+ * Left out: what does not grow with deposits (the KMS key's $1 a month, alarms, the dashboard, the
+ * sweeper's run every minute, the event source mappings' empty long polls: about 5 pollers per
+ * queue, 3 requests a minute each, some 650,000 SQS requests a month per queue); the sandbox's own
+ * table and functions (the provider's side); webhook delivery (the bench runs without a webhook).
+ */
+
+import { settingsOf } from '#infra/cdk/settings';
+import { depositsApi, queues, tables } from '#infra/topology';
+import type { PerDeposit } from './counting.ts';
+import { logBytesPerInvocation, prices } from './prices.ts';
+
+export interface CostLine {
+  item: string;
+  /** How many per deposit. */
+  perDeposit: number;
+  unit: string;
+  usdPerMillion: number;
+}
+
+export interface Flow {
+  counts: PerDeposit;
+  /** API requests per deposit by route path, with their mean time in ms. */
+  api: Record<string, { count: number; meanMs: number }>;
+}
+
+const perMillion = (quantity: number, usd: number) => quantity * usd * 1e6;
+
+function lambdaLines(name: string, handler: string, count: number, meanMs: number): CostLine[] {
+  const memoryMb = settingsOf(handler).memoryMb;
+  // Lambda bills each invocation's duration rounded up to the millisecond.
+  const gbSeconds = count * (Math.ceil(meanMs) / 1000) * (memoryMb / 1024);
+  return [
+    {
+      item: `Lambda ${name}: invocations`,
+      perDeposit: count,
+      unit: 'request',
+      usdPerMillion: perMillion(count, prices.lambdaRequest.usd),
+    },
+    {
+      item: `Lambda ${name}: ${memoryMb} MB x ${meanMs.toFixed(0)} ms`,
+      perDeposit: gbSeconds,
+      unit: 'GB-s',
+      usdPerMillion: perMillion(gbSeconds, prices.lambdaArmGbSecond.usd),
+    },
+  ];
+}
+
+const handlerOfRoute = (path: string) =>
+  depositsApi.routes.find((route) => route.path === path)?.handler ?? depositsApi.defaultHandler;
+const handlerOfQueue = (name: string) =>
+  Object.values(queues).find((queue) => queue.localName === name)?.consumer;
+
+/** The lines every design shares: the API, the API's functions, the deposits table, the key. */
+function sharedLines(flow: Flow): CostLine[] {
+  const apiRequests = Object.values(flow.api).reduce((sum, route) => sum + route.count, 0);
+  const depositsTable = ` ${tables.deposits.localName}`;
+  let readUnits = 0;
+  let writeUnits = 0;
+  for (const [key, count] of Object.entries(flow.counts.aws)) {
+    if (!key.startsWith('DynamoDB') || !key.endsWith(depositsTable)) continue;
+    readUnits += count.readUnits;
+    writeUnits += count.writeUnits;
+  }
+  const kms = flow.counts.keys.seal + flow.counts.keys.open;
+  return [
+    {
+      item: 'API Gateway HTTP API: requests',
+      perDeposit: apiRequests,
+      unit: 'request',
+      usdPerMillion: perMillion(apiRequests, prices.httpApiRequest.usd),
+    },
+    ...Object.entries(flow.api).flatMap(([path, route]) =>
+      lambdaLines(path.replace('/v1/deposits/', 'api '), handlerOfRoute(path), route.count, route.meanMs),
+    ),
+    {
+      item: 'DynamoDB on-demand: write units',
+      perDeposit: writeUnits,
+      unit: 'WRU',
+      usdPerMillion: perMillion(writeUnits, prices.dynamodbWriteUnit.usd),
+    },
+    {
+      item: 'DynamoDB on-demand: read units',
+      perDeposit: readUnits,
+      unit: 'RRU',
+      usdPerMillion: perMillion(readUnits, prices.dynamodbReadUnit.usd),
+    },
+    {
+      item: `KMS: ${flow.counts.keys.seal.toFixed(1)} GenerateDataKey + ${flow.counts.keys.open.toFixed(1)} Decrypt`,
+      perDeposit: kms,
+      unit: 'request',
+      usdPerMillion: perMillion(kms, prices.kmsRequest.usd),
+    },
+  ];
+}
+
+function logLine(invocations: number): CostLine {
+  const gb = (invocations * logBytesPerInvocation) / 1024 ** 3;
+  return {
+    item: `CloudWatch Logs: ${logBytesPerInvocation} B per invocation (estimate)`,
+    perDeposit: gb,
+    unit: 'GB',
+    usdPerMillion: perMillion(gb, prices.logsIngestedGb.usd),
+  };
+}
+
+/** This design: steps chained by SQS, cool-downs by Scheduler. */
+export function queueDesignCost(flow: Flow): CostLine[] {
+  const steps = Object.entries(flow.counts.invocations).flatMap(([queue, { count, meanMs }]) => {
+    const handler = handlerOfQueue(queue);
+    return handler ? lambdaLines(`step ${queue}`, handler, count, meanMs) : [];
+  });
+  const sends = Object.entries(flow.counts.aws)
+    .filter(([key]) => key.startsWith('SQS Send'))
+    .reduce((sum, [, count]) => sum + count.requests, 0);
+  const sqs = sends + flow.counts.polling.receives + flow.counts.polling.deletes;
+  const schedules = flow.counts.aws['Scheduler CreateSchedule']?.requests ?? 0;
+  const invocations =
+    Object.values(flow.api).reduce((sum, route) => sum + route.count, 0) +
+    Object.values(flow.counts.invocations).reduce((sum, step) => sum + step.count, 0);
+  return [
+    ...sharedLines(flow),
+    ...steps,
+    {
+      item: `SQS: ${sends.toFixed(1)} sends + ${flow.counts.polling.receives.toFixed(1)} receives + ${flow.counts.polling.deletes.toFixed(1)} deletes`,
+      perDeposit: sqs,
+      unit: 'request',
+      usdPerMillion: perMillion(sqs, prices.sqsRequest.usd),
+    },
+    {
+      item: 'EventBridge Scheduler: one-shot wake-ups',
+      perDeposit: schedules,
+      unit: 'invocation',
+      usdPerMillion: perMillion(schedules, prices.schedulerInvocation.usd),
+    },
+    logLine(invocations),
+  ];
+}
+
+/**
+ * The same flow as a Step Functions Standard workflow: each step a Task invoking the same function
+ * (no SQS between them), each followed by a Choice on its outcome, one Succeed at the end, a Wait
+ * state instead of a schedule: 2 transitions per step run, plus 1, plus 1 per wait.
+ */
+export function stepFunctionsCost(flow: Flow): { transitions: number; lines: CostLine[] } {
+  const stepRuns = Object.values(flow.counts.invocations).reduce((sum, step) => sum + step.count, 0);
+  const waits = flow.counts.aws['Scheduler CreateSchedule']?.requests ?? 0;
+  const transitions = 2 * stepRuns + 1 + waits;
+  const steps = Object.entries(flow.counts.invocations).flatMap(([queue, { count, meanMs }]) => {
+    const handler = handlerOfQueue(queue);
+    return handler ? lambdaLines(`step ${queue}`, handler, count, meanMs) : [];
+  });
+  const invocations = Object.values(flow.api).reduce((sum, route) => sum + route.count, 0) + stepRuns;
+  return {
+    transitions,
+    lines: [
+      ...sharedLines(flow),
+      ...steps,
+      {
+        item: 'Step Functions Standard: state transitions',
+        perDeposit: transitions,
+        unit: 'transition',
+        usdPerMillion: perMillion(transitions, prices.stepFunctionsTransition.usd),
+      },
+      logLine(invocations),
+    ],
+  };
+}
+
+export const total = (lines: CostLine[]) => lines.reduce((sum, line) => sum + line.usdPerMillion, 0);
+
+export function costTable(title: string, lines: CostLine[]): string[] {
+  return [
+    title,
+    ...lines.map(
+      (line) =>
+        `  ${line.item.padEnd(58)} ${line.perDeposit.toFixed(line.perDeposit < 0.01 ? 8 : 2).padStart(12)} ${line.unit.padEnd(10)} ${line.usdPerMillion.toFixed(2).padStart(8)} USD`,
+    ),
+    `  ${'total per million deposits'.padEnd(58)} ${''.padStart(12)} ${''.padEnd(10)} ${total(lines).toFixed(2).padStart(8)} USD`,
+  ];
+}

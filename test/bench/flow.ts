@@ -1,0 +1,120 @@
+/**
+ * The caller's side of the bench's measured deposits: sandbox users, and deposits from create to
+ * done over the deposits API, each API request counted and timed (its time is the API function's
+ * duration the cost model uses: the handler plus a loopback HTTP hop, so slightly more).
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { LocalStack } from '#infra/local/stack';
+
+export const appSecret = 'sandbox-local-app-secret';
+
+export interface BenchUser {
+  bankId: string;
+  accessToken: string;
+  userSecret: string;
+  accountId: string;
+}
+
+/** API requests by route (`/v1/deposits/create`), each with its time in ms. */
+export type ApiTally = Record<string, number[]>;
+
+async function call(url: string, body: unknown, headers: Record<string, string> = {}, tally?: ApiTally) {
+  const started = performance.now();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json()) as Record<string, any>;
+  if (tally) {
+    const route = new URL(url).pathname;
+    tally[route] = [...(tally[route] ?? []), performance.now() - started];
+  }
+  return json;
+}
+
+export async function createUser(stack: LocalStack, bankId: string): Promise<BenchUser> {
+  const user = await call(`${stack.sandboxUrl}/sandbox/users`, { appSecret, bankId });
+  if (!user.accessCode) throw new Error(`no sandbox user on ${bankId}: ${JSON.stringify(user)}`);
+  const { accessToken } = await call(`${stack.sandboxUrl}/v1/auth/ExchangeToken`, {
+    appSecret,
+    accessCode: user.accessCode,
+    connectionID: user.connectionID,
+  });
+  return {
+    bankId,
+    accessToken,
+    userSecret: user.userSecret as string,
+    accountId: user.accounts[0].id as string,
+  };
+}
+
+/** Users in groups of `parallel` (the sandbox's admin routes are not what is measured). */
+export async function createUsers(stack: LocalStack, bankId: string, count: number, parallel = 20) {
+  const users: BenchUser[] = [];
+  for (let index = 0; index < count; index += parallel) {
+    const group = Math.min(parallel, count - index);
+    users.push(...(await Promise.all(Array.from({ length: group }, () => createUser(stack, bankId)))));
+  }
+  return users;
+}
+
+export interface DepositRun {
+  status: string;
+  /** Create until the 202, and create until the deposit read `done` (or `failed`), in ms. */
+  acceptedMs: number;
+  doneMs: number;
+  failure?: unknown;
+}
+
+/** The wallet account of the bank's currency (the sandbox's Kuwaiti bank pays in KWD). */
+const walletOf = (bankId: string) => (bankId === 'SANDBOX_KWD' ? 'wallet-kwd' : 'wallet-aed');
+
+/** One deposit from create until it is done or failed, read every `pollMs`. */
+export async function runDeposit(
+  stack: LocalStack,
+  user: BenchUser,
+  amount: number,
+  options: { pollMs: number; api?: ApiTally; timeoutMs?: number },
+): Promise<DepositRun> {
+  const auth = { authorization: `Bearer ${user.accessToken}` };
+  const started = performance.now();
+  const created = await call(
+    `${stack.depositsUrl}/v1/deposits/create`,
+    {
+      appSecret,
+      userSecret: user.userSecret,
+      amount,
+      senderID: user.accountId,
+      walletAccountID: walletOf(user.bankId),
+    },
+    { ...auth, 'idempotency-key': randomUUID() },
+    options.api,
+  );
+  const acceptedMs = performance.now() - started;
+  if (!created.operationID) throw new Error(`deposit refused: ${JSON.stringify(created)}`);
+  const deadline = started + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    const state = await call(
+      `${stack.depositsUrl}/v1/deposits/get`,
+      { appSecret, userSecret: user.userSecret, operationID: created.operationID },
+      auth,
+      options.api,
+    );
+    if (state.status === 'done' || state.status === 'failed' || performance.now() > deadline) {
+      return {
+        status: String(state.status),
+        acceptedMs,
+        doneMs: performance.now() - started,
+        ...(state.status === 'done' ? {} : { failure: state }),
+      };
+    }
+    await sleep(options.pollMs);
+  }
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
