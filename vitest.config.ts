@@ -29,6 +29,16 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'bench',
+          // The bench's counting against what went over the wire: its own local stack, in the test's process.
+          include: ['test/bench/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
           name: 'chaos',
           include: ['test/chaos/**/*.test.ts'],
           // A whole run: its own local stack (not the e2e project's), 100 deposits under faults, the audit.
