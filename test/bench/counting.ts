@@ -32,6 +32,8 @@ export interface AwsCount {
 export interface Tally {
   /** Provider calls by path. */
   provider: Record<string, number>;
+  /** Time spent waiting on the provider and on AWS requests (all calls summed), in ms. */
+  waited: { providerMs: number; awsMs: number };
   /** AWS requests by `Service Operation` (DynamoDB: `DynamoDB Operation table`). */
   aws: Record<string, AwsCount>;
   /** Step consumer invocations by queue name, with each one's duration in ms. */
@@ -49,6 +51,7 @@ const byConnection = new Map<string, string[]>();
 export function emptyTally(): Tally {
   return {
     provider: {},
+    waited: { providerMs: 0, awsMs: 0 },
     aws: {},
     invocations: {},
     polling: { receives: 0, deletes: 0 },
@@ -154,6 +157,7 @@ export function installCounters(): void {
       const key =
         service === 'DynamoDB' ? `DynamoDB ${operation} ${tableOf(args.input)}` : `${service} ${operation}`;
       if (service === 'DynamoDB') args.input.ReturnConsumedCapacity ??= 'TOTAL';
+      const started = performance.now();
       try {
         const result = await next(args);
         record(key, read, result.output as { ConsumedCapacity?: Capacity }, false);
@@ -161,6 +165,11 @@ export function installCounters(): void {
       } catch (error) {
         record(key, read, undefined, true);
         throw error;
+      } finally {
+        const ms = performance.now() - started;
+        each((tally) => {
+          tally.waited.awsMs += ms;
+        });
       }
     };
     (client.middlewareStack as unknown as { add(m: Middleware, o: object): void }).add(middleware, {
@@ -180,7 +189,15 @@ export function installCounters(): void {
       tally.provider[path] = (tally.provider[path] ?? 0) + 1;
     });
     if (accessToken) byConnection.set(accessToken, [...(byConnection.get(accessToken) ?? []), path]);
-    return post.call(this, path, accessToken, body);
+    const started = performance.now();
+    try {
+      return await post.call(this, path, accessToken, body);
+    } finally {
+      const ms = performance.now() - started;
+      each((tally) => {
+        tally.waited.providerMs += ms;
+      });
+    }
   };
 
   const vault = EncryptionSdkVault.prototype;
@@ -244,6 +261,7 @@ export function perDeposit(tally: Tally, deposits: number) {
   const divide = (value: number) => value / deposits;
   return {
     provider: Object.fromEntries(Object.entries(tally.provider).map(([path, n]) => [path, divide(n)])),
+    waited: { providerMs: divide(tally.waited.providerMs), awsMs: divide(tally.waited.awsMs) },
     aws: Object.fromEntries(
       Object.entries(tally.aws).map(([key, count]) => [
         key,

@@ -144,6 +144,10 @@ function awsTable(counted: Counted): string[] {
       `    ${`Lambda + API ${path}`.padEnd(44)} ${String(route.count).padStart(3)}  ${route.meanMs.toFixed(0)} ms each`,
     );
   rows.push(`    provider calls: ${counted.providerPaths.join(', ') || 'none'}`);
+  const stepMs = sum(Object.values(counted.counts.invocations).map((step) => step.count * step.meanMs));
+  rows.push(
+    `    the steps' ${stepMs.toFixed(0)} ms: waiting on the provider ${counted.counts.waited.providerMs.toFixed(0)} ms, on AWS requests (the API's included) ${counted.counts.waited.awsMs.toFixed(0)} ms, the rest in the handlers`,
+  );
   return rows;
 }
 
@@ -231,6 +235,7 @@ export async function runPerformance(stack: LocalStack, options: PerformanceOpti
   // Throughput at scale: many users, one deposit each, all at once.
   const scaleUsers = await createUsers(stack, 'SANDBOX_BENEFICIARY', options.scaleUsers, 20);
   const scaleTally = openTally();
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const runs = await Promise.all(
     scaleUsers.map((user, index) =>
@@ -238,6 +243,7 @@ export async function runPerformance(stack: LocalStack, options: PerformanceOpti
     ),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   await sleep(settleMs);
   const scaleCounts = perDeposit(scaleTally.close(), options.scaleUsers);
   const orchestratorWrites = dynamo(scaleCounts, tables.deposits.localName).writes;
@@ -263,12 +269,15 @@ export async function runPerformance(stack: LocalStack, options: PerformanceOpti
     tableWritesPerDeposit: { deposits: orchestratorWrites, allTables: allWrites },
     ceilingDepositsPerSecond: ceilingDeposits,
     fractionOfCeiling: perSecond / ceilingDeposits,
+    /** CPU time of the process running every handler (and the sandbox), per second of the run: 1 = one core. */
+    handlerProcessCores: (cpu.user + cpu.system) / 1e6 / seconds,
   };
   print(
     '',
     `${options.scaleUsers} users, one deposit each, all at once (SANDBOX_BENEFICIARY)`,
     `  ${perSecond.toFixed(1)} deposits/s done (${scale.done} done in ${seconds.toFixed(1)} s; time to done p50 ${ms(scale.timeToDone.p50)} p95 ${ms(scale.timeToDone.p95)})`,
     `  table writes per deposit: ${orchestratorWrites.toFixed(1)} on the deposits table, ${allWrites.toFixed(1)} with the sandbox's (same DynamoDB Local)`,
+    `  the Node process running every handler and the sandbox used ${scale.handlerProcessCores.toFixed(2)} cores (one core at most for its JavaScript)`,
     `  the store's ceiling allows ${ceilingDeposits.toFixed(1)} deposits/s (${writes.ceilingPerSecond.toFixed(0)} writes/s / ${allWrites.toFixed(1)}): the orchestrator reaches ${(100 * scale.fractionOfCeiling).toFixed(0)}% of it`,
   );
 

@@ -1,0 +1,63 @@
+/**
+ * Where a function bundle's bytes come from: the handlers bundled again with esbuild and the options
+ * of infra/constructs/handler-function.ts (minified ESM for Node 22, the AWS SDK bundled), in one
+ * build with a metafile, then each output's input bytes summed by npm package (`@aws-sdk/*` and
+ * `@smithy/*` counted as scopes; `(project)` for this repository's own code).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { bundling, projectRoot } from '#infra/constructs/handler-function';
+
+/** The package an input path of the metafile belongs to. */
+export function packageOf(input: string): string {
+  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input.slice(input.lastIndexOf('node_modules/')));
+  if (!match?.[1]) return '(project)';
+  const name = match[1];
+  return name.startsWith('@aws-sdk/') || name.startsWith('@smithy/') ? `${name.split('/')[0]}/*` : name;
+}
+
+/** Each handler's bundle bytes by package, largest first. */
+export async function bundleBreakdown(handlers: string[]): Promise<Map<string, [string, number][]>> {
+  const outdir = mkdtempSync(join(tmpdir(), 'bundle-breakdown-'));
+  try {
+    const { metafile } = await build({
+      absWorkingDir: projectRoot,
+      entryPoints: Object.fromEntries(
+        handlers.map((handler, index) => [`f${index}`, resolve(projectRoot, handler)]),
+      ),
+      outdir,
+      outExtension: { '.js': '.mjs' },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: bundling.target ?? 'node22',
+      mainFields: bundling.mainFields ?? ['module', 'main'],
+      minify: bundling.minify ?? true,
+      external: bundling.externalModules ?? [],
+      banner: bundling.banner ? { js: bundling.banner } : {},
+      metafile: true,
+      write: false,
+      logLevel: 'silent',
+    });
+    const breakdown = new Map<string, [string, number][]>();
+    for (const [output, meta] of Object.entries(metafile.outputs)) {
+      const index = Number(/f(\d+)\.mjs$/.exec(output)?.[1]);
+      const handler = handlers[index];
+      if (handler === undefined) continue;
+      const byPackage = new Map<string, number>();
+      for (const [input, { bytesInOutput }] of Object.entries(meta.inputs)) {
+        const name = packageOf(relative(projectRoot, input));
+        byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
+      }
+      breakdown.set(
+        handler,
+        [...byPackage].sort((a, b) => b[1] - a[1]),
+      );
+    }
+    return breakdown;
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
