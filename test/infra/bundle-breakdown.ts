@@ -42,7 +42,7 @@ export async function bundleBreakdown(handlers: string[]): Promise<Map<string, [
       logLevel: 'silent',
     });
     const breakdown = new Map<string, [string, number][]>();
-    for (const [output, meta] of Object.entries(metafile.outputs)) {
+    for (const [output, meta] of Object.entries(metafile?.outputs ?? {})) {
       const index = Number(/f(\d+)\.mjs$/.exec(output)?.[1]);
       const handler = handlers[index];
       if (handler === undefined) continue;
