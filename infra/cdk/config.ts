@@ -11,12 +11,17 @@
  *   webhookUrl               where deposit events are POSTed (default: none, no events are queued)
  *   alarmEmail               an address subscribed to the alarm topic (default: none)
  *   tuning                   JSON object of the service's tuning variables (see `Tuning`)
+ *   depositsAuth             iam (default) | jwt: who may call the deposits API (the wallet's backend)
+ *   jwtIssuer, jwtAudience   with depositsAuth=jwt: the issuer's URL, and the audiences (JSON array or a,b)
+ *   jwtScopes                with depositsAuth=jwt: scopes a token must carry (JSON array or a,b; default none)
+ *   depositsThrottle         JSON object of route key to { rateLimit, burstLimit }, over the defaults
  *   account, region          the target environment (default: the CLI's, else region us-east-1)
  */
 import * as z from 'zod';
 import { localWallets } from '#infra/local/wallets';
+import { depositsApi } from '#infra/topology';
 import type { WalletAccountConfig } from '#shared/config';
-import { limits } from './settings.ts';
+import { depositsRouteThrottle, limits } from './settings.ts';
 
 export const stages = ['dev', 'prod'] as const;
 export type Stage = (typeof stages)[number];
@@ -46,6 +51,17 @@ const Tuning = z.strictObject({
 });
 export type Tuning = z.infer<typeof Tuning>;
 
+/** Who may call the deposits API: the wallet's backend, by its IAM identity (SigV4) or by a JWT. */
+export type DepositsAccess =
+  | { kind: 'iam' }
+  | { kind: 'jwt'; issuer: string; audience: string[]; scopes: string[] };
+
+/** A route's throttle on the stage: steady requests per second, and the burst above it. */
+export interface RouteThrottle {
+  rateLimit: number;
+  burstLimit: number;
+}
+
 export interface DeploymentConfig {
   stage: Stage;
   /** Prefix of the stack names: `BankPayments-<stage>`. */
@@ -59,6 +75,9 @@ export interface DeploymentConfig {
   webhookUrl?: string;
   alarmEmail?: string;
   tuning: Tuning;
+  depositsAccess: DepositsAccess;
+  /** Per deposits route (`POST /v1/deposits/create`, ...): the defaults, with the context's over them. */
+  depositsThrottle: Record<string, RouteThrottle>;
 }
 
 /** Reads a context value; `-c` gives strings, `cdk.json` may give JSON values. */
@@ -91,6 +110,28 @@ const WalletAccount = z.looseObject({
 
 const httpsUrl = z.url({ protocol: /^https?$/ });
 
+/** A list: a JSON array, or from the command line also `a,b`. */
+const list = z.preprocess(
+  (value) => {
+    if (typeof value !== 'string') return value;
+    const text = value.trim();
+    if (text.startsWith('[')) {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        return value;
+      }
+    }
+    return text.split(',').map((item) => item.trim());
+  },
+  z.array(z.string().min(1)).min(1),
+);
+
+const Throttle = z.strictObject({
+  rateLimit: z.number().positive(),
+  burstLimit: z.number().int().min(0),
+});
+
 const Context = z.object({
   stage: z.enum(stages).default('dev'),
   sandbox: bool.optional(),
@@ -100,6 +141,11 @@ const Context = z.object({
   webhookUrl: httpsUrl.optional(),
   alarmEmail: z.email().optional(),
   tuning: jsonOrValue(Tuning).optional(),
+  depositsAuth: z.enum(['iam', 'jwt']).default('iam'),
+  jwtIssuer: z.url({ protocol: /^https$/ }).optional(),
+  jwtAudience: list.optional(),
+  jwtScopes: list.optional(),
+  depositsThrottle: jsonOrValue(z.record(z.string(), Throttle)).optional(),
   account: z
     .string()
     .regex(/^\d{12}$/, 'must be a 12-digit account id')
@@ -158,6 +204,14 @@ export function readDeploymentConfig(
     );
   }
   const account = context.account ?? environment.CDK_DEFAULT_ACCOUNT;
+  const depositsAccess = accessOf(context);
+  const routeKeys = depositsApi.routes.map((route) => `${route.method} ${route.path}`);
+  const unknownRoute = Object.keys(context.depositsThrottle ?? {}).find((key) => !routeKeys.includes(key));
+  if (unknownRoute) {
+    throw new DeploymentConfigError(
+      `depositsThrottle: ${unknownRoute} is not a deposits route (${routeKeys.join(', ')})`,
+    );
+  }
   return {
     stage,
     prefix: `BankPayments-${stage}`,
@@ -172,5 +226,26 @@ export function readDeploymentConfig(
     ...(context.webhookUrl ? { webhookUrl: context.webhookUrl } : {}),
     ...(context.alarmEmail ? { alarmEmail: context.alarmEmail } : {}),
     tuning: context.tuning ?? {},
+    depositsAccess,
+    depositsThrottle: { ...depositsRouteThrottle, ...context.depositsThrottle },
+  };
+}
+
+function accessOf(context: z.infer<typeof Context>): DepositsAccess {
+  if (context.depositsAuth === 'iam') {
+    const stray = (['jwtIssuer', 'jwtAudience', 'jwtScopes'] as const).find(
+      (key) => context[key] !== undefined,
+    );
+    if (stray) throw new DeploymentConfigError(`${stray}: only with depositsAuth=jwt`);
+    return { kind: 'iam' };
+  }
+  if (!context.jwtIssuer)
+    throw new DeploymentConfigError('jwtIssuer: required with depositsAuth=jwt (https://...)');
+  if (!context.jwtAudience) throw new DeploymentConfigError('jwtAudience: required with depositsAuth=jwt');
+  return {
+    kind: 'jwt',
+    issuer: context.jwtIssuer,
+    audience: context.jwtAudience,
+    scopes: context.jwtScopes ?? [],
   };
 }

@@ -20,8 +20,9 @@ export const suppressions = {
   publicApi: {
     id: 'AwsSolutions-APIG4',
     reason:
-      "Authorization is the provider's, per request: every deposits call carries the connection's bearer token and the app and user secrets, which the provider verifies and the deposit is bound to (only digests are kept; a deposit is readable only with the same token and secret). The sandbox stands in for the provider and checks the same credentials itself. A gateway authorizer would need a second identity the callers do not have.",
+      "Open routes, each for a reason. The sandbox's: authorization is the provider's, per request (every call carries the connection's bearer token and the app and user secrets, which the sandbox checks itself, as the provider does); a gateway authorizer would need an identity its callers do not have. The deposits API's health route: it reads nothing and answers `ok`; every other deposits route, the default one included, requires the wallet backend's IAM signature or JWT.",
   },
+
   webhookSecretRotation: {
     id: 'AwsSolutions-SMG4',
     reason:

@@ -258,6 +258,19 @@ export const queueAlarms: Record<QueueKey, { oldestMessageSeconds: number }> = {
 /** Each API's `$default` stage: requests per second, steady and in bursts (raise with your traffic). */
 export const apiThrottle = { rateLimit: 100, burstLimit: 200 };
 
+/**
+ * Each deposits route's own throttle on the stage (requests per second, burst), below the stage's:
+ * a create starts work on four queues and the provider, a list reads a page of deposits, a read is
+ * one item. CDK context `depositsThrottle` overrides any of them.
+ */
+export const depositsRouteThrottle: Record<string, { rateLimit: number; burstLimit: number }> = {
+  'POST /v1/deposits/create': { rateLimit: 25, burstLimit: 50 },
+  'POST /v1/deposits/get': { rateLimit: 100, burstLimit: 200 },
+  'POST /v1/deposits/list': { rateLimit: 20, burstLimit: 40 },
+  'POST /v1/deposits/cancel': { rateLimit: 10, burstLimit: 20 },
+  'GET /health': { rateLimit: 5, burstLimit: 10 },
+};
+
 /** An SQS message stays hidden this many times its consumer's timeout (AWS's advice: at least six). */
 export const visibilityTimeoutFactor = 6;
 

@@ -1,7 +1,9 @@
 /**
  * A topology API as an API Gateway HTTP API (payload 2.0, what the handlers and the local gateway
  * speak): one route per topology route, the `$default` route to the API's default handler, one
- * `$default` stage with throttling and JSON access logs (no headers, so no credentials).
+ * `$default` stage with throttling and JSON access logs (no headers, so no credentials). Optionally
+ * an authorizer on every route (the `$default` one too) but the ones left open, and a throttle per
+ * route on the stage.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
@@ -13,7 +15,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { ApiSpec } from '#infra/topology';
-import type { Stage } from '../cdk/config.ts';
+import type { RouteThrottle, Stage } from '../cdk/config.ts';
 import { apiThrottle } from '../cdk/settings.ts';
 import { notifyingAlarm } from './alarms.ts';
 
@@ -26,6 +28,10 @@ export interface TopologyApiProps {
   alarmTopic: sns.ITopic;
   /** Alarm on 5xx answers (not for the sandbox, whose injected faults answer 5xx on purpose). */
   alarmOnServerErrors: boolean;
+  /** Who may call: the authorizer of every route, but `openRoutes` (route keys such as `GET /health`). */
+  access?: { authorizer: apigw.IHttpRouteAuthorizer; scopes?: string[]; openRoutes: string[] };
+  /** A throttle of its own for these route keys, on the stage (the others get the stage's). */
+  routeThrottle?: Record<string, RouteThrottle>;
 }
 
 const accessLogFormat = AccessLogFormat.custom(
@@ -51,6 +57,8 @@ export class TopologyApi extends Construct {
   /** The API's base URL, with a trailing slash. */
   readonly url: string;
   readonly serverErrorsAlarm?: cloudwatch.Alarm;
+  /** The routes by route key (`POST /v1/deposits/create`). */
+  readonly routes = new Map<string, apigw.HttpRoute>();
 
   constructor(scope: Construct, id: string, props: TopologyApiProps) {
     super(scope, id);
@@ -64,6 +72,12 @@ export class TopologyApi extends Construct {
       description: `The ${spec.name} API, from infra/topology.ts`,
       createDefaultStage: false,
       defaultIntegration: integration(spec.defaultHandler),
+      ...(props.access
+        ? {
+            defaultAuthorizer: props.access.authorizer,
+            ...(props.access.scopes?.length ? { defaultAuthorizationScopes: props.access.scopes } : {}),
+          }
+        : {}),
     });
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: production ? logs.RetentionDays.ONE_YEAR : logs.RetentionDays.TWO_WEEKS,
@@ -80,12 +94,17 @@ export class TopologyApi extends Construct {
       },
     });
     for (const route of spec.routes) {
-      this.api.addRoutes({
+      const routeKey = `${route.method} ${route.path}`;
+      const open = props.access?.openRoutes.includes(routeKey) ?? false;
+      const [added] = this.api.addRoutes({
         path: route.path,
         methods: [apigw.HttpMethod[route.method]],
         integration: integration(route.handler),
+        ...(open ? { authorizer: new apigw.HttpNoneAuthorizer() } : {}),
       });
+      if (added) this.routes.set(routeKey, added);
     }
+    if (props.routeThrottle) this.throttleRoutes(props.routeThrottle);
     this.url = this.stage.url;
     if (!props.alarmOnServerErrors) return;
 
@@ -96,5 +115,23 @@ export class TopologyApi extends Construct {
       metric: this.api.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
       threshold: 5,
     });
+  }
+
+  /** Route settings on the stage (CloudFormation's `RouteSettings`; the L2 stage sets only the default). */
+  private throttleRoutes(throttles: Record<string, RouteThrottle>) {
+    // The L1 property is untyped JSON, written to the template as given: CloudFormation's own names.
+    const stage = this.stage.node.defaultChild as apigw.CfnStage;
+    stage.routeSettings = Object.fromEntries(
+      Object.entries(throttles).map(([routeKey, throttle]) => {
+        const route = this.routes.get(routeKey);
+        if (!route) throw new Error(`no route ${routeKey} to throttle`);
+        // The stage names the route by its key: the route must exist first.
+        stage.node.addDependency(route);
+        return [
+          routeKey,
+          { ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit },
+        ];
+      }),
+    );
   }
 }

@@ -1,10 +1,12 @@
 /**
  * What the deposits do: one function per topology handler of the orchestrator (deposits API, step
  * consumers, notifier, sweeper), each granted only what it uses; the deposits HTTP API; the queues'
- * event source mappings; the sweeper's recurring rule; alarms and the dashboard. Everything here
+ * event source mappings; the sweeper's recurring rule; alarms and the dashboard; who may call the
+ * API (IAM or JWT, from CDK context) and the policy a caller's role attaches. Everything here
  * can be replaced without losing a deposit: the state is in the stateful stack.
  */
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpIamAuthorizer, HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -19,6 +21,13 @@ import { DepositsMonitoring } from '../constructs/deposits-monitoring.ts';
 import { HandlerFunction } from '../constructs/handler-function.ts';
 import { TopologyApi } from '../constructs/topology-api.ts';
 import type { DepositsStatefulStack } from './deposits-stateful-stack.ts';
+
+/** The one deposits route open to anyone: the health check, which reads nothing and answers `ok`. */
+export const depositsOpenRoute = 'GET /health';
+
+const fail = (routeKey: string): never => {
+  throw new Error(`no deposits route ${routeKey}`);
+};
 
 export interface DepositsStatelessStackProps extends StackProps {
   config: DeploymentConfig;
@@ -156,6 +165,9 @@ export class DepositsStatelessStack extends Stack {
       targets: [new targets.LambdaFunction(functionOf(sweeper.handler).function, { retryAttempts: 0 })],
     });
 
+    // Only the wallet's backend may call: its IAM identity (SigV4) or its JWT, on every route but
+    // the health check, each route throttled on its own.
+    const access = config.depositsAccess;
     this.api = new TopologyApi(this, 'DepositsApi', {
       spec: depositsApi,
       functionOf: (handler) => functionOf(handler).function,
@@ -163,8 +175,35 @@ export class DepositsStatelessStack extends Stack {
       stage: config.stage,
       alarmTopic: stateful.alarmTopic,
       alarmOnServerErrors: true,
+      access: {
+        authorizer:
+          access.kind === 'iam'
+            ? new HttpIamAuthorizer()
+            : new HttpJwtAuthorizer('BackendJwt', access.issuer, { jwtAudience: access.audience }),
+        ...(access.kind === 'jwt' ? { scopes: access.scopes } : {}),
+        openRoutes: [depositsOpenRoute],
+      },
+      routeThrottle: config.depositsThrottle,
     });
-    suppress(this.api, ['publicApi']);
+    suppress(this.api.routes.get(depositsOpenRoute) ?? fail(depositsOpenRoute), ['publicApi']);
+    if (access.kind === 'iam') {
+      // What the backend's role needs: Invoke on each deposits route of this stage, nothing else.
+      const callerPolicy = new iam.ManagedPolicy(this, 'DepositsApiCallerPolicy', {
+        description: `Calls the ${config.prefix} deposits API (attach it to the wallet backend's role)`,
+        statements: [
+          new iam.PolicyStatement({
+            actions: ['execute-api:Invoke'],
+            resources: depositsApi.routes
+              .filter((route) => `${route.method} ${route.path}` !== depositsOpenRoute)
+              .map((route) => this.api.api.arnForExecuteApi(route.method, route.path, '$default')),
+          }),
+        ],
+      });
+      new CfnOutput(this, 'DepositsApiCallerPolicyArn', {
+        value: callerPolicy.managedPolicyArn,
+        description: "Attach to the wallet backend's IAM role: it may then call the deposits API (SigV4)",
+      });
+    }
 
     this.monitoring = new DepositsMonitoring(this, 'Monitoring', {
       prefix: config.prefix,
