@@ -3,18 +3,22 @@
  * is swapped for the test stack's), and its error table matches the error types the code answers.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { errorTypes } from '#shared/spec/errors';
 import { depositsUrl } from '../support/deposits.ts';
 import { sandboxUrl } from '../support/sandbox.ts';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const projectRoot = resolve(import.meta.dirname, '../..');
+const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
 const run = promisify(execFile);
 
-function example(name: string): string {
-  const match = new RegExp(`<!-- readme-example: ${name} -->\\n\`\`\`bash\\n([\\s\\S]*?)\`\`\``).exec(readme);
+function example(name: string, language = 'bash'): string {
+  const match = new RegExp(`<!-- readme-example: ${name} -->\\n\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(
+    readme,
+  );
   if (!match?.[1]) throw new Error(`README has no example named ${name}`);
   return match[1]
     .replaceAll('http://127.0.0.1:3001', sandboxUrl)
@@ -66,6 +70,30 @@ describe('README', () => {
       amount: 125.5,
       reference: expect.any(String),
     });
+  });
+
+  it('typed deposits client example runs as printed, importing the package exports', async () => {
+    // The example imports the package by its name: a file inside the package resolves it through
+    // package.json `exports`, as a wallet backend's import of the installed package does.
+    const directory = mkdtempSync(join(projectRoot, '.readme-example-'));
+    const file = join(directory, 'deposit.ts');
+    writeFileSync(file, example('deposits-client', 'ts'));
+    try {
+      const { stdout } = await run(join(projectRoot, 'node_modules/.bin/tsx'), [file], {
+        timeout: 30_000,
+        cwd: projectRoot,
+      });
+      const deposit = JSON.parse(stdout.trim());
+      expect(deposit).toMatchObject({
+        status: 'done',
+        step: 'completed',
+        amount: 125.5,
+        currency: 'AED',
+        reference: expect.any(String),
+      });
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it('error table lists every error type with its HTTP status', () => {
