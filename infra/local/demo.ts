@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DepositsClient } from '#shared/deposits-api/client';
 
 const bankId = process.argv[2] ?? 'SANDBOX_OTP';
 const appSecret = process.env.SANDBOX_APP_SECRET ?? 'sandbox-local-app-secret';
@@ -30,10 +31,11 @@ async function answering(url: string): Promise<boolean> {
   }
 }
 
-async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+/** The sandbox's administration (the deposits API goes through its typed client). */
+async function post(url: string, body: unknown) {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   return (await response.json()) as Record<string, any>;
@@ -71,10 +73,11 @@ try {
   );
 
   const key = randomUUID();
-  const auth = { authorization: `Bearer ${accessToken}` };
-  const request = { appSecret, userSecret: user.userSecret, amount, senderID: account.id, walletAccountID };
-  const create = (extra: object = {}) =>
-    post(`${depositsUrl}/v1/deposits/create`, { ...request, ...extra }, { ...auth, 'idempotency-key': key });
+  const deposits = new DepositsClient({ baseUrl: depositsUrl });
+  const connection = { accessToken, appSecret, userSecret: user.userSecret };
+  const request = { amount, senderID: account.id, walletAccountID };
+  const create = async (extra: object = {}) =>
+    (await deposits.create(connection, { ...request, ...extra }, key)).body;
   const started = await create();
   say(`[${clock()}] deposit ${started.operationID} accepted`);
 
@@ -84,14 +87,8 @@ try {
   let shown = 0;
   let lastCountdown = 0;
   for (;;) {
-    const deposit = await post(
-      `${depositsUrl}/v1/deposits/get`,
-      { appSecret, userSecret: user.userSecret, operationID: started.operationID },
-      auth,
-    );
-    for (const entry of (
-      deposit.history as { step: string; status: string; note?: string; at: string }[]
-    ).slice(shown)) {
+    const { body: deposit } = await deposits.get(connection, started.operationID);
+    for (const entry of deposit.history.slice(shown)) {
       say(
         `[${entry.at.slice(11, 19)}] ${entry.step.padEnd(19)} ${steps[entry.step] ?? ''}${entry.note ? ` (${entry.note})` : ''}`,
       );
@@ -113,7 +110,7 @@ try {
     }
     if (deposit.status === 'user_input_required') {
       const answers = [];
-      for (const input of deposit.userInputs as { id: string; index: number; query: string }[]) {
+      for (const input of deposit.userInputs ?? []) {
         process.stdout.write(`           The bank asks: ${input.query} (sandbox OTP: 123456) > `);
         const line = await lines.next();
         if (line.done) throw new Error('no answer: standard input ended');
