@@ -16,6 +16,7 @@
  * Counts go to every open `Tally` (a window: a deposit, a bank's deposits, a whole phase).
  */
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { tables } from '#infra/topology';
 import { type MadeClient, onClientCreated } from '#shared/adapters/clients';
 import { EncryptionSdkVault } from '#shared/adapters/credential-vault';
 import { ProviderClient } from '#shared/provider/client';
@@ -32,7 +33,7 @@ export interface AwsCount {
 export interface Tally {
   /** Provider calls by path. */
   provider: Record<string, number>;
-  /** Time spent waiting on the provider and on AWS requests (all calls summed), in ms. */
+  /** Time spent waiting on the provider and on the orchestrator's AWS requests (summed), in ms. */
   waited: { providerMs: number; awsMs: number };
   /** AWS requests by `Service Operation` (DynamoDB: `DynamoDB Operation table`). */
   aws: Record<string, AwsCount>;
@@ -166,10 +167,12 @@ export function installCounters(): void {
         record(key, read, undefined, true);
         throw error;
       } finally {
+        // The sandbox's own requests (inside the provider's calls here) are the provider's time.
         const ms = performance.now() - started;
-        each((tally) => {
-          tally.waited.awsMs += ms;
-        });
+        if (!key.endsWith(` ${tables.sandbox.localName}`))
+          each((tally) => {
+            tally.waited.awsMs += ms;
+          });
       }
     };
     (client.middlewareStack as unknown as { add(m: Middleware, o: object): void }).add(middleware, {
