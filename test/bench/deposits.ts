@@ -16,7 +16,7 @@ import { installCounters } from './counting.ts';
 import { runPerformance } from './performance.ts';
 
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
-const USERS = Number(process.env.BENCH_USERS ?? (quick ? 5 : 10));
+const USERS = Number(process.env.BENCH_USERS ?? (quick ? 4 : 10));
 const PER_USER = Number(process.env.BENCH_DEPOSITS_PER_USER ?? (quick ? 3 : 5));
 const appSecret = 'sandbox-local-app-secret';
 
@@ -142,9 +142,9 @@ try {
   );
 
   const results = await runPerformance(stack, {
-    runsPerBank: quick ? 3 : 15,
-    scaleUsers: Number(process.env.BENCH_SCALE_USERS ?? (quick ? 40 : 200)),
-    ceilingSeconds: quick ? 2 : 5,
+    runsPerBank: quick ? 2 : 15,
+    scaleUsers: Number(process.env.BENCH_SCALE_USERS ?? (quick ? 30 : 200)),
+    ceilingSeconds: quick ? 1 : 5,
     bundleImports: quick ? 0 : 3,
   });
   const { lines: _lines, ...figures } = results;
