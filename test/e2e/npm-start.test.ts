@@ -113,6 +113,44 @@ describe('npm start with a port already in use', () => {
   });
 });
 
+describe('npm start when the stack is up', () => {
+  it("prints each API's contract and reference page, which answer", async () => {
+    // prepare
+    const child = spawn(resolve(projectRoot, 'node_modules/.bin/tsx'), ['infra/local/start.ts'], {
+      cwd: projectRoot,
+      env: { ...process.env, PORT: '0', SANDBOX_PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    try {
+      // act
+      const stdout = await new Promise<string>((done, failed) => {
+        let text = '';
+        const timer = setTimeout(() => failed(new Error(`npm start did not come up:\n${text}`)), 45_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          if (text.includes('Press Ctrl-C to stop.')) {
+            clearTimeout(timer);
+            done(text);
+          }
+        });
+      });
+      const printed = [...stdout.matchAll(/http:\/\/127\.0\.0\.1:\d+\/(?:docs|openapi\.json)/g)].map(
+        (m) => m[0],
+      );
+      const answers = await Promise.all(printed.map(async (url) => (await fetch(url)).status));
+
+      // assess
+      expect(printed.filter((url) => url.endsWith('/docs'))).toHaveLength(2);
+      expect(printed.filter((url) => url.endsWith('/openapi.json'))).toHaveLength(2);
+      expect(answers).toEqual([200, 200, 200, 200]);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }, 60_000);
+});
+
 describe('DynamoDB Local as npm start runs it', () => {
   it('says what it is doing while it starts, and leaves no process behind when stopped', async () => {
     // prepare
