@@ -21,7 +21,7 @@ export const depositsContract: ApiContract = {
   api: 'deposits',
   title: 'Deposits API',
   description:
-    "Moves money from a user's bank account into the wallet account through the open-banking provider, durably, in the background. Every deposits route takes the user's provider connection (`Authorization: Bearer <accessToken>`) and its secrets in the body; in AWS the caller must also be the wallet's backend (IAM SigV4 or a JWT, see the README).",
+    "Moves money from a user's bank account into the wallet account through the open-banking provider, durably, in the background. Every deposits route takes the user's provider connection (`X-Provider-Authorization: Bearer <accessToken>`, or locally `Authorization`) and its secrets in the body; in AWS the caller must also be the wallet's backend: `Authorization` carries its IAM SigV4 signature or its JWT (README, \"Who may call\").",
   tags: [
     { name: 'deposits', description: 'Start, read, list and cancel deposits' },
     { name: 'service', description: 'Health' },

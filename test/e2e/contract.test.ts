@@ -5,6 +5,9 @@
  * (never BAD_REQUEST), its answer matching the documented schema. (Every answer the other e2e tests
  * get through the shared helpers is checked against the documents too: test/support/contract.ts.)
  */
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { validate } from '@readme/openapi-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { depositsApi, sandboxApi } from '#infra/topology';
@@ -19,6 +22,9 @@ import {
   sandboxUrl,
   type TestUser,
 } from '../support/sandbox.ts';
+
+const run = promisify(execFile);
+const projectRoot = resolve(import.meta.dirname, '../..');
 
 const apis = [
   { spec: depositsApi, url: depositsUrl },
@@ -46,6 +52,20 @@ describe.each(apis)('the $spec.name API serves its contract', ({ spec, url }) =>
       Object.keys(item ?? {}).map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect(documented.sort()).toEqual(spec.routes.map((route) => `${route.method} ${route.path}`).sort());
+  });
+
+  it('npm run openapi prints the same document, with the server it is given', async () => {
+    const { stdout } = await run(
+      resolve(projectRoot, 'node_modules/.bin/tsx'),
+      ['infra/local/openapi.ts', spec.name, url],
+      {
+        cwd: projectRoot,
+      },
+    );
+    expect(JSON.parse(stdout)).toEqual({
+      ...JSON.parse(JSON.stringify(documents[spec.name])),
+      servers: [{ url }],
+    });
   });
 
   it('GET /docs: a reference page whose renderer is served from node_modules', async () => {
