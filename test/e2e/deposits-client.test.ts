@@ -7,8 +7,11 @@ import { DepositsApiError, DepositsClient, DepositsUnavailable } from '#shared/d
 import { depositsUrl } from '../support/deposits.ts';
 import { appSecret, createUser } from '../support/sandbox.ts';
 
-/** The real fetch, except the attempts `lose` names: lost before sending, or sent and the answer lost. */
-function faultyFetch(lose: Record<number, 'request' | 'answer'>) {
+/**
+ * The real fetch, except the attempts `lose` names: lost before sending, sent and the answer lost, or
+ * answered by the gateway itself (API Gateway's throttle or unavailable answers) without reaching it.
+ */
+function faultyFetch(lose: Record<number, 'request' | 'answer' | 429 | 503>) {
   const seen: { url: string; headers: Record<string, string>; body: string; answer?: unknown }[] = [];
   const wrapped = async (url: string | URL | Request, init?: RequestInit) => {
     const attempt = seen.length + 1;
@@ -18,7 +21,12 @@ function faultyFetch(lose: Record<number, 'request' | 'answer'>) {
       body: String(init?.body),
     };
     seen.push(call);
-    if (lose[attempt] === 'request') throw new TypeError('fetch failed: connect ECONNREFUSED');
+    const fault = lose[attempt];
+    if (fault === 'request') throw new TypeError('fetch failed: connect ECONNREFUSED');
+    if (typeof fault === 'number') {
+      const message = fault === 429 ? 'Too Many Requests' : 'Service Unavailable';
+      return new Response(JSON.stringify({ message }), { status: fault });
+    }
     const response = await fetch(url, init);
     if (lose[attempt] === 'answer') {
       (call as { answer?: unknown }).answer = await response.json();
@@ -72,6 +80,38 @@ describe('the typed deposits client', () => {
     ]);
     expect(created.status).toBe(202);
     expect(created.body).toMatchObject({ status: 'initialized', step: 'resolve-bank', amount: 3 });
+  });
+
+  it('sends a create the gateway throttled or could not serve again: the deposit starts', async () => {
+    // prepare
+    const { user, connection } = await connectionOf();
+    const faults = faultyFetch({ 1: 429, 2: 503 });
+    const client = new DepositsClient({ baseUrl: depositsUrl, fetch: faults.fetch, retryDelayMs: 10 });
+
+    // act
+    const created = await client.create(connection, { amount: 4, senderID: user.accountId });
+
+    // assess
+    expect(faults.seen).toHaveLength(3);
+    expect(created).toMatchObject({ status: 202, body: { amount: 4 } });
+  });
+
+  it('does not repeat a read: a throttled get is DepositsUnavailable at once', async () => {
+    // prepare
+    const { connection } = await connectionOf();
+    const faults = faultyFetch({ 1: 429 });
+    const client = new DepositsClient({ baseUrl: depositsUrl, fetch: faults.fetch, retryDelayMs: 10 });
+
+    // act
+    const read = client.get(connection, 'dep_01M812W7SXHYZAEH7814YWVTV8');
+
+    // assess
+    await expect(read).rejects.toMatchObject({
+      name: 'DepositsUnavailable',
+      reason: 'throttled',
+      httpStatus: 429,
+    });
+    expect(faults.seen).toHaveLength(1);
   });
 
   it('gives up after its retries: DepositsUnavailable, and nothing started', async () => {
