@@ -8,7 +8,7 @@ import type { InputAnswer, ProviderAnswer } from '#shared/provider/client';
 import type { UserInput } from '#shared/spec/schemas';
 import type { AskingOperation, Deposit, StepMessage, WorkStep } from './model.ts';
 import type { ConnectionLeases, CredentialOpener, StepQueues } from './ports.ts';
-import { advance, type FailContext, fail, inputLease, retryLater } from './transitions.ts';
+import { advance, type FailContext, fail, inputLease, sendStep } from './transitions.ts';
 import { delaySeconds, deliverAt, expiryName, type WakeContext } from './wake-ups.ts';
 
 export type Question = Extract<ProviderAnswer<unknown>, { status: 'user_input_required' }>;
@@ -45,6 +45,8 @@ export async function pauseForInput<S extends WorkStep>(
     {
       ...asked.also,
       status: 'user_input_required',
+      // The bank answered: the retries of failed calls start over.
+      retries: 0,
       pendingInput: {
         providerOperationId: question.id,
         operation: asked.operation,
@@ -93,14 +95,25 @@ export function asksAgain(refusal: { type: string }): boolean {
   return refusal.type === SPENT_ANSWERS || refusal.type === LATE_ANSWERS;
 }
 
-/** Makes the read again without the spent answers, counted as a retry. */
-export function askAgain<S extends WorkStep>(
+/** How many times a deposit asks a question again after the bank refused its answers. */
+export const MAX_REASKS = 3;
+
+/**
+ * Makes the call again without the refused answers, so that the bank asks again; counted apart from
+ * the retries (a question from the bank starts those over), and bounded: past `MAX_REASKS` the
+ * deposit fails with the bank's refusal.
+ */
+export async function askAgain<S extends WorkStep>(
   ctx: FailContext & { queues: StepQueues<S> },
   deposit: Deposit,
   step: S,
+  refusal: { type: string; msg: string },
 ) {
-  const cleared = { pendingInput: undefined, sealedAnswers: undefined };
-  return retryLater(ctx, deposit, step, 'the answered read ran already: asking again', cleared);
+  const reasks = deposit.reasks ?? 0;
+  if (reasks >= MAX_REASKS) return fail(ctx, deposit, refusal.type, refusal.msg);
+  const changes = { pendingInput: undefined, sealedAnswers: undefined, reasks: reasks + 1 };
+  const next = await advance(ctx, deposit, changes, `answers refused (${refusal.type}): asking again`);
+  if (next) await sendStep(ctx, next, step);
 }
 
 /** Fails a deposit still waiting for this answer once its time is up; woken early, it looks again later. */

@@ -108,6 +108,8 @@ export interface Deposit {
   retries: number;
   /** Cool-down refusals of the transfer, counted across step changes (bounded by the retry limit). */
   coolDownRefusals?: number;
+  /** Questions asked again because the bank refused their answers (`askAgain`), across the deposit. */
+  reasks?: number;
   /** The step sleeps until then (a wake-up is armed): waiting for another deposit's beneficiary claim. */
   sleepsUntil?: number;
   /** Waits for another deposit's beneficiary claim, for their growing delay. */

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { localWallets } from '#infra/local/wallets';
+import { MAX_REASKS } from '#shared/deposits/input';
 import type { Deposit } from '#shared/deposits/model';
 import { handleStepMessage } from '#shared/deposits/step-messages';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
@@ -576,7 +577,7 @@ describe('answers that reach no waiting operation', () => {
 
     await resolveBank(deposit, ctx);
     const again = w.table.current(deposit.id);
-    expect(again).toMatchObject({ status: 'initialized', step: 'resolve-bank', retries: 1 });
+    expect(again).toMatchObject({ status: 'initialized', step: 'resolve-bank', reasks: 1 });
     expect(again.pendingInput).toBeUndefined();
     expect(again.sealedAnswers).toBeUndefined();
     expect(ctx.queues.sent.map((sent) => [sent.message.step, sent.message.version])).toEqual([
@@ -600,7 +601,7 @@ describe('answers that reach no waiting operation', () => {
     await ensureBeneficiary(deposit, ctx);
 
     const again = w.table.current(deposit.id);
-    expect(again).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary', retries: 1 });
+    expect(again).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary', reasks: 1 });
     expect(again.sealedAnswers).toBeUndefined();
     expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
     expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['ensure-beneficiary']);
@@ -644,7 +645,7 @@ describe('answers that reach no waiting operation', () => {
       }
 
       const again = w.table.current(deposit.id);
-      expect(again).toMatchObject({ status: 'initialized', step, retries: 1 });
+      expect(again).toMatchObject({ status: 'initialized', step, reasks: 1 });
       expect(again.sealedAnswers).toBeUndefined();
       expect(again.pendingInput).toBeUndefined();
       expect(again.beneficiaryLookupAt).toBeUndefined();
@@ -653,6 +654,26 @@ describe('answers that reach no waiting operation', () => {
       ]);
     },
   );
+
+  it('asks again at most MAX_REASKS times, then fails with the refusal; a question starts the retries over', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    const waiting = await answering(w, 'resolve-bank', 'metadata');
+    const tired = w.table.put({ ...waiting, reasks: MAX_REASKS });
+    w.provider.answer('getMetadata', answers.refusal('USER_INPUT_EXPIRED'));
+
+    await resolveBank(tired, ctx);
+
+    expect(w.table.current(tired.id)).toMatchObject({
+      status: 'failed',
+      failure: { type: 'USER_INPUT_EXPIRED' },
+    });
+
+    const retried = await w.deposit({ retries: 4 });
+    w.provider.answer('getMetadata', answers.question('op-meta'));
+    await resolveBank(retried, ctx);
+    expect(w.table.current(retried.id)).toMatchObject({ status: 'user_input_required', retries: 0 });
+  });
 
   it('without answers, the refusal fails the deposit as before', async () => {
     const w = world();

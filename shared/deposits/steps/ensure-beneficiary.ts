@@ -132,7 +132,7 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     answered &&
     (outcome.type === LATE_ANSWERS || (outcome.type === SPENT_ANSWERS && listAnswer))
   ) {
-    await askAgain(ctx, deposit, 'ensure-beneficiary');
+    await askAgain(ctx, deposit, 'ensure-beneficiary', outcome);
     return;
   }
   // The answered creation ran already (its outcome lost): as when the bank says it exists.

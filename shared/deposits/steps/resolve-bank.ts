@@ -56,7 +56,7 @@ export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Pr
   }
   await ctx.leases.release(deposit.ownerKey, lease);
   if (metadata instanceof ProviderRefusal && answer && asksAgain(metadata)) {
-    await askAgain(ctx, deposit, 'resolve-bank');
+    await askAgain(ctx, deposit, 'resolve-bank', metadata);
     return;
   }
   if (metadata instanceof ProviderRefusal) {
