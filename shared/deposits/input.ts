@@ -45,8 +45,9 @@ export async function pauseForInput<S extends WorkStep>(
     {
       ...asked.also,
       status: 'user_input_required',
-      // The bank answered: the retries of failed calls start over.
+      // The bank answered: the retries of failed calls, and its busy waits, start over.
       retries: 0,
+      busyWaits: undefined,
       pendingInput: {
         providerOperationId: question.id,
         operation: asked.operation,

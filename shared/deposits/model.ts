@@ -110,6 +110,8 @@ export interface Deposit {
   coolDownRefusals?: number;
   /** Questions asked again because the bank refused their answers (`askAgain`), across the deposit. */
   reasks?: number;
+  /** Times the current step found the bank's connection busy (another operation on it): contention, not failure. */
+  busyWaits?: number;
   /** The step sleeps until then (a wake-up is armed): waiting for another deposit's beneficiary claim. */
   sleepsUntil?: number;
   /** Waits for another deposit's beneficiary claim, for their growing delay. */

@@ -57,6 +57,7 @@ export async function advance(
   const next: Deposit = { ...deposit, ...changes, version: deposit.version + 1, updatedAt: now };
   next.event = event && eventOf(next, event);
   if (!('retries' in changes)) next.retries = next.step === deposit.step ? deposit.retries : 0;
+  if (!('busyWaits' in changes) && next.step !== deposit.step) next.busyWaits = undefined;
   // Progress: the sweeper starts over with its shortest delay.
   next.redrives = undefined;
   const moved = next.step !== deposit.step || next.status !== deposit.status;
@@ -153,6 +154,33 @@ export function sendStep<S extends WorkStep>(
 /** Sends the deposit's step again after a short delay that grows with its retries. */
 export function requeue<S extends WorkStep>(ctx: { queues: StepQueues<S> }, deposit: Deposit, step: S) {
   return sendStep(ctx, deposit, step, Math.min(30, 1 + deposit.retries * 2));
+}
+
+/**
+ * How many times a step comes back for a connection the bank says is busy, before the deposit fails:
+ * generous, since another operation of the same user (its questions wait for their caller) keeps the
+ * bank's connection a while; the waits grow to half a minute, some six minutes in all.
+ */
+export const MAX_BUSY_WAITS = 20;
+
+/**
+ * The bank's connection is busy with another operation: nothing happened, come back after a growing
+ * wait (with `changes`), counted apart from the retries of failed calls; past `MAX_BUSY_WAITS` the
+ * deposit fails PROVIDER_UNAVAILABLE.
+ */
+export async function waitForConnection<S extends WorkStep>(
+  ctx: FailContext & { queues: StepQueues<S> },
+  deposit: Deposit,
+  step: S,
+  changes: Partial<Deposit> = {},
+) {
+  const waits = deposit.busyWaits ?? 0;
+  if (waits >= MAX_BUSY_WAITS) {
+    const msg = `The bank kept the connection busy through ${waits} tries`;
+    return fail(ctx, deposit, 'PROVIDER_UNAVAILABLE', msg, changes);
+  }
+  const next = await advance(ctx, deposit, { ...changes, busyWaits: waits + 1 }, 'connection busy');
+  if (next) await sendStep(ctx, next, step, Math.min(30, 1 + waits * 2));
 }
 
 /**

@@ -288,3 +288,28 @@ describe("resolve-bank with the connection's bank remembered", () => {
     ]);
   });
 });
+
+describe('resolve-bank at a busy connection', () => {
+  it('comes back after a growing wait, counted apart from the retries of failed calls', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    let deposit = await w.deposit({ retries: 2 });
+    w.provider.answer(
+      'getMetadata',
+      answers.refusal('OPERATION_IN_PROGRESS'),
+      answers.refusal('OPERATION_IN_PROGRESS'),
+    );
+
+    await resolveBank(deposit, ctx);
+    deposit = w.table.current(deposit.id);
+    await resolveBank(deposit, ctx);
+    deposit = w.table.current(deposit.id);
+
+    expect(deposit).toMatchObject({ status: 'initialized', step: 'resolve-bank', retries: 2, busyWaits: 2 });
+    expect(ctx.queues.sent.map((sent) => [sent.message.step, sent.delaySeconds])).toEqual([
+      ['resolve-bank', 1],
+      ['resolve-bank', 3],
+    ]);
+    expect(w.table.leaseItems.size).toBe(0);
+  });
+});

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Deposit } from '#shared/deposits/model';
 import { transfer } from '#shared/deposits/steps/transfer';
+import { MAX_BUSY_WAITS } from '#shared/deposits/transitions';
 import type { UnknownReason } from '#shared/provider/client';
 import {
   answers,
@@ -421,39 +422,38 @@ describe('transfer: the bank asks', () => {
 });
 
 describe('transfer: refusals', () => {
-  it('retries OPERATION_IN_PROGRESS with a growing delay, then fails with it past maxRetries', async () => {
+  it('waits for a busy connection with a growing delay, counted apart from retries, then fails PROVIDER_UNAVAILABLE past MAX_BUSY_WAITS', async () => {
     const w = world();
     const ctx = w.contexts.transfer();
     let deposit = await atTransfer(w);
     w.provider.answer(
       'createTransfer',
-      ...Array.from({ length: settings.maxRetries + 1 }, () => answers.refusal('OPERATION_IN_PROGRESS')),
+      ...Array.from({ length: MAX_BUSY_WAITS + 1 }, () => answers.refusal('OPERATION_IN_PROGRESS')),
     );
 
-    const retries: number[] = [];
-    for (let attempt = 0; attempt <= settings.maxRetries; attempt += 1) {
+    const waits: number[] = [];
+    for (let attempt = 0; attempt <= MAX_BUSY_WAITS; attempt += 1) {
       await transfer(deposit, ctx);
       deposit = w.table.current(deposit.id);
       if (deposit.status !== 'failed') {
-        retries.push(deposit.retries);
+        waits.push(deposit.busyWaits ?? 0);
+        expect(deposit.retries).toBe(0);
         expect(deposit.transferAttempt).toBeUndefined();
       }
     }
 
-    expect(retries).toEqual([1, 2, 3]);
-    expect(w.provider.callsOf('createTransfer')).toHaveLength(settings.maxRetries + 1);
+    expect(waits).toEqual(Array.from({ length: MAX_BUSY_WAITS }, (_, index) => index + 1));
+    expect(w.provider.callsOf('createTransfer')).toHaveLength(MAX_BUSY_WAITS + 1);
     expect(deposit).toMatchObject({
       status: 'failed',
       step: 'completed',
-      failure: { type: 'OPERATION_IN_PROGRESS' },
+      failure: { type: 'PROVIDER_UNAVAILABLE' },
     });
-    expect(ctx.queues.sent.map((sent) => [sent.message.step, sent.message.kind, sent.delaySeconds])).toEqual([
-      ['transfer', 'run', 3],
-      ['transfer', 'run', 5],
-      ['transfer', 'run', 7],
-    ]);
-    // Each requeue names the version it wrote (the retry), so the message runs.
-    expect(ctx.queues.sent.map((sent) => sent.message.version)).toEqual([4, 6, 8]);
+    const delays = ctx.queues.sent.map((sent) => sent.delaySeconds);
+    expect(delays.slice(0, 4)).toEqual([1, 3, 5, 7]);
+    expect(Math.max(...delays)).toBe(30);
+    // Each message names the version it wrote, so it runs.
+    expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(Array(MAX_BUSY_WAITS).fill('transfer'));
     expect(w.events.types()).toEqual(['deposit.failed']);
     expect(w.table.leaseItems.size).toBe(0);
   });

@@ -20,7 +20,7 @@ import { answerFor, type PauseContext, pauseForInput } from '../input.ts';
 import { bankOf, type Deposit } from '../model.ts';
 import type { BeneficiaryClaims, Provider, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
-import { advance, fail, requeue, sendStep } from '../transitions.ts';
+import { advance, fail, requeue, sendStep, waitForConnection } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
 import { walletOf } from '../wallets.ts';
 
@@ -124,17 +124,9 @@ async function afterRefusal(ctx: TransferContext, deposit: Deposit, error: unkno
   // Nothing moved: the attempt record goes, and so do the caller's answers, spent on this call.
   const cleared = { transferAttempt: undefined, pendingInput: undefined, sealedAnswers: undefined };
   switch (error.type) {
-    case 'OPERATION_IN_PROGRESS': {
-      if (deposit.retries >= ctx.settings.maxRetries) break;
-      const next = await advance(
-        ctx,
-        deposit,
-        { ...cleared, retries: deposit.retries + 1 },
-        'connection busy',
-      );
-      if (next) await requeue(ctx, next, 'transfer');
+    case 'OPERATION_IN_PROGRESS':
+      await waitForConnection(ctx, deposit, 'transfer', cleared);
       return;
-    }
     case 'BENEFICIARY_DETAILS_REQUIRED': {
       if (deposit.sendBeneficiaryDetails) break;
       const next = await advance(
