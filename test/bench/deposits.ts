@@ -7,11 +7,11 @@
  *   - throughput:     deposits done per second with USERS connections in parallel
  *   - memory:         resident set and heap of the process running every handler, before and after
  */
-import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startLocalStack } from '#infra/local/stack';
+import { DepositsClient } from '#shared/deposits-api/client';
 import { installCounters } from './counting.ts';
 import { runPerformance } from './performance.ts';
 
@@ -20,10 +20,11 @@ const USERS = Number(process.env.BENCH_USERS ?? (quick ? 4 : 10));
 const PER_USER = Number(process.env.BENCH_DEPOSITS_PER_USER ?? (quick ? 3 : 5));
 const appSecret = 'sandbox-local-app-secret';
 
-async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+/** The sandbox's administration (the deposits API goes through its typed client). */
+async function post(url: string, body: unknown) {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   return (await response.json()) as Record<string, any>;
@@ -62,26 +63,19 @@ try {
     }),
   );
 
+  const deposits = new DepositsClient({ baseUrl: stack.depositsUrl });
   const accept: number[] = [];
   const toDone: number[] = [];
   let failed = 0;
 
   /** One deposit, from create to done; returns its two latencies. */
   async function deposit(user: (typeof users)[number], amount: number, pollMs: number) {
-    const auth = { authorization: `Bearer ${user.accessToken}` };
+    const connection = { accessToken: user.accessToken, appSecret, userSecret: user.userSecret };
     const t0 = performance.now();
-    const created = await post(
-      `${stack.depositsUrl}/v1/deposits/create`,
-      { appSecret, userSecret: user.userSecret, amount, senderID: user.accountId },
-      { ...auth, 'idempotency-key': randomUUID() },
-    );
+    const { body: created } = await deposits.create(connection, { amount, senderID: user.accountId });
     const accepted = performance.now() - t0;
     for (;;) {
-      const state = await post(
-        `${stack.depositsUrl}/v1/deposits/get`,
-        { appSecret, userSecret: user.userSecret, operationID: created.operationID },
-        auth,
-      );
+      const { body: state } = await deposits.get(connection, created.operationID);
       if (state.status === 'done' || state.status === 'failed') {
         if (state.status === 'failed') failed += 1;
         return { accepted, done: performance.now() - t0 };
