@@ -3,9 +3,9 @@
  * done over the deposits API, each API request counted and timed (its time is the API function's
  * duration the cost model uses: the handler plus a loopback HTTP hop, so slightly more).
  */
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LocalStack } from '#infra/local/stack';
+import { DepositsClient } from '#shared/deposits-api/client';
 
 export const appSecret = 'sandbox-local-app-secret';
 
@@ -78,30 +78,18 @@ export async function runDeposit(
   amount: number,
   options: { pollMs: number; api?: ApiTally; timeoutMs?: number },
 ): Promise<DepositRun> {
-  const auth = { authorization: `Bearer ${user.accessToken}` };
+  const deposits = new DepositsClient({ baseUrl: stack.depositsUrl, fetch: timed(options.api) });
+  const connection = { accessToken: user.accessToken, appSecret, userSecret: user.userSecret };
   const started = performance.now();
-  const created = await call(
-    `${stack.depositsUrl}/v1/deposits/create`,
-    {
-      appSecret,
-      userSecret: user.userSecret,
-      amount,
-      senderID: user.accountId,
-      walletAccountID: walletOf(user.bankId),
-    },
-    { ...auth, 'idempotency-key': randomUUID() },
-    options.api,
-  );
+  const created = await deposits.create(connection, {
+    amount,
+    senderID: user.accountId,
+    walletAccountID: walletOf(user.bankId),
+  });
   const acceptedMs = performance.now() - started;
-  if (!created.operationID) throw new Error(`deposit refused: ${JSON.stringify(created)}`);
   const deadline = started + (options.timeoutMs ?? 60_000);
   for (;;) {
-    const state = await call(
-      `${stack.depositsUrl}/v1/deposits/get`,
-      { appSecret, userSecret: user.userSecret, operationID: created.operationID },
-      auth,
-      options.api,
-    );
+    const { body: state } = await deposits.get(connection, created.body.operationID);
     if (state.status === 'done' || state.status === 'failed' || performance.now() > deadline) {
       return {
         status: String(state.status),
@@ -112,6 +100,20 @@ export async function runDeposit(
     }
     await sleep(options.pollMs);
   }
+}
+
+/** A fetch that adds each request's time, by route, to `tally`. */
+function timed(tally: ApiTally | undefined): typeof fetch {
+  if (!tally) return globalThis.fetch;
+  return async (input, init) => {
+    const started = performance.now();
+    try {
+      return await globalThis.fetch(input, init);
+    } finally {
+      const route = new URL(String(input)).pathname;
+      tally[route] = [...(tally[route] ?? []), performance.now() - started];
+    }
+  };
 }
 
 export function percentile(values: number[], p: number): number {
