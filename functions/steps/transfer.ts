@@ -9,6 +9,7 @@ const context: TransferContext = {
   ...connectionPorts('transfer'),
   scheduler: schedulerOf('transfer'),
   beneficiaries: tableEntities.claims(),
+  banks: tableEntities.banks(),
 };
 
 export const handler = stepConsumer(

@@ -9,6 +9,7 @@
  *   deposits        read: GetItem; write: GetItem, PutItem (conditional on the version)
  *   idempotency     a transaction of two conditional Puts (PutItem), then GetItem of a taken key
  *   claims          read: GetItem; write: PutItem; markUsed: UpdateItem; forget, release: DeleteItem
+ *   banks           recall: GetItem; remember: PutItem; forget: DeleteItem (the remembered metadata)
  *   leases          UpdateItem (acquire and release are both updates)
  *   due index       Query on the `byCheckAt` index, UpdateItem of the check time (the sweeper only)
  *   owner index     Query on the `byOwner` index, BatchGetItem of the deposits it names (the list)
@@ -89,6 +90,8 @@ function depositsTableActions(handler: Reach): string[] {
     release: 'DeleteItem',
   };
   for (const use of handler.claims ?? []) used.add(`dynamodb:${claimActions[use]}`);
+  const bankActions = { recall: 'GetItem', remember: 'PutItem', forget: 'DeleteItem' };
+  for (const use of handler.banks ?? []) used.add(`dynamodb:${bankActions[use]}`);
   if (handler.leases) used.add('dynamodb:UpdateItem');
   // The sweeper moves the check time of what it re-drives (an update, conditional on the version).
   if (handler.dueIndex) used.add('dynamodb:UpdateItem');

@@ -3,7 +3,7 @@
  * metadata and until when it holds. Freshness is read from `until` (DynamoDB's TTL, which removes
  * the item some time later, is no timer).
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { BankMemory } from '#shared/deposits/ports';
 import type { AccountsMetadata } from '#shared/spec/schemas';
 import { getItem, keys, type Table } from './deposits-table-items.ts';
@@ -27,6 +27,12 @@ export class BankMemoryItems implements BankMemory {
         TableName: this.table.tableName,
         Item: { ...keys.bank(ownerKey), metadata, until, expiresAt: Math.ceil(until / 1000) + 86_400 },
       }),
+    );
+  }
+
+  async forget(ownerKey: string): Promise<void> {
+    await this.table.client.send(
+      new DeleteCommand({ TableName: this.table.tableName, Key: keys.bank(ownerKey) }),
     );
   }
 }

@@ -80,6 +80,8 @@ export interface BankMemory {
   /** The metadata remembered for this connection, if it is still fresh at `now`. */
   recall(ownerKey: string, now: number): Promise<AccountsMetadata | undefined>;
   remember(ownerKey: string, metadata: AccountsMetadata, until: number): Promise<void>;
+  /** Forgets it: the bank's refusal showed that what it said no longer holds. */
+  forget(ownerKey: string): Promise<void>;
 }
 
 /** Our record of the beneficiary registered per user connection and wallet account. */

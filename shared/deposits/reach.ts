@@ -22,6 +22,8 @@ export interface Reach {
   /** Creates deposits with their idempotency record, and reads the record of a repeated request. */
   idempotency?: boolean;
   claims?: readonly ClaimUse[];
+  /** What it does with the connection's remembered bank metadata. */
+  banks?: readonly ('recall' | 'remember' | 'forget')[];
   /** Takes and releases connection leases. */
   leases?: boolean;
   /** Queries the index of deposits due a look, and moves their check time on. */
@@ -41,6 +43,7 @@ export const reach = {
     wakes: ['resolve-bank'],
     credentials: 'open',
     deposits: 'write',
+    banks: ['recall', 'remember'],
     leases: true,
     provider: true,
   },
@@ -71,6 +74,8 @@ export const reach = {
     deposits: 'write',
     // Marks the beneficiary used; forgets one the bank says is gone or wrong.
     claims: ['markUsed', 'forget'],
+    // Forgets the remembered bank when a refusal contradicts its metadata.
+    banks: ['forget'],
     leases: true,
     provider: true,
   },

@@ -113,6 +113,9 @@ export class FakeDepositsTable {
     remember: async (ownerKey, metadata, until) => {
       this.bankItems.set(ownerKey, { metadata: copy(metadata), until });
     },
+    forget: async (ownerKey) => {
+      this.bankItems.delete(ownerKey);
+    },
   };
 
   readonly claims: BeneficiaryClaims = {

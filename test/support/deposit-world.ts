@@ -137,6 +137,7 @@ export function world() {
       wallets,
       provider: provider.port,
       beneficiaries: table.claims,
+      banks: table.banks,
       queues: queues('transfer'),
       scheduler: scheduler('transfer'),
     }),

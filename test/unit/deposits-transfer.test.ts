@@ -422,6 +422,38 @@ describe('transfer: the bank asks', () => {
 });
 
 describe('transfer: refusals', () => {
+  it.for(['BENEFICIARY_REQUIRED', 'BENEFICIARY_NOT_SUPPORTED', 'AMOUNT_BELOW_MINIMUM'])(
+    "forgets the connection's remembered bank on %s, which contradicts its metadata",
+    async (type) => {
+      const w = world();
+      const ctx = w.contexts.transfer();
+      const deposit = await atTransfer(w);
+      w.table.bankItems.set(deposit.ownerKey, {
+        metadata: {} as never,
+        until: w.clock.now() + 60_000,
+      });
+      w.table.bankItems.set('another-connection', { metadata: {} as never, until: w.clock.now() + 60_000 });
+      w.provider.answer('createTransfer', answers.refusal(type));
+
+      await transfer(deposit, ctx);
+
+      expect(w.table.current(deposit.id)).toMatchObject({ status: 'failed', failure: { type } });
+      expect([...w.table.bankItems.keys()]).toEqual(['another-connection']);
+    },
+  );
+
+  it('keeps the remembered bank on a refusal that says nothing of it (INSUFFICIENT_BALANCE)', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await atTransfer(w);
+    w.table.bankItems.set(deposit.ownerKey, { metadata: {} as never, until: w.clock.now() + 60_000 });
+    w.provider.answer('createTransfer', answers.refusal('INSUFFICIENT_BALANCE'));
+
+    await transfer(deposit, ctx);
+
+    expect(w.table.bankItems.has(deposit.ownerKey)).toBe(true);
+  });
+
   it('waits for a busy connection with a growing delay, counted apart from retries, then fails PROVIDER_UNAVAILABLE past MAX_BUSY_WAITS', async () => {
     const w = world();
     const ctx = w.contexts.transfer();

@@ -18,7 +18,7 @@ import {
 import { type ConnectionContext, openCredentials, takeLease } from '../connection.ts';
 import { answerFor, type PauseContext, pauseForInput } from '../input.ts';
 import { bankOf, type Deposit } from '../model.ts';
-import type { BeneficiaryClaims, Provider, StepQueues, Wallets } from '../ports.ts';
+import type { BankMemory, BeneficiaryClaims, Provider, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
 import { advance, fail, requeue, sendStep, waitForConnection } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
@@ -34,8 +34,16 @@ export interface TransferContext
    * and forgets one the bank says is gone or wrong, so the next deposit registers it again.
    */
   beneficiaries: Pick<BeneficiaryClaims, 'markUsed' | 'forget'>;
+  /** Forgets the connection's remembered bank when a refusal shows its metadata no longer holds. */
+  banks: Pick<BankMemory, 'forget'>;
   wallets: Wallets;
 }
+
+/**
+ * Refusals that contradict the bank's metadata as remembered (`resolve-bank`): whether it takes
+ * beneficiaries, and its minimums. The next deposit asks the bank again.
+ */
+const STALE_METADATA = new Set(['BENEFICIARY_REQUIRED', 'BENEFICIARY_NOT_SUPPORTED', 'AMOUNT_BELOW_MINIMUM']);
 
 /** The shortest wait after a cool-down refusal, whatever instant (or none, or a past one) the bank names. */
 const MIN_COOL_DOWN_WAIT_MS = 60_000;
@@ -161,5 +169,6 @@ async function afterRefusal(ctx: TransferContext, deposit: Deposit, error: unkno
       break;
     }
   }
+  if (STALE_METADATA.has(error.type)) await ctx.banks.forget(deposit.ownerKey);
   await fail(ctx, deposit, error.type, error.msg, cleared);
 }
