@@ -11,10 +11,10 @@
  * never cancels a deposit whose transfer attempt has been recorded.
  */
 import type { Clock } from '#shared/clock';
-import { matchesDigest } from '#shared/secrets';
 import { DepositError } from './errors.ts';
 import { type Deposit, depositView } from './model.ts';
 import type { BeneficiaryClaims, WakeCancels } from './ports.ts';
+import { ownedBy } from './read.ts';
 import { type FailContext, fail } from './transitions.ts';
 import { scheduleNamesOf } from './wake-ups.ts';
 
@@ -33,7 +33,7 @@ export async function cancelDeposit(
 ) {
   for (let tries = 0; tries < MAX_TRIES; tries += 1) {
     const deposit = await ctx.deposits.get(request.depositId);
-    if (!deposit || !ownedBy(deposit, request))
+    if (!ownedBy(deposit, request))
       throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${request.depositId}`);
     refuseUnlessCancellable(deposit);
     const cancelled = await fail(ctx, deposit, 'CANCELLED', 'Cancelled by its owner');
@@ -45,13 +45,6 @@ export async function cancelDeposit(
     return { status: 200, body: depositView(cancelled, ctx.clock.now()) };
   }
   throw new DepositError('DEPOSIT_BUSY', 'The deposit kept moving; read it and try again');
-}
-
-function ownedBy(deposit: Deposit, request: { accessToken: string; userSecret: string }) {
-  // Both compared, in constant time, as for a read: the connection's deposit, and the user's.
-  const owner = matchesDigest(request.accessToken, deposit.ownerKey);
-  const reader = matchesDigest(request.userSecret, deposit.readerKey);
-  return owner && reader;
 }
 
 function refuseUnlessCancellable(deposit: Deposit) {

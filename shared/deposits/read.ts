@@ -6,7 +6,7 @@
 import type { Clock } from '#shared/clock';
 import { digest, matchesDigest } from '#shared/secrets';
 import { DepositError } from './errors.ts';
-import { depositView } from './model.ts';
+import { type Deposit, depositView } from './model.ts';
 import type { DepositRecords, ListPosition, OwnerDeposits } from './ports.ts';
 
 export interface ReadContext {
@@ -19,12 +19,22 @@ export async function readDeposit(
   ctx: ReadContext,
 ) {
   const deposit = await ctx.deposits.get(request.depositId);
-  // Both are compared, in constant time: a deposit is the connection's (token) and the user's (secret).
-  const owner = matchesDigest(request.accessToken, deposit?.ownerKey);
-  const reader = matchesDigest(request.userSecret, deposit?.readerKey);
-  if (!deposit || !owner || !reader)
+  if (!ownedBy(deposit, request))
     throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${request.depositId}`);
   return { status: 200, body: depositView(deposit, ctx.clock.now()) };
+}
+
+/**
+ * Whether the caller owns the deposit: both are compared, in constant time (and compared even when
+ * there is no deposit), since a deposit is the connection's (token) and the user's (secret).
+ */
+export function ownedBy(
+  deposit: Deposit | undefined,
+  caller: { accessToken: string; userSecret: string },
+): deposit is Deposit {
+  const owner = matchesDigest(caller.accessToken, deposit?.ownerKey);
+  const reader = matchesDigest(caller.userSecret, deposit?.readerKey);
+  return deposit !== undefined && owner && reader;
 }
 
 export interface ListContext {

@@ -5,22 +5,10 @@
  * by the first argument (stdout carries the functions' own logs).
  */
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { startSecretsStandIn } from '../support/secrets-stand-in.mjs';
 
-let secretsRead = 0;
-const secrets = createServer((request, response) => {
-  secretsRead += 1;
-  request.resume();
-  request.on('end', () => {
-    response.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
-    response.end(
-      JSON.stringify({ ARN: 'arn', Name: 'secret', VersionId: 'v1', SecretString: 'A'.repeat(48) }),
-    );
-  });
-});
-await new Promise((resolve) => secrets.listen(0, '127.0.0.1', resolve));
-const { port } = secrets.address();
+const secrets = await startSecretsStandIn();
 
 const input = JSON.parse(
   await new Promise((resolve) => {
@@ -41,16 +29,16 @@ for (const bundle of input) {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'test',
     AWS_SECRET_ACCESS_KEY: 'test',
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://127.0.0.1:${port}`,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
     AWS_LAMBDA_FUNCTION_NAME: bundle.handler,
   });
-  const before = secretsRead;
+  const before = secrets.reads();
   // A query per load: the same bundle loaded with another environment is another cold start.
   const module = await import(`${pathToFileURL(bundle.file).href}?load=${results.length}`);
   const result = {
     handler: bundle.handler,
     exported: typeof module.handler,
-    secretsRead: secretsRead - before,
+    secretsRead: secrets.reads() - before,
   };
   if (bundle.invoke) {
     const answer = await module.handler(healthEvent(), context(bundle.handler));

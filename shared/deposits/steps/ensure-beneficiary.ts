@@ -22,7 +22,7 @@ import {
   type Question,
   SPENT_ANSWERS,
 } from '../input.ts';
-import { type BeneficiaryClaim, bankOf, type Deposit } from '../model.ts';
+import { type BeneficiaryClaim, bankOf, type Deposit, type WalletAccount } from '../model.ts';
 import type { BeneficiaryClaims, Provider, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
 import { advance, fail, sendStep } from '../transitions.ts';
@@ -86,8 +86,8 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
         const listed = await ctx.provider.listBeneficiaries(credentials, listAnswer);
         if (listed.status === 'user_input_required')
           return { kind: 'question', operation: 'list', question: listed };
-        const match = listed.response.beneficiaries?.find((candidate) => isWalletAccount(wallet, candidate));
-        if (match) return { kind: 'listed', id: match.id, approved: match.status === 'approved' };
+        const match = walletIn(listed.response, wallet);
+        if (match) return match;
         // A look-up of a beneficiary the bank has: not there, and never created twice.
         if (lookupAt !== undefined) return { kind: 'unlisted' };
         await renewLease();
@@ -102,9 +102,7 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
       const listed = await ctx.provider.listBeneficiaries(credentials);
       if (listed.status === 'user_input_required')
         return { kind: 'question', operation: 'list', question: listed, afterCreation: true };
-      const match = listed.response.beneficiaries?.find((candidate) => isWalletAccount(wallet, candidate));
-      if (match) return { kind: 'listed', id: match.id, approved: match.status === 'approved' };
-      return { kind: 'created' };
+      return walletIn(listed.response, wallet) ?? { kind: 'created' };
     },
   );
   if (!called) return;
@@ -189,31 +187,32 @@ async function lookUpLater(
   soonMs: number,
 ) {
   const bank = bankOf(deposit);
-  const cleared = { pendingInput: undefined, sealedAnswers: undefined };
-  if (!bank.hidesNewBeneficiaries) {
-    const at = ctx.clock.now() + soonMs;
-    const next = await advance(
-      ctx,
-      deposit,
-      { ...cleared, beneficiaryLookupAt: at },
-      `${why}; looking it up at ${new Date(at).toISOString()}`,
-    );
-    if (!next) return;
-    await ctx.claims.update({ ...claim, claimedAt: at });
-    return wakeAt(ctx, next, 'ensure-beneficiary', at);
-  }
-  const at = ctx.clock.now() + bank.coolDownMs + 1_000;
+  const hides = bank.hidesNewBeneficiaries;
+  const at = ctx.clock.now() + (hides ? bank.coolDownMs + 1_000 : soonMs);
   const resumesAt = new Date(at).toISOString();
-  const next = await advance(
-    ctx,
-    deposit,
-    { ...cleared, step: 'wait-cooldown', cooldownUntil: at, beneficiaryLookupAt: at },
-    `${why}; cooling down, looking it up at ${resumesAt}`,
-    { type: 'deposit.cooling_down', data: { resumesAt } },
-  );
+  const cleared = { pendingInput: undefined, sealedAnswers: undefined, beneficiaryLookupAt: at };
+  const next = hides
+    ? await advance(
+        ctx,
+        deposit,
+        { ...cleared, step: 'wait-cooldown', cooldownUntil: at },
+        `${why}; cooling down, looking it up at ${resumesAt}`,
+        { type: 'deposit.cooling_down', data: { resumesAt } },
+      )
+    : await advance(ctx, deposit, cleared, `${why}; looking it up at ${resumesAt}`);
   if (!next) return;
   await ctx.claims.update({ ...claim, claimedAt: at });
-  await sendStep(ctx, next, 'wait-cooldown');
+  if (hides) await sendStep(ctx, next, 'wait-cooldown');
+  else await wakeAt(ctx, next, 'ensure-beneficiary', at);
+}
+
+/** The wallet's beneficiary in a list the bank answered, as found. */
+function walletIn(
+  list: { beneficiaries?: { id: string; accountNumber: string; status: string }[] | undefined },
+  wallet: WalletAccount,
+): Found | undefined {
+  const match = list.beneficiaries?.find((candidate) => isWalletAccount(wallet, candidate));
+  return match && { kind: 'listed', id: match.id, approved: match.status === 'approved' };
 }
 
 /** What the calls under the lease found: a question (of the list or the creation), a match, or a creation. */
