@@ -13,6 +13,10 @@ const pageFolder = join(import.meta.dirname, 'page');
 const files: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/console/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/console/api.js': { file: 'api.js', type: 'text/javascript; charset=utf-8' },
+  '/console/dom.js': { file: 'dom.js', type: 'text/javascript; charset=utf-8' },
+  '/console/timeline.js': { file: 'timeline.js', type: 'text/javascript; charset=utf-8' },
+  '/console/actions.js': { file: 'actions.js', type: 'text/javascript; charset=utf-8' },
   '/console/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
 };
 
