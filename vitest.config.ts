@@ -48,6 +48,17 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
         },
       },
+      {
+        test: {
+          name: 'browser',
+          // The operator console in Chromium: its own local stack (console.test.ts) and `npm run console`.
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 180_000,
+          // Alone, at the end: a browser and a stack of its own would slow the others past their timeouts.
+          sequence: { groupOrder: 3 },
+        },
+      },
     ],
   },
 });

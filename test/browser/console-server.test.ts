@@ -1,0 +1,176 @@
+/**
+ * `npm run console` (infra/console/server.ts), the real command, against a stand-in for a deployed
+ * operator API: there is no local stand-in for API Gateway's IAM authorizer, so a small upstream
+ * verifies each request's SigV4 signature with known static credentials (./sigv4-upstream.ts) and,
+ * behind it, answers as the operator API would for an empty stage (the operator API itself, with
+ * data, is console.test.ts's, over the local stack). The page runs in Chromium with a bearer token in
+ * its link, so it sends `Authorization: Bearer ...`: that token must never reach the upstream, and
+ * every call that does must carry a signature of the operator's credentials.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, launchChromium } from './chromium.ts';
+import { type Credentials, refusalOf, startSigV4Upstream } from './sigv4-upstream.ts';
+
+const operator: Credentials = { accessKeyId: 'AKIAOPERATOREXAMPLE', secretAccessKey: 'operator/secret+key' };
+const region = 'eu-west-1';
+const browserToken = 'browser-held-token-must-not-travel';
+
+/** The operator API's answers for a stage without deposits. */
+async function emptyStage(path: string) {
+  const bodies: Record<string, unknown> = {
+    '/v1/ops/deposits/list': { deposits: [] },
+    '/v1/ops/queues': {
+      queues: [
+        { name: 'transfer', visible: 0, inFlight: 0, delayed: 0, dlq: { name: 'transfer-dlq', visible: 2 } },
+      ],
+    },
+  };
+  const body = bodies[path];
+  return body
+    ? { status: 200, body: JSON.stringify(body) }
+    : {
+        status: 404,
+        body: JSON.stringify({
+          success: false,
+          status: 'failed',
+          type: 'DEPOSIT_NOT_FOUND',
+          msg: 'No deposit',
+        }),
+      };
+}
+
+let browser: Browser;
+let upstream: Awaited<ReturnType<typeof startSigV4Upstream>>;
+/** The console of the operator, with the right credentials. */
+let consoleUrl: string;
+const commands: ChildProcess[] = [];
+
+/** `npm run console -- --url <upstream> -c region=...` with these credentials; the page's URL. */
+async function runConsole(credentials: Credentials): Promise<string> {
+  const command = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'infra/console/server.ts', '--url', upstream.url, '-c', `region=${region}`],
+    {
+      cwd: join(import.meta.dirname, '../..'),
+      // The default provider chain finds these first; a HOME of its own keeps any ~/.aws out.
+      env: {
+        PATH: process.env.PATH,
+        HOME: mkdtempSync(join(tmpdir(), 'console-home-')),
+        CONSOLE_PORT: '0',
+        AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  commands.push(command);
+  let output = '';
+  command.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  command.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  return eventually(async () => {
+    if (command.exitCode !== null) throw new Error(`npm run console ended: ${output}`);
+    return /Operator console: (http:\/\/\S+)/.exec(output)?.[1];
+  }, 30_000);
+}
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  upstream = await startSigV4Upstream({ credentials: operator, region, backend: emptyStage });
+  consoleUrl = await runConsole(operator);
+});
+
+afterAll(async () => {
+  for (const command of commands) command.kill();
+  await browser?.close();
+  await upstream?.close();
+});
+
+describe('npm run console', () => {
+  it("signs the page's calls with the operator's credentials, and the browser's Authorization never travels", async () => {
+    // prepare
+    const page = await browser.newPage();
+
+    // act: the page, with a token in its link as a local link would carry one
+    await page.goto(`${consoleUrl}#token=${browserToken}`);
+    await expect.poll(() => page.getByTestId('queue-transfer').getAttribute('class')).toContain('dlq-alert');
+    await expect.poll(() => page.getByTestId('list-empty').isVisible()).toBe(true);
+
+    // assess
+    const calls = upstream.seen.filter((seen) => seen.path.startsWith('/v1/ops/'));
+    expect(calls.map((call) => call.path)).toEqual(
+      expect.arrayContaining(['/v1/ops/deposits/list', '/v1/ops/queues']),
+    );
+    for (const call of calls) {
+      expect(call.verified, call.refusal).toBe(true);
+      expect(call.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAOPERATOREXAMPLE\//);
+      expect(JSON.stringify(call.headers)).not.toContain(browserToken);
+      expect(call.body).not.toContain(browserToken);
+    }
+    await page.close();
+  });
+
+  it('is refused by the upstream when the signature does not match, and the page shows the refusal', async () => {
+    // prepare: a signed call, to replay with another body; and an operator with the wrong secret
+    const answer = await fetch(`${consoleUrl}v1/ops/queues`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(answer.status).toBe(200);
+    const signed = upstream.seen.at(-1);
+    if (!signed?.verified) throw new Error(`the call was not signed: ${signed?.refusal}`);
+    const wrongUrl = await runConsole({ ...operator, secretAccessKey: 'not-the-secret' });
+    const page = await browser.newPage();
+
+    // act
+    const replayed = refusalOf({ ...signed, body: '{"status":"done"}' }, operator, region);
+    await page.goto(wrongUrl);
+
+    // assess
+    expect(replayed).toBe('the body is not the one signed');
+    await expect.poll(() => page.getByTestId('error-type').textContent()).toBe('HTTP_403');
+    expect(await page.getByTestId('error-msg').textContent()).toContain('signature does not match');
+    await page.close();
+  });
+
+  it('signs nothing for another origin, another host name, or a body that is not JSON', async () => {
+    const seenBefore = upstream.seen.length;
+    // node:http, since fetch will not send a Host header of its own choosing
+    const call = (headers: Record<string, string>) =>
+      new Promise<{ status: number; json: () => unknown }>((answered, failed) => {
+        const sent = request(
+          `${consoleUrl}v1/ops/queues`,
+          { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+          (answer) => {
+            let text = '';
+            answer.on('data', (chunk: Buffer) => {
+              text += chunk.toString('utf8');
+            });
+            answer.on('end', () =>
+              answered({ status: answer.statusCode ?? 0, json: () => JSON.parse(text) }),
+            );
+          },
+        );
+        sent.on('error', failed);
+        sent.end('{}');
+      });
+
+    const foreign = await call({ origin: 'https://attacker.example' });
+    const form = await call({ 'content-type': 'text/plain' });
+    const rebound = await call({ host: `attacker.example:${new URL(consoleUrl).port}` });
+
+    expect([foreign.status, form.status, rebound.status]).toEqual([403, 415, 421]);
+    expect(foreign.json()).toMatchObject({ success: false, status: 'failed', type: 'FOREIGN_ORIGIN' });
+    expect(upstream.seen.length).toBe(seenBefore);
+  });
+});
