@@ -134,9 +134,11 @@ export function actionsFor(operationID, hooks) {
     redriveButton,
   );
 
+  const none = h('p', { class: 'muted', testid: 'no-actions' }, 'The deposit is final: nothing to do.');
   const element = h(
     'section',
     { class: 'panel actions', testid: 'actions' },
+    none,
     resolveForm,
     cancelForm,
     redriveBox,
@@ -150,6 +152,7 @@ export function actionsFor(operationID, hooks) {
       resolveForm.hidden = !isOutcomeUnknown(deposit);
       cancelForm.hidden = final(deposit);
       redriveBox.hidden = final(deposit);
+      none.hidden = !(resolveForm.hidden && cancelForm.hidden && redriveBox.hidden);
     },
   };
 }

@@ -175,6 +175,11 @@ function providerCalls(deposit) {
   );
 }
 
+/** The time between two entries: tenths of a second while short, as steps often follow at once. */
+function gap(seconds) {
+  return seconds < 10 ? `${Math.max(0, seconds).toFixed(1)}s` : duration(seconds);
+}
+
 /** The history, oldest first, each entry with the time since the one before. */
 function timeline(deposit) {
   const history = Array.isArray(deposit.history) ? deposit.history : [];
@@ -185,7 +190,7 @@ function timeline(deposit) {
     { class: 'timeline', testid: 'timeline' },
     history.map((entry) => {
       const at = Date.parse(entry.at);
-      const since = previous === undefined || Number.isNaN(at) ? '' : `+${duration((at - previous) / 1000)}`;
+      const since = previous === undefined || Number.isNaN(at) ? '' : `+${gap((at - previous) / 1000)}`;
       previous = at;
       return h(
         'li',
