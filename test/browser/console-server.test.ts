@@ -5,7 +5,8 @@
  * behind it, answers as the operator API would for an empty stage (the operator API itself, with
  * data, is console.test.ts's, over the local stack). The page runs in Chromium with a bearer token in
  * its link, so it sends `Authorization: Bearer ...`: that token must never reach the upstream, and
- * every call that does must carry a signature of the operator's credentials.
+ * every call that does must carry a signature of the operator's credentials. Finding the API by
+ * stage reads a stand-in for CloudFormation's DescribeStacks (there is no local CloudFormation).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, launchChromium } from './chromium.ts';
+import { startCloudFormationStandIn } from './cloudformation-stand-in.ts';
 import { type Credentials, refusalOf, startSigV4Upstream } from './sigv4-upstream.ts';
 
 const operator: Credentials = { accessKeyId: 'AKIAOPERATOREXAMPLE', secretAccessKey: 'operator/secret+key' };
@@ -51,37 +53,43 @@ let upstream: Awaited<ReturnType<typeof startSigV4Upstream>>;
 let consoleUrl: string;
 const commands: ChildProcess[] = [];
 
-/** `npm run console -- --url <upstream> -c region=...` with these credentials; the page's URL. */
-async function runConsole(credentials: Credentials): Promise<string> {
-  const command = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'infra/console/server.ts', '--url', upstream.url, '-c', `region=${region}`],
-    {
-      cwd: join(import.meta.dirname, '../..'),
-      // The default provider chain finds these first; a HOME of its own keeps any ~/.aws out.
-      env: {
-        PATH: process.env.PATH,
-        HOME: mkdtempSync(join(tmpdir(), 'console-home-')),
-        CONSOLE_PORT: '0',
-        AWS_ACCESS_KEY_ID: credentials.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+/** `npm run console -- <args>` as the operator runs it, with these credentials. */
+function startCommand(credentials: Credentials, args: string[], env: Record<string, string> = {}) {
+  const command = spawn(process.execPath, ['--import', 'tsx', 'infra/console/server.ts', ...args], {
+    cwd: join(import.meta.dirname, '../..'),
+    // The default provider chain finds these first; a HOME of its own keeps any ~/.aws out.
+    env: {
+      PATH: process.env.PATH,
+      HOME: mkdtempSync(join(tmpdir(), 'console-home-')),
+      CONSOLE_PORT: '0',
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   commands.push(command);
   let output = '';
-  command.stdout?.on('data', (chunk: Buffer) => {
+  const collect = (chunk: Buffer) => {
     output += chunk.toString('utf8');
-  });
-  command.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-  });
+  };
+  command.stdout?.on('data', collect);
+  command.stderr?.on('data', collect);
+  const exited = new Promise<number | null>((ended) => command.once('exit', (code) => ended(code)));
+  return { output: () => output, exited, command };
+}
+
+/** The console's URL once the command says it is listening. */
+async function consoleOf(run: ReturnType<typeof startCommand>): Promise<string> {
   return eventually(async () => {
-    if (command.exitCode !== null) throw new Error(`npm run console ended: ${output}`);
-    return /Operator console: (http:\/\/\S+)/.exec(output)?.[1];
+    if (run.command.exitCode !== null) throw new Error(`npm run console ended: ${run.output()}`);
+    return /Operator console: (http:\/\/\S+)/.exec(run.output())?.[1];
   }, 30_000);
 }
+
+/** `npm run console -- --url <upstream> -c region=...` with these credentials; the page's URL. */
+const runConsole = (credentials: Credentials) =>
+  consoleOf(startCommand(credentials, ['--url', upstream.url, '-c', `region=${region}`]));
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -96,6 +104,43 @@ afterAll(async () => {
 });
 
 describe('npm run console', () => {
+  it("finds the stage's operator API in the outputs of its stack, or says in one line that it is not there", async () => {
+    // prepare
+    const cloudFormation = await startCloudFormationStandIn({
+      'BankPayments-dev-DepositsStateless': {
+        DepositsApiUrl: 'https://deposits.example',
+        OperatorApiUrl: `${upstream.url}/`,
+      },
+      'BankPayments-prod-DepositsStateless': { DepositsApiUrl: 'https://deposits.example' },
+    });
+    const env = { AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.url };
+
+    // act
+    const dev = startCommand(operator, ['-c', 'stage=dev', '-c', `region=${region}`], env);
+    const devUrl = await consoleOf(dev);
+    const answer = await fetch(`${devUrl}v1/ops/queues`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const prod = startCommand(operator, ['-c', 'stage=prod', '-c', `region=${region}`], env);
+    const prodExit = await prod.exited;
+    await cloudFormation.close();
+
+    // assess
+    expect(dev.output()).toContain(`Operator API: ${upstream.url}/ (${region})`);
+    expect(answer.status).toBe(200);
+    expect(upstream.seen.at(-1)?.verified).toBe(true);
+    expect(cloudFormation.asked).toEqual([
+      'DescribeStacks BankPayments-dev-DepositsStateless',
+      'DescribeStacks BankPayments-prod-DepositsStateless',
+    ]);
+    expect(prodExit).toBe(1);
+    expect(prod.output().trim()).toBe(
+      `BankPayments-prod-DepositsStateless (${region}) has no output OperatorApiUrl: deploy the stage with the operator API, or pass --url`,
+    );
+  });
+
   it("signs the page's calls with the operator's credentials, and the browser's Authorization never travels", async () => {
     // prepare
     const page = await browser.newPage();
