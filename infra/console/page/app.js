@@ -125,6 +125,7 @@ byId('find').addEventListener('submit', (event) => {
   if (id) void open(id);
 });
 function closeDetail() {
+  rememberOpen(undefined);
   state.openId = undefined;
   state.actions = undefined;
   view.detail.hidden = true;
@@ -175,8 +176,15 @@ async function refreshList() {
   );
 }
 
+/** The open deposit stays in the address bar's fragment (`#deposit=<id>`), so a reload or a link keeps it. */
+function rememberOpen(operationID) {
+  const hash = operationID ? `#deposit=${encodeURIComponent(operationID)}` : '';
+  window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}${hash}`);
+}
+
 async function open(operationID) {
   if (state.openId !== operationID) {
+    rememberOpen(operationID);
     state.openId = operationID;
     state.actions = actionsFor(operationID, { onDone: () => void refreshAll() });
     replace(view.detailActions, state.actions.element);
@@ -240,5 +248,7 @@ async function loop() {
 }
 
 adoptToken();
+const linked = new URLSearchParams(window.location.hash.slice(1)).get('deposit');
+if (linked) void open(linked);
 setInterval(tickCountdowns, 250);
 void loop();
