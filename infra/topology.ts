@@ -99,6 +99,7 @@ export const queues = {
   ensureBeneficiary: stepQueue('ensure-beneficiary'),
   waitCooldown: stepQueue('wait-cooldown'),
   transfer: stepQueue('transfer'),
+  reconcile: stepQueue('reconcile'),
   notify: {
     urlEnvVar: 'NOTIFY_QUEUE_URL',
     localName: 'notify',
@@ -117,6 +118,7 @@ export const stepQueueKeys = {
   'ensure-beneficiary': 'ensureBeneficiary',
   'wait-cooldown': 'waitCooldown',
   transfer: 'transfer',
+  reconcile: 'reconcile',
 } as const satisfies Record<WorkStep, keyof typeof queues>;
 
 /**

@@ -69,6 +69,7 @@ export const stepQueueVariables = {
   'ensure-beneficiary': { url: 'ENSURE_BENEFICIARY_QUEUE_URL', arn: 'ENSURE_BENEFICIARY_QUEUE_ARN' },
   'wait-cooldown': { url: 'WAIT_COOLDOWN_QUEUE_URL', arn: 'WAIT_COOLDOWN_QUEUE_ARN' },
   transfer: { url: 'TRANSFER_QUEUE_URL', arn: 'TRANSFER_QUEUE_ARN' },
+  reconcile: { url: 'RECONCILE_QUEUE_URL', arn: 'RECONCILE_QUEUE_ARN' },
 } as const;
 export type QueueStep = keyof typeof stepQueueVariables;
 

@@ -255,6 +255,7 @@ export const queueAlarms: Record<QueueKey, { oldestMessageSeconds: number }> = {
   ensureBeneficiary: { oldestMessageSeconds: 1_200 },
   waitCooldown: { oldestMessageSeconds: 1_200 },
   transfer: { oldestMessageSeconds: 1_200 },
+  reconcile: { oldestMessageSeconds: 1_200 },
   notify: { oldestMessageSeconds: 3_600 },
 };
 

@@ -16,6 +16,7 @@ export const DepositStep = z.enum([
   'ensure-beneficiary',
   'wait-cooldown',
   'transfer',
+  'reconcile',
   'completed',
 ]);
 export type DepositStep = z.infer<typeof DepositStep>;
@@ -104,6 +105,15 @@ export interface Deposit {
   pendingInput?: PendingInput;
   /** Set, conditionally, just before the transfer call: its presence means money may have moved. */
   transferAttempt?: { at: number; answering: boolean };
+  /**
+   * The provider's id of the transfer operation, recorded in the same write that records what its
+   * submission answered (`initialized`): the `reconcile` step reads the operation by it.
+   */
+  transferOperationId?: string;
+  /** Reads of the transfer operation so far (`reconcile`), for their growing delay and their bound. */
+  polls?: number;
+  /** When the next read of the transfer operation is due (a delayed message is on its way). */
+  pollAt?: number;
   /** Retries of the current step after an unknown outcome of a read, or a busy connection. */
   retries: number;
   /** Cool-down refusals of the transfer, counted across step changes (bounded by the retry limit). */

@@ -137,7 +137,12 @@ export interface CredentialOpener {
 /** The provider's operations, by name; a step's context picks the ones it calls. */
 export type Provider = Pick<
   ProviderClient,
-  'getMetadata' | 'listBeneficiaries' | 'createBeneficiary' | 'createTransfer' | 'createAutoflowTransfer'
+  | 'getMetadata'
+  | 'listBeneficiaries'
+  | 'createBeneficiary'
+  | 'createTransfer'
+  | 'createAutoflowTransfer'
+  | 'getOperation'
 >;
 
 /** What the caller hears (webhooks). */

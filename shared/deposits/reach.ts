@@ -67,14 +67,28 @@ export const reach = {
     leases: true,
   },
   transfer: {
-    // Again (busy connection, woken early, details asked), or back to the cool-down the bank named.
-    sends: ['transfer', 'wait-cooldown'],
+    // Again (busy connection, woken early, details asked), back to the cool-down the bank named, or
+    // on to reading the outcome of the operation it submitted.
+    sends: ['transfer', 'wait-cooldown', 'reconcile'],
     wakes: ['transfer'],
     credentials: 'open',
     deposits: 'write',
     // Marks the beneficiary used; forgets one the bank says is gone or wrong.
     claims: ['markUsed', 'forget'],
     // Forgets the remembered bank when a refusal contradicts its metadata.
+    banks: ['forget'],
+    leases: true,
+    provider: true,
+  },
+  reconcile: {
+    // Reads the transfer operation again later; after the bank's refusal, the transfer again (busy
+    // connection, details asked) or the cool-down it named.
+    sends: ['reconcile', 'transfer', 'wait-cooldown'],
+    // The expiry of a question the bank asked on the transfer, which the transfer step answers.
+    wakes: ['transfer'],
+    credentials: 'open',
+    deposits: 'write',
+    claims: ['markUsed', 'forget'],
     banks: ['forget'],
     leases: true,
     provider: true,
@@ -100,7 +114,7 @@ export const reach = {
   cancel: { sends: [], wakes: [], deposits: 'write', claims: ['release'], leases: true, unschedules: true },
   /** Re-drives every deposit due a look to its own step's queue. */
   sweeper: {
-    sends: ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer'],
+    sends: ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer', 'reconcile'],
     wakes: [],
     dueIndex: true,
   },

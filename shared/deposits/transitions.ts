@@ -96,6 +96,7 @@ export function checkAt(deposit: Deposit, now: number, stallAfterMs: number): nu
   if (deposit.step === 'wait-cooldown') return Math.max(now, deposit.cooldownUntil ?? now) + stallAfterMs;
   if (deposit.beneficiaryLookupAt) return Math.max(now, deposit.beneficiaryLookupAt) + stallAfterMs;
   if (deposit.sleepsUntil) return Math.max(now, deposit.sleepsUntil) + stallAfterMs;
+  if (deposit.step === 'reconcile' && deposit.pollAt) return Math.max(now, deposit.pollAt) + stallAfterMs;
   return now + stallAfterMs;
 }
 

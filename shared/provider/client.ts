@@ -118,11 +118,16 @@ export class ProviderClient {
     );
   }
 
-  /** Endpoint 4: to a registered beneficiary; `beneficiary` details when the bank demands them. */
+  /**
+   * Endpoint 4: to a registered beneficiary; `beneficiary` details when the bank demands them. With
+   * `sync: false` the provider answers `initialized` with the operation's id at once, and the outcome
+   * is read back with `getOperation`.
+   */
   createTransfer(
     credentials: ProviderCredentials,
     order: TransferOrder & { receiverID: string; beneficiary?: InlineBeneficiary },
     answer?: InputAnswer,
+    { sync = true }: { sync?: boolean } = {},
   ) {
     const { amountMinor, currency, ...rest } = order;
     return this.operation(
@@ -130,7 +135,7 @@ export class ProviderClient {
       'operationID',
       TransferResponse,
       credentials,
-      { sync: true, amount: fromMinorUnits(amountMinor, currency), ...rest },
+      { sync, amount: fromMinorUnits(amountMinor, currency), ...rest },
       answer,
     );
   }

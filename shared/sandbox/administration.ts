@@ -72,6 +72,9 @@ export class Administration {
         accessCodeExpiresAt:
           now + (request.accessCodeTtlSeconds ?? this.settings.accessCodeTtlMs / 1000) * 1000,
         ...(request.inputTtlSeconds === undefined ? {} : { inputTtlMs: request.inputTtlSeconds * 1000 }),
+        ...(request.asyncDelaySeconds === undefined
+          ? {}
+          : { asyncDelayMs: request.asyncDelaySeconds * 1000 }),
         faults: [],
         createdAt: now,
       },

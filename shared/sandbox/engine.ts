@@ -269,7 +269,7 @@ export class OperationEngine {
       state: 'final',
       response: { success: true, status: 'done' },
       httpStatus: 200,
-      completesAt: spec.request.sync ? now : now + this.settings.asyncDelayMs,
+      completesAt: spec.request.sync ? now : now + (connection.asyncDelayMs ?? this.settings.asyncDelayMs),
       createdAt: now,
     };
   }

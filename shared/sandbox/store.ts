@@ -26,6 +26,8 @@ export interface ConnectionRecord {
   accessTokenDigest?: string;
   /** How long this user's operations wait for user input (ms); the sandbox default when absent. */
   inputTtlMs?: number;
+  /** How long this user's asynchronous operations run (else the sandbox's setting). */
+  asyncDelayMs?: number;
   /** The operation holding the connection, and until when (epoch ms). */
   lockOperationId?: string;
   lockUntil?: number;

@@ -22,6 +22,8 @@ export const CreateSandboxUserRequest = z.object({
   accessCodeTtlSeconds: z.number().int().min(1).max(86_400).optional(),
   /** How long the user's operations wait for user input, in seconds (default 300). */
   inputTtlSeconds: z.number().int().min(1).max(86_400).optional(),
+  /** How long this user's operations sent with `sync: false` stay `initialized` (default `SANDBOX_ASYNC_DELAY_MS`). */
+  asyncDelaySeconds: z.number().int().min(0).max(86_400).optional(),
 });
 export type CreateSandboxUserRequest = z.infer<typeof CreateSandboxUserRequest>;
 

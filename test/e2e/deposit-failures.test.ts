@@ -72,6 +72,7 @@ describe('a deposit that fails', () => {
       'resolve-bank',
       'ensure-beneficiary',
       'transfer',
+      'reconcile',
       'completed',
     ]);
     await expectNoMoneyMoved(user);

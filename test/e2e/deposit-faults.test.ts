@@ -143,6 +143,7 @@ describe.concurrent('a step that crashes', () => {
         'resolve-bank',
         'ensure-beneficiary',
         'transfer',
+        'reconcile',
         'completed',
       ]);
       if (point === 'after-state-write') {
@@ -276,6 +277,7 @@ describe.concurrent('duplicate, late and re-ordered messages', () => {
       'resolve-bank',
       'ensure-beneficiary',
       'transfer',
+      'reconcile',
       'completed',
     ]);
     const bank = await sandboxState(user);
@@ -339,6 +341,7 @@ describe.concurrent('duplicate, late and re-ordered messages', () => {
       'ensure-beneficiary',
       'wait-cooldown',
       'transfer',
+      'reconcile',
       'completed',
     ]);
     const resumed = history.find((entry) => entry.step === 'transfer');

@@ -37,6 +37,7 @@ describe('a deposit on every sandbox bank', () => {
       'resolve-bank',
       'ensure-beneficiary',
       'transfer',
+      'reconcile',
       'completed',
     ]);
   });

@@ -1,8 +1,8 @@
 /**
- * A repeat deposit from a connection makes exactly one provider call, its transfer: the bank's
- * metadata is remembered for the connection (BANK_MEMORY_SECONDS) and the beneficiary is on record.
- * Proven over the running stack by making every other call fail for the repeat: it is done anyway,
- * with nothing retried.
+ * A repeat deposit from a connection makes exactly one provider operation, its transfer (and reads
+ * its outcome back, `/v1/operation/get`, which changes nothing): the bank's metadata is remembered
+ * for the connection (BANK_MEMORY_SECONDS) and the beneficiary is on record. Proven over the running
+ * stack by making every other call fail for the repeat: it is done anyway, with nothing retried.
  */
 import { describe, expect, it } from 'vitest';
 import { depositWhen, otpAnswer, startDeposit } from '../support/deposits.ts';
@@ -15,7 +15,7 @@ const everyCallButTheTransfer = [
 ].map((path) => ({ outcome: 'error', status: 503, path, times: 100 }));
 
 describe('a repeat deposit', () => {
-  it('asks the bank for nothing but the transfer', async () => {
+  it('asks the bank for nothing but the transfer (and its outcome)', async () => {
     // prepare
     const user = await createUser('SANDBOX_BENEFICIARY');
     const first = await startDeposit(user, { amount: 20 });
@@ -33,6 +33,7 @@ describe('a repeat deposit', () => {
       ['ensure-beneficiary', 'bank remembered: Sandbox Beneficiary Bank'],
       // Our record of the beneficiary: no list, no creation.
       ['transfer', undefined],
+      ['reconcile', expect.stringMatching(/^transfer submitted as operation op_/)],
       ['completed', undefined],
     ]);
     expect((await stateOf(user)).transfers.map((transfer) => transfer.amount)).toEqual([20, 21]);

@@ -550,7 +550,15 @@ describe('each function touches only what it uses', () => {
     },
     [queues.transfer.consumer]: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      sends: ['transfer', 'waitCooldown'],
+      sends: ['transfer', 'waitCooldown', 'reconcile'],
+      kms: 'kms:Decrypt',
+      schedules: true,
+    },
+    // Reads the transfer's operation: again later, or, after the bank's refusal, the transfer again
+    // or its cool-down; a question it reads back expires through the transfer's queue.
+    [queues.reconcile.consumer]: {
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      sends: ['reconcile', 'transfer', 'waitCooldown'],
       kms: 'kms:Decrypt',
       schedules: true,
     },
@@ -575,7 +583,7 @@ describe('each function touches only what it uses', () => {
     [sweeper.handler]: {
       // Moves the check time of what it re-drives.
       table: ['UpdateItem'],
-      sends: ['resolveBank', 'ensureBeneficiary', 'waitCooldown', 'transfer'],
+      sends: ['resolveBank', 'ensureBeneficiary', 'waitCooldown', 'transfer', 'reconcile'],
       schedules: false,
       index: 'byCheckAt',
     },
@@ -621,7 +629,13 @@ describe('each function touches only what it uses', () => {
 
   it('derives the grants from the reach the step contexts are typed by', () => {
     const stepOf = (key: string) => queues[key as keyof typeof queues].localName;
-    for (const step of ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer'] as const) {
+    for (const step of [
+      'resolve-bank',
+      'ensure-beneficiary',
+      'wait-cooldown',
+      'transfer',
+      'reconcile',
+    ] as const) {
       const handler = queues[stepQueueKeys[step]].consumer;
       const expected = expectedReach[handler] ?? expect.fail(`no expectation for ${handler}`);
       expect(expected.sends.map(stepOf).sort(), step).toEqual([...reach[step].sends].sort());

@@ -314,5 +314,6 @@ export class FakeProvider {
     createBeneficiary: (...args: unknown[]) => this.next('createBeneficiary', args),
     createTransfer: (...args: unknown[]) => this.next('createTransfer', args),
     createAutoflowTransfer: (...args: unknown[]) => this.next('createAutoflowTransfer', args),
+    getOperation: (...args: unknown[]) => this.next('getOperation', args),
   } as unknown as Provider;
 }

@@ -12,6 +12,7 @@ import { reach, type SendsOf, type WakesOf } from '#shared/deposits/reach';
 import type { ListContext } from '#shared/deposits/read';
 import type { StartContext } from '#shared/deposits/start';
 import type { EnsureBeneficiaryContext } from '#shared/deposits/steps/ensure-beneficiary';
+import type { ReconcileContext } from '#shared/deposits/steps/reconcile';
 import type { ResolveBankContext } from '#shared/deposits/steps/resolve-bank';
 import type { TransferContext } from '#shared/deposits/steps/transfer';
 import type { WaitCooldownContext } from '#shared/deposits/steps/wait-cooldown';
@@ -140,6 +141,18 @@ export function world() {
       banks: table.banks,
       queues: queues('transfer'),
       scheduler: scheduler('transfer'),
+    }),
+    reconcile: (): ReconcileContext & {
+      queues: FakeQueues<SendsOf<'reconcile'>>;
+      scheduler: FakeScheduler<WakesOf<'reconcile'>>;
+    } => ({
+      ...base,
+      vault,
+      provider: provider.port,
+      beneficiaries: table.claims,
+      banks: table.banks,
+      queues: queues('reconcile'),
+      scheduler: scheduler('reconcile'),
     }),
     start: (): StartContext & { queues: FakeQueues<SendsOf<'create'>> } => ({
       ...base,

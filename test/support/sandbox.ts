@@ -57,7 +57,12 @@ export interface TestUser {
 
 export async function createUser(
   bankId: string,
-  options: { balance?: number; inputTtlSeconds?: number; appSecret?: string } = {},
+  options: {
+    balance?: number;
+    inputTtlSeconds?: number;
+    asyncDelaySeconds?: number;
+    appSecret?: string;
+  } = {},
 ): Promise<TestUser> {
   const { appSecret: app = appSecret, ...settings } = options;
   const created = await post('/sandbox/users', { appSecret: app, bankId, ...settings });

@@ -1,0 +1,105 @@
+/**
+ * reconcile: reads the transfer operation the bank accepted (`/v1/operation/get`, by the id recorded
+ * with its submission's answer) until the bank says how it ended:
+ *   1. done: the deposit is done with the bank's reference;
+ *   2. refused: nothing moved; another try where the bank says how, a failure otherwise;
+ *   3. a question for the caller: the deposit waits for input at the transfer, which answers it;
+ *   4. still running, or the read itself failed (no answer, a server error, the read refused): read
+ *      again after a delay that doubles, up to 15 minutes; after `MAX_POLLS` reads the deposit fails
+ *      TRANSFER_OUTCOME_UNKNOWN with the operation's id, for an operator to resolve.
+ * Reads change nothing at the bank: they need no lease and may be repeated.
+ */
+import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
+import { openCredentials } from '../connection.ts';
+import { type PauseContext, pauseForInput } from '../input.ts';
+import type { Deposit } from '../model.ts';
+import type { ConnectionLeases, CredentialOpener, Provider, StepQueues } from '../ports.ts';
+import type { SendsOf, WakesOf } from '../reach.ts';
+import { advance, fail, sendStep } from '../transitions.ts';
+import {
+  afterTransferRefusal,
+  completeTransfer,
+  type OutcomePorts,
+  pollDelaySeconds,
+} from './transfer-outcomes.ts';
+
+export interface ReconcileContext extends PauseContext<WakesOf<'reconcile'>>, OutcomePorts {
+  queues: StepQueues<SendsOf<'reconcile'>>;
+  leases: ConnectionLeases;
+  vault: CredentialOpener;
+  provider: Pick<Provider, 'getOperation'>;
+}
+
+/** Reads of a transfer operation before its outcome is given up as unknown: some five hours of them. */
+export const MAX_POLLS = 30;
+
+/**
+ * Refusals of the read itself, not of the transfer: the read is made again. Any other refusal read
+ * back is the bank's refusal of the transfer.
+ */
+const READ_REFUSALS = new Set([
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'INVALID_OPERATION_ID',
+  'NOT_FOUND',
+  'OPERATION_IN_PROGRESS',
+  'PAYLOAD_TOO_LARGE',
+]);
+
+export async function reconcile(deposit: Deposit, ctx: ReconcileContext): Promise<void> {
+  const operationID = deposit.transferOperationId;
+  if (!operationID) {
+    const msg = 'The transfer was submitted, but the id of its operation is not on record';
+    await fail(ctx, deposit, 'TRANSFER_OUTCOME_UNKNOWN', msg);
+    return;
+  }
+  let outcome: Awaited<ReturnType<ReconcileContext['provider']['getOperation']>>;
+  try {
+    outcome = await ctx.provider.getOperation(await openCredentials(ctx, deposit), { operationID });
+  } catch (error) {
+    if (error instanceof ProviderRefusal && !isReadRefusal(error, operationID)) {
+      return afterTransferRefusal(ctx, deposit, error);
+    }
+    if (error instanceof ProviderRefusal)
+      return readLater(ctx, deposit, `the read was refused (${error.type})`);
+    if (error instanceof ProviderUnknownOutcome)
+      return readLater(ctx, deposit, `the read failed (${error.reason})`);
+    throw error;
+  }
+  switch (outcome.status) {
+    case 'done':
+      return completeTransfer(ctx, deposit, outcome.response.reference);
+    case 'initialized':
+      return readLater(ctx, deposit, 'still running');
+    case 'user_input_required': {
+      // The transfer asks its caller: it waits at the transfer, whose repeat carries the answers.
+      const also = { step: 'transfer', transferAttempt: undefined, transferOperationId: undefined } as const;
+      await pauseForInput(ctx, deposit, 'transfer', outcome, {
+        operation: 'transfer',
+        also: { ...also, polls: undefined, pollAt: undefined },
+      });
+      return;
+    }
+  }
+}
+
+function isReadRefusal(refusal: ProviderRefusal, operationID: string): boolean {
+  return (
+    READ_REFUSALS.has(refusal.type) ||
+    (refusal.operationId !== undefined && refusal.operationId !== operationID)
+  );
+}
+
+/** Reads the operation again after the next delay; past `MAX_POLLS` reads its outcome stays unknown. */
+async function readLater(ctx: ReconcileContext, deposit: Deposit, reason: string) {
+  const polls = (deposit.polls ?? 0) + 1;
+  if (polls >= MAX_POLLS) {
+    const msg = `The bank never told how transfer operation ${deposit.transferOperationId} ended, in ${polls} reads (last: ${reason})`;
+    await fail(ctx, deposit, 'TRANSFER_OUTCOME_UNKNOWN', msg);
+    return;
+  }
+  const delay = pollDelaySeconds(polls);
+  const pollAt = ctx.clock.now() + delay * 1000;
+  const next = await advance(ctx, deposit, { polls, pollAt }, `transfer outcome, read ${polls}: ${reason}`);
+  if (next) await sendStep(ctx, next, 'reconcile', delay);
+}

@@ -1,0 +1,128 @@
+/**
+ * What the bank said of a transfer, wherever it said it: in the answer of the submission
+ * (`transfer`), or in the operation read back later (`reconcile`):
+ *   - `initialized`: the submission is accepted; the operation's id is recorded with that answer, in
+ *     one write, and its outcome is read back (`awaitOutcome`, then `reconcile`);
+ *   - `done`: the deposit is done with the bank's reference (`completeTransfer`);
+ *   - a refusal: nothing moved; another try where the bank says how (busy, details wanted, cool-down),
+ *     a failure otherwise (`afterTransferRefusal`).
+ */
+import type { ProviderRefusal } from '#shared/provider/client';
+import { bankOf, type Deposit } from '../model.ts';
+import type { BankMemory, BeneficiaryClaims, StepQueues } from '../ports.ts';
+import { advance, type FailContext, fail, sendStep, waitForConnection } from '../transitions.ts';
+
+/** What a step that hears a transfer's outcome has besides failing a deposit. */
+export interface OutcomePorts {
+  queues: StepQueues<'transfer' | 'wait-cooldown' | 'reconcile'>;
+  /**
+   * Marks the beneficiary used once a transfer through it is done (details go with the first only),
+   * and forgets one the bank says is gone or wrong, so the next deposit registers it again.
+   */
+  beneficiaries: Pick<BeneficiaryClaims, 'markUsed' | 'forget'>;
+  /** Forgets the connection's remembered bank when a refusal shows its metadata no longer holds. */
+  banks: Pick<BankMemory, 'forget'>;
+}
+
+export type OutcomeContext = FailContext & OutcomePorts;
+
+/**
+ * Refusals that contradict the bank's metadata as remembered (`resolve-bank`): whether it takes
+ * beneficiaries, and its minimums. The next deposit asks the bank again.
+ */
+const STALE_METADATA = new Set(['BENEFICIARY_REQUIRED', 'BENEFICIARY_NOT_SUPPORTED', 'AMOUNT_BELOW_MINIMUM']);
+
+/** The shortest wait after a cool-down refusal, whatever instant (or none, or a past one) the bank names. */
+const MIN_COOL_DOWN_WAIT_MS = 60_000;
+
+/** What a deposit forgets of its transfer once the bank refused it: nothing moved. */
+const noTransfer = {
+  transferAttempt: undefined,
+  transferOperationId: undefined,
+  polls: undefined,
+  pollAt: undefined,
+} satisfies Partial<Deposit>;
+
+/** The delay before the `polls`-th read of the transfer operation: 1 s, doubling, at most 15 minutes. */
+export function pollDelaySeconds(polls: number): number {
+  return Math.min(900, 2 ** Math.min(polls, 10));
+}
+
+/**
+ * The submission was accepted with this operation id: recorded with the answer, in one write, and
+ * the operation's outcome read after the first delay.
+ */
+export async function awaitOutcome(ctx: OutcomeContext, deposit: Deposit, operationId: string) {
+  const delay = pollDelaySeconds(0);
+  const next = await advance(
+    ctx,
+    deposit,
+    { step: 'reconcile', transferOperationId: operationId, polls: 0, pollAt: ctx.clock.now() + delay * 1000 },
+    `transfer submitted as operation ${operationId}`,
+  );
+  if (next) await sendStep(ctx, next, 'reconcile', delay);
+}
+
+/** The bank moved the money: the deposit is done with its reference; a done without one is not readable. */
+export async function completeTransfer(ctx: OutcomeContext, deposit: Deposit, reference: string | undefined) {
+  if (!reference) {
+    await fail(ctx, deposit, 'TRANSFER_OUTCOME_UNKNOWN', 'The transfer answered done without a reference');
+    return;
+  }
+  const done = await advance(
+    ctx,
+    deposit,
+    { status: 'done', step: 'completed', reference, ...noTransfer },
+    undefined,
+    { type: 'deposit.done', data: { reference } },
+  );
+  if (done && bankOf(deposit).isCreateBeneficiaryEndpointRequired) {
+    await ctx.beneficiaries.markUsed(deposit.ownerKey, deposit.walletAccountId);
+  }
+}
+
+/** The bank refused the transfer, so nothing moved: the attempt record goes, and some refusals are worth another try. */
+export async function afterTransferRefusal(
+  ctx: OutcomeContext,
+  deposit: Deposit,
+  refusal: ProviderRefusal,
+): Promise<void> {
+  // The caller's answers go too: spent on this call.
+  const cleared = { ...noTransfer, pendingInput: undefined, sealedAnswers: undefined };
+  switch (refusal.type) {
+    case 'OPERATION_IN_PROGRESS':
+      await waitForConnection(ctx, deposit, 'transfer', { ...cleared, step: 'transfer' });
+      return;
+    case 'BENEFICIARY_DETAILS_REQUIRED': {
+      if (deposit.sendBeneficiaryDetails) break;
+      const changes = { ...cleared, step: 'transfer' as const, sendBeneficiaryDetails: true };
+      const next = await advance(ctx, deposit, changes, 'bank asked for details');
+      if (next) await sendStep(ctx, next, 'transfer');
+      return;
+    }
+    case 'BENEFICIARY_COOL_DOWN_PERIOD': {
+      const refusals = deposit.coolDownRefusals ?? 0;
+      if (refusals >= ctx.settings.maxRetries) break;
+      const until = Math.max(refusal.coolDownEndsAt ?? 0, ctx.clock.now() + MIN_COOL_DOWN_WAIT_MS);
+      const resumesAt = new Date(until).toISOString();
+      const next = await advance(
+        ctx,
+        deposit,
+        { ...cleared, step: 'wait-cooldown', cooldownUntil: until, coolDownRefusals: refusals + 1 },
+        `cooling down until ${resumesAt}`,
+        { type: 'deposit.cooling_down', data: { resumesAt } },
+      );
+      if (next) await sendStep(ctx, next, 'wait-cooldown');
+      return;
+    }
+    case 'INVALID_BENEFICIARY_ID':
+    case 'BENEFICIARY_DETAILS_MISMATCH': {
+      if (deposit.beneficiaryId) {
+        await ctx.beneficiaries.forget(deposit.ownerKey, deposit.walletAccountId, deposit.beneficiaryId);
+      }
+      break;
+    }
+  }
+  if (STALE_METADATA.has(refusal.type)) await ctx.banks.forget(deposit.ownerKey);
+  await fail(ctx, deposit, refusal.type, refusal.msg, cleared);
+}

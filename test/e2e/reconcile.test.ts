@@ -1,0 +1,99 @@
+/**
+ * The transfer's outcome, resolved instead of abandoned: the transfer is submitted with `sync: false`,
+ * its operation id recorded with that answer, and `reconcile` reads the operation until the bank says
+ * how it ended. Over the running stack, with the sandbox's faults: the operation completing later,
+ * reads of it lost, the operation refused by the bank, and the one case that stays unknown: the
+ * submission's own answer lost, with no id to read.
+ */
+import { describe, expect, it } from 'vitest';
+import { depositWhen, startDeposit, webhookDeliveries } from '../support/deposits.ts';
+import { createUser, eventually, setFaults, stateOf } from '../support/sandbox.ts';
+
+const OPERATION_GET = '/v1/operation/get';
+type Entry = { step: string; status: string; note?: string };
+
+function notesAt(deposit: Record<string, unknown>, step: string) {
+  return (deposit.history as Entry[]).filter((entry) => entry.step === step).map((entry) => entry.note);
+}
+
+describe('reconcile', () => {
+  it('the operation completing later: read until done, one transfer, one deposit.done', async () => {
+    // prepare: the bank takes 3 s to carry out an asynchronous operation
+    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 3 });
+
+    // act
+    const started = await startDeposit(user, { amount: 40 });
+    const reconciling = await depositWhen(user, started.body.operationID, (d) => d.step === 'reconcile');
+    const done = await depositWhen(user, started.body.operationID);
+
+    // assess
+    expect(reconciling.status).toBe('initialized');
+    expect(done).toMatchObject({ status: 'done', step: 'completed', reference: expect.any(String) });
+    const notes = notesAt(done, 'reconcile');
+    expect(notes[0]).toMatch(/^transfer submitted as operation op_/);
+    expect(notes).toContain('transfer outcome, read 1: still running');
+    const bank = await stateOf(user);
+    expect(bank.transfers).toHaveLength(1);
+    expect(bank.transfers[0]?.reference).toBe(done.reference);
+    const delivered = await eventually(async () => {
+      const { deliveries } = await webhookDeliveries(started.body.operationID);
+      return deliveries.some((event) => event.type === 'deposit.done') ? deliveries : undefined;
+    });
+    expect(delivered.filter((event) => event.type === 'deposit.done')[0]?.data).toMatchObject({
+      reference: done.reference,
+    });
+  });
+
+  it('reads of the operation lost (a 503, then a timeout): read again, done, one transfer', async () => {
+    // prepare: the sandbox fails the next two reads of any operation of this user
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    await setFaults(user, [
+      { path: OPERATION_GET, outcome: 'error', status: 503, times: 1 },
+      { path: OPERATION_GET, outcome: 'timeout', timeoutMs: 1_500, times: 1 },
+    ]);
+
+    // act
+    const started = await startDeposit(user, { amount: 41 });
+    const done = await depositWhen(user, started.body.operationID, undefined, 30_000);
+
+    // assess
+    expect(done).toMatchObject({ status: 'done', reference: expect.any(String) });
+    const notes = notesAt(done, 'reconcile');
+    expect(notes).toContain('transfer outcome, read 1: the read failed (server_error)');
+    expect(notes).toContain('transfer outcome, read 2: the read failed (timeout)');
+    expect((await stateOf(user)).transfers).toHaveLength(1);
+  });
+
+  it('the operation refused by the bank (insufficient balance): failed with its type, nothing moved', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY', { balance: 10 });
+
+    // act
+    const started = await startDeposit(user, { amount: 25 });
+    const failed = await depositWhen(user, started.body.operationID);
+
+    // assess: the refusal came from the read of the operation, not from its submission
+    expect(failed).toMatchObject({ status: 'failed', type: 'INSUFFICIENT_BALANCE' });
+    expect(notesAt(failed, 'reconcile')[0]).toMatch(/^transfer submitted as operation op_/);
+    const bank = await stateOf(user);
+    expect(bank.transfers).toHaveLength(0);
+    expect(bank.balance).toBe(10);
+  });
+
+  it("the submission's own answer lost: no id to read, so the outcome stays unknown for an operator", async () => {
+    // prepare: the bank accepts the transfer, then its answer is lost
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    await setFaults(user, [
+      { path: '/v1/payment/transfer/create', outcome: 'error', status: 503, phase: 'after', times: 1 },
+    ]);
+
+    // act
+    const started = await startDeposit(user, { amount: 42 });
+    const ended = await depositWhen(user, started.body.operationID);
+
+    // assess: the money moved, the deposit does not pretend to know, and nothing is sent twice
+    expect(ended).toMatchObject({ status: 'failed', type: 'TRANSFER_OUTCOME_UNKNOWN' });
+    expect(notesAt(ended, 'reconcile')).toEqual([]);
+    expect((await stateOf(user)).transfers).toHaveLength(1);
+  });
+});

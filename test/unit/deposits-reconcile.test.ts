@@ -1,0 +1,233 @@
+/**
+ * The transfer's outcome read back (`reconcile`) through the fakes of its ports: the submission's id
+ * recorded with its answer, reads until the bank says how it ended, each answer's consequence, and
+ * the bound past which the outcome stays unknown for an operator.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Deposit } from '#shared/deposits/model';
+import { MAX_POLLS, reconcile } from '#shared/deposits/steps/reconcile';
+import { transfer } from '#shared/deposits/steps/transfer';
+import { pollDelaySeconds } from '#shared/deposits/steps/transfer-outcomes';
+import {
+  answers,
+  banks,
+  credentials,
+  ownerKey,
+  question,
+  settings,
+  world,
+} from '../support/deposit-world.ts';
+
+type World = ReturnType<typeof world>;
+
+const initialized = (id: string) => ({ status: 'initialized' as const, id, response: {} });
+
+/** A deposit whose transfer the bank accepted as operation `op-7`, not read yet. */
+function atReconcile(w: World, overrides: Partial<Deposit> = {}) {
+  return w.deposit({
+    step: 'reconcile',
+    version: 6,
+    bank: banks.beneficiary,
+    beneficiaryId: 'ben-1',
+    transferAttempt: { at: w.clock.now(), answering: false },
+    transferOperationId: 'op-7',
+    polls: 0,
+    pollAt: w.clock.now(),
+    ...overrides,
+  });
+}
+
+describe('transfer: the submission accepted', () => {
+  it('records the operation id with that answer, in one write, and reads its outcome a second later', async () => {
+    // prepare
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await w.deposit({
+      step: 'transfer',
+      version: 4,
+      bank: banks.beneficiary,
+      beneficiaryId: 'ben-1',
+    });
+    w.provider.answer('createTransfer', initialized('op-7'));
+
+    // act
+    await transfer(deposit, ctx);
+
+    // assess: the attempt (v5), then the id with the step that reads it (v6); no second call, no event
+    expect(w.table.writes.map((write) => [write.version, write.step, write.transferOperationId])).toEqual([
+      [5, 'transfer', undefined],
+      [6, 'reconcile', 'op-7'],
+    ]);
+    const after = w.table.current(deposit.id);
+    expect(after).toMatchObject({ status: 'initialized', polls: 0, pollAt: w.clock.now() + 1_000 });
+    expect(after.transferAttempt).toBeDefined();
+    expect(after.sealedCredentials).toBeDefined();
+    expect(after.checkAt).toBe(w.clock.now() + 1_000 + settings.stallAfterMs);
+    expect(after.history.at(-1)?.note).toBe('transfer submitted as operation op-7');
+    expect(w.provider.callsOf('createTransfer')).toHaveLength(1);
+    expect(ctx.queues.sent).toEqual([
+      { message: { depositId: deposit.id, step: 'reconcile', version: 6, kind: 'run' }, delaySeconds: 1 },
+    ]);
+    expect(w.events.types()).toEqual([]);
+    expect(w.table.leaseItems.size).toBe(0);
+  });
+});
+
+describe('reconcile', () => {
+  it('done: the deposit is done with the reference, its caller hears, the beneficiary is marked used', async () => {
+    // prepare
+    const w = world();
+    const ctx = w.contexts.reconcile();
+    const deposit = await atReconcile(w);
+    w.table.claimItems.set(`${ownerKey}#wallet-aed`, {
+      ownerKey,
+      walletAccountId: 'wallet-aed',
+      state: 'created',
+      depositId: 'dep_other',
+      claimedAt: 0,
+      beneficiaryId: 'ben-1',
+    });
+    w.provider.answer('getOperation', answers.done({ reference: 'REF-9' }, 'op-7'));
+
+    // act
+    await reconcile(deposit, ctx);
+
+    // assess
+    expect(w.provider.callsOf('getOperation')).toEqual([[credentials, { operationID: 'op-7' }]]);
+    const after = w.table.current(deposit.id);
+    expect(after).toMatchObject({ status: 'done', step: 'completed', reference: 'REF-9' });
+    expect(after.transferAttempt).toBeUndefined();
+    expect(after.transferOperationId).toBeUndefined();
+    expect(after.sealedCredentials).toBeUndefined();
+    expect(after.checkAt).toBeUndefined();
+    expect(w.events.types()).toEqual(['deposit.done']);
+    expect(w.table.claimItems.get(`${ownerKey}#wallet-aed`)?.used).toBe(true);
+    expect(ctx.queues.sent).toEqual([]);
+  });
+
+  it.for([
+    { label: 'still running', answer: initialized('op-7'), note: 'still running' },
+    { label: 'the read unanswered', answer: answers.unknown('timeout'), note: 'the read failed (timeout)' },
+    {
+      label: 'a server error',
+      answer: answers.unknown('server_error'),
+      note: 'the read failed (server_error)',
+    },
+    {
+      label: 'the read refused',
+      answer: answers.refusal('INVALID_OPERATION_ID'),
+      note: 'the read was refused (INVALID_OPERATION_ID)',
+    },
+  ])(
+    '$label: reads again after a delay that doubles, the attempt kept on record',
+    async ({ answer, note }) => {
+      // prepare
+      const w = world();
+      const ctx = w.contexts.reconcile();
+      const deposit = await atReconcile(w, { polls: 3 });
+      w.provider.answer('getOperation', answer);
+
+      // act
+      await reconcile(deposit, ctx);
+
+      // assess
+      const after = w.table.current(deposit.id);
+      expect(after).toMatchObject({ status: 'initialized', step: 'reconcile', polls: 4, version: 7 });
+      expect(after.pollAt).toBe(w.clock.now() + 16_000);
+      expect(after.checkAt).toBe(w.clock.now() + 16_000 + settings.stallAfterMs);
+      expect(after.transferAttempt).toBeDefined();
+      expect(after.history.at(-1)?.note).toBe(`transfer outcome, read 4: ${note}`);
+      expect(ctx.queues.sent).toEqual([
+        { message: { depositId: deposit.id, step: 'reconcile', version: 7, kind: 'run' }, delaySeconds: 16 },
+      ]);
+      expect(w.events.types()).toEqual([]);
+    },
+  );
+
+  it(`never told: after ${MAX_POLLS} reads the outcome stays unknown, with the operation's id, for an operator`, async () => {
+    // prepare
+    const w = world();
+    const ctx = w.contexts.reconcile();
+    let deposit = await atReconcile(w);
+    w.provider.answer('getOperation', ...Array.from({ length: MAX_POLLS }, () => answers.unknown('network')));
+
+    // act: each read as its message arrives
+    for (let read = 0; read < MAX_POLLS; read += 1) {
+      await reconcile(deposit, ctx);
+      deposit = w.table.current(deposit.id);
+      if (deposit.step === 'completed') break;
+      w.clock.advance((deposit.pollAt ?? 0) - w.clock.now());
+    }
+
+    // assess
+    expect(w.provider.callsOf('getOperation')).toHaveLength(MAX_POLLS);
+    expect(deposit).toMatchObject({
+      status: 'failed',
+      failure: { type: 'TRANSFER_OUTCOME_UNKNOWN', msg: expect.stringContaining('op-7') },
+      transferOperationId: 'op-7',
+    });
+    expect(deposit.transferAttempt).toBeDefined();
+    expect(w.events.types()).toEqual(['deposit.failed']);
+    const delays = ctx.queues.sent.map((sent) => sent.delaySeconds);
+    expect(delays).toHaveLength(MAX_POLLS - 1);
+    expect(Math.max(...delays)).toBe(900);
+    expect(pollDelaySeconds(40)).toBe(900);
+  });
+
+  it('refused by the bank (insufficient balance): nothing moved, the deposit fails with its type', async () => {
+    const w = world();
+    const ctx = w.contexts.reconcile();
+    const deposit = await atReconcile(w);
+    w.provider.answer('getOperation', answers.refusal('INSUFFICIENT_BALANCE'));
+
+    await reconcile(deposit, ctx);
+
+    const after = w.table.current(deposit.id);
+    expect(after).toMatchObject({ status: 'failed', failure: { type: 'INSUFFICIENT_BALANCE' } });
+    expect(after.transferAttempt).toBeUndefined();
+    expect(after.transferOperationId).toBeUndefined();
+    expect(w.events.types()).toEqual(['deposit.failed']);
+  });
+
+  it('refused for want of the beneficiary details: the transfer again, with them', async () => {
+    const w = world();
+    const ctx = w.contexts.reconcile();
+    const deposit = await atReconcile(w);
+    w.provider.answer('getOperation', answers.refusal('BENEFICIARY_DETAILS_REQUIRED'));
+
+    await reconcile(deposit, ctx);
+
+    const after = w.table.current(deposit.id);
+    expect(after).toMatchObject({ status: 'initialized', step: 'transfer', sendBeneficiaryDetails: true });
+    expect(after.transferAttempt).toBeUndefined();
+    expect(after.transferOperationId).toBeUndefined();
+    expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['transfer']);
+  });
+
+  it('the bank asks a question: the deposit waits for input at the transfer, which will answer it', async () => {
+    const w = world();
+    const ctx = w.contexts.reconcile();
+    const deposit = await atReconcile(w);
+    w.provider.answer('getOperation', answers.question('op-7'));
+    const expiresAt = w.clock.now() + settings.inputTtlMs;
+
+    await reconcile(deposit, ctx);
+
+    const after = w.table.current(deposit.id);
+    expect(after).toMatchObject({
+      status: 'user_input_required',
+      step: 'transfer',
+      pendingInput: { providerOperationId: 'op-7', operation: 'transfer', userInputs: question, expiresAt },
+    });
+    expect(after.transferAttempt).toBeUndefined();
+    expect(after.transferOperationId).toBeUndefined();
+    expect(w.events.types()).toEqual(['deposit.user_input_required']);
+    expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${deposit.id}#input`);
+    expect(ctx.queues.sent).toEqual([
+      {
+        message: { depositId: deposit.id, step: 'transfer', version: 7, kind: 'expire-input' },
+        delaySeconds: settings.inputTtlMs / 1000,
+      },
+    ]);
+  });
+});
