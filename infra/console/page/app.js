@@ -139,6 +139,10 @@ const listNow = () =>
     (error) => showError(error, { operator: true }),
   );
 
+function listQuery() {
+  return { status: state.status, ...state.filters, ...(state.cursor ? { cursor: state.cursor } : {}) };
+}
+
 async function refreshList() {
   for (const tab of view.tabs.children) {
     tab.setAttribute(
@@ -146,8 +150,10 @@ async function refreshList() {
       String(/** @type {HTMLElement} */ (tab).dataset.status === state.status),
     );
   }
-  const query = { status: state.status, ...state.filters, ...(state.cursor ? { cursor: state.cursor } : {}) };
+  const query = listQuery();
   const page = await operatorApi.list(query);
+  // A tab or a filter changed while this page was on its way: the newer list wins.
+  if (JSON.stringify(query) !== JSON.stringify(listQuery())) return;
   state.nextCursor = page.cursor;
   view.next.disabled = !page.cursor;
   view.first.disabled = !state.cursor;
