@@ -99,6 +99,8 @@ const TuningEnv = z.object({
   MAX_REDRIVES: number(8),
   /** How long a connection's bank metadata is remembered; 0 asks the bank on every deposit. */
   BANK_MEMORY_SECONDS: number(3_600),
+  // What a payment source learnt of the bank serves the deposits it prepares: 30 days.
+  SOURCE_BANK_MEMORY_SECONDS: number(30 * 86_400),
 });
 
 const VaultEnv = z.object({

@@ -9,6 +9,7 @@ const context: EnsureBeneficiaryContext = {
   ...connectionPorts('ensure-beneficiary'),
   scheduler: schedulerOf('ensure-beneficiary'),
   claims: tableEntities.claims(),
+  sharedWakes: tableEntities.sharedWakes(),
 };
 
 export const handler = stepConsumer(

@@ -10,6 +10,7 @@ const context: TransferContext = {
   scheduler: schedulerOf('transfer'),
   beneficiaries: tableEntities.claims(),
   banks: tableEntities.banks(),
+  sharedWakes: tableEntities.sharedWakes(),
 };
 
 export const handler = stepConsumer(

@@ -2,7 +2,7 @@ import { systemClock } from '#shared/clock';
 import { type WaitCooldownContext, waitCooldown } from '#shared/deposits/steps/wait-cooldown';
 import { queuesOf, schedulerOf } from '#shared/wiring/messaging';
 import { stepConsumer } from '#shared/wiring/step-consumer';
-import { depositSettings } from '#shared/wiring/table';
+import { depositSettings, tableEntities } from '#shared/wiring/table';
 import { failPorts } from '#shared/wiring/transitions';
 
 const context: WaitCooldownContext = {
@@ -10,6 +10,7 @@ const context: WaitCooldownContext = {
   settings: depositSettings(),
   queues: queuesOf('wait-cooldown'),
   scheduler: schedulerOf('wait-cooldown'),
+  sharedWakes: tableEntities.sharedWakes(),
 };
 // Only to end a deposit whose wake-up cannot be armed, try after try.
 const failing = failPorts();

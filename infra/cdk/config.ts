@@ -41,6 +41,7 @@ const Tuning = z.strictObject({
   MAX_RETRIES: whole(),
   MAX_REDRIVES: whole(),
   BANK_MEMORY_SECONDS: whole(),
+  SOURCE_BANK_MEMORY_SECONDS: whole(),
   WEBHOOK_TIMEOUT_MS: whole(limits.webhookTimeoutMs),
   WEBHOOK_RETRY_BASE_SECONDS: whole(),
   POWERTOOLS_LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT']).optional(),

@@ -92,6 +92,9 @@ function depositsTableActions(handler: Reach): string[] {
   for (const use of handler.claims ?? []) used.add(`dynamodb:${claimActions[use]}`);
   const bankActions = { recall: 'GetItem', remember: 'PutItem', forget: 'DeleteItem' };
   for (const use of handler.banks ?? []) used.add(`dynamodb:${bankActions[use]}`);
+  const wakeActions = { arm: ['PutItem', 'GetItem'], follow: ['UpdateItem'], take: ['DeleteItem'] };
+  for (const use of handler.sharedWakes ?? [])
+    for (const action of wakeActions[use]) used.add(`dynamodb:${action}`);
   if (handler.leases) used.add('dynamodb:UpdateItem');
   // The sweeper moves the check time of what it re-drives (an update, conditional on the version).
   if (handler.dueIndex) used.add('dynamodb:UpdateItem');

@@ -91,6 +91,7 @@ const providerCalls = {
   createBeneficiary: { step: 'ensure-beneficiary', acts: true },
   createTransfer: { step: 'transfer', acts: true },
   createAutoflowTransfer: { step: 'transfer', acts: true },
+  getOperation: { step: 'reconcile', acts: false },
 } as const;
 
 let installed = false;

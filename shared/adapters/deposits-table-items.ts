@@ -9,6 +9,7 @@
  * | Beneficiary claim | BENEFICIARY#<owner>#<wallet account> | BENEFICIARY | one creator per connection    |
  * | Connection lease  | LEASE#<owner>                        | LEASE       | one provider call at a time   |
  * | Bank memory       | BANK#<owner>                         | BANK        | the bank's metadata, a while  |
+ * | Shared wake-up    | WAKE#<owner>#<wallet account>        | WAKE        | a source's, deposits follow   |
  *
  * Index `byCheckAt`: `checkShard` (CHECK#0..7, present only while a deposit is in flight) and `checkAt`.
  * Index `byOwner`: `listedBy` (the owner's key, on deposit items only) and `createdAt`.
@@ -35,6 +36,10 @@ export const keys = {
   }),
   lease: (ownerKey: string) => ({ pk: `LEASE#${ownerKey}`, sk: 'LEASE' }),
   bank: (ownerKey: string) => ({ pk: `BANK#${ownerKey}`, sk: 'BANK' }),
+  wake: (ownerKey: string, walletAccountId: string) => ({
+    pk: `WAKE#${ownerKey}#${walletAccountId}`,
+    sk: 'WAKE',
+  }),
 };
 
 function checkShard(depositId: string): string {

@@ -5,6 +5,7 @@ export const depositErrorTypes = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
   DEPOSIT_NOT_FOUND: 404,
+  SOURCE_NOT_FOUND: 404,
   INVALID_WALLET_ACCOUNT_ID: 400,
   IDEMPOTENCY_KEY_REUSED: 409,
   /** A cancel of a deposit at its transfer, or finished. */

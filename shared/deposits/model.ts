@@ -75,6 +75,12 @@ export interface HistoryEntry {
 
 export interface Deposit {
   id: string;
+  /**
+   * A payment source (`/v1/sources/create`): it runs the deposit's steps to prepare the connection
+   * for deposits into the wallet account (bank, beneficiary, cool-down) and stops before the transfer,
+   * `done` meaning ready. Absent on a deposit.
+   */
+  purpose?: 'source';
   /** Digest of the user's access token: the provider connection that owns the deposit. */
   ownerKey: string;
   /** Digest of the user secret, so that only the owner can read the deposit. */
@@ -199,11 +205,35 @@ export interface BeneficiaryClaim {
   used?: boolean;
 }
 
+/** Whether this record is a payment source rather than a deposit. */
+export function isSource(deposit: Pick<Deposit, 'purpose'>): boolean {
+  return deposit.purpose === 'source';
+}
+
+/**
+ * A deposit (or source) that waits for the same wake-up as a source cooling down on its connection
+ * and wallet account, instead of arming its own: the source's step sends it this message when it wakes.
+ */
+export interface Follower {
+  depositId: string;
+  version: number;
+  step: WorkStep;
+}
+
 /** What the caller of the deposits API hears about (webhooks), as it travels on the notify queue. */
 export const DepositEvent = z.object({
   /** `<depositId>.v<version>`: the same event delivered twice has the same id. */
   id: z.string().min(1),
-  type: z.enum(['deposit.user_input_required', 'deposit.cooling_down', 'deposit.done', 'deposit.failed']),
+  type: z.enum([
+    'deposit.user_input_required',
+    'deposit.cooling_down',
+    'deposit.done',
+    'deposit.failed',
+    'source.user_input_required',
+    'source.cooling_down',
+    'source.ready',
+    'source.failed',
+  ]),
   depositId: z.string().min(1),
   occurredAt: z.string(),
   data: z.record(z.string(), z.unknown()),

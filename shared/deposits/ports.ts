@@ -14,6 +14,7 @@ import type {
   DepositEvent,
   DepositStatus,
   DepositStep,
+  Follower,
   StepMessageTo,
   WalletAccount,
   WorkStep,
@@ -56,14 +57,32 @@ export interface ListPosition {
   createdAt: number;
 }
 
-/** A connection's deposits, newest first, a page at a time: the caller's list. */
+/** A connection's deposits (or its payment sources), newest first, a page at a time: the caller's list. */
 export interface OwnerDeposits {
-  /** Up to `limit` deposits of `ownerKey`, after `after`; `last` when more may follow. */
+  /** Up to `limit` deposits (or sources) of `ownerKey`, after `after`; `last` when more may follow. */
   page(
     ownerKey: string,
     limit: number,
     after?: ListPosition,
+    purpose?: 'source',
   ): Promise<{ deposits: Deposit[]; last?: ListPosition | undefined }>;
+}
+
+/**
+ * The wake-up a payment source armed for the end of its cool-down, per connection and wallet
+ * account, shared: deposits (and other sources) that must wait for the same instant follow it
+ * instead of arming their own, and the source wakes them when it is woken.
+ */
+export interface SharedWakes {
+  /** Records that source `by` wakes at `at` (idempotent for the same source); false if another source's is pending. */
+  arm(ownerKey: string, walletAccountId: string, by: string, at: number, now: number): Promise<boolean>;
+  /**
+   * Joins the pending wake-up if it comes exactly `at` (the instant the follower waits for) and has
+   * room; false otherwise (then the follower arms its own).
+   */
+  follow(ownerKey: string, walletAccountId: string, follower: Follower, at: number): Promise<boolean>;
+  /** The followers of source `by`'s wake-up, which ends with this (none if it is not `by`'s). */
+  take(ownerKey: string, walletAccountId: string, by: string): Promise<Follower[]>;
 }
 
 /** Wake-up schedules that will not be needed: those of a cancelled deposit. */
@@ -181,4 +200,6 @@ export interface DepositSettings {
   claimStaleMs: number;
   /** How long a connection's bank metadata is remembered (0: asked on every deposit). */
   bankMemoryMs: number;
+  /** How long the bank metadata a payment source asked for is remembered: the deposits it prepares skip the ask. */
+  sourceBankMemoryMs: number;
 }

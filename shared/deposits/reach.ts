@@ -24,6 +24,8 @@ export interface Reach {
   claims?: readonly ClaimUse[];
   /** What it does with the connection's remembered bank metadata. */
   banks?: readonly ('recall' | 'remember' | 'forget')[];
+  /** What it does with a payment source's shared wake-up: arm it, follow it, or take its followers. */
+  sharedWakes?: readonly ('arm' | 'follow' | 'take')[];
   /** Takes and releases connection leases. */
   leases?: boolean;
   /** Queries the index of deposits due a look, and moves their check time on. */
@@ -54,6 +56,8 @@ export const reach = {
     credentials: 'open',
     deposits: 'write',
     claims: ['read', 'write', 'release'],
+    // Joins a payment source's wake-up while the source holds the claim until its look-up.
+    sharedWakes: ['follow'],
     leases: true,
     provider: true,
   },
@@ -65,11 +69,14 @@ export const reach = {
     // Writes only to end a deposit whose wake-up cannot be armed, try after try.
     deposits: 'write',
     leases: true,
+    // Follows a source's wake-up for the same instant; a source arms one for others to follow.
+    sharedWakes: ['arm', 'follow'],
   },
   transfer: {
     // Again (busy connection, woken early, details asked), back to the cool-down the bank named, or
-    // on to reading the outcome of the operation it submitted.
-    sends: ['transfer', 'wait-cooldown', 'reconcile'],
+    // on to reading the outcome of the operation it submitted; a ready source wakes the deposits that
+    // followed its wake-up (at the transfer, or at ensure-beneficiary's look-up).
+    sends: ['transfer', 'wait-cooldown', 'reconcile', 'ensure-beneficiary'],
     wakes: ['transfer'],
     credentials: 'open',
     deposits: 'write',
@@ -77,6 +84,7 @@ export const reach = {
     claims: ['markUsed', 'forget'],
     // Forgets the remembered bank when a refusal contradicts its metadata.
     banks: ['forget'],
+    sharedWakes: ['take'],
     leases: true,
     provider: true,
   },

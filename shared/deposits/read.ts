@@ -1,13 +1,15 @@
 /**
- * The deposits API's reads: one deposit as its owner sees it (to anyone else it does not exist), and
- * the list of a connection's deposits, newest first, a page at a time.
+ * The deposits API's reads (and the sources API's): one deposit (source) as its owner sees it (to
+ * anyone else it does not exist), and the list of a connection's deposits (sources), newest first, a
+ * page at a time.
  */
 
 import type { Clock } from '#shared/clock';
 import { digest, matchesDigest } from '#shared/secrets';
 import { DepositError } from './errors.ts';
-import { type Deposit, depositView } from './model.ts';
+import { type Deposit, depositView, isSource } from './model.ts';
 import type { DepositRecords, ListPosition, OwnerDeposits } from './ports.ts';
+import { sourceView } from './sources.ts';
 
 export interface ReadContext {
   deposits: Pick<DepositRecords, 'get'>;
@@ -19,9 +21,20 @@ export async function readDeposit(
   ctx: ReadContext,
 ) {
   const deposit = await ctx.deposits.get(request.depositId);
-  if (!ownedBy(deposit, request))
+  if (!ownedBy(deposit, request) || isSource(deposit))
     throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${request.depositId}`);
   return { status: 200, body: depositView(deposit, ctx.clock.now()) };
+}
+
+/** The sources API's read: one payment source as its owner sees it. */
+export async function readSource(
+  request: { sourceId: string; accessToken: string; userSecret: string },
+  ctx: ReadContext,
+) {
+  const source = await ctx.deposits.get(request.sourceId);
+  if (!ownedBy(source, request) || !isSource(source))
+    throw new DepositError('SOURCE_NOT_FOUND', `No source ${request.sourceId}`);
+  return { status: 200, body: sourceView(source) };
 }
 
 /**
@@ -42,19 +55,28 @@ export interface ListContext {
   clock: Pick<Clock, 'now'>;
 }
 
+type ListRequest = { accessToken: string; userSecret: string; limit: number; cursor?: string | undefined };
+
 /** The caller's connection's deposits, newest first; `cursor` continues where a page ended. */
-export async function listDeposits(
-  request: { accessToken: string; userSecret: string; limit: number; cursor?: string | undefined },
-  ctx: ListContext,
-) {
-  const after = request.cursor === undefined ? undefined : positionOf(request.cursor);
-  const page = await ctx.owners.page(digest(request.accessToken), request.limit, after);
+export async function listDeposits(request: ListRequest, ctx: ListContext) {
   const now = ctx.clock.now();
-  // The connection's deposits are the user's; a deposit another secret reads stays out (as in get).
-  const deposits = page.deposits
-    .filter((deposit) => matchesDigest(request.userSecret, deposit.readerKey))
-    .map((deposit) => depositView(deposit, now));
-  return { status: 200, body: { deposits, ...(page.last ? { cursor: cursorOf(page.last) } : {}) } };
+  const { records, cursor } = await pageOf(request, ctx);
+  const deposits = records.map((deposit) => depositView(deposit, now));
+  return { status: 200, body: { deposits, ...(cursor ? { cursor } : {}) } };
+}
+
+/** The caller's connection's payment sources, newest first, as `listDeposits`. */
+export async function listSources(request: ListRequest, ctx: ListContext) {
+  const { records, cursor } = await pageOf(request, ctx, 'source');
+  return { status: 200, body: { sources: records.map(sourceView), ...(cursor ? { cursor } : {}) } };
+}
+
+async function pageOf(request: ListRequest, ctx: ListContext, purpose?: 'source') {
+  const after = request.cursor === undefined ? undefined : positionOf(request.cursor);
+  const page = await ctx.owners.page(digest(request.accessToken), request.limit, after, purpose);
+  // The connection's records are the user's; one another secret reads stays out (as in get).
+  const records = page.deposits.filter((deposit) => matchesDigest(request.userSecret, deposit.readerKey));
+  return { records, cursor: page.last && cursorOf(page.last) };
 }
 
 /**

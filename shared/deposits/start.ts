@@ -1,5 +1,6 @@
 /**
- * The deposits API's create: starts a deposit, or answers for the one its idempotency key started.
+ * The deposits API's create (and the sources API's): starts a deposit, or answers for the one its
+ * idempotency key started.
  *   1. the wallet account, and the amount in its currency's minor units;
  *   2. the deposit and its idempotency record, written together, credentials sealed;
  *   3. the first step's message;
@@ -11,7 +12,7 @@ import { AmountError, toMinorUnits } from '#shared/money';
 import { digest, matchesDigest } from '#shared/secrets';
 import type { UserInput } from '#shared/spec/schemas';
 import { DepositError } from './errors.ts';
-import { type Deposit, depositView } from './model.ts';
+import { type Deposit, depositView, isSource } from './model.ts';
 import type {
   CredentialSealer,
   DepositCredentials,
@@ -20,6 +21,7 @@ import type {
   Wallets,
 } from './ports.ts';
 import type { SendsOf } from './reach.ts';
+import { sourceView } from './sources.ts';
 import { advance, type FailContext, fail, sendStep } from './transitions.ts';
 
 export interface StartDeposit {
@@ -41,9 +43,7 @@ export interface StartContext extends FailContext {
 }
 
 export async function startDeposit(request: StartDeposit, ctx: StartContext) {
-  const walletId = request.walletAccountID ?? ctx.wallets.defaultId;
-  const wallet = ctx.wallets.find(walletId);
-  if (!wallet) throw new DepositError('INVALID_WALLET_ACCOUNT_ID', `No wallet account ${walletId}`);
+  const wallet = walletFor(request.walletAccountID, ctx);
   let amountMinor: number;
   try {
     amountMinor = toMinorUnits(request.amount, wallet.currency);
@@ -52,27 +52,74 @@ export async function startDeposit(request: StartDeposit, ctx: StartContext) {
       throw new DepositError('BAD_REQUEST', 'Invalid JSON request', [`amount: ${error.message}`]);
     throw error;
   }
+  const fingerprint = digest(JSON.stringify([amountMinor, wallet.currency, request.senderID, wallet.id]));
+  const deposit = await newRecord(`dep_${ulid()}`, request, ctx, {
+    fingerprint,
+    amountMinor,
+    currency: wallet.currency,
+    senderId: request.senderID,
+    walletAccountId: wallet.id,
+  });
+  return begin(ctx, deposit, request, depositView);
+}
 
+export type StartSource = Omit<StartDeposit, 'amount' | 'senderID'>;
+
+/**
+ * The sources API's create: a payment source for the caller's connection and the wallet account,
+ * which runs the deposit's steps up to the transfer (`sources.ts`); the same idempotency, answers and
+ * resumption as a deposit's.
+ */
+export async function startSource(request: StartSource, ctx: StartContext) {
+  const wallet = walletFor(request.walletAccountID, ctx);
+  const source = await newRecord(`src_${ulid()}`, request, ctx, {
+    purpose: 'source',
+    fingerprint: digest(JSON.stringify(['source', wallet.id])),
+    amountMinor: 0,
+    currency: wallet.currency,
+    senderId: '',
+    walletAccountId: wallet.id,
+  });
+  return begin(ctx, source, request, sourceView);
+}
+
+function walletFor(walletAccountID: string | undefined, ctx: StartContext) {
+  const walletId = walletAccountID ?? ctx.wallets.defaultId;
+  const wallet = ctx.wallets.find(walletId);
+  if (!wallet) throw new DepositError('INVALID_WALLET_ACCOUNT_ID', `No wallet account ${walletId}`);
+  return wallet;
+}
+
+/** A new deposit (or source) at its first step, its credentials sealed. */
+async function newRecord(
+  id: string,
+  request: StartSource,
+  ctx: StartContext,
+  what: Pick<
+    Deposit,
+    'purpose' | 'fingerprint' | 'amountMinor' | 'currency' | 'senderId' | 'walletAccountId'
+  >,
+): Promise<Deposit> {
   const now = ctx.clock.now();
-  const id = `dep_${ulid()}`;
   const credentials: DepositCredentials = {
     accessToken: request.accessToken,
     appSecret: request.appSecret,
     userSecret: request.userSecret,
   };
-  const deposit: Deposit = {
+  return {
     id,
+    ...(what.purpose ? { purpose: what.purpose } : {}),
     ownerKey: digest(request.accessToken),
     readerKey: digest(request.userSecret),
     idempotencyKey: request.idempotencyKey,
-    fingerprint: digest(JSON.stringify([amountMinor, wallet.currency, request.senderID, wallet.id])),
+    fingerprint: what.fingerprint,
     status: 'initialized',
     step: 'resolve-bank',
     version: 0,
-    amountMinor,
-    currency: wallet.currency,
-    senderId: request.senderID,
-    walletAccountId: wallet.id,
+    amountMinor: what.amountMinor,
+    currency: what.currency,
+    senderId: what.senderId,
+    walletAccountId: what.walletAccountId,
     sealedCredentials: await ctx.vault.seal(id, credentials),
     retries: 0,
     history: [{ step: 'resolve-bank', status: 'initialized', at: now }],
@@ -80,29 +127,43 @@ export async function startDeposit(request: StartDeposit, ctx: StartContext) {
     updatedAt: now,
     checkAt: now + ctx.settings.stallAfterMs,
   };
+}
 
-  const outcome = await ctx.idempotency.createOnce(deposit);
+/**
+ * Writes the record with its idempotency record and sends its first step; or, for a key used
+ * already, answers the record it started (resumed with the caller's answers when it waits for them).
+ */
+async function begin<V>(
+  ctx: StartContext,
+  record: Deposit,
+  request: Pick<StartDeposit, 'userSecret' | 'userInputs'>,
+  view: (record: Deposit, now: number) => V,
+) {
+  const now = ctx.clock.now();
+  const outcome = await ctx.idempotency.createOnce(record);
   if (outcome.created) {
-    ctx.observer?.transitioned(deposit.status, deposit.step);
-    await sendStep(ctx, deposit, 'resolve-bank');
-    return { status: 202, body: depositView(deposit, now) };
+    ctx.observer?.transitioned(record.status, record.step);
+    await sendStep(ctx, record, 'resolve-bank');
+    return { status: 202, body: view(record, now) };
   }
   const existing = outcome.depositId ? await ctx.deposits.get(outcome.depositId) : undefined;
   if (
     !existing ||
     !matchesDigest(request.userSecret, existing.readerKey) ||
-    existing.fingerprint !== deposit.fingerprint
+    existing.fingerprint !== record.fingerprint ||
+    existing.purpose !== record.purpose
   ) {
+    const what = isSource(record) ? 'source' : 'deposit';
     throw new DepositError(
       'IDEMPOTENCY_KEY_REUSED',
-      'This Idempotency-Key was used for a different deposit request',
+      `This Idempotency-Key was used for a different ${what} request`,
     );
   }
   if (request.userInputs?.length && existing.status === 'user_input_required') {
     const resumed = await resume(ctx, existing, request.userInputs);
-    return { status: 200, body: depositView(resumed, ctx.clock.now()) };
+    return { status: 200, body: view(resumed, ctx.clock.now()) };
   }
-  return { status: 200, body: depositView(existing, now) };
+  return { status: 200, body: view(existing, now) };
 }
 
 /** The caller's answers: sealed on the deposit, which goes back to the step that asked. */

@@ -9,7 +9,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '#shared/clock';
-import type { Deposit, DepositEvent, WorkStep } from './model.ts';
+import { type Deposit, type DepositEvent, isSource, type WorkStep } from './model.ts';
 import type {
   BeneficiaryClaims,
   ConnectionLeases,
@@ -18,6 +18,7 @@ import type {
   DepositSettings,
   StepQueues,
 } from './ports.ts';
+import { asSourceEvent } from './sources.ts';
 
 /** What a change of state touches: the deposit itself, and the metric of its transitions. */
 export interface TransitionContext {
@@ -55,7 +56,7 @@ export async function advance(
 ): Promise<Deposit | undefined> {
   const now = ctx.clock.now();
   const next: Deposit = { ...deposit, ...changes, version: deposit.version + 1, updatedAt: now };
-  next.event = event && eventOf(next, event);
+  next.event = event && (isSource(next) ? asSourceEvent(eventOf(next, event), next) : eventOf(next, event));
   if (!('retries' in changes)) next.retries = next.step === deposit.step ? deposit.retries : 0;
   if (!('busyWaits' in changes) && next.step !== deposit.step) next.busyWaits = undefined;
   // Progress: the sweeper starts over with its shortest delay.

@@ -13,6 +13,7 @@ import {
   DepositItems,
   IdempotencyItems,
 } from '#shared/adapters/deposits-table';
+import { SharedWakeItems } from '#shared/adapters/shared-wakes';
 import { depositsTableConfig, providerConfig, tuningConfig } from '#shared/config';
 import type { DepositSettings } from '#shared/deposits/ports';
 
@@ -29,6 +30,7 @@ export const tableEntities = {
   claims: () => new BeneficiaryClaimItems(table()),
   leases: () => new ConnectionLeaseItems(table()),
   banks: () => new BankMemoryItems(table()),
+  sharedWakes: () => new SharedWakeItems(table()),
 };
 
 export function depositSettings(): DepositSettings {
@@ -44,5 +46,6 @@ export function depositSettings(): DepositSettings {
     stallAfterMs: tuning.STALL_AFTER_SECONDS * 1000,
     claimStaleMs: Math.max(60_000, PROVIDER_TIMEOUT_MS * 3),
     bankMemoryMs: tuning.BANK_MEMORY_SECONDS * 1000,
+    sourceBankMemoryMs: tuning.SOURCE_BANK_MEMORY_SECONDS * 1000,
   };
 }

@@ -15,6 +15,8 @@ const paths = {
   createBeneficiary: '/v1/payment/beneficiaries/create',
   transfer: '/v1/payment/transfer/create',
   autoflow: '/v1/payment/transfer/autoflow',
+  /** The transfer operation read back (`reconcile`), at banks that take beneficiaries. */
+  operation: '/v1/operation/get',
 } as const;
 
 /** Every crash point of the local stack (`infra/local/crash-points.ts`). */
@@ -26,8 +28,14 @@ const crashPointNames: readonly CrashPoint[] = [
   'lost-write-answer',
 ];
 
-export type Step = 'resolve-bank' | 'ensure-beneficiary' | 'wait-cooldown' | 'transfer';
-export const steps: readonly Step[] = ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer'];
+export type Step = 'resolve-bank' | 'ensure-beneficiary' | 'wait-cooldown' | 'transfer' | 'reconcile';
+export const steps: readonly Step[] = [
+  'resolve-bank',
+  'ensure-beneficiary',
+  'wait-cooldown',
+  'transfer',
+  'reconcile',
+];
 
 export interface FaultRule {
   path?: string;
@@ -169,6 +177,16 @@ const faultKinds: FaultKind[] = [
       times: 1,
     }),
     weight: 0.5,
+  },
+  {
+    // Reads of the transfer operation lost: read again, done in the end.
+    kind: 'operation-read-lost',
+    applies: withBeneficiaries,
+    rule: (random, _bank, timeoutMs) =>
+      random.chance(0.5)
+        ? { path: paths.operation, outcome: 'error', status: status5xx(random), times: random.int(1, 3) }
+        : { path: paths.operation, outcome: 'timeout', timeoutMs, times: 1 },
+    weight: 1,
   },
   {
     // The bank is down for the user: every metadata read fails, past the retry limit.

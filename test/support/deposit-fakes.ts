@@ -8,6 +8,7 @@ import type {
   BeneficiaryClaim,
   Deposit,
   DepositEvent,
+  Follower,
   StepMessageTo,
   WorkStep,
 } from '#shared/deposits/model';
@@ -25,6 +26,7 @@ import type {
   IdempotencyRecords,
   OwnerDeposits,
   Provider,
+  SharedWakes,
   StepQueues,
   WakeCancels,
   WakeScheduler,
@@ -84,10 +86,10 @@ export class FakeDepositsTable {
 
   /** The owner index: newest first (by creation, then id, as the index's sort key and item key order). */
   readonly owners: OwnerDeposits = {
-    page: async (ownerKey, limit, after) => {
+    page: async (ownerKey, limit, after, purpose) => {
       const newestFirst = (a: Deposit, b: Deposit) => b.createdAt - a.createdAt || b.id.localeCompare(a.id);
       const all = [...this.items.values()]
-        .filter((deposit) => deposit.ownerKey === ownerKey)
+        .filter((deposit) => deposit.ownerKey === ownerKey && deposit.purpose === purpose)
         .sort(newestFirst);
       const start = after
         ? all.findIndex(
@@ -104,6 +106,34 @@ export class FakeDepositsTable {
   };
 
   readonly bankItems = new Map<string, { metadata: AccountsMetadata; until: number }>();
+
+  /** Shared wake-ups by `<owner>#<wallet account>`, as `shared-wakes.ts` keeps them. */
+  readonly wakeItems = new Map<string, { by: string; at: number; followers: Follower[] }>();
+
+  readonly sharedWakes: SharedWakes = {
+    arm: async (ownerKey, walletAccountId, by, at, now) => {
+      const key = `${ownerKey}#${walletAccountId}`;
+      const pending = this.wakeItems.get(key);
+      if (!pending || pending.at < now) {
+        this.wakeItems.set(key, { by, at, followers: [] });
+        return true;
+      }
+      return pending.by === by && pending.at === at;
+    },
+    follow: async (ownerKey, walletAccountId, follower, at) => {
+      const pending = this.wakeItems.get(`${ownerKey}#${walletAccountId}`);
+      if (!pending || pending.at !== at || pending.followers.length >= 100) return false;
+      pending.followers.push(copy(follower));
+      return true;
+    },
+    take: async (ownerKey, walletAccountId, by) => {
+      const key = `${ownerKey}#${walletAccountId}`;
+      const pending = this.wakeItems.get(key);
+      if (pending?.by !== by) return [];
+      this.wakeItems.delete(key);
+      return pending.followers;
+    },
+  };
 
   readonly banks: BankMemory = {
     recall: async (ownerKey, now) => {

@@ -43,6 +43,7 @@ export const settings: DepositSettings = {
   stallAfterMs: 120_000,
   claimStaleMs: 60_000,
   bankMemoryMs: 3_600_000,
+  sourceBankMemoryMs: 30 * 86_400_000,
 };
 
 export const credentials = { accessToken: 'token-1', appSecret: 'app-secret', userSecret: 'user-secret' };
@@ -124,11 +125,18 @@ export function world() {
       claims: table.claims,
       queues: queues('ensure-beneficiary'),
       scheduler: scheduler('ensure-beneficiary'),
+      sharedWakes: table.sharedWakes,
     }),
     waitCooldown: (): WaitCooldownContext & {
       queues: FakeQueues<SendsOf<'wait-cooldown'>>;
       scheduler: FakeScheduler<WakesOf<'wait-cooldown'>>;
-    } => ({ clock, settings, queues: queues('wait-cooldown'), scheduler: scheduler('wait-cooldown') }),
+    } => ({
+      clock,
+      settings,
+      queues: queues('wait-cooldown'),
+      scheduler: scheduler('wait-cooldown'),
+      sharedWakes: table.sharedWakes,
+    }),
     transfer: (): TransferContext & {
       queues: FakeQueues<SendsOf<'transfer'>>;
       scheduler: FakeScheduler<WakesOf<'transfer'>>;
@@ -141,6 +149,7 @@ export function world() {
       banks: table.banks,
       queues: queues('transfer'),
       scheduler: scheduler('transfer'),
+      sharedWakes: table.sharedWakes,
     }),
     reconcile: (): ReconcileContext & {
       queues: FakeQueues<SendsOf<'reconcile'>>;

@@ -759,8 +759,8 @@ describe('transfer: the connection and concurrent writers', () => {
       'transfer',
     ]);
     // The fakes hold the handler to its reach: any other queue or schedule target throws.
-    const elsewhere = { depositId: early.id, step: 'ensure-beneficiary', version: 0, kind: 'run' } as const;
-    await expect(ctx.queues.send(elsewhere as never)).rejects.toThrow('no queue for ensure-beneficiary');
+    const elsewhere = { depositId: early.id, step: 'resolve-bank', version: 0, kind: 'run' } as const;
+    await expect(ctx.queues.send(elsewhere as never)).rejects.toThrow('no queue for resolve-bank');
     await expect(ctx.scheduler.scheduleAt('x', new Date(now), elsewhere as never)).rejects.toThrow(
       'no schedule target',
     );

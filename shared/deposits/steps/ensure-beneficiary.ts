@@ -23,7 +23,7 @@ import {
   SPENT_ANSWERS,
 } from '../input.ts';
 import { type BeneficiaryClaim, bankOf, type Deposit, type WalletAccount } from '../model.ts';
-import type { BeneficiaryClaims, Provider, StepQueues, Wallets } from '../ports.ts';
+import type { BeneficiaryClaims, Provider, SharedWakes, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
 import { advance, fail, sendStep } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
@@ -36,6 +36,8 @@ export interface EnsureBeneficiaryContext
   provider: Pick<Provider, 'listBeneficiaries' | 'createBeneficiary'>;
   claims: Pick<BeneficiaryClaims, 'get' | 'claim' | 'update' | 'release'>;
   wallets: Wallets;
+  /** Joins a payment source's wake-up while the source holds the claim until a time of its own. */
+  sharedWakes: Pick<SharedWakes, 'follow'>;
 }
 
 export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiaryContext): Promise<void> {
@@ -236,6 +238,20 @@ async function waitForClaim(
   const now = ctx.clock.now();
   const waits = deposit.claimWaits ?? 0;
   const claimedAt = held?.claimedAt ?? now;
+  // The holder waits for a time of its own: a payment source has a wake-up armed for it, which this
+  // deposit joins instead of arming its own; the source wakes it once ready.
+  if (claimedAt > now) {
+    const follower = {
+      depositId: deposit.id,
+      version: deposit.version + 1,
+      step: 'ensure-beneficiary' as const,
+    };
+    if (await ctx.sharedWakes.follow(deposit.ownerKey, deposit.walletAccountId, follower, claimedAt)) {
+      const note = `waiting for the payment source's wake-up at ${new Date(claimedAt).toISOString()}`;
+      await advance(ctx, deposit, { sleepsUntil: claimedAt, claimWaits: waits + 1 }, note);
+      return;
+    }
+  }
   const until =
     claimedAt > now
       ? claimedAt + 1_000

@@ -4,7 +4,8 @@
  *      connection's lease and asks the bank (retried while busy or unknown), with the caller's
  *      answers if the bank asked a question on it before, and remembers what it said;
  *   2. a question from the bank: the deposit waits for the caller;
- *   3. checks the wallet's currency and the amount against the bank's transferBounds;
+ *   3. checks the wallet's currency and the amount against the bank's transferBounds (a payment
+ *      source, which moves no money, the currency only);
  *   4. records the bank's facts, and moves to ensure-beneficiary when the bank wants beneficiaries
  *      created, else straight to the transfer.
  */
@@ -22,7 +23,7 @@ import {
   pauseForInput,
   SPENT_ANSWERS,
 } from '../input.ts';
-import type { BankFacts, Deposit, WalletAccount } from '../model.ts';
+import { type BankFacts, type Deposit, isSource, type WalletAccount } from '../model.ts';
 import type { BankMemory, Provider, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
 import { advance, fail, sendStep } from '../transitions.ts';
@@ -68,8 +69,10 @@ export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Pr
     await fail(ctx, deposit, 'PROVIDER_PROTOCOL_ERROR', 'The bank metadata came without accountsMetadata');
     return;
   }
-  if (ctx.settings.bankMemoryMs > 0) {
-    await ctx.banks.remember(deposit.ownerKey, accountsMetadata, ctx.clock.now() + ctx.settings.bankMemoryMs);
+  // What a source learns serves the deposits it prepares, for longer than what a deposit learns.
+  const memoryMs = isSource(deposit) ? ctx.settings.sourceBankMemoryMs : ctx.settings.bankMemoryMs;
+  if (memoryMs > 0) {
+    await ctx.banks.remember(deposit.ownerKey, accountsMetadata, ctx.clock.now() + memoryMs);
   }
   return goOn(ctx, deposit, accountsMetadata, 'bank');
 }
@@ -81,7 +84,9 @@ async function goOn(
   accountsMetadata: AccountsMetadata,
   said: string,
 ) {
-  const refusal = checkBounds(accountsMetadata, walletOf(ctx.wallets, deposit), deposit.amountMinor);
+  // A source moves no money: only whether the bank moves the wallet's currency is checked.
+  const amountMinor = isSource(deposit) ? undefined : deposit.amountMinor;
+  const refusal = checkBounds(accountsMetadata, walletOf(ctx.wallets, deposit), amountMinor);
   if (refusal) {
     await fail(ctx, deposit, refusal.type, refusal.msg);
     return;
@@ -104,7 +109,11 @@ async function goOn(
  * The bank's minimum for this transfer, and a currency the bank handles: a bank that publishes no
  * bounds in the wallet's currency has not said it moves that currency, so the money is not sent.
  */
-export function checkBounds(metadata: AccountsMetadata, wallet: WalletAccount, amountMinor: number) {
+export function checkBounds(
+  metadata: AccountsMetadata,
+  wallet: WalletAccount,
+  amountMinor: number | undefined,
+) {
   const sameBank = (code: string) => code.trim().toUpperCase().slice(0, 8);
   const type = sameBank(wallet.inline.swiftCode) === sameBank(metadata.swiftCode) ? 'same' : 'local';
   const bounds = metadata.transferBounds.filter((bound) => bound.currency.code === wallet.currency);
@@ -114,6 +123,7 @@ export function checkBounds(metadata: AccountsMetadata, wallet: WalletAccount, a
   const bound = bounds.find((candidate) => candidate.type === type);
   if (
     bound &&
+    amountMinor !== undefined &&
     isCurrencyCode(wallet.currency) &&
     amountMinor < toMinorUnits(bound.minimum, wallet.currency)
   ) {

@@ -1,7 +1,8 @@
 /**
  * transfer, at most once:
  *   1. a deposit woken before its cool-down ends waits again; after it, it moves to transfer;
- *   2. an attempt already recorded means money may have moved: never call again, fail for reconciliation;
+ *   2. a payment source stops here, ready, and wakes the deposits that followed its wake-up; an
+ *      attempt already recorded means money may have moved: never call again, fail for reconciliation;
  *   3. takes the connection's lease and records the attempt (conditional on the version);
  *   4. submits the transfer once: by beneficiary id (with its details on a first transfer) and
  *      `sync: false`, so that the bank names the operation before its outcome is known; or, for
@@ -19,8 +20,8 @@ import {
 } from '#shared/provider/client';
 import { type ConnectionContext, openCredentials, takeLease } from '../connection.ts';
 import { answerFor, type PauseContext, pauseForInput } from '../input.ts';
-import { bankOf, type Deposit } from '../model.ts';
-import type { Provider, StepQueues, Wallets } from '../ports.ts';
+import { bankOf, type Deposit, isSource } from '../model.ts';
+import type { Provider, SharedWakes, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
 import { advance, fail, requeue } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
@@ -39,6 +40,8 @@ export interface TransferContext
   queues: StepQueues<SendsOf<'transfer'>>;
   provider: Pick<Provider, 'createTransfer' | 'createAutoflowTransfer'>;
   wallets: Wallets;
+  /** A source, once ready, wakes the deposits that followed its wake-up. */
+  sharedWakes: Pick<SharedWakes, 'take'>;
 }
 
 export async function transfer(woken: Deposit, ctx: TransferContext): Promise<void> {
@@ -50,6 +53,7 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
     if (!moved) return;
     deposit = moved;
   }
+  if (isSource(deposit)) return sourceReady(ctx, deposit);
   if (deposit.transferAttempt) {
     const msg = 'A transfer attempt was interrupted; reconcile with the provider before retrying';
     await fail(ctx, deposit, 'TRANSFER_OUTCOME_UNKNOWN', msg);
@@ -84,6 +88,25 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
   await ctx.leases.release(deposit.ownerKey, lease);
   if (outcome.status === 'initialized') return awaitOutcome(ctx, attempting, outcome.id);
   return completeTransfer(ctx, attempting, outcome.response.reference);
+}
+
+/**
+ * A payment source stops before the transfer: it is ready (its caller hears), and the deposits and
+ * sources that followed its wake-up are woken, each at the step and version it waits at.
+ */
+async function sourceReady(ctx: TransferContext, source: Deposit) {
+  const note = 'ready: deposits into this wallet account go straight to the transfer';
+  const ready = await advance(ctx, source, { status: 'done', step: 'completed' }, note, {
+    type: 'deposit.done',
+    data: {},
+  });
+  if (!ready) return;
+  const followers = await ctx.sharedWakes.take(source.ownerKey, source.walletAccountId, source.id);
+  for (const { depositId, step, version } of followers) {
+    if (step === 'transfer' || step === 'ensure-beneficiary') {
+      await ctx.queues.send({ depositId, step, version, kind: 'run' });
+    }
+  }
 }
 
 async function submitTransfer(ctx: TransferContext, deposit: Deposit, answer: InputAnswer | undefined) {

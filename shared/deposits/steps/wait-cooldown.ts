@@ -1,17 +1,31 @@
 /**
  * wait-cooldown, while the bank's cool-down of a new beneficiary runs:
- *   1. arms the wake-up of the step that follows the cool-down (`afterCoolDown`) for its end: a
+ *   1. when a payment source of the same connection and wallet account has a wake-up armed for the
+ *      same instant, joins it: the source wakes this one when it is woken, and nothing more is armed;
+ *   2. else arms the wake-up of the step that follows the cool-down (`afterCoolDown`) for its end: a
  *      one-shot schedule for a long wait, a delayed message for a short one (the woken step looks
  *      again if early). That is the transfer; or, when the bank hides new beneficiaries and the id
- *      is not known yet, ensure-beneficiary's look-up of the beneficiary in the list.
- * It writes nothing: the deposit already says when it resumes.
+ *      is not known yet, ensure-beneficiary's look-up of the beneficiary in the list. A source
+ *      records its wake-up for others to join.
+ * It writes nothing to the deposit: it already says when it resumes (and the sweeper looks after it
+ * then, whatever happens to the wake-up it relies on).
  */
-import { afterCoolDown, type Deposit } from '../model.ts';
+import { afterCoolDown, type Deposit, isSource } from '../model.ts';
+import type { SharedWakes } from '../ports.ts';
 import type { WakesOf } from '../reach.ts';
 import { type WakeContext, wakeAt } from '../wake-ups.ts';
 
-export type WaitCooldownContext = WakeContext<WakesOf<'wait-cooldown'>>;
+export interface WaitCooldownContext extends WakeContext<WakesOf<'wait-cooldown'>> {
+  sharedWakes: Pick<SharedWakes, 'arm' | 'follow'>;
+}
 
 export async function waitCooldown(deposit: Deposit, ctx: WaitCooldownContext): Promise<void> {
-  await wakeAt(ctx, deposit, afterCoolDown(deposit), deposit.cooldownUntil ?? ctx.clock.now());
+  const until = deposit.cooldownUntil ?? ctx.clock.now();
+  const step = afterCoolDown(deposit);
+  const { ownerKey, walletAccountId } = deposit;
+  const follower = { depositId: deposit.id, version: deposit.version, step };
+  if (await ctx.sharedWakes.follow(ownerKey, walletAccountId, follower, until)) return;
+  await wakeAt(ctx, deposit, step, until);
+  if (isSource(deposit))
+    await ctx.sharedWakes.arm(ownerKey, walletAccountId, deposit.id, until, ctx.clock.now());
 }

@@ -1,0 +1,303 @@
+/**
+ * Payment sources through the fakes of the deposit's ports: a source runs the deposit's steps and
+ * stops ready before the transfer; its caller's view and events; its shared wake-up, which deposits
+ * (and other sources) follow instead of arming their own; the sources API's start, read and list.
+ */
+import { describe, expect, it } from 'vitest';
+import { DepositError } from '#shared/deposits/errors';
+import { listDeposits, listSources, readDeposit, readSource } from '#shared/deposits/read';
+import { sourceView } from '#shared/deposits/sources';
+import { startDeposit, startSource } from '#shared/deposits/start';
+import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
+import { resolveBank } from '#shared/deposits/steps/resolve-bank';
+import { transfer } from '#shared/deposits/steps/transfer';
+import { waitCooldown } from '#shared/deposits/steps/wait-cooldown';
+import type { AccountsMetadata } from '#shared/spec/schemas';
+import { answers, banks, credentials, ownerKey, settings, world } from '../support/deposit-world.ts';
+
+type World = ReturnType<typeof world>;
+
+const metadata: AccountsMetadata = {
+  swiftCode: 'SBXBAEAD',
+  sortCode: null,
+  bankName: 'Sandbox Bank',
+  branchName: 'Main',
+  branchAddress: 'Main Street',
+  address: { line1: 'a', line2: 'b', line3: 'c' },
+  transferBounds: [{ minimum: 10, currency: { code: 'AED', name: 'Dirham' }, type: 'local' }],
+  beneficiaryCoolDownPeriod: { value: 1, unit: 'hrs' },
+  isCreateBeneficiaryEndpointRequired: true,
+  willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod: true,
+  country: { code: 'AE', name: 'United Arab Emirates' },
+  transactionRange: { unit: 'days', value: 30 },
+};
+
+const claimKey = `${ownerKey}#wallet-aed`;
+
+function source(w: World, overrides: Parameters<World['deposit']>[0] = {}) {
+  return w.deposit({ purpose: 'source', amountMinor: 0, senderId: '', ...overrides });
+}
+
+describe('a source runs the deposit steps', () => {
+  it('resolve-bank: checks the currency but no minimum, and remembers the bank for 30 days', async () => {
+    // prepare
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    const src = await source(w);
+    w.provider.answer(
+      'getMetadata',
+      answers.done({ jobID: 'job-1', success: true, status: 'done', accountsMetadata: metadata }),
+    );
+
+    // act
+    await resolveBank(src, ctx);
+
+    // assess
+    expect(w.table.current(src.id)).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary' });
+    expect(w.table.bankItems.get(ownerKey)?.until).toBe(w.clock.now() + settings.sourceBankMemoryMs);
+  });
+
+  it('at the transfer: ready without any provider call, and its caller hears source.ready', async () => {
+    // prepare
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const src = await source(w, {
+      step: 'transfer',
+      version: 5,
+      bank: banks.beneficiary,
+      beneficiaryId: 'ben-1',
+    });
+
+    // act
+    await transfer(src, ctx);
+
+    // assess
+    const after = w.table.current(src.id);
+    expect(after).toMatchObject({ status: 'done', step: 'completed' });
+    expect(after.sealedCredentials).toBeUndefined();
+    expect(after.transferAttempt).toBeUndefined();
+    expect(w.provider.calls).toEqual([]);
+    expect(w.events.published).toEqual([
+      expect.objectContaining({
+        id: `${src.id}.v6`,
+        type: 'source.ready',
+        depositId: src.id,
+        data: expect.objectContaining({ status: 'ready', step: 'completed', version: 6 }),
+      }),
+    ]);
+    expect(sourceView(after)).toMatchObject({ sourceID: src.id, status: 'ready', success: true });
+  });
+
+  it('woken before its cool-down ends, waits again: a source is ready only once the bank allows transfers', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const until = w.clock.now() + 60_000;
+    const src = await source(w, {
+      step: 'wait-cooldown',
+      bank: banks.coolDown,
+      beneficiaryId: 'ben-1',
+      cooldownUntil: until,
+    });
+
+    await transfer(src, ctx);
+
+    expect(w.table.current(src.id)).toMatchObject({ status: 'initialized', step: 'wait-cooldown' });
+    expect(ctx.queues.sent.map((sent) => sent.delaySeconds)).toEqual([60]);
+  });
+
+  it('cooling down: its caller hears source.cooling_down with readyAt, and reads cooling_down', async () => {
+    // prepare: the beneficiary is listed, approved later (the bank's cool-down)
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const src = await source(w, { step: 'ensure-beneficiary', version: 2, bank: banks.coolDown });
+    const listed = { id: 'ben-9', accountNumber: '0331234567890123456', status: 'pending' };
+    w.provider.answer('listBeneficiaries', answers.done({ beneficiaries: [listed] }));
+    const readyAt = new Date(w.clock.now() + banks.coolDown.coolDownMs).toISOString();
+
+    // act
+    await ensureBeneficiary(src, ctx);
+
+    // assess
+    const after = w.table.current(src.id);
+    expect(w.events.published).toEqual([
+      expect.objectContaining({
+        type: 'source.cooling_down',
+        data: expect.objectContaining({ status: 'cooling_down', readyAt }),
+      }),
+    ]);
+    expect(w.events.published[0]?.data).not.toHaveProperty('resumesAt');
+    expect(sourceView(after)).toMatchObject({ status: 'cooling_down', readyAt });
+  });
+});
+
+describe('the shared wake-up', () => {
+  it('a cooling source arms it; a deposit waiting for the same instant follows it and arms nothing', async () => {
+    // prepare
+    const w = world();
+    const ctx = w.contexts.waitCooldown();
+    const until = w.clock.now() + 3_600_000;
+    const cooling = {
+      step: 'wait-cooldown',
+      bank: banks.coolDown,
+      beneficiaryId: 'ben-1',
+      cooldownUntil: until,
+    } as const;
+    const src = await source(w, cooling);
+    const dep = await w.deposit(cooling);
+
+    // act
+    await waitCooldown(src, ctx);
+    await waitCooldown(dep, ctx);
+
+    // assess: one schedule (the source's), the deposit among its followers
+    expect([...ctx.scheduler.schedules.values()].map((s) => s.message.depositId)).toEqual([src.id]);
+    expect(ctx.queues.sent).toEqual([]);
+    expect(w.table.wakeItems.get(claimKey)).toEqual({
+      by: src.id,
+      at: until,
+      followers: [{ depositId: dep.id, version: dep.version, step: 'transfer' }],
+    });
+  });
+
+  it('a deposit waiting for another instant arms its own; without a source, deposits arm their own', async () => {
+    const w = world();
+    const ctx = w.contexts.waitCooldown();
+    const until = w.clock.now() + 3_600_000;
+    const src = await source(w, {
+      step: 'wait-cooldown',
+      bank: banks.coolDown,
+      beneficiaryId: 'ben-1',
+      cooldownUntil: until,
+    });
+    const later = await w.deposit({
+      step: 'wait-cooldown',
+      bank: banks.coolDown,
+      beneficiaryId: 'ben-1',
+      cooldownUntil: until + 60_000,
+    });
+    const other = await w.deposit({
+      ownerKey: 'owner-2',
+      step: 'wait-cooldown',
+      bank: banks.coolDown,
+      beneficiaryId: 'ben-2',
+      cooldownUntil: until,
+    });
+
+    await waitCooldown(src, ctx);
+    await waitCooldown(later, ctx);
+    await waitCooldown(other, ctx);
+
+    expect([...ctx.scheduler.schedules.values()].map((s) => s.message.depositId).sort()).toEqual(
+      [src.id, later.id, other.id].sort(),
+    );
+    expect(w.table.wakeItems.get(claimKey)?.followers).toEqual([]);
+  });
+
+  it('the ready source wakes its followers, each at its own step and version', async () => {
+    // prepare
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const until = w.clock.now();
+    const src = await source(w, {
+      step: 'wait-cooldown',
+      version: 4,
+      bank: banks.coolDown,
+      beneficiaryId: 'ben-1',
+      cooldownUntil: until,
+    });
+    w.table.wakeItems.set(claimKey, {
+      by: src.id,
+      at: until,
+      followers: [
+        { depositId: 'dep_a', version: 3, step: 'transfer' },
+        { depositId: 'dep_b', version: 7, step: 'ensure-beneficiary' },
+      ],
+    });
+
+    // act: the source's own wake-up, at the transfer
+    await transfer(src, ctx);
+
+    // assess
+    expect(w.table.current(src.id)).toMatchObject({ status: 'done' });
+    expect(ctx.queues.sent.map((sent) => [sent.message, sent.delaySeconds])).toEqual([
+      [{ depositId: 'dep_a', step: 'transfer', version: 3, kind: 'run' }, 0],
+      [{ depositId: 'dep_b', step: 'ensure-beneficiary', version: 7, kind: 'run' }, 0],
+    ]);
+    expect(w.table.wakeItems.has(claimKey)).toBe(false);
+  });
+
+  it("ensure-beneficiary: a deposit finding the claim held by a source until its look-up follows the source's wake-up", async () => {
+    // prepare: the source holds the claim until it looks the beneficiary up, at `at`
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const at = w.clock.now() + 86_400_000;
+    w.table.claimItems.set(claimKey, {
+      ownerKey,
+      walletAccountId: 'wallet-aed',
+      state: 'creating',
+      depositId: 'src_1',
+      claimedAt: at,
+    });
+    w.table.wakeItems.set(claimKey, { by: 'src_1', at, followers: [] });
+    const dep = await w.deposit({ step: 'ensure-beneficiary', version: 2, bank: banks.hiddenCoolDown });
+
+    // act
+    await ensureBeneficiary(dep, ctx);
+
+    // assess
+    const after = w.table.current(dep.id);
+    expect(after).toMatchObject({ version: 3, sleepsUntil: at, checkAt: at + settings.stallAfterMs });
+    expect(w.table.wakeItems.get(claimKey)?.followers).toEqual([
+      { depositId: dep.id, version: 3, step: 'ensure-beneficiary' },
+    ]);
+    expect(ctx.scheduler.schedules.size).toBe(0);
+    expect(ctx.queues.sent).toEqual([]);
+    expect(w.provider.calls).toEqual([]);
+  });
+});
+
+describe('the sources API', () => {
+  const request = { ...credentials, idempotencyKey: 'src-key' };
+
+  it('starts a source once per key, resumes it with answers, and refuses the key for a deposit', async () => {
+    // prepare
+    const w = world();
+    const ctx = w.contexts.start();
+
+    // act
+    const first = await startSource(request, ctx);
+    const again = await startSource(request, ctx);
+
+    // assess
+    expect(first).toMatchObject({
+      status: 202,
+      body: { status: 'initialized', walletAccountID: 'wallet-aed' },
+    });
+    expect(again).toMatchObject({ status: 200, body: { sourceID: first.body.sourceID } });
+    expect(first.body.sourceID).toMatch(/^src_/);
+    expect(w.table.current(first.body.sourceID)).toMatchObject({ purpose: 'source', amountMinor: 0 });
+    expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['resolve-bank']);
+    await expect(startDeposit({ ...request, amount: 10, senderID: 'acc-1' }, ctx)).rejects.toMatchObject({
+      type: 'IDEMPOTENCY_KEY_REUSED',
+    });
+  });
+
+  it('reads and lists sources apart from deposits', async () => {
+    const w = world();
+    const src = await source(w);
+    const dep = await w.deposit();
+    const reading = { accessToken: credentials.accessToken, userSecret: credentials.userSecret };
+    const ctx = { deposits: w.table.deposits, owners: w.table.owners, clock: w.clock };
+
+    const sources = await listSources({ ...reading, limit: 10 }, ctx);
+    const deposits = await listDeposits({ ...reading, limit: 10 }, ctx);
+
+    expect(sources.body.sources.map((s) => s.sourceID)).toEqual([src.id]);
+    expect(deposits.body.deposits.map((d) => d.operationID)).toEqual([dep.id]);
+    expect((await readSource({ ...reading, sourceId: src.id }, ctx)).body.sourceID).toBe(src.id);
+    await expect(readSource({ ...reading, sourceId: dep.id }, ctx)).rejects.toThrow(DepositError);
+    await expect(readDeposit({ ...reading, depositId: src.id }, ctx)).rejects.toMatchObject({
+      type: 'DEPOSIT_NOT_FOUND',
+    });
+  });
+});
