@@ -142,6 +142,7 @@ export const scheduleGroup = { envVar: 'SCHEDULE_GROUP_NAME', localName: 'deposi
 
 const sandboxHandler = (name: string) => `functions/sandbox/${name}.ts`;
 const depositsHandler = (name: string) => `functions/deposits/${name}.ts`;
+const sourcesHandler = (name: string) => `functions/sources/${name}.ts`;
 
 export const depositsApi: ApiSpec = {
   name: 'deposits',
@@ -152,6 +153,9 @@ export const depositsApi: ApiSpec = {
     { method: 'POST', path: '/v1/deposits/get', handler: depositsHandler('get') },
     { method: 'POST', path: '/v1/deposits/list', handler: depositsHandler('list') },
     { method: 'POST', path: '/v1/deposits/cancel', handler: depositsHandler('cancel') },
+    { method: 'POST', path: '/v1/sources/create', handler: sourcesHandler('create') },
+    { method: 'POST', path: '/v1/sources/get', handler: sourcesHandler('get') },
+    { method: 'POST', path: '/v1/sources/list', handler: sourcesHandler('list') },
     { method: 'GET', path: '/health', handler: depositsHandler('health') },
   ],
 };

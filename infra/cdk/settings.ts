@@ -161,6 +161,9 @@ function buildSettings(): Map<string, FunctionSettings> {
     [route(depositsApi, 'POST', '/v1/deposits/get'), 'get'],
     [route(depositsApi, 'POST', '/v1/deposits/list'), 'list'],
     [route(depositsApi, 'POST', '/v1/deposits/cancel'), 'cancel'],
+    [route(depositsApi, 'POST', '/v1/sources/create'), 'createSource'],
+    [route(depositsApi, 'POST', '/v1/sources/get'), 'getSource'],
+    [route(depositsApi, 'POST', '/v1/sources/list'), 'listSources'],
   ]);
   for (const handler of apiHandlers(depositsApi)) {
     const base = { component: 'deposits', ...nothing } as const;
@@ -275,6 +278,10 @@ export const depositsRouteThrottle: Record<string, { rateLimit: number; burstLim
   'POST /v1/deposits/get': { rateLimit: 100, burstLimit: 200 },
   'POST /v1/deposits/list': { rateLimit: 20, burstLimit: 40 },
   'POST /v1/deposits/cancel': { rateLimit: 10, burstLimit: 20 },
+  // Sources are created once per user and wallet account, at onboarding, and read while they cool.
+  'POST /v1/sources/create': { rateLimit: 10, burstLimit: 20 },
+  'POST /v1/sources/get': { rateLimit: 50, burstLimit: 100 },
+  'POST /v1/sources/list': { rateLimit: 10, burstLimit: 20 },
   'GET /health': { rateLimit: 5, burstLimit: 10 },
 };
 

@@ -7,7 +7,7 @@ import { BatchGetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynam
 import { conditionally } from '#shared/adapters/dynamodb';
 import type { Deposit } from '#shared/deposits/model';
 import type { DueDeposits, ListPosition, OwnerDeposits } from '#shared/deposits/ports';
-import { CHECK_SHARDS, fromItem, keys, type Table } from './deposits-table-items.ts';
+import { CHECK_SHARDS, fromItem, keys, listedBy, type Table } from './deposits-table-items.ts';
 
 /** The sparse index of deposits in flight, by the time they are due a look. */
 export class DueDepositsIndex implements DueDeposits {
@@ -57,20 +57,21 @@ export class DueDepositsIndex implements DueDeposits {
 export class OwnerDepositsIndex implements OwnerDeposits {
   constructor(private readonly table: Table) {}
 
-  async page(ownerKey: string, limit: number, after?: ListPosition) {
+  async page(ownerKey: string, limit: number, after?: ListPosition, purpose?: 'source') {
+    const partition = listedBy(ownerKey, purpose);
     const { Items, LastEvaluatedKey } = await this.table.client.send(
       new QueryCommand({
         TableName: this.table.tableName,
         IndexName: 'byOwner',
         KeyConditionExpression: 'listedBy = :owner',
-        ExpressionAttributeValues: { ':owner': ownerKey },
+        ExpressionAttributeValues: { ':owner': partition },
         ScanIndexForward: false,
         Limit: limit,
         ...(after
           ? {
               ExclusiveStartKey: {
                 ...keys.deposit(after.depositId),
-                listedBy: ownerKey,
+                listedBy: partition,
                 createdAt: after.createdAt,
               },
             }

@@ -12,7 +12,8 @@
  * | Shared wake-up    | WAKE#<owner>#<wallet account>        | WAKE        | a source's, deposits follow   |
  *
  * Index `byCheckAt`: `checkShard` (CHECK#0..7, present only while a deposit is in flight) and `checkAt`.
- * Index `byOwner`: `listedBy` (the owner's key, on deposit items only) and `createdAt`.
+ * Index `byOwner`: `listedBy` (the owner's key, or `SOURCE#<owner>` for a source; on deposit items
+ * only) and `createdAt`.
  */
 import { createHash } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -47,12 +48,17 @@ function checkShard(depositId: string): string {
   return `CHECK#${bucket}`;
 }
 
+/** The owner index's partition of a connection's deposits, or of its payment sources. */
+export function listedBy(ownerKey: string, purpose: Deposit['purpose']): string {
+  return purpose === 'source' ? `SOURCE#${ownerKey}` : ownerKey;
+}
+
 export function depositItem(deposit: Deposit) {
   const final = deposit.status === 'done' || deposit.status === 'failed';
   return {
     ...keys.deposit(deposit.id),
     ...deposit,
-    listedBy: deposit.ownerKey,
+    listedBy: listedBy(deposit.ownerKey, deposit.purpose),
     ...(deposit.checkAt === undefined ? {} : { checkShard: checkShard(deposit.id) }),
     // Finished deposits stay readable for a good while, then expire.
     ...(final ? { expiresAt: Math.floor(deposit.updatedAt / 1000) + depositTtlAfterEndSeconds } : {}),

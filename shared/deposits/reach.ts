@@ -111,6 +111,20 @@ export const reach = {
     claims: ['release'],
     leases: true,
   },
+  /** POST /v1/sources/create: starts a payment source, or resumes the one waiting for these answers. */
+  createSource: {
+    sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
+    wakes: [],
+    credentials: 'seal',
+    deposits: 'write',
+    idempotency: true,
+    claims: ['release'],
+    leases: true,
+  },
+  /** POST /v1/sources/get. */
+  getSource: { sends: [], wakes: [], deposits: 'read' },
+  /** POST /v1/sources/list: the connection's sources, by the owner index. */
+  listSources: { sends: [], wakes: [], ownerIndex: true },
   /** POST /v1/deposits/get. */
   get: { sends: [], wakes: [], deposits: 'read' },
   /** POST /v1/deposits/list: the connection's deposits, by the owner index. */
