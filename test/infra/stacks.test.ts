@@ -548,9 +548,11 @@ describe('each function touches only what it uses', () => {
       sends: ['transfer', 'ensureBeneficiary'],
       schedules: true,
     },
+    // A ready payment source wakes the deposits that followed its wake-up, at the transfer or at
+    // ensure-beneficiary's look-up (and takes the shared wake-up: a DeleteItem).
     [queues.transfer.consumer]: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      sends: ['transfer', 'waitCooldown', 'reconcile'],
+      sends: ['transfer', 'waitCooldown', 'reconcile', 'ensureBeneficiary'],
       kms: 'kms:Decrypt',
       schedules: true,
     },
@@ -569,6 +571,20 @@ describe('each function touches only what it uses', () => {
       schedules: false,
     },
     [route('POST', '/v1/deposits/get')]: { table: ['GetItem'], sends: [], schedules: false },
+    // The sources API: the same grants model as the deposits routes.
+    [route('POST', '/v1/sources/create')]: {
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      sends: ['resolveBank', 'ensureBeneficiary', 'transfer'],
+      kms: 'kms:GenerateDataKey',
+      schedules: false,
+    },
+    [route('POST', '/v1/sources/get')]: { table: ['GetItem'], sends: [], schedules: false },
+    [route('POST', '/v1/sources/list')]: {
+      table: ['BatchGetItem'],
+      sends: [],
+      schedules: false,
+      index: 'byOwner',
+    },
     [route('POST', '/v1/deposits/list')]: {
       table: ['BatchGetItem'],
       sends: [],
