@@ -169,3 +169,19 @@ export function stubEnvironment(variables: Record<string, unknown>): Record<stri
     }),
   );
 }
+
+/** The routes of one HTTP API of the stateless stack (its construct id in their API's reference). */
+export function routesOf(synthesized: Synthesized, api: 'DepositsApi' | 'OperatorApi') {
+  return new Map(
+    resourcesOf(synthesized.templates.stateless, 'AWS::ApiGatewayV2::Route')
+      .filter(([, route]) => JSON.stringify(route.Properties?.ApiId).includes(`"${api}`))
+      .map(([, route]) => [String(route.Properties?.RouteKey), route.Properties ?? {}]),
+  );
+}
+
+/** The managed policy of the stateless stack whose logical id starts so. */
+export function managedPolicy(synthesized: Synthesized, id: string) {
+  return resourcesOf(synthesized.templates.stateless, 'AWS::IAM::ManagedPolicy').find(([logicalId]) =>
+    logicalId.startsWith(id),
+  )?.[1];
+}
