@@ -136,7 +136,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       dynamodb.endpoint,
       Object.values(tables).map((spec) => ({ name: spec.localName, spec })),
     );
-    progress('Loading the handlers and starting the sandbox and deposits APIs...');
+    progress('Loading the handlers and starting the sandbox, deposits and operator APIs...');
     const sandbox = await startGateway(sandboxApi, host, options.sandboxPort ?? 3001);
     stops.push(() => sandbox.close());
     process.env.PROVIDER_BASE_URL = userEnv.PROVIDER_BASE_URL ?? sandbox.url;
