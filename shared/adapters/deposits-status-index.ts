@@ -11,19 +11,24 @@ import type { StatusDeposits, StatusPosition, StatusQuery } from '#shared/operat
 import { depositsByKeys } from './deposits-indexes.ts';
 import { keys, type Table } from './deposits-table-items.ts';
 
-/** Index items read per query when filtering by step (keys and the step: small). */
-const FILTERED_PAGE = 200;
-/** Queries one list may make to fill a page at a rare step; past them it answers what it found and a cursor. */
-const MAX_QUERIES = 5;
+export interface StatusIndexReading {
+  /** Index items read per query when filtering by step (keys and the step: small). */
+  filteredPage: number;
+  /** Queries one list may make to fill a page at a rare step; past them it answers what it found and a cursor. */
+  maxQueries: number;
+}
 
 export class StatusDepositsIndex implements StatusDeposits {
-  constructor(private readonly table: Table) {}
+  constructor(
+    private readonly table: Table,
+    private readonly reading: StatusIndexReading = { filteredPage: 200, maxQueries: 5 },
+  ) {}
 
   async page(query: StatusQuery) {
     const found: Record<string, unknown>[] = [];
     let start = query.after;
     let last: StatusPosition | undefined;
-    for (let queries = 0; queries < MAX_QUERIES; queries += 1) {
+    for (let queries = 0; queries < this.reading.maxQueries; queries += 1) {
       const wanted = query.limit - found.length;
       const { Items = [], LastEvaluatedKey } = await this.table.client.send(
         new QueryCommand({
@@ -32,7 +37,7 @@ export class StatusDepositsIndex implements StatusDeposits {
           ...this.condition(query),
           ScanIndexForward: false,
           // Without a step filter every item counts: read exactly what the page lacks.
-          Limit: query.step ? FILTERED_PAGE : wanted,
+          Limit: query.step ? this.reading.filteredPage : wanted,
           ...(start ? { ExclusiveStartKey: this.startKey(query, start) } : {}),
         }),
       );
