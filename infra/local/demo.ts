@@ -54,6 +54,7 @@ if (!(await answering(depositsUrl)) || !(await answering(sandboxUrl))) {
   const stack = await startLocalStack({
     sandboxPort: 0,
     depositsPort: 0,
+    operatorPort: 0,
     env: { POWERTOOLS_LOG_LEVEL: 'ERROR', LONG_WAIT_SECONDS: '2' },
   });
   depositsUrl = stack.depositsUrl;

@@ -79,24 +79,7 @@ export class OwnerDepositsIndex implements OwnerDeposits {
       }),
     );
     // The index holds keys only: the page's deposits are read by key, in the index's order.
-    const keyed = (Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
-    const byKey = new Map<string, Deposit>();
-    let wanted: { pk: string; sk: string }[] = keyed;
-    while (wanted.length > 0) {
-      const { Responses, UnprocessedKeys } = await this.table.client.send(
-        new BatchGetCommand({
-          RequestItems: { [this.table.tableName]: { Keys: wanted, ConsistentRead: true } },
-        }),
-      );
-      for (const item of Responses?.[this.table.tableName] ?? []) {
-        const deposit = fromItem<Deposit>(item);
-        if (deposit) byKey.set(String(item.pk), deposit);
-      }
-      wanted = (UnprocessedKeys?.[this.table.tableName]?.Keys ?? []) as { pk: string; sk: string }[];
-    }
-    const deposits = keyed
-      .map((key) => byKey.get(key.pk))
-      .filter((deposit): deposit is Deposit => deposit !== undefined);
+    const deposits = await depositsByKeys(this.table, Items ?? []);
     const lastKey = Items?.at(-1);
     const last =
       LastEvaluatedKey && lastKey
@@ -104,4 +87,28 @@ export class OwnerDepositsIndex implements OwnerDeposits {
         : undefined;
     return { deposits, last };
   }
+}
+
+/**
+ * The deposits of these index items (their table keys), read by key in batches, in the items' order;
+ * one gone meanwhile (its TTL) is left out.
+ */
+export async function depositsByKeys(table: Table, items: Record<string, unknown>[]): Promise<Deposit[]> {
+  const keyed = items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+  const byKey = new Map<string, Deposit>();
+  // BatchGetItem takes at most 100 keys; a page is never larger, but a caller may be.
+  for (let start = 0; start < keyed.length; start += 100) {
+    let wanted: { pk: string; sk: string }[] = keyed.slice(start, start + 100);
+    while (wanted.length > 0) {
+      const { Responses, UnprocessedKeys } = await table.client.send(
+        new BatchGetCommand({ RequestItems: { [table.tableName]: { Keys: wanted, ConsistentRead: true } } }),
+      );
+      for (const item of Responses?.[table.tableName] ?? []) {
+        const deposit = fromItem<Deposit>(item);
+        if (deposit) byKey.set(String(item.pk), deposit);
+      }
+      wanted = (UnprocessedKeys?.[table.tableName]?.Keys ?? []) as { pk: string; sk: string }[];
+    }
+  }
+  return keyed.map((key) => byKey.get(key.pk)).filter((deposit): deposit is Deposit => deposit !== undefined);
 }
