@@ -16,9 +16,16 @@ export interface TableSpec {
   timeToLiveAttribute?: string;
   /**
    * Global secondary indexes: string partition key, numeric sort key; all attributes projected, or
-   * only the keys (an item's later updates then never write the index, when its keys stay).
+   * only the keys (an item's later updates then never write the index, when its keys stay), or the
+   * keys and the attributes `include` names (written again only when one of those changes).
    */
-  indexes?: { name: string; partitionKey: string; sortKey: string; keysOnly?: boolean }[];
+  indexes?: {
+    name: string;
+    partitionKey: string;
+    sortKey: string;
+    keysOnly?: boolean;
+    include?: readonly string[];
+  }[];
   /** A stream of each item's new image, for a consumer of its changes. */
   stream?: 'NEW_IMAGE';
 }
@@ -73,6 +80,10 @@ export const tables = {
     indexes: [
       { name: 'byCheckAt', partitionKey: 'checkShard', sortKey: 'checkAt' },
       { name: 'byOwner', partitionKey: 'listedBy', sortKey: 'createdAt', keysOnly: true },
+      // The operator's list: by status bucket (`opsBucket`, on deposit items only), newest first.
+      // The keys and the step: written when the bucket or the step changes (a deposit's transitions),
+      // not on its retries and check times; the list filters by step here and reads the page by key.
+      { name: 'byStatus', partitionKey: 'opsBucket', sortKey: 'createdAt', include: ['step'] },
     ],
     // The outbox: each deposit version's event is relayed from here.
     stream: 'NEW_IMAGE',
@@ -112,6 +123,20 @@ export const queues = {
   },
 } as const satisfies Record<string, QueueSpec>;
 
+/**
+ * The queues the operator API watches: every queue of the topology, each with its DLQ, named by its
+ * local name; `urls` gives each one's URLs where it runs (the local stack, the CDK stack), which
+ * reach the operator's queues handler as `OPERATOR_QUEUES`.
+ */
+export function watchedQueues(urls: (key: keyof typeof queues) => { url: string; dlqUrl: string }) {
+  return (Object.keys(queues) as (keyof typeof queues)[]).map((key) => {
+    const { url, dlqUrl } = urls(key);
+    const name = queues[key].localName;
+    return { name, url, dlqName: `${name}-dlq`, dlqUrl };
+  });
+}
+export const watchedQueuesVariable = 'OPERATOR_QUEUES';
+
 /** The topology key of each step's queue. */
 export const stepQueueKeys = {
   'resolve-bank': 'resolveBank',
@@ -142,6 +167,7 @@ export const scheduleGroup = { envVar: 'SCHEDULE_GROUP_NAME', localName: 'deposi
 
 const sandboxHandler = (name: string) => `functions/sandbox/${name}.ts`;
 const depositsHandler = (name: string) => `functions/deposits/${name}.ts`;
+const sourcesHandler = (name: string) => `functions/sources/${name}.ts`;
 
 export const depositsApi: ApiSpec = {
   name: 'deposits',
@@ -152,6 +178,9 @@ export const depositsApi: ApiSpec = {
     { method: 'POST', path: '/v1/deposits/get', handler: depositsHandler('get') },
     { method: 'POST', path: '/v1/deposits/list', handler: depositsHandler('list') },
     { method: 'POST', path: '/v1/deposits/cancel', handler: depositsHandler('cancel') },
+    { method: 'POST', path: '/v1/sources/create', handler: sourcesHandler('create') },
+    { method: 'POST', path: '/v1/sources/get', handler: sourcesHandler('get') },
+    { method: 'POST', path: '/v1/sources/list', handler: sourcesHandler('list') },
     { method: 'GET', path: '/health', handler: depositsHandler('health') },
   ],
 };
@@ -179,5 +208,25 @@ export const sandboxApi: ApiSpec = {
     { method: 'POST', path: '/sandbox/users/get', handler: sandboxHandler('users-get') },
     { method: 'POST', path: '/sandbox/faults', handler: sandboxHandler('faults-set') },
     { method: 'GET', path: '/health', handler: sandboxHandler('health') },
+  ],
+};
+
+const operatorHandler = (name: string) => `functions/operator/${name}.ts`;
+
+/**
+ * The operator API: any deposit, for the people who run the service. IAM (SigV4) on every route in
+ * AWS, the operator token locally (`infra/local/gateway.ts`); `shared/operator/` is its domain.
+ */
+export const operatorApi: ApiSpec = {
+  name: 'operator',
+  tables: ['deposits'],
+  defaultHandler: operatorHandler('not-found'),
+  routes: [
+    { method: 'POST', path: '/v1/ops/deposits/list', handler: operatorHandler('list') },
+    { method: 'POST', path: '/v1/ops/deposits/get', handler: operatorHandler('get') },
+    { method: 'POST', path: '/v1/ops/deposits/resolve', handler: operatorHandler('resolve') },
+    { method: 'POST', path: '/v1/ops/deposits/cancel', handler: operatorHandler('cancel') },
+    { method: 'POST', path: '/v1/ops/deposits/redrive', handler: operatorHandler('redrive') },
+    { method: 'POST', path: '/v1/ops/queues', handler: operatorHandler('queues') },
   ],
 };

@@ -110,6 +110,20 @@ const VaultEnv = z.object({
 
 const NotifyEnv = z.object({ NOTIFY_QUEUE_URL: queueUrl.optional() });
 
+/**
+ * The queues the operator API watches (every queue of the topology and its DLQ, set from the
+ * topology by the local stack and the CDK stack): `[{ name, url, dlqName, dlqUrl }]`.
+ */
+const OperatorEnv = z.object({
+  OPERATOR_QUEUES: json(
+    z
+      .array(
+        z.object({ name: z.string().min(1), url: queueUrl, dlqName: z.string().min(1), dlqUrl: queueUrl }),
+      )
+      .min(1),
+  ),
+});
+
 const WebhookEnv = z.object({
   WEBHOOK_URL: z.url().optional(),
   /** Standard Webhooks secret (`whsec_...`), locally. */
@@ -161,6 +175,7 @@ export const walletsConfig = once(WalletsEnv);
 export const tuningConfig = once(TuningEnv);
 export const vaultConfig = once(VaultEnv);
 export const notifyConfig = once(NotifyEnv);
+export const operatorConfig = once(OperatorEnv);
 export const webhookConfig = once(WebhookEnv);
 export const awsConfig = once(AwsEnv);
 export const observabilityConfig = once(ObservabilityEnv);

@@ -1,6 +1,5 @@
-import { DepositError } from '#shared/deposits/errors';
-import { depositRoute } from '#shared/deposits/routes';
-import { CreateDepositRequest, IdempotencyKey } from '#shared/deposits/schemas';
+import { depositRoute, idempotencyKeyOf } from '#shared/deposits/routes';
+import { CreateDepositRequest } from '#shared/deposits/schemas';
 import { type StartContext, startDeposit } from '#shared/deposits/start';
 import { queuesOf } from '#shared/wiring/messaging';
 import { credentialVault, wallets } from '#shared/wiring/steps';
@@ -16,12 +15,6 @@ const context: StartContext = {
   claims: tableEntities.claims(),
 };
 
-export const handler = depositRoute(CreateDepositRequest, ({ body, accessToken, event }) => {
-  const key = IdempotencyKey.safeParse(event.headers['idempotency-key']);
-  if (!key.success) {
-    throw new DepositError('BAD_REQUEST', 'Invalid JSON request', [
-      'Idempotency-Key header: required, 1 to 255 printable characters',
-    ]);
-  }
-  return startDeposit({ ...body, accessToken, idempotencyKey: key.data }, context);
-});
+export const handler = depositRoute(CreateDepositRequest, ({ body, accessToken, event }) =>
+  startDeposit({ ...body, accessToken, idempotencyKey: idempotencyKeyOf(event) }, context),
+);

@@ -13,6 +13,8 @@
  *   leases          UpdateItem (acquire and release are both updates)
  *   due index       Query on the `byCheckAt` index, UpdateItem of the check time (the sweeper only)
  *   owner index     Query on the `byOwner` index, BatchGetItem of the deposits it names (the list)
+ *   status index    Query on the `byStatus` index, BatchGetItem of the deposits it names (the operator's list)
+ *   queue depths    GetQueueAttributes on every queue of the topology and its DLQ (the operator's)
  *   credentials     seal: GenerateDataKey (the API); open: Decrypt (the steps) - AWS Encryption SDK
  *   sends / wakes   SendMessage on those step queues; CreateSchedule in the group and PassRole of
  *                   the scheduler's role when it wakes any
@@ -23,6 +25,7 @@
 import {
   type ApiSpec,
   depositsApi,
+  operatorApi,
   outbox,
   queues,
   sandboxApi,
@@ -55,6 +58,8 @@ export interface FunctionSettings {
   createsSchedules: boolean;
   /** Deletes schedules of the group (a cancelled deposit's wake-ups). */
   deletesSchedules?: boolean;
+  /** Reads the message counts of every queue and of its DLQ. */
+  readsQueueDepths?: boolean;
   secrets: readonly SecretKey[];
 }
 
@@ -100,6 +105,8 @@ function depositsTableActions(handler: Reach): string[] {
   if (handler.dueIndex) used.add('dynamodb:UpdateItem');
   // The list reads the deposits whose keys the owner index gave.
   if (handler.ownerIndex) used.add('dynamodb:BatchGetItem');
+  // So does the operator's, of those the status index gave.
+  if (handler.statusIndex) used.add('dynamodb:BatchGetItem');
   const order = ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'].map(
     (action) => `dynamodb:${action}`,
   );
@@ -111,7 +118,13 @@ function fromReach(
   name: ReachName,
 ): Pick<
   Settings,
-  'table' | 'index' | 'sendsTo' | 'credentialsKey' | 'createsSchedules' | 'deletesSchedules'
+  | 'table'
+  | 'index'
+  | 'sendsTo'
+  | 'credentialsKey'
+  | 'createsSchedules'
+  | 'deletesSchedules'
+  | 'readsQueueDepths'
 > {
   const handler: Reach = reach[name];
   const tableActions = depositsTableActions(handler);
@@ -119,10 +132,12 @@ function fromReach(
     ...(tableActions.length ? { table: { key: 'deposits', actions: tableActions } } : {}),
     ...(handler.dueIndex ? { index: { key: 'deposits', name: 'byCheckAt' } } : {}),
     ...(handler.ownerIndex ? { index: { key: 'deposits', name: 'byOwner' } } : {}),
+    ...(handler.statusIndex ? { index: { key: 'deposits', name: 'byStatus' } } : {}),
     sendsTo: handler.sends.map((step) => stepQueueKeys[step]),
     ...(handler.credentials ? { credentialsKey: handler.credentials } : {}),
     createsSchedules: handler.wakes.length > 0,
     ...(handler.unschedules ? { deletesSchedules: true } : {}),
+    ...(handler.queueDepths ? { readsQueueDepths: true } : {}),
   };
 }
 
@@ -161,12 +176,28 @@ function buildSettings(): Map<string, FunctionSettings> {
     [route(depositsApi, 'POST', '/v1/deposits/get'), 'get'],
     [route(depositsApi, 'POST', '/v1/deposits/list'), 'list'],
     [route(depositsApi, 'POST', '/v1/deposits/cancel'), 'cancel'],
+    [route(depositsApi, 'POST', '/v1/sources/create'), 'createSource'],
+    [route(depositsApi, 'POST', '/v1/sources/get'), 'getSource'],
+    [route(depositsApi, 'POST', '/v1/sources/list'), 'listSources'],
   ]);
   for (const handler of apiHandlers(depositsApi)) {
     const base = { component: 'deposits', ...nothing } as const;
     const name = routesWithReach.get(handler);
     if (name) add(handler, { ...base, timeoutSeconds: 10, memoryMb: 512, ...fromReach(name) });
     else add(handler, { ...base, timeoutSeconds: 5, memoryMb: 256 });
+  }
+
+  // The operator API: each route's reach is its handler's name (`operator-list` and the others);
+  // the `$default` route answers alone.
+  for (const handler of apiHandlers(operatorApi)) {
+    const base = { component: 'deposits', ...nothing } as const;
+    if (handler === operatorApi.defaultHandler) {
+      add(handler, { ...base, timeoutSeconds: 5, memoryMb: 256 });
+      continue;
+    }
+    const name = nameOf(handler);
+    if (!(name in reach)) throw new Error(`the operator handler ${handler} has no reach entry ${name}`);
+    add(handler, { ...base, timeoutSeconds: 10, memoryMb: 512, ...fromReach(name as ReachName) });
   }
 
   for (const [key, spec] of Object.entries(queues) as [QueueKey, (typeof queues)[QueueKey]][]) {
@@ -275,6 +306,10 @@ export const depositsRouteThrottle: Record<string, { rateLimit: number; burstLim
   'POST /v1/deposits/get': { rateLimit: 100, burstLimit: 200 },
   'POST /v1/deposits/list': { rateLimit: 20, burstLimit: 40 },
   'POST /v1/deposits/cancel': { rateLimit: 10, burstLimit: 20 },
+  // Sources are created once per user and wallet account, at onboarding, and read while they cool.
+  'POST /v1/sources/create': { rateLimit: 10, burstLimit: 20 },
+  'POST /v1/sources/get': { rateLimit: 50, burstLimit: 100 },
+  'POST /v1/sources/list': { rateLimit: 10, burstLimit: 20 },
   'GET /health': { rateLimit: 5, burstLimit: 10 },
 };
 

@@ -127,6 +127,14 @@ export class HandlerFunction extends Construct {
         resources: settings.sendsTo.map((key) => need(resources.queues?.[key], `queue ${key}`).queueArn),
       });
     }
+    if (settings.readsQueueDepths) {
+      const all = { ...need(resources.queues, 'the queues') };
+      const dead = { ...need(resources.deadLetterQueues, 'the DLQs') };
+      allow({
+        actions: ['sqs:GetQueueAttributes'],
+        resources: [...Object.values(all), ...Object.values(dead)].map((queue) => queue.queueArn),
+      });
+    }
     if (settings.credentialsKey) {
       const key = need(resources.credentialsKey, 'the credentials key');
       allow({
@@ -159,6 +167,8 @@ export class HandlerFunction extends Construct {
 export interface AccessibleResources {
   tables?: Partial<Record<TableKey, dynamodb.ITable>>;
   queues?: Partial<Record<QueueKey, sqs.IQueue>>;
+  /** The queues' DLQs (their depths: the operator's view). */
+  deadLetterQueues?: Partial<Record<QueueKey, sqs.IQueue>>;
   credentialsKey?: kms.IKey;
   scheduler?: { group: scheduler.IScheduleGroup; role: iam.IRole };
   secrets?: Partial<Record<SecretKey, secretsmanager.ISecret>>;

@@ -25,7 +25,11 @@ export function topologyTable(scope: Construct, id: string, spec: TableSpec, sta
       indexName: index.name,
       partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: index.sortKey, type: dynamodb.AttributeType.NUMBER },
-      projectionType: index.keysOnly ? dynamodb.ProjectionType.KEYS_ONLY : dynamodb.ProjectionType.ALL,
+      ...(index.include
+        ? { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...index.include] }
+        : {
+            projectionType: index.keysOnly ? dynamodb.ProjectionType.KEYS_ONLY : dynamodb.ProjectionType.ALL,
+          }),
     });
   }
   return table;

@@ -2,21 +2,25 @@
  * `npm run demo [-- BANK_ID]`: one deposit, watched step by step in the terminal. It creates a
  * sandbox user on the bank (SANDBOX_OTP by default), starts a deposit into the wallet account, prints
  * each step as the orchestrator takes it, counts down a cool-down, and asks for the one-time
- * password when the bank wants one. It uses the stack `npm start` runs if one answers on
- * DEPOSITS_URL / SANDBOX_URL, and otherwise starts its own.
+ * password when the bank wants one. `npm run demo -- --source BANK_ID` first prepares a payment
+ * source (bank, beneficiary, cool-down, counted down), then makes a deposit that goes straight to the
+ * transfer. It uses the stack `npm start` runs if one answers on DEPOSITS_URL / SANDBOX_URL, and
+ * otherwise starts its own.
  */
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DepositsClient } from '#shared/deposits-api/client';
 
-const bankId = process.argv[2] ?? 'SANDBOX_OTP';
+const withSource = process.argv.includes('--source');
+const bankId = process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 'SANDBOX_OTP';
 const appSecret = process.env.SANDBOX_APP_SECRET ?? 'sandbox-local-app-secret';
 const steps: Record<string, string> = {
   'resolve-bank': 'reading the bank metadata and its rules',
   'ensure-beneficiary': 'registering the wallet account as a beneficiary',
   'wait-cooldown': "waiting for the bank's beneficiary cool-down",
   transfer: 'sending the transfer',
+  reconcile: "reading the transfer's outcome",
   completed: 'finished',
 };
 
@@ -50,6 +54,7 @@ if (!(await answering(depositsUrl)) || !(await answering(sandboxUrl))) {
   const stack = await startLocalStack({
     sandboxPort: 0,
     depositsPort: 0,
+    operatorPort: 0,
     env: { POWERTOOLS_LOG_LEVEL: 'ERROR', LONG_WAIT_SECONDS: '2' },
   });
   depositsUrl = stack.depositsUrl;
@@ -68,63 +73,99 @@ try {
   const account = user.accounts[0];
   const amount = account.currency === 'KWD' ? 25.125 : 250;
   const walletAccountID = account.currency === 'KWD' ? 'wallet-kwd' : undefined;
-  say(
-    `\nA user of ${bankId} with ${account.balance} ${account.currency}; depositing ${amount} ${account.currency}.\n`,
-  );
-
-  const key = randomUUID();
   const deposits = new DepositsClient({ baseUrl: depositsUrl });
   const connection = { accessToken, appSecret, userSecret: user.userSecret };
+  // Lines are read through the iterator, which buffers them: answers typed (or piped) early are kept.
+  const terminal = createInterface({ input: process.stdin });
+  const lines = terminal[Symbol.asyncIterator]();
+
+  /** Prints a deposit's (or source's) steps as it takes them, answering the bank, until it ends. */
+  async function watch(
+    read: () => Promise<Watched>,
+    answer: (userInputs: object[]) => Promise<unknown>,
+    labels: Record<string, string> = steps,
+  ) {
+    let shown = 0;
+    let lastCountdown = 0;
+    for (;;) {
+      const watched = await read();
+      for (const entry of watched.history.slice(shown)) {
+        const note = entry.note ? ` (${entry.note})` : '';
+        say(`[${entry.at.slice(11, 19)}] ${entry.step.padEnd(19)} ${labels[entry.step] ?? ''}${note}`);
+      }
+      shown = watched.history.length;
+      if (['done', 'ready', 'failed'].includes(watched.status)) return watched;
+      const until = watched.resumesAt ?? watched.readyAt;
+      if (until) {
+        const left = Math.ceil((Date.parse(until) - Date.now()) / 1000);
+        if (left !== lastCountdown && left > 0) say(`           cool-down: ${left} s left`);
+        lastCountdown = left;
+      }
+      if (watched.status === 'user_input_required') {
+        const answers = [];
+        for (const input of watched.userInputs ?? []) {
+          process.stdout.write(`           The bank asks: ${input.query} (sandbox OTP: 123456) > `);
+          const line = await lines.next();
+          if (line.done) throw new Error('no answer: standard input ended');
+          if (!process.stdin.isTTY) say(String(line.value));
+          answers.push({ ...input, answer: String(line.value).trim() });
+        }
+        await answer(answers);
+        continue;
+      }
+      await sleep(250);
+    }
+  }
+
+  say(`\nA user of ${bankId} with ${account.balance} ${account.currency}.`);
+  if (withSource) {
+    say('Preparing a payment source first, as a wallet does at onboarding.\n');
+    const sourceKey = randomUUID();
+    const source = async (extra: object = {}) =>
+      (await deposits.createSource(connection, { walletAccountID, ...extra }, sourceKey)).body;
+    const started = await source();
+    say(`[${clock()}] source ${started.sourceID} accepted`);
+    const ended = await watch(
+      async () => (await deposits.getSource(connection, started.sourceID)).body,
+      (userInputs) => source({ userInputs }),
+      { ...steps, transfer: 'where a source stops: no transfer', completed: 'ready' },
+    );
+    if (ended.status !== 'ready') throw new Error(`the source failed: ${ended.type}: ${ended.msg}`);
+    say('\nReady: deposits into this wallet account now go straight to the transfer.');
+  }
+
+  say(`\nDepositing ${amount} ${account.currency}.\n`);
+  const key = randomUUID();
   const request = { amount, senderID: account.id, walletAccountID };
   const create = async (extra: object = {}) =>
     (await deposits.create(connection, { ...request, ...extra }, key)).body;
   const started = await create();
   say(`[${clock()}] deposit ${started.operationID} accepted`);
-
-  // Lines are read through the iterator, which buffers them: answers typed (or piped) early are kept.
-  const terminal = createInterface({ input: process.stdin });
-  const lines = terminal[Symbol.asyncIterator]();
-  let shown = 0;
-  let lastCountdown = 0;
-  for (;;) {
-    const { body: deposit } = await deposits.get(connection, started.operationID);
-    for (const entry of deposit.history.slice(shown)) {
-      say(
-        `[${entry.at.slice(11, 19)}] ${entry.step.padEnd(19)} ${steps[entry.step] ?? ''}${entry.note ? ` (${entry.note})` : ''}`,
-      );
-    }
-    shown = deposit.history.length;
-    if (deposit.status === 'done') {
-      say(`\nDone. Transfer reference ${deposit.reference}.`);
-      break;
-    }
-    if (deposit.status === 'failed') {
-      say(`\nFailed: ${deposit.type}: ${deposit.msg}`);
-      process.exitCode = 1;
-      break;
-    }
-    if (deposit.resumesAt) {
-      const left = Math.ceil((Date.parse(deposit.resumesAt) - Date.now()) / 1000);
-      if (left !== lastCountdown && left > 0) say(`           cool-down: ${left} s left`);
-      lastCountdown = left;
-    }
-    if (deposit.status === 'user_input_required') {
-      const answers = [];
-      for (const input of deposit.userInputs ?? []) {
-        process.stdout.write(`           The bank asks: ${input.query} (sandbox OTP: 123456) > `);
-        const line = await lines.next();
-        if (line.done) throw new Error('no answer: standard input ended');
-        if (!process.stdin.isTTY) say(String(line.value));
-        answers.push({ ...input, answer: String(line.value).trim() });
-      }
-      await create({ userInputs: answers });
-      continue;
-    }
-    await sleep(250);
-  }
+  const deposit = await watch(
+    async () => (await deposits.get(connection, started.operationID)).body,
+    (userInputs) => create({ userInputs }),
+  );
   terminal.close();
+  if (deposit.status === 'done') {
+    say(`\nDone. Transfer reference ${deposit.reference}.`);
+  } else {
+    say(`\nFailed: ${deposit.type}: ${deposit.msg}`);
+    process.exitCode = 1;
+  }
   const after = await post(`${sandboxUrl}/sandbox/users/get`, { appSecret, connectionID: user.connectionID });
   say(`The user's account now holds ${after.accounts[0].balance} ${after.accounts[0].currency}.`);
 } finally {
   await stop();
+}
+
+/** What the demo shows of a deposit or a source. */
+interface Watched {
+  status: string;
+  history: { step: string; at: string; note?: string | undefined }[];
+  resumesAt?: string | undefined;
+  readyAt?: string | undefined;
+  userInputs?: { query: string }[] | undefined;
+  reference?: string | undefined;
+  type?: string | undefined;
+  msg?: string | undefined;
 }

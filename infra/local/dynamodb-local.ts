@@ -120,14 +120,17 @@ export async function createTables(
       new CreateTableCommand({
         TableName: name,
         BillingMode: 'PAY_PER_REQUEST',
+        // Each attribute once, however many indexes share it (`createdAt` sorts two).
         AttributeDefinitions: [
-          { AttributeName: spec.partitionKey, AttributeType: 'S' },
-          { AttributeName: spec.sortKey, AttributeType: 'S' },
-          ...indexes.flatMap((index) => [
-            { AttributeName: index.partitionKey, AttributeType: 'S' as const },
-            { AttributeName: index.sortKey, AttributeType: 'N' as const },
+          ...new Map<string, 'S' | 'N'>([
+            [spec.partitionKey, 'S'],
+            [spec.sortKey, 'S'],
+            ...indexes.flatMap((index): [string, 'S' | 'N'][] => [
+              [index.partitionKey, 'S'],
+              [index.sortKey, 'N'],
+            ]),
           ]),
-        ],
+        ].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
         KeySchema: [
           { AttributeName: spec.partitionKey, KeyType: 'HASH' },
           { AttributeName: spec.sortKey, KeyType: 'RANGE' },
@@ -140,7 +143,9 @@ export async function createTables(
                   { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
                   { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
                 ],
-                Projection: { ProjectionType: index.keysOnly ? ('KEYS_ONLY' as const) : ('ALL' as const) },
+                Projection: index.include
+                  ? { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...index.include] }
+                  : { ProjectionType: index.keysOnly ? ('KEYS_ONLY' as const) : ('ALL' as const) },
               })),
             }
           : {}),

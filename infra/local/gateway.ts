@@ -4,8 +4,10 @@
  * The 1 MiB body limit is the handlers' own (shared/middleware/http.ts), as in AWS; the gateway only
  * stops reading at Lambda's own invocation limit (6 MB), where AWS would not invoke the function.
  * Locally each API also serves its contract: `GET /openapi.json` and the reference page `/docs`.
+ * An API behind IAM in AWS (the operator API) requires a bearer token here instead: the gateway
+ * plays the IAM authorizer, and puts the local operator's identity on the event as AWS would.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -63,11 +65,29 @@ export async function ensurePortFree(api: string, host: string, port: number): P
 /** Routes that exist only on the local stack (test controls), answered with JSON. */
 export type LocalRoutes = Map<string, (body: unknown) => Promise<{ status: number; body: unknown }>>;
 
+export interface GatewayOptions {
+  /**
+   * Every route (and `$default`) requires `Authorization: Bearer <requireToken>`, else 401 and the
+   * handler never runs; with it, the event carries the IAM identity `identity`, as API Gateway's IAM
+   * authorizer puts it (`requestContext.authorizer.iam.userArn`).
+   */
+  requireToken?: { token: string; identity: string };
+  /** Public files served before the routes and before the token (the operator console's page). */
+  page?: (method: string, path: string, response: ServerResponse) => Promise<boolean>;
+}
+
+/** The same token, compared in constant time (digests, so the lengths never show). */
+function sameToken(sent: string | undefined, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return sent !== undefined && timingSafeEqual(digest(sent), digest(expected));
+}
+
 export async function startGateway(
   api: ApiSpec,
   host: string,
   port: number,
   localRoutes: LocalRoutes = new Map(),
+  options: GatewayOptions = {},
 ): Promise<Gateway> {
   const routes = new Map<string, { routeKey: string; name: string; handler: Handler }>();
   for (const route of api.routes) {
@@ -103,6 +123,15 @@ export async function startGateway(
     const contract = contracts[api.name];
     if (contract && (await serveContract(contract, method, url.pathname, request.headers.host, response)))
       return;
+    if (options.page && (await options.page(method, url.pathname, response))) return;
+    const access = options.requireToken;
+    if (access) {
+      const sent = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization?.trim() ?? '')?.[1];
+      if (!sameToken(sent, access.token)) {
+        writeEnvelope(response, 401, 'UNAUTHORIZED', 'Operator token required', requestId);
+        return;
+      }
+    }
     const local = localRoutes.get(`${method} ${url.pathname}`);
     if (local) {
       const text = Buffer.concat(chunks).toString('utf8');
@@ -118,6 +147,7 @@ export async function startGateway(
       route.routeKey,
       chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined,
       requestId,
+      access?.identity,
     );
     const result = await route.handler(event, lambdaContext(`${api.name}-${route.name}`));
     response.writeHead(result.statusCode ?? 200, {
@@ -153,6 +183,7 @@ function toEvent(
   routeKey: string,
   body: string | undefined,
   requestId: string,
+  identity?: string,
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
@@ -184,9 +215,25 @@ function toEvent(
       stage: '$default',
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
+      ...(identity ? { authorizer: iamAuthorizer(identity) } : {}),
     },
     ...(body === undefined ? {} : { body }),
     isBase64Encoded: false,
+  };
+}
+
+/** What API Gateway's IAM authorizer puts on the event (`APIGatewayProxyEventV2WithIAMAuthorizer`). */
+function iamAuthorizer(userArn: string) {
+  return {
+    iam: {
+      accessKey: 'local',
+      accountId: '000000000000',
+      callerId: userArn,
+      cognitoIdentity: null,
+      principalOrgId: null,
+      userArn,
+      userId: userArn,
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * `npm run openapi -- <api> [server URL]`: prints an API's OpenAPI 3.1 document (deposits, sandbox),
+ * `npm run openapi -- <api> [server URL]`: prints an API's OpenAPI 3.1 document (deposits, sandbox, operator),
  * as the local stack serves it at `/openapi.json`, for code generators and API gateways elsewhere.
  */
 import { contracts } from '#shared/contracts/contracts';

@@ -3,7 +3,8 @@
  *   DynamoDB Local  the topology's tables
  *   fauxqs          the topology's queues and DLQs, with pollers feeding the step handlers
  *   scheduler       a local EventBridge Scheduler endpoint that fires one-shot schedules
- *   gateways        the sandbox API and the deposits API, as API Gateway v2 events
+ *   gateways        the sandbox, deposits and operator APIs, as API Gateway v2 events (the operator
+ *                   API behind its token, with the operator console's page)
  *   streams         a poller of the deposits table's stream feeding the outbox relay
  *   sweeper         on an interval, as the recurring schedule does in AWS
  * `npm start` and the test setup both start it through here.
@@ -11,8 +12,20 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { depositsApi, outbox, queues, sandboxApi, scheduleGroup, sweeper, tables } from '#infra/topology';
+import {
+  depositsApi,
+  operatorApi,
+  outbox,
+  queues,
+  sandboxApi,
+  scheduleGroup,
+  sweeper,
+  tables,
+  watchedQueues,
+  watchedQueuesVariable,
+} from '#infra/topology';
 import { digest } from '#shared/secrets';
+import { serveConsole } from '../console/serve.ts';
 import { crashPoints, installCrashPoints } from './crash-points.ts';
 import { createTables, localCredentials, startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensurePortFree, type LocalRoutes, startGateway } from './gateway.ts';
@@ -26,6 +39,10 @@ export interface LocalStackOptions {
   host?: string;
   sandboxPort?: number;
   depositsPort?: number;
+  /** The operator API's port (and the console's page): 3002 by default. */
+  operatorPort?: number;
+  /** The operator API's bearer token; random per start when not given. */
+  operatorToken?: string;
   /** How long a failed SQS message stays hidden before it comes back (AWS: six times the timeout). */
   visibilityTimeoutSeconds?: number;
   sweepIntervalMs?: number;
@@ -38,6 +55,10 @@ export interface LocalStackOptions {
 export interface LocalStack {
   sandboxUrl: string;
   depositsUrl: string;
+  /** The operator API, and the console's page at its root. */
+  operatorUrl: string;
+  /** What the operator API takes as `Authorization: Bearer <operatorToken>`. */
+  operatorToken: string;
   dynamodbEndpoint: string;
   sqsEndpoint: string;
   schedulerEndpoint: string;
@@ -67,6 +88,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   // A port already taken fails the start at once, before DynamoDB Local is started at all.
   await ensurePortFree(sandboxApi.name, host, options.sandboxPort ?? 3001);
   await ensurePortFree(depositsApi.name, host, options.depositsPort ?? 3000);
+  await ensurePortFree(operatorApi.name, host, options.operatorPort ?? 3002);
+  const operatorToken = options.operatorToken ?? randomBytes(24).toString('base64url');
   try {
     const dynamodb = await startDynamoDbLocal(progress);
     stops.push(() => dynamodb.stop());
@@ -93,6 +116,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
           return [[spec.urlEnvVar, queue.url], ...('arnEnvVar' in spec ? [[spec.arnEnvVar, queue.arn]] : [])];
         }),
       ),
+      [watchedQueuesVariable]: JSON.stringify(
+        watchedQueues((key) => ({ url: sqs.byKey[key].url, dlqUrl: sqs.byKey[key].dlqUrl })),
+      ),
       [scheduleGroup.envVar]: scheduleGroup.localName,
       SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/local-scheduler',
       SCHEDULER_DLQ_ARN: sqs.schedulerDlq.arn,
@@ -110,7 +136,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       dynamodb.endpoint,
       Object.values(tables).map((spec) => ({ name: spec.localName, spec })),
     );
-    progress('Loading the handlers and starting the sandbox and deposits APIs...');
+    progress('Loading the handlers and starting the sandbox, deposits and operator APIs...');
     const sandbox = await startGateway(sandboxApi, host, options.sandboxPort ?? 3001);
     stops.push(() => sandbox.close());
     process.env.PROVIDER_BASE_URL = userEnv.PROVIDER_BASE_URL ?? sandbox.url;
@@ -119,6 +145,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     installCrashPoints();
     const deposits = await startGateway(depositsApi, host, options.depositsPort ?? 3000, localControls());
     stops.push(() => deposits.close());
+    // The operator API: the token plays API Gateway's IAM authorizer; the console's page is public
+    // (its calls carry the token, which the page takes from its URL's fragment).
+    const operator = await startGateway(operatorApi, host, options.operatorPort ?? 3002, new Map(), {
+      requireToken: { token: operatorToken, identity: 'local-operator' },
+      page: serveConsole,
+    });
+    stops.push(() => operator.close());
     const pollers = { visibilityTimeoutSeconds: visibility, concurrency: 2 };
     await sqs.startPollers(pollers);
 
@@ -153,6 +186,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     return {
       sandboxUrl: sandbox.url,
       depositsUrl: deposits.url,
+      operatorUrl: operator.url,
+      operatorToken,
       dynamodbEndpoint: dynamodb.endpoint,
       sqsEndpoint: sqs.endpoint,
       schedulerEndpoint: scheduler.endpoint,

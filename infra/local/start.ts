@@ -8,7 +8,11 @@ import { PortInUseError } from './gateway.ts';
 import { type LocalStack, startLocalStack } from './stack.ts';
 
 /** The environment variable that sets each API's port. */
-const portVariables: Record<string, string> = { sandbox: 'SANDBOX_PORT', deposits: 'PORT' };
+const portVariables: Record<string, string> = {
+  sandbox: 'SANDBOX_PORT',
+  deposits: 'PORT',
+  operator: 'OPERATOR_PORT',
+};
 
 let stack: LocalStack;
 try {
@@ -16,6 +20,8 @@ try {
     depositsPort: Number(process.env.PORT ?? 3000),
     host: process.env.HOST ?? '127.0.0.1',
     sandboxPort: Number(process.env.SANDBOX_PORT ?? 3001),
+    operatorPort: Number(process.env.OPERATOR_PORT ?? 3002),
+    ...(process.env.OPERATOR_TOKEN ? { operatorToken: process.env.OPERATOR_TOKEN } : {}),
     onProgress: (message) => process.stdout.write(`${message}\n`),
   });
 } catch (error) {
@@ -37,6 +43,10 @@ Bank Data and Payments Service: local stack is up
 
   Deposits API       ${stack.depositsUrl}   POST /v1/deposits/create, get, list, cancel
                      reference ${stack.depositsUrl}/docs   OpenAPI ${stack.depositsUrl}/openapi.json
+  Operator API       ${stack.operatorUrl}   POST /v1/ops/deposits/list, get, resolve, cancel, redrive; /v1/ops/queues
+                     reference ${stack.operatorUrl}/docs   OpenAPI ${stack.operatorUrl}/openapi.json
+  Operator token     ${stack.operatorToken}   (Authorization: Bearer <token>; OPERATOR_TOKEN to choose it)
+  Operator console   ${stack.operatorUrl}/#token=${stack.operatorToken}
   Provider sandbox   ${url}
                      reference ${url}/docs   OpenAPI ${url}/openapi.json
   App secret         ${appSecret}   (SANDBOX_APP_SECRET)

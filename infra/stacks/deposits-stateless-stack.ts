@@ -13,7 +13,17 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
-import { depositsApi, outbox, queues, scheduleGroup, sweeper, tables } from '#infra/topology';
+import {
+  depositsApi,
+  operatorApi,
+  outbox,
+  queues,
+  scheduleGroup,
+  sweeper,
+  tables,
+  watchedQueues,
+  watchedQueuesVariable,
+} from '#infra/topology';
 import type { DeploymentConfig } from '../cdk/config.ts';
 import { suppress } from '../cdk/nag.ts';
 import { functionsOf, observability, pascal, type QueueKey, settingsOf } from '../cdk/settings.ts';
@@ -40,6 +50,8 @@ export class DepositsStatelessStack extends Stack {
   /** Functions by topology handler path. */
   readonly functions: Map<string, HandlerFunction>;
   readonly api: TopologyApi;
+  /** The operator API: IAM on every route, `$default` included. */
+  readonly operatorApi: TopologyApi;
   readonly monitoring: DepositsMonitoring;
 
   constructor(scope: Construct, id: string, props: DepositsStatelessStackProps) {
@@ -81,15 +93,26 @@ export class DepositsStatelessStack extends Stack {
       ? { WEBHOOK_URL: config.webhookUrl, WEBHOOK_SECRET_ARN: stateful.webhookSecret.secretArn }
       : {};
 
+    // The operator's queues handler alone reads the depths: every queue's URL and its DLQ's.
+    const depthsEnvironment = {
+      [watchedQueuesVariable]: this.toJsonString(
+        watchedQueues((key) => ({
+          url: stateful.queues[key].queue.queueUrl,
+          dlqUrl: stateful.queues[key].deadLetterQueue.queueUrl,
+        })),
+      ),
+    };
+
     this.functions = new Map(
       functionsOf('deposits').map((settings) => {
         const handler = new HandlerFunction(this, pascal(settings.name), {
           settings,
           stage: config.stage,
-          environment:
-            settings.handler === queues.notify.consumer
-              ? { ...environment, ...webhookEnvironment }
-              : environment,
+          environment: {
+            ...environment,
+            ...(settings.handler === queues.notify.consumer ? webhookEnvironment : {}),
+            ...(settings.readsQueueDepths ? depthsEnvironment : {}),
+          },
           alarmTopic: stateful.alarmTopic,
           alarmPrefix: config.prefix,
         });
@@ -97,6 +120,9 @@ export class DepositsStatelessStack extends Stack {
           tables: { deposits: stateful.depositsTable },
           queues: Object.fromEntries(
             Object.entries(stateful.queues).map(([key, stepQueue]) => [key, stepQueue.queue]),
+          ),
+          deadLetterQueues: Object.fromEntries(
+            Object.entries(stateful.queues).map(([key, stepQueue]) => [key, stepQueue.deadLetterQueue]),
           ),
           credentialsKey: stateful.credentialsKey,
           scheduler: { group: stateful.scheduleGroup, role: stateful.schedulerRole },
@@ -204,6 +230,36 @@ export class DepositsStatelessStack extends Stack {
         description: "Attach to the wallet backend's IAM role: it may then call the deposits API (SigV4)",
       });
     }
+
+    // The operators: their IAM identity (SigV4) on every route, `$default` too; no route is open.
+    this.operatorApi = new TopologyApi(this, 'OperatorApi', {
+      spec: operatorApi,
+      functionOf: (handler) => functionOf(handler).function,
+      name: `${config.prefix}-operator`,
+      stage: config.stage,
+      alarmTopic: stateful.alarmTopic,
+      alarmOnServerErrors: true,
+      access: { authorizer: new HttpIamAuthorizer(), openRoutes: [] },
+    });
+    const operatorPolicy = new iam.ManagedPolicy(this, 'OperatorApiCallerPolicy', {
+      description: `Calls the ${config.prefix} operator API (attach it to the operators' role)`,
+      statements: [
+        new iam.PolicyStatement({
+          actions: ['execute-api:Invoke'],
+          resources: operatorApi.routes.map((route) =>
+            this.operatorApi.api.arnForExecuteApi(route.method, route.path, '$default'),
+          ),
+        }),
+      ],
+    });
+    new CfnOutput(this, 'OperatorApiUrl', {
+      value: this.operatorApi.url,
+      description: 'The operator API (IAM: sign with SigV4)',
+    });
+    new CfnOutput(this, 'OperatorApiCallerPolicyArn', {
+      value: operatorPolicy.managedPolicyArn,
+      description: "Attach to the operators' IAM role: they may then call the operator API (SigV4)",
+    });
 
     this.monitoring = new DepositsMonitoring(this, 'Monitoring', {
       prefix: config.prefix,

@@ -7,7 +7,7 @@ import { BatchGetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynam
 import { conditionally } from '#shared/adapters/dynamodb';
 import type { Deposit } from '#shared/deposits/model';
 import type { DueDeposits, ListPosition, OwnerDeposits } from '#shared/deposits/ports';
-import { CHECK_SHARDS, fromItem, keys, type Table } from './deposits-table-items.ts';
+import { CHECK_SHARDS, fromItem, keys, listedBy, type Table } from './deposits-table-items.ts';
 
 /** The sparse index of deposits in flight, by the time they are due a look. */
 export class DueDepositsIndex implements DueDeposits {
@@ -57,20 +57,21 @@ export class DueDepositsIndex implements DueDeposits {
 export class OwnerDepositsIndex implements OwnerDeposits {
   constructor(private readonly table: Table) {}
 
-  async page(ownerKey: string, limit: number, after?: ListPosition) {
+  async page(ownerKey: string, limit: number, after?: ListPosition, purpose?: 'source') {
+    const partition = listedBy(ownerKey, purpose);
     const { Items, LastEvaluatedKey } = await this.table.client.send(
       new QueryCommand({
         TableName: this.table.tableName,
         IndexName: 'byOwner',
         KeyConditionExpression: 'listedBy = :owner',
-        ExpressionAttributeValues: { ':owner': ownerKey },
+        ExpressionAttributeValues: { ':owner': partition },
         ScanIndexForward: false,
         Limit: limit,
         ...(after
           ? {
               ExclusiveStartKey: {
                 ...keys.deposit(after.depositId),
-                listedBy: ownerKey,
+                listedBy: partition,
                 createdAt: after.createdAt,
               },
             }
@@ -78,24 +79,7 @@ export class OwnerDepositsIndex implements OwnerDeposits {
       }),
     );
     // The index holds keys only: the page's deposits are read by key, in the index's order.
-    const keyed = (Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
-    const byKey = new Map<string, Deposit>();
-    let wanted: { pk: string; sk: string }[] = keyed;
-    while (wanted.length > 0) {
-      const { Responses, UnprocessedKeys } = await this.table.client.send(
-        new BatchGetCommand({
-          RequestItems: { [this.table.tableName]: { Keys: wanted, ConsistentRead: true } },
-        }),
-      );
-      for (const item of Responses?.[this.table.tableName] ?? []) {
-        const deposit = fromItem<Deposit>(item);
-        if (deposit) byKey.set(String(item.pk), deposit);
-      }
-      wanted = (UnprocessedKeys?.[this.table.tableName]?.Keys ?? []) as { pk: string; sk: string }[];
-    }
-    const deposits = keyed
-      .map((key) => byKey.get(key.pk))
-      .filter((deposit): deposit is Deposit => deposit !== undefined);
+    const deposits = await depositsByKeys(this.table, Items ?? []);
     const lastKey = Items?.at(-1);
     const last =
       LastEvaluatedKey && lastKey
@@ -103,4 +87,28 @@ export class OwnerDepositsIndex implements OwnerDeposits {
         : undefined;
     return { deposits, last };
   }
+}
+
+/**
+ * The deposits of these index items (their table keys), read by key in batches, in the items' order;
+ * one gone meanwhile (its TTL) is left out.
+ */
+export async function depositsByKeys(table: Table, items: Record<string, unknown>[]): Promise<Deposit[]> {
+  const keyed = items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+  const byKey = new Map<string, Deposit>();
+  // BatchGetItem takes at most 100 keys; a page is never larger, but a caller may be.
+  for (let start = 0; start < keyed.length; start += 100) {
+    let wanted: { pk: string; sk: string }[] = keyed.slice(start, start + 100);
+    while (wanted.length > 0) {
+      const { Responses, UnprocessedKeys } = await table.client.send(
+        new BatchGetCommand({ RequestItems: { [table.tableName]: { Keys: wanted, ConsistentRead: true } } }),
+      );
+      for (const item of Responses?.[table.tableName] ?? []) {
+        const deposit = fromItem<Deposit>(item);
+        if (deposit) byKey.set(String(item.pk), deposit);
+      }
+      wanted = (UnprocessedKeys?.[table.tableName]?.Keys ?? []) as { pk: string; sk: string }[];
+    }
+  }
+  return keyed.map((key) => byKey.get(key.pk)).filter((deposit): deposit is Deposit => deposit !== undefined);
 }

@@ -12,11 +12,15 @@
  * | Shared wake-up    | WAKE#<owner>#<wallet account>        | WAKE        | a source's, deposits follow   |
  *
  * Index `byCheckAt`: `checkShard` (CHECK#0..7, present only while a deposit is in flight) and `checkAt`.
- * Index `byOwner`: `listedBy` (the owner's key, on deposit items only) and `createdAt`.
+ * Index `byOwner`: `listedBy` (the owner's key, or `SOURCE#<owner>` for a source; on deposit items
+ * only) and `createdAt`.
+ * Index `byStatus`: `opsBucket` (the deposit's status bucket, on deposit items only) and `createdAt`,
+ * projecting `step`: the operator's list.
  */
 import { createHash } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deposit } from '#shared/deposits/model';
+import { statusBucket } from '#shared/operator/model';
 
 export const CHECK_SHARDS = 8;
 /** Tries of a create whose transaction a concurrent one cancelled. */
@@ -47,12 +51,18 @@ function checkShard(depositId: string): string {
   return `CHECK#${bucket}`;
 }
 
+/** The owner index's partition of a connection's deposits, or of its payment sources. */
+export function listedBy(ownerKey: string, purpose: Deposit['purpose']): string {
+  return purpose === 'source' ? `SOURCE#${ownerKey}` : ownerKey;
+}
+
 export function depositItem(deposit: Deposit) {
   const final = deposit.status === 'done' || deposit.status === 'failed';
   return {
     ...keys.deposit(deposit.id),
     ...deposit,
-    listedBy: deposit.ownerKey,
+    listedBy: listedBy(deposit.ownerKey, deposit.purpose),
+    opsBucket: statusBucket(deposit),
     ...(deposit.checkAt === undefined ? {} : { checkShard: checkShard(deposit.id) }),
     // Finished deposits stay readable for a good while, then expire.
     ...(final ? { expiresAt: Math.floor(deposit.updatedAt / 1000) + depositTtlAfterEndSeconds } : {}),
@@ -61,7 +71,15 @@ export function depositItem(deposit: Deposit) {
 
 export function fromItem<T>(item: Record<string, unknown> | undefined): T | undefined {
   if (!item) return undefined;
-  const { pk: _pk, sk: _sk, checkShard: _shard, expiresAt: _expires, listedBy: _owner, ...record } = item;
+  const {
+    pk: _pk,
+    sk: _sk,
+    checkShard: _shard,
+    expiresAt: _expires,
+    listedBy: _owner,
+    opsBucket: _bucket,
+    ...record
+  } = item;
   return record as T;
 }
 

@@ -3,17 +3,23 @@ import * as z from 'zod';
 import {
   CancelDepositRequest,
   CreateDepositRequest,
+  CreateSourceRequest,
   Deposit,
   DepositList,
   GetDepositRequest,
+  GetSourceRequest,
   Health,
   IdempotencyKey,
   ListDepositsRequest,
+  ListSourcesRequest,
+  Source,
+  SourceList,
 } from '#shared/deposits/schemas';
 import { type ApiContract, connectionBearer } from './openapi.ts';
 
 const credentials = { appSecret: 'sandbox-local-app-secret', userSecret: 'us_2f8a6c1e9b7d4a3f' };
 const depositId = 'dep_01M812W7SXHYZAEH7814YWVTV8';
+const sourceId = 'src_01M812W7SXHYZAEH7814YWVTV9';
 /** Either header carries the connection; in AWS `Authorization` is the backend's own (README, "Who may call"). */
 const security = ['providerAuthorization', 'connectionToken'];
 
@@ -24,6 +30,10 @@ export const depositsContract: ApiContract = {
     "Moves money from a user's bank account into the wallet account through the open-banking provider, durably, in the background. Every deposits route takes the user's provider connection (`X-Provider-Authorization: Bearer <accessToken>`, or locally `Authorization`) and its secrets in the body; in AWS the caller must also be the wallet's backend: `Authorization` carries its IAM SigV4 signature or its JWT (README, \"Who may call\").",
   tags: [
     { name: 'deposits', description: 'Start, read, list and cancel deposits' },
+    {
+      name: 'sources',
+      description: "Payment sources: a user's connection prepared for deposits at onboarding",
+    },
     { name: 'service', description: 'Health' },
   ],
   securitySchemes: {
@@ -86,6 +96,43 @@ export const depositsContract: ApiContract = {
       security,
       body: { schema: CancelDepositRequest, example: { ...credentials, operationID: depositId } },
       responses: { 200: { description: 'The deposit, failed `CANCELLED`', schema: Deposit } },
+    },
+    {
+      method: 'POST',
+      path: '/v1/sources/create',
+      tag: 'sources',
+      summary: "Prepare the user's connection for deposits into a wallet account (at onboarding)",
+      description:
+        "Answers at once; the bank's metadata, the beneficiary and its cool-down are taken care of in the background, so that every deposit afterwards goes straight to the transfer. Statuses: `initialized`, `user_input_required` (repeat with `userInputs`, as for deposits), `cooling_down` with `readyAt`, `ready`, `failed`. The same `Idempotency-Key` answers the same source (200).",
+      security,
+      headers: z.object({ 'idempotency-key': IdempotencyKey }),
+      body: { schema: CreateSourceRequest, example: { ...credentials, walletAccountID: 'wallet-aed' } },
+      responses: {
+        202: { description: 'Started', schema: Source },
+        200: { description: 'Already started with this key: the source as it stands', schema: Source },
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v1/sources/get',
+      tag: 'sources',
+      summary: 'Read a payment source',
+      description:
+        'Only the connection that created it can read it; to anyone else it is 404 `SOURCE_NOT_FOUND`.',
+      security,
+      body: { schema: GetSourceRequest, example: { ...credentials, sourceID: sourceId } },
+      responses: { 200: { description: 'The source', schema: Source } },
+    },
+    {
+      method: 'POST',
+      path: '/v1/sources/list',
+      tag: 'sources',
+      summary: "The connection's payment sources, newest first",
+      security,
+      body: { schema: ListSourcesRequest, example: { ...credentials, limit: 20 } },
+      responses: {
+        200: { description: 'A page of sources, and a cursor while more may follow', schema: SourceList },
+      },
     },
     {
       method: 'GET',

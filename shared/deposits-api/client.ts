@@ -1,5 +1,6 @@
 /**
- * A typed client for the deposits API, for a wallet backend: create, get, list and cancel, each
+ * A typed client for the deposits API, for a wallet backend: create, get, list and cancel (and the
+ * payment sources: create, get, list), each
  * answer validated against the API's own schemas (`#shared/deposits/schemas`, which the OpenAPI
  * document is generated from). Three outcomes:
  *
@@ -21,14 +22,17 @@ import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import {
   type CreateDepositRequest,
+  type CreateSourceRequest,
   Deposit,
   DepositList,
   type GetDepositRequest,
   type ListDepositsRequest,
+  Source,
+  SourceList,
 } from '#shared/deposits/schemas';
 import { FailedEnvelope } from '#shared/spec/schemas';
 
-export type { Deposit, DepositList } from '#shared/deposits/schemas';
+export type { Deposit, DepositList, Source, SourceList } from '#shared/deposits/schemas';
 
 /** Whose deposits: the user's provider connection (its access token) and the two secrets. */
 export interface DepositsConnection {
@@ -65,6 +69,7 @@ export interface DepositsAnswer<T> {
 }
 
 export type CreateDeposit = Omit<CreateDepositRequest, 'appSecret' | 'userSecret'>;
+export type CreateSource = Omit<CreateSourceRequest, 'appSecret' | 'userSecret'>;
 export type ListDeposits = Partial<Pick<ListDepositsRequest, 'limit' | 'cursor'>>;
 
 /** The API refused: its failed envelope. */
@@ -110,18 +115,49 @@ export class DepositsClient {
    * Starts a deposit, or (the same key with `userInputs`) answers the bank's question. Sent again with
    * the same key when no answer came. The key defaults to a fresh one: pass your own to repeat.
    */
-  async create(
+  create(
     connection: DepositsConnection,
     request: CreateDeposit,
     idempotencyKey: string = randomUUID(),
   ): Promise<DepositsAnswer<Deposit>> {
+    return this.createOnce('/v1/deposits/create', connection, request, Deposit, idempotencyKey);
+  }
+
+  /**
+   * Prepares the connection for deposits into a wallet account (a payment source, at onboarding), or
+   * (the same key with `userInputs`) answers the bank's question; sent again like `create`.
+   */
+  createSource(
+    connection: DepositsConnection,
+    request: CreateSource = {},
+    idempotencyKey: string = randomUUID(),
+  ): Promise<DepositsAnswer<Source>> {
+    return this.createOnce('/v1/sources/create', connection, request, Source, idempotencyKey);
+  }
+
+  /** One payment source as it stands. */
+  getSource(connection: DepositsConnection, sourceID: string) {
+    return this.send('/v1/sources/get', connection, { sourceID }, Source);
+  }
+
+  /** The connection's payment sources, newest first; pass the answer's `cursor` for the next page. */
+  listSources(connection: DepositsConnection, page: ListDeposits = {}) {
+    return this.send('/v1/sources/list', connection, page, SourceList);
+  }
+
+  /** A create, sent again with its key while no answer comes (the API answers a repeat with what it started). */
+  private async createOnce<S extends z.ZodType>(
+    path: string,
+    connection: DepositsConnection,
+    request: object,
+    schema: S,
+    idempotencyKey: string,
+  ): Promise<DepositsAnswer<z.infer<S>>> {
     const retries = this.options.retries ?? 3;
     let delay = this.options.retryDelayMs ?? 200;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.send('/v1/deposits/create', connection, request, Deposit, {
-          'idempotency-key': idempotencyKey,
-        });
+        return await this.send(path, connection, request, schema, { 'idempotency-key': idempotencyKey });
       } catch (error) {
         if (!worthRepeating(error) || attempt >= retries) throw error;
         await new Promise((resume) => setTimeout(resume, delay));

@@ -1,7 +1,7 @@
 /**
- * The deposits API's cancel, by the deposit's owner, of a deposit that has not reached its transfer
- * (it resolves the bank, registers the beneficiary, waits for the cool-down, or waits for the
- * caller's answer there):
+ * The cancel, by the deposit's owner (the deposits API) or by an operator (the operator API), of a
+ * deposit that has not reached its transfer (it resolves the bank, registers the beneficiary, waits
+ * for the cool-down, or waits for the caller's answer there):
  *   1. the deposit ends `failed` with type CANCELLED, in one conditional write that also erases its
  *      credentials and carries the event its caller hears (`fail`);
  *   2. the connection it held for a question, and the beneficiary claim it held, are freed;
@@ -27,22 +27,41 @@ export interface CancelContext extends FailContext {
 /** How many times a cancel decides again when a step moved the deposit under it. */
 const MAX_TRIES = 5;
 
+/** The owner's cancel: a deposit of another connection (or user) does not exist to it. */
 export async function cancelDeposit(
   request: { depositId: string; accessToken: string; userSecret: string },
   ctx: CancelContext,
 ) {
+  const cancelled = await cancelBeforeTransfer(
+    ctx,
+    request.depositId,
+    (deposit) => ownedBy(deposit, request),
+    { msg: 'Cancelled by its owner' },
+  );
+  return { status: 200, body: depositView(cancelled, ctx.clock.now()) };
+}
+
+/**
+ * Cancels the deposit if `admits` it (the owner's check; an operator's cancel admits any deposit),
+ * ending it failed CANCELLED with `msg` (and the history `note`): the rules above, whoever asks.
+ */
+export async function cancelBeforeTransfer(
+  ctx: CancelContext,
+  depositId: string,
+  admits: (deposit: Deposit | undefined) => deposit is Deposit,
+  ending: { msg: string; note?: string },
+): Promise<Deposit> {
   for (let tries = 0; tries < MAX_TRIES; tries += 1) {
-    const deposit = await ctx.deposits.get(request.depositId);
-    if (!ownedBy(deposit, request))
-      throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${request.depositId}`);
+    const deposit = await ctx.deposits.get(depositId);
+    if (!admits(deposit)) throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${depositId}`);
     refuseUnlessCancellable(deposit);
-    const cancelled = await fail(ctx, deposit, 'CANCELLED', 'Cancelled by its owner');
+    const cancelled = await fail(ctx, deposit, 'CANCELLED', ending.msg, {}, ending.note);
     if (!cancelled) continue;
     // `fail` frees the claim of a deposit at ensure-beneficiary; one waiting out the cool-down before
     // its beneficiary's look-up holds it too (the release is conditional on this deposit holding it).
     await ctx.claims.release(deposit.ownerKey, deposit.walletAccountId, deposit.id);
     await ctx.schedules.cancel(scheduleNamesOf(deposit));
-    return { status: 200, body: depositView(cancelled, ctx.clock.now()) };
+    return cancelled;
   }
   throw new DepositError('DEPOSIT_BUSY', 'The deposit kept moving; read it and try again');
 }

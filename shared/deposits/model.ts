@@ -148,6 +148,17 @@ export interface Deposit {
    * relayed from the table's stream; absent on a version the caller need not hear of.
    */
   event?: DepositEvent;
+  /** An operator's resolution of an unknown transfer outcome (done or failed), once it is resolved. */
+  resolution?: Resolution;
+}
+
+/** Who settled an unknown transfer outcome, how and why (the operator API's resolve). */
+export interface Resolution {
+  outcome: 'done' | 'failed';
+  /** The operator's identity (its IAM ARN in AWS). */
+  by: string;
+  reason: string;
+  at: number;
 }
 
 /** The bank's facts, which resolve-bank recorded before any later step runs. */

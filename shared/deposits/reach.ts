@@ -34,6 +34,10 @@ export interface Reach {
   ownerIndex?: boolean;
   /** Deletes wake-up schedules. */
   unschedules?: boolean;
+  /** Queries the index of deposits by status bucket (the operator's list). */
+  statusIndex?: boolean;
+  /** Reads the depths of every queue of the service and of its DLQ. */
+  queueDepths?: boolean;
   /** Calls the provider. */
   provider?: boolean;
 }
@@ -111,6 +115,20 @@ export const reach = {
     claims: ['release'],
     leases: true,
   },
+  /** POST /v1/sources/create: starts a payment source, or resumes the one waiting for these answers. */
+  createSource: {
+    sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
+    wakes: [],
+    credentials: 'seal',
+    deposits: 'write',
+    idempotency: true,
+    claims: ['release'],
+    leases: true,
+  },
+  /** POST /v1/sources/get. */
+  getSource: { sends: [], wakes: [], deposits: 'read' },
+  /** POST /v1/sources/list: the connection's sources, by the owner index. */
+  listSources: { sends: [], wakes: [], ownerIndex: true },
   /** POST /v1/deposits/get. */
   get: { sends: [], wakes: [], deposits: 'read' },
   /** POST /v1/deposits/list: the connection's deposits, by the owner index. */
@@ -126,6 +144,30 @@ export const reach = {
     wakes: [],
     dueIndex: true,
   },
+  // The operator API (`shared/operator/`): any deposit, not only a connection's own.
+  /** POST /v1/ops/deposits/list: a status bucket's deposits, by the status index. */
+  'operator-list': { sends: [], wakes: [], statusIndex: true },
+  /** POST /v1/ops/deposits/get. */
+  'operator-get': { sends: [], wakes: [], deposits: 'read' },
+  /** POST /v1/ops/deposits/resolve: settles an unknown transfer outcome (one write of a final deposit). */
+  'operator-resolve': { sends: [], wakes: [], deposits: 'write' },
+  /** POST /v1/ops/deposits/cancel: the owner's cancel, by an operator. */
+  'operator-cancel': {
+    sends: [],
+    wakes: [],
+    deposits: 'write',
+    claims: ['release'],
+    leases: true,
+    unschedules: true,
+  },
+  /** POST /v1/ops/deposits/redrive: the message the sweeper would send, to the step queue it names. */
+  'operator-redrive': {
+    sends: ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer', 'reconcile'],
+    wakes: [],
+    deposits: 'read',
+  },
+  /** POST /v1/ops/queues. */
+  'operator-queues': { sends: [], wakes: [], queueDepths: true },
 } as const satisfies Record<string, Reach>;
 
 export type ReachName = keyof typeof reach;

@@ -11,6 +11,7 @@ import { logger } from '#shared/logger';
 import { errorEnvelope, type HttpEvent, type HttpResult, json, parseBody } from '#shared/middleware/http';
 import { bearerTokenOf } from '#shared/spec/limits';
 import { DepositError } from './errors.ts';
+import { IdempotencyKey } from './schemas.ts';
 
 export interface DepositRouteInput<T> {
   body: T;
@@ -34,4 +35,15 @@ export function depositRoute<S extends z.ZodType>(
       const { status, body: answer } = await action({ body, accessToken, event });
       return json(status, answer);
     });
+}
+
+/** The request's `Idempotency-Key` header, required on the create routes. */
+export function idempotencyKeyOf(event: HttpEvent): string {
+  const key = IdempotencyKey.safeParse(event.headers['idempotency-key']);
+  if (!key.success) {
+    throw new DepositError('BAD_REQUEST', 'Invalid JSON request', [
+      'Idempotency-Key header: required, 1 to 255 printable characters',
+    ]);
+  }
+  return key.data;
 }

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { inputLimits } from '#shared/spec/limits';
 import { boundedText, UserInput, UserInputAnswers } from '#shared/spec/schemas';
 import { DepositStatus, DepositStep } from './model.ts';
+import { SourceStatus } from './sources.ts';
 
 const id = boundedText(inputLimits.id);
 const secret = boundedText(inputLimits.secret);
@@ -41,6 +42,21 @@ export const ListDepositsRequest = z.object({
   cursor: boundedText(512).optional(),
 });
 export type ListDepositsRequest = z.infer<typeof ListDepositsRequest>;
+
+export const CreateSourceRequest = z.object({
+  appSecret: secret,
+  userSecret: secret,
+  walletAccountID: id.optional(),
+  /** Answers to the provider's question, sent with the same Idempotency-Key. */
+  userInputs: UserInputAnswers.min(1).optional(),
+});
+export type CreateSourceRequest = z.infer<typeof CreateSourceRequest>;
+
+export const GetSourceRequest = z.object({ appSecret: secret, userSecret: secret, sourceID: id });
+export type GetSourceRequest = z.infer<typeof GetSourceRequest>;
+
+export const ListSourcesRequest = ListDepositsRequest;
+export type ListSourcesRequest = ListDepositsRequest;
 
 /** An Idempotency-Key: printable, at most 255 characters. */
 export const IdempotencyKey = z
@@ -92,3 +108,39 @@ export const DepositList = z
 export type DepositList = z.infer<typeof DepositList>;
 
 export const Health = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
+
+/** A payment source as its owner reads it (`sourceView`): create, get, and each item of a list. */
+export const Source = z
+  .object({
+    sourceID: z.string(),
+    /** `false` only once it failed. */
+    success: z.boolean(),
+    status: z.enum(SourceStatus),
+    walletAccountID: z.string(),
+    /** The user's bank, once known. */
+    bankName: z.string().optional(),
+    /** While the bank's cool-down runs (`status: cooling_down`): when deposits go straight through. */
+    readyAt: instant.optional(),
+    /** While it waits for the caller's answers (`status: user_input_required`). */
+    userInputs: z.array(UserInput).optional(),
+    inputExpiresAt: instant.optional(),
+    /** Why it failed. */
+    type: z.string().optional(),
+    msg: z.string().optional(),
+    history: z.array(
+      z.object({ step: DepositStep, status: z.enum(SourceStatus), at: instant, note: z.string().optional() }),
+    ),
+    createdAt: instant,
+    updatedAt: instant,
+  })
+  .meta({ id: 'Source' });
+export type Source = z.infer<typeof Source>;
+
+export const SourceList = z
+  .object({
+    sources: z.array(Source),
+    /** There while more may follow: send it back for the next page. */
+    cursor: z.string().optional(),
+  })
+  .meta({ id: 'SourceList' });
+export type SourceList = z.infer<typeof SourceList>;

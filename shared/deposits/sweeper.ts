@@ -8,7 +8,7 @@
  *      deposit waiting for its caller, the expiry of the question.
  */
 import type { Clock } from '#shared/clock';
-import type { Deposit } from './model.ts';
+import type { Deposit, StepMessageTo, WorkStep } from './model.ts';
 import type { DepositSettings, DueDeposits, StepQueues } from './ports.ts';
 import type { SendsOf } from './reach.ts';
 
@@ -45,10 +45,19 @@ async function redrive(ctx: SweepContext, deposit: Deposit, now: number) {
   const delay = Math.min(MAX_REDRIVE_DELAY_MS, ctx.settings.stallAfterMs * 2 ** Math.min(redrives, 20));
   // Deferred first: a deposit that moved meanwhile has its own check time and messages.
   if (!(await ctx.due.defer(deposit, now + delay))) return;
+  const message = redriveMessage(deposit);
+  if (message) await ctx.queues.send(message);
+}
+
+/**
+ * The message that moves a deposit in flight on: its own step's (duplicates are dropped by the
+ * version), or, for a deposit waiting for its caller, the expiry of the question (which does nothing
+ * before the question expires). None for a finished deposit. The sweeper's and the operator's redrive.
+ */
+export function redriveMessage(deposit: Deposit): StepMessageTo<WorkStep> | undefined {
+  if (deposit.step === 'completed') return undefined;
   const message = { depositId: deposit.id, step: deposit.step, version: deposit.version };
-  if (deposit.status === 'user_input_required') {
-    await ctx.queues.send({ ...message, kind: 'expire-input' });
-  } else if (deposit.status === 'initialized') {
-    await ctx.queues.send({ ...message, kind: 'run' });
-  }
+  if (deposit.status === 'user_input_required') return { ...message, kind: 'expire-input' };
+  if (deposit.status === 'initialized') return { ...message, kind: 'run' };
+  return undefined;
 }

@@ -101,19 +101,20 @@ export function checkAt(deposit: Deposit, now: number, stallAfterMs: number): nu
   return now + stallAfterMs;
 }
 
-/** Ends the deposit as failed with a type its caller can act on, and tells the caller. */
+/** Ends the deposit as failed with a type its caller can act on (and a history note), and tells the caller. */
 export async function fail(
   ctx: FailContext,
   deposit: Deposit,
   type: string,
   msg: string,
   changes: Partial<Deposit> = {},
+  note?: string,
 ) {
   const failed = await advance(
     ctx,
     deposit,
     { ...changes, status: 'failed', step: 'completed', failure: { type, msg }, pendingInput: undefined },
-    undefined,
+    note,
     { type: 'deposit.failed', data: { type, msg } },
   );
   await ctx.leases.release(deposit.ownerKey, inputLease(deposit));

@@ -21,7 +21,8 @@ export class WebhookSender {
     const payload = JSON.stringify({
       type: event.type,
       timestamp: event.occurredAt,
-      data: { depositId: event.depositId, ...event.data },
+      // A source's events name it as one: `sourceId`.
+      data: { [event.type.startsWith('source.') ? 'sourceId' : 'depositId']: event.depositId, ...event.data },
     });
     const signature = this.signer.sign(event.id, now, payload);
     const response = await fetch(this.url, {

@@ -5,9 +5,10 @@
  */
 import { schedulerClient, sqsClient } from '#shared/adapters/clients';
 import { NotificationQueue } from '#shared/adapters/notification-queue';
+import { SqsQueueDepths } from '#shared/adapters/queue-depths';
 import { EventBridgeWakeCancels, EventBridgeWakeScheduler } from '#shared/adapters/scheduler';
 import { SqsStepQueues } from '#shared/adapters/step-queues';
-import { notifyConfig, schedulerConfig, stepQueueArns, stepQueueUrls } from '#shared/config';
+import { notifyConfig, operatorConfig, schedulerConfig, stepQueueArns, stepQueueUrls } from '#shared/config';
 import type { WorkStep } from '#shared/deposits/model';
 import { type ReachName, reach, type SendsOf, type WakesOf } from '#shared/deposits/reach';
 
@@ -39,4 +40,9 @@ export function scheduleCancels() {
 /** The notify queue: the caller's events on their way to its webhook. */
 export function depositEvents() {
   return new NotificationQueue(sqsClient(), notifyConfig().NOTIFY_QUEUE_URL);
+}
+
+/** The depths of every queue of the service and its DLQ (the operator's view). */
+export function queueDepths() {
+  return new SqsQueueDepths(sqsClient(), operatorConfig().OPERATOR_QUEUES);
 }

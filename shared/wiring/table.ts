@@ -7,6 +7,7 @@
 import { BankMemoryItems } from '#shared/adapters/bank-memory';
 import { dynamodbClient } from '#shared/adapters/clients';
 import { DueDepositsIndex, OwnerDepositsIndex } from '#shared/adapters/deposits-indexes';
+import { StatusDepositsIndex } from '#shared/adapters/deposits-status-index';
 import {
   BeneficiaryClaimItems,
   ConnectionLeaseItems,
@@ -27,6 +28,7 @@ export const tableEntities = {
   idempotency: () => new IdempotencyItems(table()),
   due: () => new DueDepositsIndex(table()),
   owners: () => new OwnerDepositsIndex(table()),
+  byStatus: () => new StatusDepositsIndex(table()),
   claims: () => new BeneficiaryClaimItems(table()),
   leases: () => new ConnectionLeaseItems(table()),
   banks: () => new BankMemoryItems(table()),

@@ -87,6 +87,7 @@ beforeAll(async () => {
   stack = await startLocalStack({
     sandboxPort: 0,
     depositsPort: 0,
+    operatorPort: 0,
     // No sweep during the test: its reads are no deposit's.
     sweepIntervalMs: 3_600_000,
     env: {

@@ -43,6 +43,7 @@ const benchStarted = performance.now();
 const stack = await startLocalStack({
   sandboxPort: 0,
   depositsPort: 0,
+  operatorPort: 0,
   // Cool-downs past 2 s go through a schedule (the counted cool-down bank's is 3.6 s), as long ones do in AWS.
   env: { POWERTOOLS_LOG_LEVEL: 'ERROR', SANDBOX_APP_SECRET: appSecret, LONG_WAIT_SECONDS: '2' },
 });

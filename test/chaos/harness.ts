@@ -79,6 +79,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     stack = await startLocalStack({
       sandboxPort: 0,
       depositsPort: 0,
+      operatorPort: 0,
       visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS,
       sweepIntervalMs: 1_000,
       env: { ...chaosEnv, WEBHOOK_URL: `${webhook.url}/hooks`, WEBHOOK_SECRET: webhook.secret },

@@ -1,6 +1,6 @@
 /**
  * The OpenAPI documents against the running services: each local API serves its document and a
- * reference page; both documents validate as OpenAPI 3.1; they describe every route of the topology
+ * reference page; the documents validate as OpenAPI 3.1; they describe every route of the topology
  * and no other; every documented route answers, and every documented request example is accepted
  * (never BAD_REQUEST), its answer matching the documented schema. (Every answer the other e2e tests
  * get through the shared helpers is checked against the documents too: test/support/contract.ts.)
@@ -10,10 +10,11 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { validate } from '@readme/openapi-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { depositsApi, sandboxApi } from '#infra/topology';
+import { depositsApi, operatorApi, sandboxApi } from '#infra/topology';
 import { contracts } from '#shared/contracts/contracts';
 import { documents, expectDocumented } from '../support/contract.ts';
 import { depositsUrl, startDeposit } from '../support/deposits.ts';
+import { operatorToken, operatorUrl } from '../support/operator.ts';
 import {
   appSecret,
   createUser,
@@ -29,6 +30,7 @@ const projectRoot = resolve(import.meta.dirname, '../..');
 const apis = [
   { spec: depositsApi, url: depositsUrl },
   { spec: sandboxApi, url: sandboxUrl },
+  { spec: operatorApi, url: operatorUrl },
 ];
 
 describe.each(apis)('the $spec.name API serves its contract', ({ spec, url }) => {
@@ -136,7 +138,9 @@ describe.each(apis)('every documented route of the $spec.name API answers', ({ s
     // prepare
     const body = route.body ? realised(route.path, route.body.example as Record<string, unknown>) : undefined;
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (route.security) headers.authorization = `Bearer ${world.user.accessToken}`;
+    // The operator API takes the operator's token; the others the user's connection.
+    const bearer = spec === operatorApi ? operatorToken : world.user.accessToken;
+    if (route.security) headers.authorization = `Bearer ${bearer}`;
     if (route.headers) headers['idempotency-key'] = crypto.randomUUID();
 
     // act
@@ -151,6 +155,7 @@ describe.each(apis)('every documented route of the $spec.name API answers', ({ s
     expectDocumented(spec.name, route.method, route.path, response.status, answer);
     expect(answer.type).not.toBe('NOT_FOUND');
     expect(answer.type).not.toBe('BAD_REQUEST');
+    if (spec === operatorApi) expect(answer.type).not.toBe('UNAUTHORIZED');
     expect(response.status).toBeLessThan(500);
   });
 });

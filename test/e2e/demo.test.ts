@@ -9,8 +9,8 @@ import { sandboxUrl } from '../support/sandbox.ts';
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../..');
 
-function demo(bankId: string, input: string) {
-  const child = run('npx', ['tsx', 'infra/local/demo.ts', bankId], {
+function demo(args: string | string[], input: string) {
+  const child = run('npx', ['tsx', 'infra/local/demo.ts', ...[args].flat()], {
     cwd: root,
     env: { ...process.env, DEPOSITS_URL: depositsUrl, SANDBOX_URL: sandboxUrl },
     timeout: 60_000,
@@ -28,6 +28,19 @@ describe('npm run demo', () => {
       expect(stdout).toContain(step);
     expect(stdout).toMatch(/Done\. Transfer reference TRF\w+/);
     expect(stdout).toContain('now holds 99750 AED');
+  });
+
+  it('with --source: prepares a payment source, counting its cool-down down, then a deposit goes straight to the transfer', async () => {
+    const { stdout } = await demo(['--source', 'SANDBOX_COOLDOWN_FAST'], '');
+
+    expect(stdout).toContain('Preparing a payment source');
+    expect(stdout).toMatch(/source src_\w+ accepted/);
+    expect(stdout).toMatch(/cool-down: \d+ s left/);
+    const deposit = stdout.slice(stdout.indexOf('Ready: deposits into this wallet account'));
+    expect(deposit).toContain('bank remembered');
+    expect(deposit).not.toContain('wait-cooldown');
+    expect(deposit).not.toContain('cool-down:');
+    expect(deposit).toMatch(/Done\. Transfer reference TRF\w+/);
   });
 
   it('counts down a cool-down', async () => {

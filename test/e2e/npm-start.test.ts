@@ -87,17 +87,23 @@ describe('npm start with a port already in use', () => {
   it.each([
     ['SANDBOX_PORT', 'sandbox'],
     ['PORT', 'deposits'],
+    ['OPERATOR_PORT', 'operator'],
   ])('%s taken: one line naming %s, exit 1, no DynamoDB Local left running', async (variable, api) => {
     // prepare
     const port = await busyPort();
     const mark = `NPM_START_TEST_RUN=${randomUUID()}`;
     const before = dynamoDbLocalPids(mark);
-    const other = variable === 'PORT' ? 'SANDBOX_PORT' : 'PORT';
+    // The other ports: any free one, so that a stack running on the defaults does not matter.
+    const others = Object.fromEntries(
+      ['SANDBOX_PORT', 'PORT', 'OPERATOR_PORT']
+        .filter((name) => name !== variable)
+        .map((name) => [name, '0']),
+    );
 
     // act
     const result = await npmStart({
       [variable]: String(port),
-      [other]: '0',
+      ...others,
       NPM_START_TEST_RUN: mark.slice('NPM_START_TEST_RUN='.length),
     });
     const after = dynamoDbLocalPids(mark);
@@ -114,11 +120,11 @@ describe('npm start with a port already in use', () => {
 });
 
 describe('npm start when the stack is up', () => {
-  it("prints each API's contract and reference page, which answer", async () => {
+  it("prints each API's contract and reference page, which answer, and the operator's token and console link", async () => {
     // prepare
     const child = spawn(resolve(projectRoot, 'node_modules/.bin/tsx'), ['infra/local/start.ts'], {
       cwd: projectRoot,
-      env: { ...process.env, PORT: '0', SANDBOX_PORT: '0' },
+      env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', OPERATOR_PORT: '0', OPERATOR_TOKEN: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<void>((done) => child.once('exit', () => done()));
@@ -141,9 +147,25 @@ describe('npm start when the stack is up', () => {
       const answers = await Promise.all(printed.map(async (url) => (await fetch(url)).status));
 
       // assess
-      expect(printed.filter((url) => url.endsWith('/docs'))).toHaveLength(2);
-      expect(printed.filter((url) => url.endsWith('/openapi.json'))).toHaveLength(2);
-      expect(answers).toEqual([200, 200, 200, 200]);
+      expect(printed.filter((url) => url.endsWith('/docs'))).toHaveLength(3);
+      expect(printed.filter((url) => url.endsWith('/openapi.json'))).toHaveLength(3);
+      expect(answers).toEqual([200, 200, 200, 200, 200, 200]);
+      // The operator's console link carries the token, which the operator API takes.
+      const link = /(http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)/.exec(stdout);
+      expect(link).not.toBeNull();
+      const [, operatorUrl, token] = link ?? [];
+      expect(stdout).toContain(`Operator token     ${token}`);
+      const queuesWith = async (bearer: string) =>
+        (
+          await fetch(`${operatorUrl}/v1/ops/queues`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+            body: '{}',
+          })
+        ).status;
+      expect(await queuesWith(token ?? '')).toBe(200);
+      expect(await queuesWith('not-the-token')).toBe(401);
+      expect((await fetch(`${operatorUrl}/`)).status).toBe(200);
     } finally {
       child.kill('SIGTERM');
       await exited;

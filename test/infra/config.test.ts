@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readDeploymentConfig } from '#infra/cdk/config';
 import { functionSettings, limits, queueAlarms, settingsOf } from '#infra/cdk/settings';
 import { localWallets } from '#infra/local/wallets';
-import { depositsApi, outbox, queues, sandboxApi, sweeper } from '#infra/topology';
+import { depositsApi, operatorApi, outbox, queues, sandboxApi, sweeper } from '#infra/topology';
 import { faultWaitBudgetMs } from '#shared/spec/limits';
 import { prodWallets } from './synth.ts';
 
@@ -100,7 +100,7 @@ describe('deployment configuration (CDK context)', () => {
 
 describe('function settings', () => {
   const topologyHandlers = [
-    ...[depositsApi, sandboxApi].flatMap((api) => [
+    ...[depositsApi, sandboxApi, operatorApi].flatMap((api) => [
       ...api.routes.map((route) => route.handler),
       api.defaultHandler,
     ]),

@@ -9,7 +9,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DeploymentConfigError, readDeploymentConfig } from '#infra/cdk/config';
 import { depositsRouteThrottle } from '#infra/cdk/settings';
 import { depositsApi } from '#infra/topology';
-import { configurations, nagFindings, resourcesOf, type Synthesized, synthesize } from './synth.ts';
+import {
+  configurations,
+  managedPolicy,
+  nagFindings,
+  routesOf,
+  type Synthesized,
+  synthesize,
+} from './synth.ts';
 
 const jwtContext = {
   ...configurations.prodWithoutSandbox,
@@ -34,20 +41,16 @@ beforeAll(() => {
 const routeKeys = depositsApi.routes.map((route) => `${route.method} ${route.path}`);
 const guarded = [...routeKeys.filter((key) => key !== 'GET /health'), '$default'];
 
-function routes(synthesized: Synthesized) {
-  return new Map(
-    resourcesOf(synthesized.templates.stateless, 'AWS::ApiGatewayV2::Route').map(([, route]) => [
-      String(route.Properties?.RouteKey),
-      route.Properties ?? {},
-    ]),
-  );
-}
+const routes = (synthesized: Synthesized) => routesOf(synthesized, 'DepositsApi');
 
 describe('the deposits API in AWS', () => {
   it('requires IAM authorization (SigV4) on every route but health, by default, in dev and prod', () => {
     for (const synthesized of [iam, iamProd]) {
       const byKey = routes(synthesized);
       expect([...byKey.keys()].sort()).toEqual([...routeKeys, '$default'].sort());
+      // The payment sources' routes (issue 13) deploy beside the deposits' and are guarded the same way.
+      for (const path of ['/v1/sources/create', '/v1/sources/get', '/v1/sources/list'])
+        expect(byKey.get(`POST ${path}`)?.AuthorizationType).toBe('AWS_IAM');
       for (const key of guarded)
         expect({ key, type: byKey.get(key)?.AuthorizationType }).toEqual({ key, type: 'AWS_IAM' });
       expect(byKey.get('GET /health')?.AuthorizationType).toBe('NONE');
@@ -57,7 +60,7 @@ describe('the deposits API in AWS', () => {
 
   it("gives the backend's role a policy to invoke exactly the guarded routes of this API", () => {
     const template = iam.templates.stateless;
-    const [[, policy] = expect.fail('no caller policy')] = resourcesOf(template, 'AWS::IAM::ManagedPolicy');
+    const policy = managedPolicy(iam, 'DepositsApiCallerPolicy') ?? expect.fail('no caller policy');
     const document = policy.Properties?.PolicyDocument as {
       Statement: { Action: string; Resource: unknown[] }[];
     };
@@ -96,7 +99,7 @@ describe('the deposits API in AWS', () => {
       });
     }
     expect(byKey.get('GET /health')?.AuthorizationType).toBe('NONE');
-    template.resourceCountIs('AWS::IAM::ManagedPolicy', 0);
+    expect(managedPolicy(jwt, 'DepositsApiCallerPolicy')).toBeUndefined();
   });
 
   it('throttles each route on the stage: the defaults, and the context over them', () => {

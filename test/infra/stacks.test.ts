@@ -10,6 +10,7 @@ import { functionSettings, settingsOf, visibilityTimeoutFactor } from '#infra/cd
 import { stalledMetricName, sweeperRedriveMessage } from '#infra/constructs/deposits-monitoring';
 import {
   depositsApi,
+  operatorApi,
   outbox,
   queues,
   sandboxApi,
@@ -17,6 +18,7 @@ import {
   stepQueueKeys,
   sweeper,
   tables,
+  watchedQueuesVariable,
 } from '#infra/topology';
 import { reach, wakeTargets } from '#shared/deposits/reach';
 import {
@@ -109,6 +111,7 @@ describe('functions', () => {
   });
 
   it('have the environment the local stack gives the handlers, from the topology, without local endpoints', () => {
+    const operatorQueues = operatorApi.routes.find((route) => route.path === '/v1/ops/queues')?.handler;
     const queueVariables = (withNotify: boolean) =>
       Object.entries(queues)
         .filter(([key]) => key !== 'notify' || withNotify)
@@ -138,8 +141,12 @@ describe('functions', () => {
       for (const [handler, { resource }] of functionsByHandler(synthesized.templates.stateless)) {
         const variables = environmentOf(resource);
         const notifier = handler === queues.notify.consumer && webhook;
-        const names = Object.keys(variables).filter((name) => !name.startsWith('WEBHOOK_'));
+        const names = Object.keys(variables).filter(
+          (name) => !name.startsWith('WEBHOOK_') && name !== watchedQueuesVariable,
+        );
         expect(names.sort(), handler).toEqual(expected(webhook));
+        // The operator's queues handler alone reads every queue's depth (and its DLQ's).
+        expect(watchedQueuesVariable in variables, handler).toBe(handler === operatorQueues);
         expect(
           Object.keys(variables)
             .filter((name) => name.startsWith('WEBHOOK_'))
@@ -362,6 +369,15 @@ describe('tables', () => {
           ],
           Projection: { ProjectionType: 'KEYS_ONLY' },
         },
+        {
+          // The keys and the step: written only when the bucket or the step changes.
+          IndexName: 'byStatus',
+          KeySchema: [
+            { AttributeName: 'opsBucket', KeyType: 'HASH' },
+            { AttributeName: 'createdAt', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['step'] },
+        },
       ],
     });
   });
@@ -548,9 +564,11 @@ describe('each function touches only what it uses', () => {
       sends: ['transfer', 'ensureBeneficiary'],
       schedules: true,
     },
+    // A ready payment source wakes the deposits that followed its wake-up, at the transfer or at
+    // ensure-beneficiary's look-up (and takes the shared wake-up: a DeleteItem).
     [queues.transfer.consumer]: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      sends: ['transfer', 'waitCooldown', 'reconcile'],
+      sends: ['transfer', 'waitCooldown', 'reconcile', 'ensureBeneficiary'],
       kms: 'kms:Decrypt',
       schedules: true,
     },
@@ -569,6 +587,20 @@ describe('each function touches only what it uses', () => {
       schedules: false,
     },
     [route('POST', '/v1/deposits/get')]: { table: ['GetItem'], sends: [], schedules: false },
+    // The sources API: the same grants model as the deposits routes.
+    [route('POST', '/v1/sources/create')]: {
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      sends: ['resolveBank', 'ensureBeneficiary', 'transfer'],
+      kms: 'kms:GenerateDataKey',
+      schedules: false,
+    },
+    [route('POST', '/v1/sources/get')]: { table: ['GetItem'], sends: [], schedules: false },
+    [route('POST', '/v1/sources/list')]: {
+      table: ['BatchGetItem'],
+      sends: [],
+      schedules: false,
+      index: 'byOwner',
+    },
     [route('POST', '/v1/deposits/list')]: {
       table: ['BatchGetItem'],
       sends: [],
@@ -682,15 +714,17 @@ describe('each function touches only what it uses', () => {
 
 describe('HTTP APIs', () => {
   it('route every topology route, and everything else to the default handler', () => {
-    for (const [template, spec] of [
-      [dev.templates.stateless, depositsApi],
-      [dev.templates.sandbox, sandboxApi],
+    for (const [template, specs] of [
+      [dev.templates.stateless, [depositsApi, operatorApi]],
+      [dev.templates.sandbox, [sandboxApi]],
     ] as const) {
       const routeKeys = resourcesOf(template ?? expect.fail('no template'), 'AWS::ApiGatewayV2::Route').map(
         ([, route]) => route.Properties?.RouteKey,
       );
       expect(routeKeys.sort()).toEqual(
-        [...spec.routes.map((route) => `${route.method} ${route.path}`), '$default'].sort(),
+        specs
+          .flatMap((spec) => [...spec.routes.map((route) => `${route.method} ${route.path}`), '$default'])
+          .sort(),
       );
       template?.hasResourceProperties('AWS::ApiGatewayV2::Integration', { PayloadFormatVersion: '2.0' });
       template?.hasResourceProperties('AWS::ApiGatewayV2::Stage', {

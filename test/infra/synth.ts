@@ -11,6 +11,7 @@ import { App, type Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { type Deployment, defineDeployment } from '#infra/cdk/deployment';
 import { localWallets } from '#infra/local/wallets';
+import { watchedQueues, watchedQueuesVariable } from '#infra/topology';
 
 const projectRoot = resolve(import.meta.dirname, '../..');
 const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as {
@@ -165,7 +166,28 @@ export function stubEnvironment(variables: Record<string, unknown>): Record<stri
         return [name, `arn:aws:sqs:us-east-1:123456789012:${name}`];
       if (name.endsWith('_NAME')) return [name, name.toLowerCase()];
       if (name === 'PROVIDER_BASE_URL') return [name, 'https://sandbox.execute-api.us-east-1.amazonaws.com/'];
+      if (name === watchedQueuesVariable) {
+        const url = (queue: string) => `https://sqs.us-east-1.amazonaws.com/123456789012/${queue}`;
+        const watched = watchedQueues((key) => ({ url: url(key), dlqUrl: url(`${key}-dlq`) }));
+        return [name, JSON.stringify(watched)];
+      }
       throw new Error(`no stand-in for ${name}: ${JSON.stringify(value)}`);
     }),
   );
+}
+
+/** The routes of one HTTP API of the stateless stack (its construct id in their API's reference). */
+export function routesOf(synthesized: Synthesized, api: 'DepositsApi' | 'OperatorApi') {
+  return new Map(
+    resourcesOf(synthesized.templates.stateless, 'AWS::ApiGatewayV2::Route')
+      .filter(([, route]) => JSON.stringify(route.Properties?.ApiId).includes(`"${api}`))
+      .map(([, route]) => [String(route.Properties?.RouteKey), route.Properties ?? {}]),
+  );
+}
+
+/** The managed policy of the stateless stack whose logical id starts so. */
+export function managedPolicy(synthesized: Synthesized, id: string) {
+  return resourcesOf(synthesized.templates.stateless, 'AWS::IAM::ManagedPolicy').find(([logicalId]) =>
+    logicalId.startsWith(id),
+  )?.[1];
 }

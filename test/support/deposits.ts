@@ -54,6 +54,39 @@ export function readDeposit(user: Connection, operationID: string) {
   return reply('/v1/deposits/get', () => depositsClient.get(connectionOf(user), operationID));
 }
 
+/** POST /v1/sources/create as this user; a fresh Idempotency-Key unless one is given. */
+export function startSource(
+  user: TestUser,
+  request: { walletAccountID?: string; userInputs?: DepositRequest['userInputs'] } = {},
+  idempotencyKey: string = randomUUID(),
+) {
+  return reply('/v1/sources/create', () =>
+    depositsClient.createSource(connectionOf(user), request, idempotencyKey),
+  );
+}
+
+export function readSource(user: Connection, sourceID: string) {
+  return reply('/v1/sources/get', () => depositsClient.getSource(connectionOf(user), sourceID));
+}
+
+export function listSources(user: Connection, page: { limit?: number; cursor?: string } = {}) {
+  return reply('/v1/sources/list', () => depositsClient.listSources(connectionOf(user), page));
+}
+
+/** Polls the source until `stop` says so (by default: ready or failed); returns the last read. */
+export function sourceWhen(
+  user: TestUser,
+  sourceID: string,
+  stop: (source: Reply['body']) => boolean = (source) =>
+    source.status === 'ready' || source.status === 'failed',
+  timeoutMs = 20_000,
+) {
+  return eventually(async () => {
+    const { body } = await readSource(user, sourceID);
+    return stop(body) ? body : undefined;
+  }, timeoutMs);
+}
+
 /** POST /v1/deposits/cancel as this user. */
 export function cancelDeposit(user: Connection, operationID: string) {
   return reply('/v1/deposits/cancel', () => depositsClient.cancel(connectionOf(user), operationID));

@@ -11,6 +11,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     sandboxUrl: string;
     depositsUrl: string;
+    operatorUrl: string;
+    operatorToken: string;
     dynamodbEndpoint: string;
     sqsEndpoint: string;
     schedulerEndpoint: string;
@@ -40,12 +42,15 @@ export default async function setup(project: TestProject) {
   const stack = await startLocalStack({
     sandboxPort: 0,
     depositsPort: 0,
+    operatorPort: 0,
     visibilityTimeoutSeconds: 2,
     sweepIntervalMs: 1_000,
     env: { ...testEnv, WEBHOOK_URL: `${webhook.url}/hooks`, WEBHOOK_SECRET: webhook.secret },
   });
   project.provide('sandboxUrl', stack.sandboxUrl);
   project.provide('depositsUrl', stack.depositsUrl);
+  project.provide('operatorUrl', stack.operatorUrl);
+  project.provide('operatorToken', stack.operatorToken);
   project.provide('dynamodbEndpoint', stack.dynamodbEndpoint);
   project.provide('sqsEndpoint', stack.sqsEndpoint);
   project.provide('schedulerEndpoint', stack.schedulerEndpoint);

@@ -74,7 +74,8 @@ export async function startWebhookReceiver() {
     deliveries.push({
       id: String(request.headers['webhook-id']),
       type: payload.type,
-      depositId: payload.data.depositId,
+      // A source's events name it `sourceId`: kept under the same key, so tests find either by its id.
+      depositId: payload.data.depositId ?? String(payload.data.sourceId ?? ''),
       data: payload.data,
       verified,
       receivedAt: new Date().toISOString(),
@@ -97,7 +98,8 @@ export async function startWebhookReceiver() {
 
 function depositOf(body: string): string {
   try {
-    return String((JSON.parse(body) as { data?: { depositId?: string } }).data?.depositId ?? '');
+    const data = (JSON.parse(body) as { data?: { depositId?: string; sourceId?: string } }).data;
+    return String(data?.depositId ?? data?.sourceId ?? '');
   } catch {
     return '';
   }

@@ -1,0 +1,9 @@
+import { systemClock } from '#shared/clock';
+import { listByStatus, type StatusListContext } from '#shared/operator/read';
+import { operatorRoute } from '#shared/operator/routes';
+import { ListRequest } from '#shared/operator/schemas';
+import { tableEntities } from '#shared/wiring/table';
+
+const context: StatusListContext = { byStatus: tableEntities.byStatus(), clock: systemClock };
+
+export const handler = operatorRoute(ListRequest, ({ body }) => listByStatus(body, context));

@@ -1,0 +1,19 @@
+import { type ResolveContext, resolveDeposit } from '#shared/operator/resolve';
+import { operatorRoute } from '#shared/operator/routes';
+import { ResolveRequest } from '#shared/operator/schemas';
+import { transitionPorts } from '#shared/wiring/transitions';
+
+const context: ResolveContext = transitionPorts();
+
+export const handler = operatorRoute(ResolveRequest, ({ body, who }) =>
+  resolveDeposit(
+    {
+      depositId: body.operationID,
+      outcome: body.outcome,
+      reference: body.reference,
+      reason: body.reason,
+      who,
+    },
+    context,
+  ),
+);

@@ -1,0 +1,11 @@
+import { systemClock } from '#shared/clock';
+import { type ListContext, listSources } from '#shared/deposits/read';
+import { depositRoute } from '#shared/deposits/routes';
+import { ListSourcesRequest } from '#shared/deposits/schemas';
+import { tableEntities } from '#shared/wiring/table';
+
+const context: ListContext = { owners: tableEntities.owners(), clock: systemClock };
+
+export const handler = depositRoute(ListSourcesRequest, ({ body, accessToken }) =>
+  listSources({ accessToken, userSecret: body.userSecret, limit: body.limit, cursor: body.cursor }, context),
+);

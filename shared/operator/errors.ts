@@ -1,0 +1,16 @@
+/** The operator API's refusals besides the deposits API's own, as the spec's failed envelope. */
+import { EnvelopeError } from '#shared/spec/errors';
+
+export const operatorErrorTypes = {
+  /** A resolve of a deposit whose transfer outcome is not unknown (or is resolved already). */
+  DEPOSIT_NOT_RESOLVABLE: 409,
+  /** A redrive of a finished deposit. */
+  DEPOSIT_NOT_IN_FLIGHT: 409,
+} as const;
+
+export class OperatorError extends EnvelopeError {
+  constructor(type: keyof typeof operatorErrorTypes, msg: string) {
+    super(type, operatorErrorTypes[type], msg);
+    this.name = 'OperatorError';
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * An operator's hands on one deposit in flight: cancel it before its transfer (the owner's cancel,
+ * `shared/deposits/cancel.ts`, without the owner's check, the operator and the reason named on it),
+ * or redrive it now (the message the sweeper would send, `redriveMessage`).
+ */
+import { type CancelContext, cancelBeforeTransfer } from '#shared/deposits/cancel';
+import { DepositError } from '#shared/deposits/errors';
+import type { Deposit } from '#shared/deposits/model';
+import type { DepositRecords, StepQueues } from '#shared/deposits/ports';
+import type { SendsOf } from '#shared/deposits/reach';
+import { redriveMessage } from '#shared/deposits/sweeper';
+import { OperatorError } from './errors.ts';
+import { operatorView } from './model.ts';
+
+const anyDeposit = (deposit: Deposit | undefined): deposit is Deposit => deposit !== undefined;
+
+export async function cancelAsOperator(
+  request: { depositId: string; reason: string; who: string },
+  ctx: CancelContext,
+) {
+  const said = `Cancelled by ${request.who}: ${request.reason}`;
+  const cancelled = await cancelBeforeTransfer(ctx, request.depositId, anyDeposit, { msg: said, note: said });
+  return { status: 200, body: operatorView(cancelled, ctx.clock.now()) };
+}
+
+export interface RedriveContext {
+  deposits: Pick<DepositRecords, 'get'>;
+  queues: StepQueues<SendsOf<'operator-redrive'>>;
+}
+
+/** Sends the deposit's current step message now; a finished deposit has none (409). */
+export async function redriveDeposit(request: { depositId: string }, ctx: RedriveContext) {
+  const deposit = await ctx.deposits.get(request.depositId);
+  if (!deposit) throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${request.depositId}`);
+  const message = redriveMessage(deposit);
+  if (!message) {
+    throw new OperatorError('DEPOSIT_NOT_IN_FLIGHT', `The deposit is ${deposit.status} already`);
+  }
+  await ctx.queues.send(message);
+  return {
+    status: 200,
+    body: { operationID: deposit.id, step: message.step, version: message.version, redriven: true },
+  };
+}

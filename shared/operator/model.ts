@@ -1,0 +1,78 @@
+/**
+ * What an operator sees of the deposits: the status buckets the operator's list is indexed by (the
+ * `byStatus` index), and a deposit as an operator reads it (`operatorView`): everything its owner
+ * sees, plus where it stands inside the workflow. Never its sealed credentials or answers, its
+ * owner's digests in full, or its idempotency key. No AWS here.
+ */
+import * as z from 'zod';
+import { type Deposit, depositView } from '#shared/deposits/model';
+
+/**
+ * The buckets of the operator's list: a deposit's status, but a failed deposit whose transfer
+ * outcome is unknown (and not yet resolved by an operator) has a bucket of its own: the ones a
+ * person must look at.
+ */
+export const StatusBucket = z.enum([
+  'initialized',
+  'user_input_required',
+  'done',
+  'failed',
+  'outcome_unknown',
+]);
+export type StatusBucket = z.infer<typeof StatusBucket>;
+
+/** The failure type of a deposit whose transfer may or may not have moved the money. */
+export const OUTCOME_UNKNOWN = 'TRANSFER_OUTCOME_UNKNOWN';
+
+/** Whether the deposit waits for an operator to say what became of its transfer. */
+export function outcomeUnknown(deposit: Pick<Deposit, 'status' | 'failure' | 'resolution'>): boolean {
+  return deposit.status === 'failed' && deposit.failure?.type === OUTCOME_UNKNOWN && !deposit.resolution;
+}
+
+export function statusBucket(deposit: Pick<Deposit, 'status' | 'failure' | 'resolution'>): StatusBucket {
+  return outcomeUnknown(deposit) ? 'outcome_unknown' : deposit.status;
+}
+
+/** The first characters of the owner's digest: groups a connection's deposits, reveals nothing. */
+export const CONNECTION_CHARS = 12;
+
+const iso = (at: number | undefined) => (at === undefined ? undefined : new Date(at).toISOString());
+
+/** Leaves out the fields that are undefined, so the answer carries only what the deposit has. */
+function defined<T extends Record<string, unknown>>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** A deposit as an operator reads it. */
+export function operatorView(deposit: Deposit, now: number) {
+  return {
+    ...depositView(deposit, now),
+    version: deposit.version,
+    connection: deposit.ownerKey.slice(0, CONNECTION_CHARS),
+    retries: deposit.retries,
+    ...defined({
+      bankName: deposit.bank?.bankName,
+      coolDownUntil: iso(deposit.cooldownUntil),
+      sleepsUntil: iso(deposit.sleepsUntil),
+      checkAt: iso(deposit.checkAt),
+      busyWaits: deposit.busyWaits,
+      reasks: deposit.reasks,
+      redrives: deposit.redrives,
+      coolDownRefusals: deposit.coolDownRefusals,
+      polls: deposit.polls,
+      pollAt: iso(deposit.pollAt),
+      purpose: deposit.purpose,
+      transferAttempt: deposit.transferAttempt && {
+        at: new Date(deposit.transferAttempt.at).toISOString(),
+        answering: deposit.transferAttempt.answering,
+      },
+      transferOperationId: deposit.transferOperationId,
+      beneficiaryId: deposit.beneficiaryId,
+      resolution: deposit.resolution && {
+        ...deposit.resolution,
+        at: new Date(deposit.resolution.at).toISOString(),
+      },
+    }),
+  };
+}
+export type OperatorView = ReturnType<typeof operatorView>;

@@ -1,0 +1,95 @@
+/**
+ * The operator's reads: any deposit by id; a status bucket's deposits, newest first (at a step, in a
+ * range of creation times), a page at a time; the depths of the service's queues.
+ */
+import type { Clock } from '#shared/clock';
+import { DepositError } from '#shared/deposits/errors';
+import type { DepositStep } from '#shared/deposits/model';
+import type { DepositRecords } from '#shared/deposits/ports';
+import { operatorView, StatusBucket } from './model.ts';
+import type { QueueDepths, StatusDeposits, StatusPosition } from './ports.ts';
+
+export interface OperatorReadContext {
+  deposits: Pick<DepositRecords, 'get'>;
+  clock: Pick<Clock, 'now'>;
+}
+
+export async function getDeposit(request: { depositId: string }, ctx: OperatorReadContext) {
+  const deposit = await ctx.deposits.get(request.depositId);
+  if (!deposit) throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${request.depositId}`);
+  return { status: 200, body: operatorView(deposit, ctx.clock.now()) };
+}
+
+export interface StatusListContext {
+  byStatus: StatusDeposits;
+  clock: Pick<Clock, 'now'>;
+}
+
+export interface StatusListRequest {
+  status: StatusBucket;
+  /** A step no deposit has (`reconcile` before that step exists) lists nothing. */
+  step?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/**
+ * A bucket's deposits, newest first; `cursor` continues where a page ended. The cursor names its
+ * bucket and must lie in the range asked: a cursor of another list is refused, not misread.
+ */
+export async function listByStatus(request: StatusListRequest, ctx: StatusListContext) {
+  const from = request.from === undefined ? undefined : Date.parse(request.from);
+  const to = request.to === undefined ? undefined : Date.parse(request.to);
+  const after = request.cursor === undefined ? undefined : positionOf(request.cursor, request.status);
+  if (
+    after &&
+    ((from !== undefined && after.createdAt < from) || (to !== undefined && after.createdAt >= to))
+  )
+    throw invalidCursor();
+  const page = await ctx.byStatus.page({
+    bucket: request.status,
+    step: request.step as DepositStep | undefined,
+    from,
+    to,
+    limit: request.limit,
+    after,
+  });
+  const now = ctx.clock.now();
+  const deposits = page.deposits.map((deposit) => operatorView(deposit, now));
+  return {
+    status: 200,
+    body: { deposits, ...(page.last ? { cursor: cursorOf(request.status, page.last) } : {}) },
+  };
+}
+
+/** The service's queues and their DLQs, as SQS counts them (approximately) now. */
+export async function readQueues(ctx: { queues: QueueDepths }) {
+  return { status: 200, body: { queues: await ctx.queues.read() } };
+}
+
+function cursorOf(bucket: StatusBucket, position: StatusPosition): string {
+  return Buffer.from(JSON.stringify([bucket, position.depositId, position.createdAt])).toString('base64url');
+}
+
+function positionOf(cursor: string, bucket: StatusBucket): StatusPosition {
+  try {
+    const [named, depositId, createdAt] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      StatusBucket.safeParse(named).data === bucket &&
+      typeof depositId === 'string' &&
+      depositId.length > 0 &&
+      depositId.length <= 128 &&
+      Number.isSafeInteger(createdAt)
+    )
+      return { depositId, createdAt };
+  } catch {
+    // not one of ours
+  }
+  throw invalidCursor();
+}
+
+function invalidCursor() {
+  return new DepositError('INVALID_CURSOR', 'The cursor is not one this list answered', ['cursor']);
+}

@@ -1,0 +1,68 @@
+/**
+ * An operator settles a transfer whose outcome is unknown (the deposit failed
+ * TRANSFER_OUTCOME_UNKNOWN and nobody has resolved it yet), having asked the bank:
+ *   1. `done`: the money moved; the deposit becomes done with the bank's reference;
+ *      `failed`: it did not; the deposit stays failed, now TRANSFER_NOT_EXECUTED with the reason;
+ *   2. in ONE conditional write on the version (`advance`), the deposit records the resolution
+ *      (who, how, why, when), a history note, and the event its caller hears (`deposit.done` or
+ *      `deposit.failed`, naming who resolved it and why), which the outbox relays like any other.
+ * Anything else (in flight, done, failed otherwise, resolved already) is 409 DEPOSIT_NOT_RESOLVABLE;
+ * of two operators resolving at once, the second finds it resolved.
+ */
+import { DepositError } from '#shared/deposits/errors';
+import type { Deposit } from '#shared/deposits/model';
+import { advance, type EventOf, type TransitionContext } from '#shared/deposits/transitions';
+import { OperatorError } from './errors.ts';
+import { operatorView, outcomeUnknown } from './model.ts';
+
+export interface ResolveContext extends TransitionContext {}
+
+export interface Resolve {
+  depositId: string;
+  outcome: 'done' | 'failed';
+  reference?: string | undefined;
+  reason: string;
+  /** The operator's identity. */
+  who: string;
+}
+
+/** The failure type of a transfer the operator found was never executed. */
+export const NOT_EXECUTED = 'TRANSFER_NOT_EXECUTED';
+
+/** How many times a resolve decides again when the deposit changed under it. */
+const MAX_TRIES = 3;
+
+export async function resolveDeposit(request: Resolve, ctx: ResolveContext) {
+  for (let tries = 0; tries < MAX_TRIES; tries += 1) {
+    const deposit = await ctx.deposits.get(request.depositId);
+    if (!deposit) throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${request.depositId}`);
+    if (!outcomeUnknown(deposit)) {
+      throw new OperatorError(
+        'DEPOSIT_NOT_RESOLVABLE',
+        deposit.resolution
+          ? `The deposit was resolved ${deposit.resolution.outcome} by ${deposit.resolution.by} already`
+          : `Only a deposit failed TRANSFER_OUTCOME_UNKNOWN can be resolved; this one is ${deposit.status}${deposit.failure ? ` (${deposit.failure.type})` : ''}`,
+      );
+    }
+    const { changes, event } = resolution(request, ctx.clock.now());
+    const note = `resolved ${request.outcome} by ${request.who}: ${request.reason}`;
+    const resolved = await advance(ctx, deposit, changes, note, event);
+    if (resolved) return { status: 200, body: operatorView(resolved, ctx.clock.now()) };
+  }
+  throw new DepositError('DEPOSIT_BUSY', 'The deposit kept changing; read it and try again');
+}
+
+function resolution(request: Resolve, now: number) {
+  const record = { outcome: request.outcome, by: request.who, reason: request.reason, at: now };
+  const told = { resolvedBy: request.who, reason: request.reason };
+  if (request.outcome === 'done') {
+    const reference = request.reference ?? '';
+    const changes: Partial<Deposit> = { status: 'done', failure: undefined, reference, resolution: record };
+    const event: EventOf = { type: 'deposit.done', data: { reference, ...told } };
+    return { changes, event };
+  }
+  const failure = { type: NOT_EXECUTED, msg: request.reason };
+  const changes: Partial<Deposit> = { failure, resolution: record };
+  const event: EventOf = { type: 'deposit.failed', data: { ...failure, ...told } };
+  return { changes, event };
+}

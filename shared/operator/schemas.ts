@@ -1,0 +1,126 @@
+/**
+ * The operator API's requests and answers (`/work/plan/operator-api.md` is their contract). Every
+ * request field is bounded, checked before anything is read; an answer is `operatorView`'s shape.
+ */
+import * as z from 'zod';
+import { DepositStep } from '#shared/deposits/model';
+import { Deposit } from '#shared/deposits/schemas';
+import { inputLimits } from '#shared/spec/limits';
+import { boundedText } from '#shared/spec/schemas';
+import { StatusBucket } from './model.ts';
+
+const id = boundedText(inputLimits.id);
+/** Why an operator acts: recorded on the deposit, told to its caller. */
+const reason = boundedText(500);
+const instant = z.iso.datetime({ offset: true });
+
+/** The steps a list may filter on: the deposit's own, and the reconcile step of the contract. */
+export const StepFilter = z.enum([...new Set([...DepositStep.options, 'reconcile'] as const)]);
+
+/** How many deposits a list answers at most, and by default. */
+export const OPERATOR_LIST_LIMIT = { max: 100, default: 50 };
+
+export const ListRequest = z
+  .object({
+    status: StatusBucket,
+    step: StepFilter.optional(),
+    /** Created at or after this instant. */
+    from: instant.optional(),
+    /** Created before this instant. */
+    to: instant.optional(),
+    limit: z.number().int().min(1).max(OPERATOR_LIST_LIMIT.max).default(OPERATOR_LIST_LIMIT.default),
+    /** The `cursor` of the previous page's answer. */
+    cursor: boundedText(512).optional(),
+  })
+  .refine((body) => !body.from || !body.to || Date.parse(body.from) < Date.parse(body.to), {
+    message: 'from must be before to',
+    path: ['to'],
+  });
+export type ListRequest = z.infer<typeof ListRequest>;
+
+export const GetRequest = z.object({ operationID: id });
+
+export const ResolveRequest = z
+  .object({
+    operationID: id,
+    outcome: z.enum(['done', 'failed']),
+    /** The transfer's reference at the bank: required when the money moved. */
+    reference: boundedText(inputLimits.text).optional(),
+    reason,
+  })
+  .refine((body) => body.outcome !== 'done' || body.reference !== undefined, {
+    message: 'reference is required when the outcome is done',
+    path: ['reference'],
+  });
+export type ResolveRequest = z.infer<typeof ResolveRequest>;
+
+export const CancelRequest = z.object({ operationID: id, reason });
+
+export const RedriveRequest = z.object({ operationID: id });
+
+export const QueuesRequest = z.object({});
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+
+const at = z.iso.datetime();
+
+export const OperatorDeposit = Deposit.extend({
+  version: z.number().int().nonnegative(),
+  /** The first 12 characters of the owner's digest: groups a connection's deposits. */
+  connection: z.string(),
+  bankName: z.string().optional(),
+  coolDownUntil: at.optional(),
+  sleepsUntil: at.optional(),
+  /** When the sweeper looks at it next, while in flight. */
+  checkAt: at.optional(),
+  retries: z.number().int().nonnegative(),
+  busyWaits: z.number().int().nonnegative().optional(),
+  reasks: z.number().int().nonnegative().optional(),
+  redrives: z.number().int().nonnegative().optional(),
+  coolDownRefusals: z.number().int().nonnegative().optional(),
+  /** Reconcile polls so far. */
+  polls: z.number().int().nonnegative().optional(),
+  /** When the next read of the transfer operation is due. */
+  pollAt: at.optional(),
+  /** `source` for a payment source (issue 13), which runs the deposit's steps up to the transfer. */
+  purpose: z.literal('source').optional(),
+  transferAttempt: z.object({ at, answering: z.boolean() }).optional(),
+  /** The provider's operationID of the transfer. */
+  transferOperationId: z.string().optional(),
+  beneficiaryId: z.string().optional(),
+  resolution: z
+    .object({ outcome: z.enum(['done', 'failed']), by: z.string(), reason: z.string(), at })
+    .optional(),
+}).meta({ id: 'OperatorDeposit' });
+
+export const OperatorDepositList = z
+  .object({
+    deposits: z.array(OperatorDeposit),
+    /** There while more may follow: send it back, with the same filters, for the next page. */
+    cursor: z.string().optional(),
+  })
+  .meta({ id: 'OperatorDepositList' });
+
+export const Redriven = z
+  .object({
+    operationID: z.string(),
+    step: DepositStep.exclude(['completed']),
+    version: z.number().int().nonnegative(),
+    redriven: z.literal(true),
+  })
+  .meta({ id: 'Redriven' });
+
+export const QueueDepths = z
+  .object({
+    queues: z.array(
+      z.object({
+        name: z.string(),
+        visible: z.number().int().nonnegative(),
+        inFlight: z.number().int().nonnegative(),
+        delayed: z.number().int().nonnegative(),
+        dlq: z.object({ name: z.string(), visible: z.number().int().nonnegative() }),
+      }),
+    ),
+  })
+  .meta({ id: 'QueueDepths' });

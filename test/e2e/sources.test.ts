@@ -1,0 +1,210 @@
+/**
+ * Payment sources over the running stack: a source prepares a user's connection for deposits into a
+ * wallet account (bank, beneficiary, cool-down) and stops before the transfer; a deposit afterwards
+ * makes one provider operation, its transfer; deposits started while a source cools down wait for
+ * the source's own wake-up; concurrent sources and deposits create one beneficiary.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  depositWhen,
+  listSources,
+  localSchedules,
+  otpAnswer,
+  sourceWhen,
+  startDeposit,
+  startSource,
+  webhookDeliveries,
+} from '../support/deposits.ts';
+import { createUser, eventually, setFaults, stateOf, type TestUser } from '../support/sandbox.ts';
+
+type Entry = { step: string; status: string; note?: string };
+type Body = Record<string, unknown> & { status: string; updatedAt: string; history: Entry[] };
+
+/** Every provider call but the transfer (and the read of its outcome) fails for the user from now on. */
+const everyCallButTheTransfer = [
+  '/v1/metadata/accounts/get',
+  '/v1/payment/beneficiaries/get',
+  '/v1/payment/beneficiaries/create',
+].map((path) => ({ outcome: 'error', status: 503, path, times: 100 }));
+
+const ended = (body: Record<string, unknown>) => body.status === 'ready' || body.status === 'failed';
+
+/** Starts a source and drives it to its end, answering every question the bank asks on the way. */
+async function prepareSource(user: TestUser, walletAccountID?: string): Promise<Body> {
+  const key = `source-${user.connectionID}`;
+  const wallet = walletAccountID ? { walletAccountID } : {};
+  const started = await startSource(user, wallet, key);
+  expect(started.status).toBe(202);
+  const id = String(started.body.sourceID);
+  for (let questions = 0; questions < 6; questions += 1) {
+    const now = (await sourceWhen(
+      user,
+      id,
+      (s) => ended(s) || s.status === 'user_input_required',
+      30_000,
+    )) as Body;
+    if (now.status !== 'user_input_required') return now;
+    await startSource(user, { ...wallet, userInputs: otpAnswer(now) }, key);
+    await sourceWhen(user, id, (s) => s.updatedAt !== now.updatedAt);
+  }
+  throw new Error(`source ${id} kept asking`);
+}
+
+/** Starts a deposit and drives it to its end, answering the question the bank may ask on its transfer. */
+async function depositThrough(user: TestUser, amount: number, walletAccountID?: string) {
+  const key = `deposit-${user.connectionID}-${amount}`;
+  const request = { amount, ...(walletAccountID ? { walletAccountID } : {}) };
+  const started = await startDeposit(user, request, key);
+  const id = String(started.body.operationID);
+  const now = await depositWhen(user, id, (d) => d.status !== 'initialized', 30_000);
+  if (now.status !== 'user_input_required') return now;
+  await startDeposit(user, { ...request, userInputs: otpAnswer(now) }, key);
+  return depositWhen(user, id, undefined, 30_000);
+}
+
+const banks = [
+  { bankId: 'SANDBOX_BENEFICIARY', asks: false, coolsDown: false, beneficiary: true },
+  { bankId: 'SANDBOX_FIRST_DETAILS', asks: false, coolsDown: false, beneficiary: true },
+  { bankId: 'SANDBOX_NO_BENEFICIARY', asks: false, coolsDown: false, beneficiary: false },
+  { bankId: 'SANDBOX_COOLDOWN_FAST', asks: false, coolsDown: true, beneficiary: true },
+  { bankId: 'SANDBOX_COOLDOWN_LISTED', asks: false, coolsDown: true, beneficiary: true },
+  { bankId: 'SANDBOX_OTP', asks: true, coolsDown: false, beneficiary: true },
+  { bankId: 'SANDBOX_OTP_READS', asks: true, coolsDown: false, beneficiary: true },
+  { bankId: 'SANDBOX_OTP_INLINE', asks: false, coolsDown: false, beneficiary: false },
+  { bankId: 'SANDBOX_OTP_TWO_QUESTIONS', asks: true, coolsDown: false, beneficiary: true },
+  { bankId: 'SANDBOX_RECEIPT_REFERENCE', asks: false, coolsDown: false, beneficiary: true },
+  { bankId: 'SANDBOX_KWD', asks: false, coolsDown: false, beneficiary: true, wallet: 'wallet-kwd' },
+];
+
+describe('a payment source on every sandbox bank', () => {
+  it.for(banks)(
+    '$bankId: ready, then a deposit makes one provider operation, its transfer',
+    async ({ bankId, asks, coolsDown, beneficiary, wallet }) => {
+      // prepare
+      const user = await createUser(bankId);
+
+      // act: the source
+      const source = await prepareSource(user, wallet);
+
+      // assess: ready, through the password where the bank asks one, the cool-down where it has one
+      expect(source).toMatchObject({ status: 'ready', success: true });
+      expect(source.history.some((entry) => entry.status === 'user_input_required')).toBe(asks);
+      expect(source.history.some((entry) => entry.status === 'cooling_down')).toBe(coolsDown);
+      expect(source.history.some((entry) => entry.step === 'ensure-beneficiary')).toBe(beneficiary);
+      expect((await stateOf(user)).transfers).toEqual([]);
+
+      // act: a deposit afterwards, with every call but the transfer failing for the user
+      await setFaults(user, everyCallButTheTransfer);
+      const done = await depositThrough(user, 20, wallet);
+
+      // assess: nothing asked of the bank before the transfer, no wait, one transfer
+      expect(done).toMatchObject({ status: 'done', reference: expect.any(String) });
+      const history = done.history as Entry[];
+      expect(history[1]?.note).toMatch(/^bank remembered/);
+      expect(history.map((entry) => entry.step)).not.toContain('wait-cooldown');
+      expect(history.filter((entry) => entry.step === 'ensure-beneficiary')).toHaveLength(
+        beneficiary ? 1 : 0,
+      );
+      expect((await stateOf(user)).transfers).toHaveLength(1);
+    },
+  );
+
+  it('SANDBOX_COOLDOWN (24 hours): cooling down until the next day, and a deposit started then waits for its wake-up', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_COOLDOWN');
+    const key = 'source-24h';
+    const started = await startSource(user, {}, key);
+    const id = String(started.body.sourceID);
+
+    // act
+    const cooling = (await sourceWhen(user, id, (s) => s.status === 'cooling_down')) as Body;
+    const deposit = await startDeposit(user, { amount: 30 });
+    const depositId = String(deposit.body.operationID);
+    const waiting = await depositWhen(user, depositId, (d) =>
+      (d.history as Entry[]).some((entry) =>
+        entry.note?.startsWith("waiting for the payment source's wake-up"),
+      ),
+    );
+
+    // assess: ready a day later; the deposit armed nothing of its own, the source's wake-up is armed
+    const readyAt = Date.parse(String(cooling.readyAt));
+    expect(readyAt - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
+    expect(waiting.status).toBe('initialized');
+    const { schedules } = await localSchedules();
+    expect(schedules.filter((schedule) => schedule.Name.startsWith(id))).toHaveLength(1);
+    expect(schedules.filter((schedule) => schedule.Name.startsWith(depositId))).toEqual([]);
+    const listed = await listSources(user);
+    expect((listed.body.sources as { sourceID: string }[]).map((s) => s.sourceID)).toEqual([id]);
+  });
+});
+
+describe('sources and deposits together', () => {
+  it('a deposit started while the source cools down follows its wake-up, arms none, and is done after it', async () => {
+    // prepare: a bank that lists the new beneficiary at once and approves it 3.6 s later
+    const user = await createUser('SANDBOX_COOLDOWN_LISTED');
+    const key = 'source-listed';
+    const started = await startSource(user, {}, key);
+    const id = String(started.body.sourceID);
+    await sourceWhen(user, id, (s) => s.status === 'cooling_down');
+
+    // act
+    const deposit = await startDeposit(user, { amount: 35 });
+    const depositId = String(deposit.body.operationID);
+    const done = await depositWhen(user, depositId, undefined, 30_000);
+    const source = (await sourceWhen(user, id)) as Body;
+
+    // assess
+    expect(source.status).toBe('ready');
+    expect(done.status).toBe('done');
+    expect((done.history as Entry[]).map((entry) => entry.step)).toContain('wait-cooldown');
+    const { schedules, fired } = await localSchedules();
+    const own = [...schedules.map((schedule) => schedule.Name), ...fired.map((firing) => firing.name)];
+    expect(own.filter((name) => name.startsWith(depositId))).toEqual([]);
+    expect(own.some((name) => name.startsWith(id))).toBe(true);
+    expect((await stateOf(user)).transfers).toHaveLength(1);
+  });
+
+  it('concurrent sources and deposits on one connection create one beneficiary, and all end well', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_COOLDOWN_FAST');
+
+    // act: two sources and three deposits at once
+    const [first, second, ...deposits] = await Promise.all([
+      startSource(user, {}, 'concurrent-1'),
+      startSource(user, {}, 'concurrent-2'),
+      startDeposit(user, { amount: 21 }),
+      startDeposit(user, { amount: 22 }),
+      startDeposit(user, { amount: 23 }),
+    ]);
+    const sources = await Promise.all(
+      [first, second].map((started) => sourceWhen(user, String(started?.body.sourceID), ended, 40_000)),
+    );
+    const done = await Promise.all(
+      deposits.map((started) => depositWhen(user, String(started.body.operationID), undefined, 40_000)),
+    );
+
+    // assess
+    expect(sources.map((source) => source.status)).toEqual(['ready', 'ready']);
+    expect(done.map((deposit) => deposit.status)).toEqual(['done', 'done', 'done']);
+    const listed = await user.call('/v1/payment/beneficiaries/get', { sync: true });
+    expect(listed.body.beneficiaries).toHaveLength(1);
+    expect((await stateOf(user)).transfers).toHaveLength(3);
+  });
+
+  it('its caller hears source.cooling_down and source.ready, signed, naming the source', async () => {
+    const user = await createUser('SANDBOX_COOLDOWN_FAST');
+    const started = await startSource(user, {}, 'heard');
+    const id = String(started.body.sourceID);
+    await sourceWhen(user, id, undefined, 30_000);
+
+    const heard = await eventually(async () => {
+      const { deliveries } = await webhookDeliveries(id);
+      return deliveries.some((event) => event.type === 'source.ready') ? deliveries : undefined;
+    });
+
+    expect(heard.map((event) => event.type)).toEqual(['source.cooling_down', 'source.ready']);
+    expect(heard.every((event) => event.verified && event.data.sourceId === id)).toBe(true);
+    expect(heard[0]?.data).toMatchObject({ status: 'cooling_down', readyAt: expect.any(String) });
+    expect(heard[1]?.data).toMatchObject({ status: 'ready' });
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * The operator API in AWS: IAM authorization (SigV4) on every route, `$default` included, in every
+ * configuration (the deposits API's JWT option does not reach it); no open route; a policy for the
+ * operators' role to invoke exactly its routes; its URL as the stack output `OperatorApiUrl`; and
+ * each operator function granted exactly what its reach says, nothing else.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { operatorApi, queues, watchedQueuesVariable } from '#infra/topology';
+import {
+  actionsOf,
+  configurations,
+  environmentOf,
+  functionsByHandler,
+  managedPolicy,
+  resourcesOf,
+  routesOf,
+  type Statement,
+  type Synthesized,
+  statementsOfFunction,
+  synthesize,
+  text,
+} from './synth.ts';
+
+let dev: Synthesized;
+let prod: Synthesized;
+let jwt: Synthesized;
+beforeAll(() => {
+  dev = synthesize(configurations.devWithSandbox);
+  prod = synthesize(configurations.prodWithoutSandbox);
+  jwt = synthesize({
+    ...configurations.prodWithoutSandbox,
+    depositsAuth: 'jwt',
+    jwtIssuer: 'https://auth.wallet.example.com/',
+    jwtAudience: 'deposits-api',
+  });
+});
+
+const routeKeys = operatorApi.routes.map((route) => `${route.method} ${route.path}`);
+const handlerOf = (path: string) =>
+  operatorApi.routes.find((route) => route.path === path)?.handler ?? expect.fail(`no route ${path}`);
+
+describe('the operator API in AWS', () => {
+  it('requires IAM authorization on every route and $default, whatever the deposits API takes', () => {
+    for (const synthesized of [dev, prod, jwt]) {
+      const byKey = routesOf(synthesized, 'OperatorApi');
+      expect([...byKey.keys()].sort()).toEqual([...routeKeys, '$default'].sort());
+      for (const [key, route] of byKey) {
+        expect({ key, type: route.AuthorizationType }).toEqual({ key, type: 'AWS_IAM' });
+      }
+    }
+  });
+
+  it("outputs its URL, and a policy for the operators' role to invoke exactly its routes", () => {
+    const template = dev.templates.stateless;
+    template.hasOutput('OperatorApiUrl', {});
+    template.hasOutput('OperatorApiCallerPolicyArn', {});
+    const policy = managedPolicy(dev, 'OperatorApiCallerPolicy') ?? expect.fail('no operator policy');
+    const document = policy.Properties?.PolicyDocument as { Statement: Statement[] } | undefined;
+    const [statement, ...others] = document?.Statement ?? [];
+    expect(others).toEqual([]);
+    expect(statement?.Action).toBe('execute-api:Invoke');
+    expect(statement?.Resource).toHaveLength(routeKeys.length);
+    const resources = text(statement?.Resource);
+    for (const key of routeKeys) expect(resources).toContain(`/$default/${key.replace(' ', '')}`);
+    expect(resources).toContain('OperatorApi');
+    expect(resources).not.toContain('DepositsApi');
+  });
+
+  it('alarms on its 5xx answers', () => {
+    const names = resourcesOf(dev.templates.stateless, 'AWS::CloudWatch::Alarm').map(([, alarm]) =>
+      text(alarm.Properties?.AlarmName),
+    );
+    expect(names.some((name) => name.includes('-operator-5xx'))).toBe(true);
+  });
+});
+
+describe('the operator functions', () => {
+  const statementsOf = (handler: string) => statementsOfFunction(dev.templates.stateless, handler);
+  const granted = (handler: string) =>
+    [...new Set(actionsOf(statementsOf(handler)))].filter((action) => !action.startsWith('logs:')).sort();
+  const on = (handler: string, action: string) =>
+    statementsOf(handler)
+      .filter((statement) => actionsOf([statement]).includes(action))
+      .map((statement) => text(statement.Resource))
+      .join(' ');
+
+  it('grant each route what its reach says, and nothing else', () => {
+    expect(granted(handlerOf('/v1/ops/deposits/list'))).toEqual(['dynamodb:BatchGetItem', 'dynamodb:Query']);
+    expect(on(handlerOf('/v1/ops/deposits/list'), 'dynamodb:Query')).toContain('/index/byStatus');
+    expect(granted(handlerOf('/v1/ops/deposits/get'))).toEqual(['dynamodb:GetItem']);
+    // One conditional write of a final deposit: no lease, no claim, no queue, no schedule.
+    expect(granted(handlerOf('/v1/ops/deposits/resolve'))).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+    // The owner's cancel's grants.
+    expect(granted(handlerOf('/v1/ops/deposits/cancel'))).toEqual(granted('functions/deposits/cancel.ts'));
+    expect(granted(handlerOf('/v1/ops/deposits/redrive'))).toEqual(['dynamodb:GetItem', 'sqs:SendMessage']);
+    expect(granted(handlerOf('/v1/ops/queues'))).toEqual(['sqs:GetQueueAttributes']);
+    expect(granted(operatorApi.defaultHandler)).toEqual([]);
+  });
+
+  it('let the redrive send to the step queues only, and the queues route read every queue and DLQ', () => {
+    const sends = on(handlerOf('/v1/ops/deposits/redrive'), 'sqs:SendMessage');
+    const depths = statementsOf(handlerOf('/v1/ops/queues')).filter((statement) =>
+      actionsOf([statement]).includes('sqs:GetQueueAttributes'),
+    );
+    const resources = depths.flatMap((statement) =>
+      Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource],
+    );
+
+    expect(sends).not.toMatch(/NotifyQueue/);
+    expect(resources).toHaveLength(Object.keys(queues).length * 2);
+    expect(text(resources)).toMatch(/NotifyQueueDeadLetterQueue/);
+  });
+
+  it('give the queues route the URLs of every queue of the topology and its DLQ, the others none', () => {
+    const functions = functionsByHandler(dev.templates.stateless);
+    const queuesFunction = functions.get(handlerOf('/v1/ops/queues'));
+    const watched = text(environmentOf(queuesFunction?.resource)[watchedQueuesVariable]);
+
+    for (const spec of Object.values(queues)) {
+      expect(watched).toContain(`\\"name\\":\\"${spec.localName}\\"`);
+      expect(watched).toContain(`\\"dlqName\\":\\"${spec.localName}-dlq\\"`);
+    }
+    const others = [...functions].filter(([handler]) => handler !== handlerOf('/v1/ops/queues'));
+    for (const [handler, { resource }] of others) {
+      expect(environmentOf(resource)[watchedQueuesVariable], handler).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,271 @@
+/**
+ * An operator's actions, through the fakes: resolving an unknown transfer outcome (done or failed)
+ * in one conditional write carrying the resolution, the note and the caller's event, once only;
+ * cancelling any deposit before its transfer, naming who and why; redriving a deposit in flight
+ * with the message the sweeper would send.
+ */
+import { describe, expect, it } from 'vitest';
+import type { DepositError } from '#shared/deposits/errors';
+import type { Deposit } from '#shared/deposits/model';
+import { reach, type SendsOf } from '#shared/deposits/reach';
+import { cancelAsOperator, redriveDeposit } from '#shared/operator/interventions';
+import { resolveDeposit } from '#shared/operator/resolve';
+import { FakeQueues } from '../support/deposit-fakes.ts';
+import { banks, settings, world } from '../support/deposit-world.ts';
+
+type World = ReturnType<typeof world>;
+const who = 'arn:aws:iam::123456789012:user/ops-ana';
+const unknown: Partial<Deposit> = {
+  status: 'failed',
+  step: 'completed',
+  failure: { type: 'TRANSFER_OUTCOME_UNKNOWN', msg: 'timeout; a transfer attempt is on record' },
+  transferAttempt: { at: 0, answering: false },
+  sealedCredentials: undefined,
+  checkAt: undefined,
+  version: 5,
+};
+
+async function refusal(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    return error as DepositError;
+  }
+  throw new Error('expected a refusal');
+}
+
+/** What a resolve touches: the deposit records, the clock, the settings, the metric. */
+const transitions = (w: World) => ({
+  deposits: w.table.deposits,
+  clock: w.clock,
+  settings,
+  observer: w.observer,
+});
+
+describe('resolve', () => {
+  it('done: the deposit is done with the reference, the resolution, the note and deposit.done in one write', async () => {
+    const w = world();
+    const deposit = await w.deposit(unknown);
+    w.clock.advance(3_600_000);
+
+    const { body } = await resolveDeposit(
+      { depositId: deposit.id, outcome: 'done', reference: 'TRX-1', reason: 'On the statement', who },
+      transitions(w),
+    );
+
+    const stored = w.table.current(deposit.id);
+    expect(w.table.writes).toHaveLength(1);
+    expect(stored).toMatchObject({
+      status: 'done',
+      step: 'completed',
+      version: 6,
+      reference: 'TRX-1',
+      resolution: { outcome: 'done', by: who, reason: 'On the statement', at: w.clock.now() },
+    });
+    expect(stored.failure).toBeUndefined();
+    expect(stored.history.at(-1)).toEqual({
+      step: 'completed',
+      status: 'done',
+      at: w.clock.now(),
+      note: `resolved done by ${who}: On the statement`,
+    });
+    expect(w.events.published).toEqual([
+      expect.objectContaining({
+        id: `${deposit.id}.v6`,
+        type: 'deposit.done',
+        data: expect.objectContaining({
+          status: 'done',
+          reference: 'TRX-1',
+          resolvedBy: who,
+          reason: 'On the statement',
+        }),
+      }),
+    ]);
+    expect(body).toMatchObject({
+      status: 'done',
+      success: true,
+      reference: 'TRX-1',
+      resolution: { outcome: 'done', by: who },
+    });
+    expect(body.type).toBeUndefined();
+  });
+
+  it('failed: the deposit stays failed, now TRANSFER_NOT_EXECUTED with the reason, and deposit.failed tells the caller', async () => {
+    const w = world();
+    const deposit = await w.deposit(unknown);
+
+    const { body } = await resolveDeposit(
+      { depositId: deposit.id, outcome: 'failed', reason: 'The bank has no such transfer', who },
+      transitions(w),
+    );
+
+    expect(w.table.current(deposit.id)).toMatchObject({
+      status: 'failed',
+      failure: { type: 'TRANSFER_NOT_EXECUTED', msg: 'The bank has no such transfer' },
+      resolution: { outcome: 'failed', by: who },
+    });
+    expect(w.events.published).toEqual([
+      expect.objectContaining({
+        type: 'deposit.failed',
+        data: expect.objectContaining({
+          type: 'TRANSFER_NOT_EXECUTED',
+          resolvedBy: who,
+          reason: 'The bank has no such transfer',
+        }),
+      }),
+    ]);
+    expect(body).toMatchObject({ status: 'failed', type: 'TRANSFER_NOT_EXECUTED' });
+  });
+
+  it('refuses a second resolve, and any deposit whose outcome is not unknown: 409 DEPOSIT_NOT_RESOLVABLE', async () => {
+    const w = world();
+    const deposit = await w.deposit(unknown);
+    const request = { depositId: deposit.id, outcome: 'failed' as const, reason: 'not moved', who };
+    await resolveDeposit(request, transitions(w));
+    const others = [
+      await w.deposit({ step: 'transfer' }),
+      await w.deposit({ status: 'done', step: 'completed', reference: 'R' }),
+      await w.deposit({ status: 'failed', step: 'completed', failure: { type: 'STEP_FAILED', msg: 'x' } }),
+    ];
+
+    const again = await refusal(
+      resolveDeposit({ ...request, outcome: 'done', reference: 'R' }, transitions(w)),
+    );
+    const refused = await Promise.all(
+      others.map((other) => refusal(resolveDeposit({ ...request, depositId: other.id }, transitions(w)))),
+    );
+
+    for (const error of [again, ...refused]) {
+      expect(error).toMatchObject({ type: 'DEPOSIT_NOT_RESOLVABLE', status: 409 });
+    }
+    expect(again.message).toContain(`resolved failed by ${who}`);
+    expect(w.table.writes).toHaveLength(1);
+  });
+
+  it('of two operators resolving at once, the second finds it resolved (the write is conditional)', async () => {
+    const w = world();
+    const deposit = await w.deposit(unknown);
+    const ctx = transitions(w);
+    let raced = false;
+    // fault: another operator's resolve lands between this one's read and its write
+    const racing = {
+      ...ctx,
+      deposits: {
+        get: ctx.deposits.get,
+        save: async (next: Deposit, expected: number) => {
+          if (!raced) {
+            raced = true;
+            await resolveDeposit(
+              { depositId: deposit.id, outcome: 'done', reference: 'R-9', reason: 'first', who: 'ops-bo' },
+              ctx,
+            );
+          }
+          return ctx.deposits.save(next, expected);
+        },
+      },
+    };
+
+    const error = await refusal(
+      resolveDeposit({ depositId: deposit.id, outcome: 'failed', reason: 'second', who }, racing),
+    );
+
+    expect(error).toMatchObject({ type: 'DEPOSIT_NOT_RESOLVABLE' });
+    expect(w.table.current(deposit.id).resolution).toMatchObject({ by: 'ops-bo', outcome: 'done' });
+    expect(w.events.types()).toEqual(['deposit.done']);
+  });
+
+  it('answers 404 DEPOSIT_NOT_FOUND for an unknown id', async () => {
+    const w = world();
+    const error = await refusal(
+      resolveDeposit({ depositId: 'dep_none', outcome: 'failed', reason: 'r', who }, transitions(w)),
+    );
+    expect(error).toMatchObject({ type: 'DEPOSIT_NOT_FOUND', status: 404 });
+  });
+});
+
+describe('cancel by an operator', () => {
+  it("ends any connection's deposit before its transfer, naming who and why", async () => {
+    const w = world();
+    const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
+
+    const { body } = await cancelAsOperator(
+      { depositId: deposit.id, reason: 'Customer called', who },
+      w.contexts.cancel(),
+    );
+
+    const said = `Cancelled by ${who}: Customer called`;
+    const stored = w.table.current(deposit.id);
+    expect(stored).toMatchObject({
+      status: 'failed',
+      step: 'completed',
+      failure: { type: 'CANCELLED', msg: said },
+    });
+    expect(stored.history.at(-1)?.note).toBe(said);
+    expect(stored.sealedCredentials).toBeUndefined();
+    expect(w.events.published.at(-1)).toMatchObject({
+      type: 'deposit.failed',
+      data: { type: 'CANCELLED', msg: said },
+    });
+    expect(body).toMatchObject({ status: 'failed', type: 'CANCELLED', msg: said });
+  });
+
+  it('refuses a deposit at its transfer or finished (409), and an unknown id (404)', async () => {
+    const w = world();
+    const atTransfer = await w.deposit({ step: 'transfer' });
+    const done = await w.deposit({ status: 'done', step: 'completed' });
+
+    const errors = await Promise.all(
+      [atTransfer.id, done.id, 'dep_none'].map((depositId) =>
+        refusal(cancelAsOperator({ depositId, reason: 'r', who }, w.contexts.cancel())),
+      ),
+    );
+
+    expect(errors.map((error) => [error.type, error.status])).toEqual([
+      ['DEPOSIT_NOT_CANCELLABLE', 409],
+      ['DEPOSIT_NOT_CANCELLABLE', 409],
+      ['DEPOSIT_NOT_FOUND', 404],
+    ]);
+  });
+});
+
+describe('redrive', () => {
+  const context = (w: World) => {
+    const queues = new FakeQueues<SendsOf<'operator-redrive'>>(reach['operator-redrive'].sends);
+    return { deposits: w.table.deposits, queues };
+  };
+
+  it("sends a deposit in flight its own step's message at its version, as the sweeper would", async () => {
+    const w = world();
+    const running = await w.deposit({ step: 'ensure-beneficiary', version: 3 });
+    const asking = await w.deposit({ step: 'resolve-bank', status: 'user_input_required', version: 2 });
+    const ctx = context(w);
+
+    const answer = await redriveDeposit({ depositId: running.id }, ctx);
+    await redriveDeposit({ depositId: asking.id }, ctx);
+
+    expect(answer.body).toEqual({
+      operationID: running.id,
+      step: 'ensure-beneficiary',
+      version: 3,
+      redriven: true,
+    });
+    expect(ctx.queues.sent.map((sent) => sent.message)).toEqual([
+      { depositId: running.id, step: 'ensure-beneficiary', version: 3, kind: 'run' },
+      { depositId: asking.id, step: 'resolve-bank', version: 2, kind: 'expire-input' },
+    ]);
+    expect(w.table.writes).toHaveLength(0);
+  });
+
+  it('refuses a finished deposit (409 DEPOSIT_NOT_IN_FLIGHT) and an unknown id (404)', async () => {
+    const w = world();
+    const done = await w.deposit({ status: 'done', step: 'completed' });
+    const ctx = context(w);
+
+    const finished = await refusal(redriveDeposit({ depositId: done.id }, ctx));
+    const missing = await refusal(redriveDeposit({ depositId: 'dep_none' }, ctx));
+
+    expect(finished).toMatchObject({ type: 'DEPOSIT_NOT_IN_FLIGHT', status: 409 });
+    expect(missing).toMatchObject({ type: 'DEPOSIT_NOT_FOUND', status: 404 });
+    expect(ctx.queues.sent).toEqual([]);
+  });
+});
