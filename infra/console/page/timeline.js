@@ -19,6 +19,7 @@ const waits = [
   ['coolDownUntil', "Beneficiary's cool-down until"],
   ['sleepsUntil', 'Sleeps until'],
   ['inputExpiresAt', 'Input expires'],
+  ['pollAt', "Asks the provider for the transfer's outcome"],
   ['checkAt', 'Sweeper looks again'],
 ];
 
@@ -65,6 +66,7 @@ export function renderDeposit(deposit) {
     ),
     facts('summary', [
       ['Amount', `${deposit.amount} ${deposit.currency}`, 'amount'],
+      ['Purpose', deposit.purpose, 'purpose'],
       ['Bank', deposit.bankName, 'bank'],
       ['Connection', deposit.connection, 'connection'],
       ['Wallet account', deposit.walletAccountID],

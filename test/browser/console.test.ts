@@ -1,0 +1,158 @@
+/**
+ * The operator console in a real headless browser (Debian's Chromium, driven by playwright-core),
+ * against the real local stack: the page as the operator gateway serves it, the operator token from
+ * the link's fragment. A deposit appears in its status tab and its timeline updates as it moves
+ * through a bank's cool-down; an unknown outcome is resolved through the page; the queues panel
+ * shows the queues and a DLQ that holds a message.
+ */
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalStack } from '#infra/local/stack';
+import { queues } from '#infra/topology';
+import { eventually, launchChromium } from './chromium.ts';
+import { createUser, depositsOf, operatorOf, setFaults, startStack, transfersOf } from './world.ts';
+
+let stack: LocalStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  // First: without Chromium there is nothing to test, and the test says so at once.
+  browser = await launchChromium();
+  stack = await startStack();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+/** The console as the link `npm start` prints opens it. */
+async function openConsole(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  await page.goto(`${stack.operatorUrl}/#token=${stack.operatorToken}`);
+  return page;
+}
+
+const row = (page: Page, operationID: string) =>
+  page.locator(`[data-testid="deposit-row"][data-operation-id="${operationID}"]`);
+const entries = (page: Page, step?: string) =>
+  page.locator(
+    step ? `[data-testid="timeline-entry"][data-step="${step}"]` : '[data-testid="timeline-entry"]',
+  );
+
+describe('the operator console', () => {
+  it('shows a new deposit in its status tab, then its timeline as it waits out the cool-down and completes', async () => {
+    // prepare: the console open before the deposit exists, so it is seen arriving
+    const page = await openConsole();
+    await page.getByTestId('tab-initialized').click();
+    const user = await createUser(stack, 'SANDBOX_COOLDOWN_FAST');
+    const deposits = depositsOf(stack, user);
+
+    // act
+    const operationID = await deposits.start(30);
+    await row(page, operationID).click({ timeout: 15_000 });
+
+    // assess: the token left the address bar; the deposit is open, still in flight
+    expect(page.url()).not.toContain(stack.operatorToken);
+    await expect.poll(() => page.getByTestId('detail-id').textContent()).toBe(operationID);
+    const seenFirst = await entries(page).count();
+    expect(await page.getByTestId('detail-status').textContent()).toBe('initialized');
+    // the cool-down: its row, with a countdown that ticks between two refreshes of the data
+    const countdown = page.getByTestId('countdown-coolDownUntil');
+    await countdown.waitFor({ timeout: 15_000 });
+    const before = await countdown.textContent();
+    await expect.poll(() => countdown.textContent(), { timeout: 3_000 }).not.toBe(before);
+    // the timeline goes on, refreshed by the page alone, to the completed transfer
+    await entries(page, 'wait-cooldown').first().waitFor({ timeout: 15_000 });
+    await entries(page, 'completed').first().waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('detail-status').textContent()).toBe('done');
+    expect(await entries(page).count()).toBeGreaterThan(seenFirst);
+    const done = await deposits.get(operationID);
+    expect(done.status).toBe('done');
+    expect(await page.getByTestId('summary-reference').textContent()).toBe(done.reference);
+    await page.close();
+  });
+
+  it('resolves an unknown outcome through the page: done, with the reference the bank gave', async () => {
+    // prepare: the bank moves the money, then the answer is lost (past PROVIDER_TIMEOUT_MS)
+    const user = await createUser(stack, 'SANDBOX_BENEFICIARY');
+    await setFaults(stack, user, [
+      { path: '/v1/payment/transfer/create', outcome: 'timeout', timeoutMs: 1_500, phase: 'after', times: 1 },
+    ]);
+    const deposits = depositsOf(stack, user);
+    const operationID = await deposits.start(42);
+    await eventually(async () => {
+      const deposit = await deposits.get(operationID);
+      return deposit.type === 'TRANSFER_OUTCOME_UNKNOWN' ? deposit : undefined;
+    });
+    // what the operator finds at the provider: the transfer, with its reference
+    const [transfer] = await transfersOf(stack, user);
+    if (!transfer) throw new Error('the sandbox recorded no transfer');
+    const page = await openConsole();
+
+    // act
+    await page.getByTestId('tab-outcome_unknown').click();
+    await row(page, operationID).click({ timeout: 15_000 });
+    await page.getByTestId('resolve-outcome').selectOption('done');
+    await page.getByTestId('resolve-reference').fill(transfer.reference);
+    await page.getByTestId('resolve-reason').fill('Transfer found at the provider with this reference');
+    await page.getByTestId('resolve-submit').click();
+
+    // assess: the page shows the resolution, and the API agrees
+    await expect
+      .poll(() => page.getByTestId('detail-status').textContent(), { timeout: 10_000 })
+      .toBe('done');
+    expect(await page.getByTestId('resolution-facts-by').textContent()).toBe('local-operator');
+    await expect
+      .poll(() => page.getByTestId('timeline-note').allTextContents())
+      .toContainEqual(expect.stringContaining('resolved done by local-operator'));
+    expect(await page.getByTestId('resolve-form').isHidden()).toBe(true);
+    expect(await deposits.get(operationID)).toMatchObject({ status: 'done', reference: transfer.reference });
+    const { body } = await operatorOf(stack)('deposits/get', { operationID });
+    expect(body.resolution).toMatchObject({
+      outcome: 'done',
+      by: 'local-operator',
+      reason: 'Transfer found at the provider with this reference',
+    });
+    await page.close();
+  });
+
+  it("shows the API's refusal as it came (type and message)", async () => {
+    const page = await openConsole();
+
+    await page.getByTestId('find-id').fill('01NOSUCHDEPOSIT');
+    await page.getByTestId('find-submit').click();
+
+    await expect.poll(() => page.getByTestId('error-type').textContent()).toBe('DEPOSIT_NOT_FOUND');
+    expect(await page.getByTestId('error-msg').textContent()).toContain('01NOSUCHDEPOSIT');
+    await page.close();
+  });
+
+  it('shows every queue with its DLQ, and a DLQ holding a message stands out', async () => {
+    // prepare: a message in the transfer step's DLQ, as a step that kept failing would leave
+    const sqs = new SQSClient({
+      endpoint: stack.sqsEndpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const dlqUrl = stack.queueUrls.transfer?.dlqUrl;
+    if (!dlqUrl) throw new Error('no transfer DLQ');
+    await sqs.send(new SendMessageCommand({ QueueUrl: dlqUrl, MessageBody: '{"test":"dead letter"}' }));
+    sqs.destroy();
+
+    // act
+    const page = await openConsole();
+
+    // assess
+    for (const queue of Object.values(queues)) {
+      await page.getByTestId(`queue-${queue.localName}`).waitFor({ timeout: 10_000 });
+    }
+    const transferRow = page.getByTestId(`queue-${queues.transfer.localName}`);
+    await expect
+      .poll(() => transferRow.getByTestId('dlq-depth').textContent(), { timeout: 10_000 })
+      .toBe('1');
+    expect(await transferRow.getAttribute('class')).toContain('dlq-alert');
+    await page.close();
+  });
+});
