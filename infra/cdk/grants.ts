@@ -19,9 +19,8 @@
  *   (events         ride on the deposit writes; only the outbox relay sends to the notify queue)
  * The sandbox's: GetItem, PutItem, UpdateItem, Query on a user's partition (transactions of those).
  */
-import { stepQueueKeys } from '#infra/topology';
+import { type queues, stepQueueKeys } from '#infra/topology';
 import { type Reach, type ReachName, reach } from '#shared/deposits/reach';
-import type { FunctionSettings } from './settings.ts';
 
 /** The item actions on the deposits table of what a handler does with its entities. */
 function depositsTableActions(handler: Reach): string[] {
@@ -55,19 +54,23 @@ function depositsTableActions(handler: Reach): string[] {
   return order.filter((action) => used.has(action));
 }
 
-/** A deposits handler's grants, as function settings, from its reach. */
-export function grantsOf(
-  name: ReachName,
-): Pick<
-  FunctionSettings,
-  | 'table'
-  | 'index'
-  | 'sendsTo'
-  | 'credentialsKey'
-  | 'createsSchedules'
-  | 'deletesSchedules'
-  | 'readsQueueDepths'
-> {
+/** What a handler may touch, as its function settings say it (`settings.ts`). */
+export interface Grants {
+  /** Item-level actions on one table. */
+  table?: { key: 'deposits'; actions: readonly string[] };
+  /** Query on one index. */
+  index?: { key: 'deposits'; name: string };
+  sendsTo: readonly (keyof typeof queues)[];
+  credentialsKey?: 'seal' | 'open';
+  createsSchedules: boolean;
+  /** Deletes schedules of the group (a cancelled deposit's wake-ups). */
+  deletesSchedules?: boolean;
+  /** Reads the message counts of every queue and of its DLQ. */
+  readsQueueDepths?: boolean;
+}
+
+/** A deposits handler's grants, from its reach. */
+export function grantsOf(name: ReachName): Grants {
   const handler: Reach = reach[name];
   const tableActions = depositsTableActions(handler);
   return {

@@ -17,14 +17,14 @@ import {
 } from '#infra/topology';
 import { type ReachName, reach } from '#shared/deposits/reach';
 import { faultWaitBudgetMs, sandboxFunctionTimeoutSeconds } from '#shared/spec/limits';
-import { grantsOf } from './grants.ts';
+import { type Grants, grantsOf } from './grants.ts';
 
 export type TableKey = keyof typeof tables;
 export type QueueKey = keyof typeof queues;
 export type SecretKey = 'webhookSigning' | 'sandboxApp';
 export type Component = 'deposits' | 'sandbox';
 
-export interface FunctionSettings {
+export interface FunctionSettings extends Omit<Grants, 'table' | 'index'> {
   /** The handler module, relative to the project root (the topology's path). */
   handler: string;
   component: Component;
@@ -36,13 +36,6 @@ export interface FunctionSettings {
   table?: { key: TableKey; actions: readonly string[] };
   /** Query on one index. */
   index?: { key: TableKey; name: string };
-  sendsTo: readonly QueueKey[];
-  credentialsKey?: 'seal' | 'open';
-  createsSchedules: boolean;
-  /** Deletes schedules of the group (a cancelled deposit's wake-ups). */
-  deletesSchedules?: boolean;
-  /** Reads the message counts of every queue and of its DLQ. */
-  readsQueueDepths?: boolean;
   secrets: readonly SecretKey[];
 }
 
