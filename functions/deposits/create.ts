@@ -1,19 +1,9 @@
 import { depositRoute, idempotencyKeyOf } from '#shared/deposits/routes';
 import { CreateDepositRequest } from '#shared/deposits/schemas';
-import { type StartContext, startDeposit } from '#shared/deposits/start';
-import { queuesOf } from '#shared/wiring/messaging';
-import { credentialVault, wallets } from '#shared/wiring/steps';
-import { tableEntities } from '#shared/wiring/table';
-import { failPorts } from '#shared/wiring/transitions';
+import { startDeposit } from '#shared/deposits/start';
+import { startPorts } from '#shared/wiring/start';
 
-const context: StartContext = {
-  ...failPorts(),
-  idempotency: tableEntities.idempotency(),
-  vault: credentialVault(),
-  wallets: wallets(),
-  queues: queuesOf('create'),
-  claims: tableEntities.claims(),
-};
+const context = startPorts('create');
 
 export const handler = depositRoute(CreateDepositRequest, ({ body, accessToken, event }) =>
   startDeposit({ ...body, accessToken, idempotencyKey: idempotencyKeyOf(event) }, context),

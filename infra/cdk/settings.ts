@@ -2,25 +2,7 @@
  * What the topology does not say and AWS needs: each handler's timeout, memory and exactly what it
  * may touch, and each queue's alarm threshold. Keyed by the topology's own entries (handler paths,
  * queue keys), so a handler added to the topology without settings fails the synth.
- *
- * The orchestrator's grants follow from what each handler's context uses, as
- * `shared/deposits/reach.ts` declares it, turned into the calls its adapters make
- * (shared/adapters/deposits-table.ts and the others):
- *   deposits        read: GetItem; write: GetItem, PutItem (conditional on the version)
- *   idempotency     a transaction of two conditional Puts (PutItem), then GetItem of a taken key
- *   claims          read: GetItem; write: PutItem; markUsed: UpdateItem; forget, release: DeleteItem
- *   banks           recall: GetItem; remember: PutItem; forget: DeleteItem (the remembered metadata)
- *   leases          UpdateItem (acquire and release are both updates)
- *   due index       Query on the `byCheckAt` index, UpdateItem of the check time (the sweeper only)
- *   owner index     Query on the `byOwner` index, BatchGetItem of the deposits it names (the list)
- *   status index    Query on the `byStatus` index, BatchGetItem of the deposits it names (the operator's list)
- *   queue depths    GetQueueAttributes on every queue of the topology and its DLQ (the operator's)
- *   credentials     seal: GenerateDataKey (the API); open: Decrypt (the steps) - AWS Encryption SDK
- *   sends / wakes   SendMessage on those step queues; CreateSchedule in the group and PassRole of
- *                   the scheduler's role when it wakes any
- *   unschedules     DeleteSchedule in the group (the cancel)
- *   (events         ride on the deposit writes; only the outbox relay sends to the notify queue)
- * The sandbox's: GetItem, PutItem, UpdateItem, Query on a user's partition (transactions of those).
+ * The orchestrator's grants follow from `shared/deposits/reach.ts` (`grants.ts`).
  */
 import {
   type ApiSpec,
@@ -33,15 +15,16 @@ import {
   sweeper,
   type tables,
 } from '#infra/topology';
-import { type Reach, type ReachName, reach } from '#shared/deposits/reach';
+import { type ReachName, reach } from '#shared/deposits/reach';
 import { faultWaitBudgetMs, sandboxFunctionTimeoutSeconds } from '#shared/spec/limits';
+import { type Grants, grantsOf } from './grants.ts';
 
 export type TableKey = keyof typeof tables;
 export type QueueKey = keyof typeof queues;
 export type SecretKey = 'webhookSigning' | 'sandboxApp';
 export type Component = 'deposits' | 'sandbox';
 
-export interface FunctionSettings {
+export interface FunctionSettings extends Omit<Grants, 'table' | 'index'> {
   /** The handler module, relative to the project root (the topology's path). */
   handler: string;
   component: Component;
@@ -53,13 +36,6 @@ export interface FunctionSettings {
   table?: { key: TableKey; actions: readonly string[] };
   /** Query on one index. */
   index?: { key: TableKey; name: string };
-  sendsTo: readonly QueueKey[];
-  credentialsKey?: 'seal' | 'open';
-  createsSchedules: boolean;
-  /** Deletes schedules of the group (a cancelled deposit's wake-ups). */
-  deletesSchedules?: boolean;
-  /** Reads the message counts of every queue and of its DLQ. */
-  readsQueueDepths?: boolean;
   secrets: readonly SecretKey[];
 }
 
@@ -80,66 +56,6 @@ export const limits = {
 const actions = {
   sandbox: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query'],
 } as const;
-
-/** The item actions on the deposits table of what a handler does with its entities. */
-function depositsTableActions(handler: Reach): string[] {
-  const used = new Set<string>();
-  if (handler.deposits) used.add('dynamodb:GetItem');
-  if (handler.deposits === 'write' || handler.idempotency) used.add('dynamodb:PutItem');
-  if (handler.idempotency) used.add('dynamodb:GetItem');
-  const claimActions = {
-    read: 'GetItem',
-    write: 'PutItem',
-    markUsed: 'UpdateItem',
-    forget: 'DeleteItem',
-    release: 'DeleteItem',
-  };
-  for (const use of handler.claims ?? []) used.add(`dynamodb:${claimActions[use]}`);
-  const bankActions = { recall: 'GetItem', remember: 'PutItem', forget: 'DeleteItem' };
-  for (const use of handler.banks ?? []) used.add(`dynamodb:${bankActions[use]}`);
-  const wakeActions = { arm: ['PutItem', 'GetItem'], follow: ['UpdateItem'], take: ['DeleteItem'] };
-  for (const use of handler.sharedWakes ?? [])
-    for (const action of wakeActions[use]) used.add(`dynamodb:${action}`);
-  if (handler.leases) used.add('dynamodb:UpdateItem');
-  // The sweeper moves the check time of what it re-drives (an update, conditional on the version).
-  if (handler.dueIndex) used.add('dynamodb:UpdateItem');
-  // The list reads the deposits whose keys the owner index gave.
-  if (handler.ownerIndex) used.add('dynamodb:BatchGetItem');
-  // So does the operator's, of those the status index gave.
-  if (handler.statusIndex) used.add('dynamodb:BatchGetItem');
-  const order = ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'].map(
-    (action) => `dynamodb:${action}`,
-  );
-  return order.filter((action) => used.has(action));
-}
-
-/** A deposits handler's settings from its reach. */
-function fromReach(
-  name: ReachName,
-): Pick<
-  Settings,
-  | 'table'
-  | 'index'
-  | 'sendsTo'
-  | 'credentialsKey'
-  | 'createsSchedules'
-  | 'deletesSchedules'
-  | 'readsQueueDepths'
-> {
-  const handler: Reach = reach[name];
-  const tableActions = depositsTableActions(handler);
-  return {
-    ...(tableActions.length ? { table: { key: 'deposits', actions: tableActions } } : {}),
-    ...(handler.dueIndex ? { index: { key: 'deposits', name: 'byCheckAt' } } : {}),
-    ...(handler.ownerIndex ? { index: { key: 'deposits', name: 'byOwner' } } : {}),
-    ...(handler.statusIndex ? { index: { key: 'deposits', name: 'byStatus' } } : {}),
-    sendsTo: handler.sends.map((step) => stepQueueKeys[step]),
-    ...(handler.credentials ? { credentialsKey: handler.credentials } : {}),
-    createsSchedules: handler.wakes.length > 0,
-    ...(handler.unschedules ? { deletesSchedules: true } : {}),
-    ...(handler.queueDepths ? { readsQueueDepths: true } : {}),
-  };
-}
 
 function nameOf(handler: string): string {
   const match = /^functions\/(.+)\.ts$/.exec(handler);
@@ -183,7 +99,7 @@ function buildSettings(): Map<string, FunctionSettings> {
   for (const handler of apiHandlers(depositsApi)) {
     const base = { component: 'deposits', ...nothing } as const;
     const name = routesWithReach.get(handler);
-    if (name) add(handler, { ...base, timeoutSeconds: 10, memoryMb: 512, ...fromReach(name) });
+    if (name) add(handler, { ...base, timeoutSeconds: 10, memoryMb: 512, ...grantsOf(name) });
     else add(handler, { ...base, timeoutSeconds: 5, memoryMb: 256 });
   }
 
@@ -197,7 +113,7 @@ function buildSettings(): Map<string, FunctionSettings> {
     }
     const name = nameOf(handler);
     if (!(name in reach)) throw new Error(`the operator handler ${handler} has no reach entry ${name}`);
-    add(handler, { ...base, timeoutSeconds: 10, memoryMb: 512, ...fromReach(name as ReachName) });
+    add(handler, { ...base, timeoutSeconds: 10, memoryMb: 512, ...grantsOf(name as ReachName) });
   }
 
   for (const [key, spec] of Object.entries(queues) as [QueueKey, (typeof queues)[QueueKey]][]) {
@@ -220,7 +136,7 @@ function buildSettings(): Map<string, FunctionSettings> {
       // provider calls, each with a fresh lease.
       timeoutSeconds: step === 'ensure-beneficiary' ? 80 : 30,
       memoryMb: 512,
-      ...fromReach(step),
+      ...grantsOf(step),
     });
   }
 
@@ -240,7 +156,7 @@ function buildSettings(): Map<string, FunctionSettings> {
     ...nothing,
     timeoutSeconds: 50,
     memoryMb: 512,
-    ...fromReach('sweeper'),
+    ...grantsOf('sweeper'),
   });
 
   // The provider operations and administration load the sandbox, which reads the application secret

@@ -42,6 +42,20 @@ export interface Reach {
   provider?: boolean;
 }
 
+/**
+ * What a create route touches (a deposit's, a payment source's): the record and its idempotency
+ * record, its credentials sealed, the first step's message; a resumed one's connection and claim.
+ */
+const starting = {
+  sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
+  wakes: [],
+  credentials: 'seal',
+  deposits: 'write',
+  idempotency: true,
+  claims: ['release'],
+  leases: true,
+} as const satisfies Reach;
+
 export const reach = {
   'resolve-bank': {
     sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
@@ -106,25 +120,9 @@ export const reach = {
     provider: true,
   },
   /** POST /v1/deposits/create: starts a deposit, or resumes the one waiting for these answers. */
-  create: {
-    sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
-    wakes: [],
-    credentials: 'seal',
-    deposits: 'write',
-    idempotency: true,
-    claims: ['release'],
-    leases: true,
-  },
+  create: starting,
   /** POST /v1/sources/create: starts a payment source, or resumes the one waiting for these answers. */
-  createSource: {
-    sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
-    wakes: [],
-    credentials: 'seal',
-    deposits: 'write',
-    idempotency: true,
-    claims: ['release'],
-    leases: true,
-  },
+  createSource: starting,
   /** POST /v1/sources/get. */
   getSource: { sends: [], wakes: [], deposits: 'read' },
   /** POST /v1/sources/list: the connection's sources, by the owner index. */

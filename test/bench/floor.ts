@@ -3,7 +3,8 @@
  *
  *   direct sequence  the provider calls a first deposit at a bank makes (the paths the counters saw
  *                    it call, in order), made one after the other straight from this process with
- *                    the provider client: what the orchestration would cost if it cost nothing
+ *                    the provider client: what the orchestration would cost if it cost nothing (the
+ *                    transfer's outcome read every 25 ms until the bank has carried it out)
  *   queue hop        one message through SQS (fauxqs): send until a waiting receive has it
  *   table write      one conditional PutItem on DynamoDB Local
  *   write ceiling    conditional PutItems per second DynamoDB Local sustains with many writers
@@ -55,6 +56,7 @@ export async function directSequence(
   if (!wallet) throw new Error(`no wallet in ${bank.currency}`);
   const order = { amountMinor, currency: bank.currency, senderID: user.accountId };
   let receiverID = '';
+  let operationID: string | undefined;
   const started = performance.now();
   for (const path of paths) {
     switch (path) {
@@ -70,12 +72,25 @@ export async function directSequence(
       case '/v1/payment/beneficiaries/create':
         await client.createBeneficiary(credentials, wallet.beneficiary);
         break;
-      case '/v1/payment/transfer/create':
-        await client.createTransfer(credentials, {
-          ...order,
-          receiverID,
-          ...(bank.detailsOnFirstTransfer ? { beneficiary: wallet.inline } : {}),
-        });
+      case '/v1/payment/transfer/create': {
+        // As the orchestrator submits it: `sync: false`, the outcome read back.
+        const submitted = await client.createTransfer(
+          credentials,
+          { ...order, receiverID, ...(bank.detailsOnFirstTransfer ? { beneficiary: wallet.inline } : {}) },
+          undefined,
+          { sync: false },
+        );
+        operationID = submitted.status === 'initialized' ? submitted.id : undefined;
+        break;
+      }
+      case '/v1/operation/get':
+        // Read as fast as a direct caller would (every 25 ms) until the bank says how it ended: the
+        // floor includes the bank's own time to carry the transfer out, not our reads' spacing.
+        while (operationID) {
+          const read = await client.getOperation(credentials, { operationID });
+          if (read.status !== 'initialized') operationID = undefined;
+          else await new Promise((again) => setTimeout(again, 25));
+        }
         break;
       case '/v1/payment/transfer/autoflow':
         await client.createAutoflowTransfer(credentials, { ...order, beneficiary: wallet.inline });

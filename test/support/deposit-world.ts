@@ -20,7 +20,7 @@ import type { SweepContext } from '#shared/deposits/sweeper';
 import { walletAccounts, walletBook } from '#shared/deposits/wallets';
 import { ProviderRefusal, ProviderUnknownOutcome, type UnknownReason } from '#shared/provider/client';
 import { digest } from '#shared/secrets';
-import type { UserInput } from '#shared/spec/schemas';
+import type { AccountsMetadata, UserInput } from '#shared/spec/schemas';
 import {
   FakeDepositsTable,
   FakeProvider,
@@ -86,6 +86,26 @@ export const answers = {
   refusal: (type: string, msg = type) => new ProviderRefusal(type, msg, 400),
   unknown: (reason: UnknownReason = 'timeout') => new ProviderUnknownOutcome(reason, 'lost'),
 };
+
+/** The bank metadata the provider answers (resolve-bank), with `overrides`. */
+export function metadata(overrides: Partial<AccountsMetadata> = {}) {
+  const accountsMetadata: AccountsMetadata = {
+    swiftCode: 'SBXBAEAD',
+    sortCode: null,
+    bankName: 'Sandbox Bank',
+    branchName: 'Main',
+    branchAddress: 'Main Street',
+    address: { line1: 'a', line2: 'b', line3: 'c' },
+    transferBounds: [{ minimum: 10, currency: { code: 'AED', name: 'Dirham' }, type: 'local' }],
+    beneficiaryCoolDownPeriod: { value: 0, unit: 'hrs' },
+    isCreateBeneficiaryEndpointRequired: true,
+    willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod: true,
+    country: { code: 'AE', name: 'United Arab Emirates' },
+    transactionRange: { unit: 'days', value: 30 },
+    ...overrides,
+  };
+  return answers.done({ jobID: 'job-1', success: true, status: 'done', accountsMetadata });
+}
 
 export function world() {
   const clock = new ManualClock();

@@ -1,27 +1,7 @@
 /** The resolve-bank step through the fakes of its ports: metadata, bounds, the path it picks. */
 import { describe, expect, it } from 'vitest';
 import { resolveBank } from '#shared/deposits/steps/resolve-bank';
-import type { AccountsMetadata } from '#shared/spec/schemas';
-import { answers, credentials, settings, world } from '../support/deposit-world.ts';
-
-function metadata(overrides: Partial<AccountsMetadata> = {}) {
-  const accountsMetadata: AccountsMetadata = {
-    swiftCode: 'SBXBAEAD',
-    sortCode: null,
-    bankName: 'Sandbox Bank',
-    branchName: 'Main',
-    branchAddress: 'Main Street',
-    address: { line1: 'a', line2: 'b', line3: 'c' },
-    transferBounds: [{ minimum: 10, currency: { code: 'AED', name: 'Dirham' }, type: 'local' }],
-    beneficiaryCoolDownPeriod: { value: 0, unit: 'hrs' },
-    isCreateBeneficiaryEndpointRequired: true,
-    willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod: true,
-    country: { code: 'AE', name: 'United Arab Emirates' },
-    transactionRange: { unit: 'days', value: 30 },
-    ...overrides,
-  };
-  return answers.done({ jobID: 'job-1', success: true, status: 'done', accountsMetadata });
-}
+import { answers, credentials, metadata, settings, world } from '../support/deposit-world.ts';
 
 describe('resolve-bank', () => {
   it('records the bank and moves to ensure-beneficiary when the bank wants beneficiaries created', async () => {

@@ -12,25 +12,17 @@ import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { waitCooldown } from '#shared/deposits/steps/wait-cooldown';
-import type { AccountsMetadata } from '#shared/spec/schemas';
-import { answers, banks, credentials, ownerKey, settings, world } from '../support/deposit-world.ts';
+import {
+  answers,
+  banks,
+  credentials,
+  metadata,
+  ownerKey,
+  settings,
+  world,
+} from '../support/deposit-world.ts';
 
 type World = ReturnType<typeof world>;
-
-const metadata: AccountsMetadata = {
-  swiftCode: 'SBXBAEAD',
-  sortCode: null,
-  bankName: 'Sandbox Bank',
-  branchName: 'Main',
-  branchAddress: 'Main Street',
-  address: { line1: 'a', line2: 'b', line3: 'c' },
-  transferBounds: [{ minimum: 10, currency: { code: 'AED', name: 'Dirham' }, type: 'local' }],
-  beneficiaryCoolDownPeriod: { value: 1, unit: 'hrs' },
-  isCreateBeneficiaryEndpointRequired: true,
-  willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod: true,
-  country: { code: 'AE', name: 'United Arab Emirates' },
-  transactionRange: { unit: 'days', value: 30 },
-};
 
 const claimKey = `${ownerKey}#wallet-aed`;
 
@@ -44,10 +36,7 @@ describe('a source runs the deposit steps', () => {
     const w = world();
     const ctx = w.contexts.resolveBank();
     const src = await source(w);
-    w.provider.answer(
-      'getMetadata',
-      answers.done({ jobID: 'job-1', success: true, status: 'done', accountsMetadata: metadata }),
-    );
+    w.provider.answer('getMetadata', metadata({ beneficiaryCoolDownPeriod: { value: 1, unit: 'hrs' } }));
 
     // act
     await resolveBank(src, ctx);

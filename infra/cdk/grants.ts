@@ -1,0 +1,87 @@
+/**
+ * The orchestrator's grants follow from what each handler's context uses, as
+ * `shared/deposits/reach.ts` declares it, turned into the calls its adapters make
+ * (shared/adapters/deposits-table.ts and the others):
+ *   deposits        read: GetItem; write: GetItem, PutItem (conditional on the version)
+ *   idempotency     a transaction of two conditional Puts (PutItem), then GetItem of a taken key
+ *   claims          read: GetItem; write: PutItem; markUsed: UpdateItem; forget, release: DeleteItem
+ *   banks           recall: GetItem; remember: PutItem; forget: DeleteItem (the remembered metadata)
+ *   shared wakes    arm: PutItem, GetItem; follow: UpdateItem; take: DeleteItem (a payment source's wake-up)
+ *   leases          UpdateItem (acquire and release are both updates)
+ *   due index       Query on the `byCheckAt` index, UpdateItem of the check time (the sweeper only)
+ *   owner index     Query on the `byOwner` index, BatchGetItem of the deposits it names (the list)
+ *   status index    Query on the `byStatus` index, BatchGetItem of the deposits it names (the operator's list)
+ *   queue depths    GetQueueAttributes on every queue of the topology and its DLQ (the operator's)
+ *   credentials     seal: GenerateDataKey (the API); open: Decrypt (the steps) - AWS Encryption SDK
+ *   sends / wakes   SendMessage on those step queues; CreateSchedule in the group and PassRole of
+ *                   the scheduler's role when it wakes any
+ *   unschedules     DeleteSchedule in the group (the cancel)
+ *   (events         ride on the deposit writes; only the outbox relay sends to the notify queue)
+ * The sandbox's: GetItem, PutItem, UpdateItem, Query on a user's partition (transactions of those).
+ */
+import { type queues, stepQueueKeys } from '#infra/topology';
+import { type Reach, type ReachName, reach } from '#shared/deposits/reach';
+
+/** The item actions on the deposits table of what a handler does with its entities. */
+function depositsTableActions(handler: Reach): string[] {
+  const used = new Set<string>();
+  if (handler.deposits) used.add('dynamodb:GetItem');
+  if (handler.deposits === 'write' || handler.idempotency) used.add('dynamodb:PutItem');
+  if (handler.idempotency) used.add('dynamodb:GetItem');
+  const claimActions = {
+    read: 'GetItem',
+    write: 'PutItem',
+    markUsed: 'UpdateItem',
+    forget: 'DeleteItem',
+    release: 'DeleteItem',
+  };
+  for (const use of handler.claims ?? []) used.add(`dynamodb:${claimActions[use]}`);
+  const bankActions = { recall: 'GetItem', remember: 'PutItem', forget: 'DeleteItem' };
+  for (const use of handler.banks ?? []) used.add(`dynamodb:${bankActions[use]}`);
+  const wakeActions = { arm: ['PutItem', 'GetItem'], follow: ['UpdateItem'], take: ['DeleteItem'] };
+  for (const use of handler.sharedWakes ?? [])
+    for (const action of wakeActions[use]) used.add(`dynamodb:${action}`);
+  if (handler.leases) used.add('dynamodb:UpdateItem');
+  // The sweeper moves the check time of what it re-drives (an update, conditional on the version).
+  if (handler.dueIndex) used.add('dynamodb:UpdateItem');
+  // The list reads the deposits whose keys the owner index gave.
+  if (handler.ownerIndex) used.add('dynamodb:BatchGetItem');
+  // So does the operator's, of those the status index gave.
+  if (handler.statusIndex) used.add('dynamodb:BatchGetItem');
+  const order = ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'].map(
+    (action) => `dynamodb:${action}`,
+  );
+  return order.filter((action) => used.has(action));
+}
+
+/** What a handler may touch, as its function settings say it (`settings.ts`). */
+export interface Grants {
+  /** Item-level actions on one table. */
+  table?: { key: 'deposits'; actions: readonly string[] };
+  /** Query on one index. */
+  index?: { key: 'deposits'; name: string };
+  sendsTo: readonly (keyof typeof queues)[];
+  credentialsKey?: 'seal' | 'open';
+  createsSchedules: boolean;
+  /** Deletes schedules of the group (a cancelled deposit's wake-ups). */
+  deletesSchedules?: boolean;
+  /** Reads the message counts of every queue and of its DLQ. */
+  readsQueueDepths?: boolean;
+}
+
+/** A deposits handler's grants, from its reach. */
+export function grantsOf(name: ReachName): Grants {
+  const handler: Reach = reach[name];
+  const tableActions = depositsTableActions(handler);
+  return {
+    ...(tableActions.length ? { table: { key: 'deposits', actions: tableActions } } : {}),
+    ...(handler.dueIndex ? { index: { key: 'deposits', name: 'byCheckAt' } } : {}),
+    ...(handler.ownerIndex ? { index: { key: 'deposits', name: 'byOwner' } } : {}),
+    ...(handler.statusIndex ? { index: { key: 'deposits', name: 'byStatus' } } : {}),
+    sendsTo: handler.sends.map((step) => stepQueueKeys[step]),
+    ...(handler.credentials ? { credentialsKey: handler.credentials } : {}),
+    createsSchedules: handler.wakes.length > 0,
+    ...(handler.unschedules ? { deletesSchedules: true } : {}),
+    ...(handler.queueDepths ? { readsQueueDepths: true } : {}),
+  };
+}
