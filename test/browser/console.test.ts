@@ -46,7 +46,9 @@ describe('the operator console', () => {
     // prepare: the console open before the deposit exists, so it is seen arriving
     const page = await openConsole();
     await page.getByTestId('tab-initialized').click();
-    const user = await createUser(stack, 'SANDBOX_COOLDOWN_FAST');
+    // The bank carries the transfer out 4 s after accepting it: the deposit stays in flight (cool-down,
+    // then the transfer's outcome read back) for some 9 s, well past the page's first look at it.
+    const user = await createUser(stack, 'SANDBOX_COOLDOWN_FAST', { asyncDelaySeconds: 4 });
     const deposits = depositsOf(stack, user);
 
     // act

@@ -40,8 +40,12 @@ export interface User {
 }
 
 /** A fresh sandbox user on `bankId`, its access token exchanged. */
-export async function createUser(stack: LocalStack, bankId: string): Promise<User> {
-  const created = await post(`${stack.sandboxUrl}/sandbox/users`, { appSecret, bankId });
+export async function createUser(
+  stack: LocalStack,
+  bankId: string,
+  settings: { asyncDelaySeconds?: number } = {},
+): Promise<User> {
+  const created = await post(`${stack.sandboxUrl}/sandbox/users`, { appSecret, bankId, ...settings });
   if (created.status !== 201) throw new Error(`user not created: ${JSON.stringify(created.body)}`);
   const { connectionID, accessCode, userSecret, accounts } = created.body;
   const exchanged = await post(`${stack.sandboxUrl}/v1/auth/ExchangeToken`, {
