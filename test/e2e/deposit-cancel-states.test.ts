@@ -1,6 +1,6 @@
 /**
  * The caller's cancel in the states `deposit-cancel-list.test.ts` does not reach: a deposit in the
- * middle of a step (its provider call held by the sandbox), one reading its transfer's outcome
+ * middle of a step (resolve-bank, ensure-beneficiary) (its provider call held by the sandbox), one reading its transfer's outcome
  * (`reconcile`: money may be moving), and one that failed.
  */
 import { describe, expect, it } from 'vitest';
@@ -25,6 +25,29 @@ describe('cancel, in the other states', () => {
     expect(after).toMatchObject({ status: 'failed', type: 'CANCELLED' });
     expect(after.history).toEqual(cancelled.body.history);
     expect((await stateOf(user)).transfers).toEqual([]);
+  });
+
+  it('ends a deposit in the middle of ensure-beneficiary: the next deposit finds what the late step registered', async () => {
+    // prepare: the bank takes 3 s to answer the beneficiary list
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    await setFaults(user, [{ path: '/v1/payment/beneficiaries/get', latencyMs: 3_000, times: 1 }]);
+    const started = await startDeposit(user, { amount: 32 });
+    const id = String(started.body.operationID);
+    await depositWhen(user, id, (deposit) => deposit.step === 'ensure-beneficiary');
+
+    // act: while the list is held
+    const cancelled = await cancelDeposit(user, id);
+
+    // assess: cancelled and never moved again; a next deposit is done through one beneficiary
+    expect(cancelled.body).toMatchObject({ status: 'failed', type: 'CANCELLED' });
+    const next = await startDeposit(user, { amount: 33 });
+    expect(await depositWhen(user, String(next.body.operationID), undefined, 30_000)).toMatchObject({
+      status: 'done',
+    });
+    expect((await readDeposit(user, id)).body.history).toEqual(cancelled.body.history);
+    const listed = await user.call('/v1/payment/beneficiaries/get', { sync: true });
+    expect(listed.body.beneficiaries).toHaveLength(1);
+    expect((await stateOf(user)).transfers.map((transfer) => transfer.amount)).toEqual([33]);
   });
 
   it('refuses a deposit reading its transfer outcome (reconcile), which then ends done', async () => {
