@@ -16,6 +16,7 @@ import { walletAccounts } from '#shared/deposits/wallets';
 import type { AccountsMetadata } from '#shared/spec/schemas';
 import {
   answers,
+  metadata as bankMetadata,
   banks,
   credentials,
   ownerKey,
@@ -26,28 +27,9 @@ import {
 
 type World = ReturnType<typeof world>;
 
-function metadata(overrides: Partial<AccountsMetadata> = {}) {
-  return answers.done({
-    jobID: 'job-1',
-    success: true,
-    status: 'done',
-    accountsMetadata: {
-      swiftCode: 'SBXBAEAD',
-      sortCode: null,
-      bankName: 'Sandbox Bank',
-      branchName: 'Main',
-      branchAddress: 'Main Street',
-      address: { line1: 'a', line2: 'b', line3: 'c' },
-      transferBounds: [],
-      beneficiaryCoolDownPeriod: { value: 0, unit: 'hrs' },
-      isCreateBeneficiaryEndpointRequired: true,
-      willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod: true,
-      country: { code: 'AE', name: 'United Arab Emirates' },
-      transactionRange: { unit: 'days', value: 30 },
-      ...overrides,
-    },
-  });
-}
+/** The bank's metadata, publishing no transfer bounds unless told. */
+const metadata = (overrides: Partial<AccountsMetadata> = {}) =>
+  bankMetadata({ transferBounds: [], ...overrides });
 
 function listedBeneficiary(id: string, name: string, accountNumber: string) {
   return answers.done({
