@@ -81,12 +81,14 @@ export class OwnerDepositsIndex implements OwnerDeposits {
     // The index holds keys only: the page's deposits are read by key, in the index's order.
     const deposits = await depositsByKeys(this.table, Items ?? []);
     const lastKey = Items?.at(-1);
-    const last =
-      LastEvaluatedKey && lastKey
-        ? { depositId: String(lastKey.pk).slice('DEPOSIT#'.length), createdAt: Number(lastKey.createdAt) }
-        : undefined;
+    const last = LastEvaluatedKey && lastKey ? positionOf(lastKey) : undefined;
     return { deposits, last };
   }
+}
+
+/** Where a list stands after this index item (an item of `byOwner` or `byStatus`: table keys and `createdAt`). */
+export function positionOf(item: Record<string, unknown>): ListPosition {
+  return { depositId: String(item.pk).slice('DEPOSIT#'.length), createdAt: Number(item.createdAt) };
 }
 
 /**

@@ -8,7 +8,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { statusBucket } from '#shared/operator/model';
 import type { StatusDeposits, StatusPosition, StatusQuery } from '#shared/operator/ports';
-import { depositsByKeys } from './deposits-indexes.ts';
+import { depositsByKeys, positionOf } from './deposits-indexes.ts';
 import { keys, type Table } from './deposits-table-items.ts';
 
 export interface StatusIndexReading {
@@ -84,8 +84,4 @@ export class StatusDepositsIndex implements StatusDeposits {
   private startKey(query: StatusQuery, position: StatusPosition) {
     return { ...keys.deposit(position.depositId), opsBucket: query.bucket, createdAt: position.createdAt };
   }
-}
-
-function positionOf(item: Record<string, unknown>): StatusPosition {
-  return { depositId: String(item.pk).slice('DEPOSIT#'.length), createdAt: Number(item.createdAt) };
 }

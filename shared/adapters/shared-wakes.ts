@@ -3,6 +3,7 @@
  * account (`WAKE#<owner>#<wallet account>`) naming the source that armed a wake-up, its instant, and
  * the deposits that follow it. It expires a day after its instant (TTL), whether or not it was taken.
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '#shared/adapters/dynamodb';
 import type { Follower } from '#shared/deposits/model';
@@ -69,23 +70,22 @@ export class SharedWakeItems implements SharedWakes {
   }
 
   async take(ownerKey: string, walletAccountId: string, by: string): Promise<Follower[]> {
-    let taken: WakeItem | undefined;
-    const deleted = await conditionally(
-      this.table.client
-        .send(
-          new DeleteCommand({
-            TableName: this.table.tableName,
-            Key: key(ownerKey, walletAccountId),
-            ConditionExpression: '#by = :by',
-            ExpressionAttributeNames: { '#by': 'by' },
-            ExpressionAttributeValues: { ':by': by },
-            ReturnValues: 'ALL_OLD',
-          }),
-        )
-        .then((output) => {
-          taken = output.Attributes as WakeItem | undefined;
+    try {
+      const { Attributes } = await this.table.client.send(
+        new DeleteCommand({
+          TableName: this.table.tableName,
+          Key: key(ownerKey, walletAccountId),
+          ConditionExpression: '#by = :by',
+          ExpressionAttributeNames: { '#by': 'by' },
+          ExpressionAttributeValues: { ':by': by },
+          ReturnValues: 'ALL_OLD',
         }),
-    );
-    return deleted ? (taken?.followers ?? []) : [];
+      );
+      return (Attributes as WakeItem | undefined)?.followers ?? [];
+    } catch (error) {
+      // Not this source's wake-up (another's, or none): nobody follows it.
+      if (error instanceof ConditionalCheckFailedException) return [];
+      throw error;
+    }
   }
 }

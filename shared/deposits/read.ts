@@ -80,20 +80,31 @@ async function pageOf(request: ListRequest, ctx: ListContext, purpose?: 'source'
 }
 
 /**
- * A cursor is the position of a page's last deposit, opaque to the caller. It names no connection:
- * the next page is always read within the caller's own, whatever cursor it sends.
+ * A cursor is the position of a page's last deposit, opaque to the caller, and the list it belongs
+ * to when the list names one (`scope`: the operator's status bucket). It names no connection: the
+ * next page is always read within the caller's own, whatever cursor it sends.
  */
-function cursorOf(position: ListPosition): string {
-  return Buffer.from(JSON.stringify([position.depositId, position.createdAt])).toString('base64url');
+export function cursorOf(position: ListPosition, scope?: string): string {
+  const parts = [...(scope === undefined ? [] : [scope]), position.depositId, position.createdAt];
+  return Buffer.from(JSON.stringify(parts)).toString('base64url');
 }
 
-function positionOf(cursor: string): ListPosition {
+/** The position a cursor of this list (`scope`) names; INVALID_CURSOR for any other string. */
+export function positionOf(cursor: string, scope?: string): ListPosition {
   try {
-    const [depositId, createdAt] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (typeof depositId === 'string' && depositId.length <= 128 && Number.isSafeInteger(createdAt))
+    const parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const [named, depositId, createdAt] = scope === undefined ? [undefined, ...parts] : parts;
+    if (
+      Array.isArray(parts) &&
+      named === scope &&
+      typeof depositId === 'string' &&
+      depositId.length > 0 &&
+      depositId.length <= 128 &&
+      Number.isSafeInteger(createdAt)
+    )
       return { depositId, createdAt };
   } catch {
     // not one of ours
   }
-  throw new DepositError('INVALID_CURSOR', 'The cursor is not one a list answered', ['cursor']);
+  throw new DepositError('INVALID_CURSOR', 'The cursor is not one this list answered', ['cursor']);
 }

@@ -6,8 +6,9 @@ import type { Clock } from '#shared/clock';
 import { DepositError } from '#shared/deposits/errors';
 import type { DepositStep } from '#shared/deposits/model';
 import type { DepositRecords } from '#shared/deposits/ports';
-import { operatorView, StatusBucket } from './model.ts';
-import type { QueueDepths, StatusDeposits, StatusPosition } from './ports.ts';
+import { cursorOf, positionOf } from '#shared/deposits/read';
+import { operatorView, type StatusBucket } from './model.ts';
+import type { QueueDepths, StatusDeposits } from './ports.ts';
 
 export interface OperatorReadContext {
   deposits: Pick<DepositRecords, 'get'>;
@@ -47,7 +48,8 @@ export async function listByStatus(request: StatusListRequest, ctx: StatusListCo
     after &&
     ((from !== undefined && after.createdAt < from) || (to !== undefined && after.createdAt >= to))
   )
-    throw invalidCursor();
+    // A cursor of this bucket, but of another range: not this list's.
+    throw new DepositError('INVALID_CURSOR', 'The cursor is not one this list answered', ['cursor']);
   const page = await ctx.byStatus.page({
     bucket: request.status,
     step: request.step as DepositStep | undefined,
@@ -60,36 +62,11 @@ export async function listByStatus(request: StatusListRequest, ctx: StatusListCo
   const deposits = page.deposits.map((deposit) => operatorView(deposit, now));
   return {
     status: 200,
-    body: { deposits, ...(page.last ? { cursor: cursorOf(request.status, page.last) } : {}) },
+    body: { deposits, ...(page.last ? { cursor: cursorOf(page.last, request.status) } : {}) },
   };
 }
 
 /** The service's queues and their DLQs, as SQS counts them (approximately) now. */
 export async function readQueues(ctx: { queues: QueueDepths }) {
   return { status: 200, body: { queues: await ctx.queues.read() } };
-}
-
-function cursorOf(bucket: StatusBucket, position: StatusPosition): string {
-  return Buffer.from(JSON.stringify([bucket, position.depositId, position.createdAt])).toString('base64url');
-}
-
-function positionOf(cursor: string, bucket: StatusBucket): StatusPosition {
-  try {
-    const [named, depositId, createdAt] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      StatusBucket.safeParse(named).data === bucket &&
-      typeof depositId === 'string' &&
-      depositId.length > 0 &&
-      depositId.length <= 128 &&
-      Number.isSafeInteger(createdAt)
-    )
-      return { depositId, createdAt };
-  } catch {
-    // not one of ours
-  }
-  throw invalidCursor();
-}
-
-function invalidCursor() {
-  return new DepositError('INVALID_CURSOR', 'The cursor is not one this list answered', ['cursor']);
 }
