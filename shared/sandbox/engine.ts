@@ -10,7 +10,8 @@
  *      `MAX_INPUT_TRIES` answers, the last wrong one failing the operation with INVALID_MFA;
  *   5. `commit`: write the outcome and the operation record in one transaction;
  *   6. answer: the envelope (`sync: true`), or `initialized` (`sync: false`) while the connection stays
- *      held until the operation completes, `asyncDelayMs` later.
+ *      held until the operation completes, `asyncDelayMs` later; a bank that carries operations out at
+ *      once (a delay of 0) has nothing in progress to report, so it answers the envelope then too.
  */
 
 import type { Clock } from '#shared/clock';
@@ -19,18 +20,11 @@ import type { UserInput } from '#shared/spec/schemas';
 import type { HttpAnswer } from './answer.ts';
 import { questionsAsked } from './catalog.ts';
 import { newId } from './ids.ts';
-import {
-  acceptedAnswer,
-  failedEnvelope,
-  fingerprint,
-  type IdField,
-  isExpiredWait,
-} from './operation-records.ts';
+import { answerOf, failedEnvelope, fingerprint, type IdField, isExpiredWait } from './operation-records.ts';
 import { afterWrongAnswer, answeredRightly, askedOf, questionsOf, waitingOperation } from './questions.ts';
 import { bankOf } from './rules.ts';
 import {
   type ConnectionRecord,
-  type Envelope,
   type OperationKind,
   type OperationPrecondition,
   type OperationRecord,
@@ -154,7 +148,7 @@ export class OperationEngine {
     }
     // The connection stays held for the answer, as long as the wait lasts.
     await this.store.releaseLock(connection.id, operation.id, operation.inputExpiresAt);
-    return answer(again, spec);
+    return answerOf(again, spec.request.sync, spec.idField);
   }
 
   private async execute<Plan>(
@@ -197,7 +191,7 @@ export class OperationEngine {
         await this.store.saveOperation(operation, precondition);
         // The connection stays taken while the bank waits for the answer.
         await this.store.releaseLock(connection.id, operationId, inputExpiresAt);
-        return answer(operation, spec);
+        return answerOf(operation, spec.request.sync, spec.idField);
       }
 
       const envelope = { [spec.idField]: operationId, success: true, status: 'done' };
@@ -216,7 +210,11 @@ export class OperationEngine {
         throw error;
       }
       await this.releaseConnection(connection, operation);
-      return answer({ ...operation, response: { ...envelope, ...result } }, spec);
+      return answerOf(
+        { ...operation, response: { ...envelope, ...result } },
+        spec.request.sync,
+        spec.idField,
+      );
     } catch (error) {
       await this.store.releaseLock(connection.id, operationId);
       if (error instanceof StoreConflict && error.reason === 'operation') {
@@ -252,7 +250,7 @@ export class OperationEngine {
       throw conflict;
     }
     await this.releaseConnection(connection, operation);
-    return answer(operation, spec);
+    return answerOf(operation, spec.request.sync, spec.idField);
   }
 
   private operationRecord<Plan>(
@@ -294,9 +292,4 @@ function refusalOf(error: unknown): ProviderError | undefined {
   if (error.reason === 'insufficient_balance') return new ProviderError('INSUFFICIENT_BALANCE');
   if (error.reason === 'duplicate_beneficiary') return new ProviderError('BENEFICIARY_ALREADY_EXISTS');
   return undefined;
-}
-
-function answer<Plan>(operation: OperationRecord, spec: OperationSpec<Plan>): HttpAnswer {
-  if (spec.request.sync) return { status: operation.httpStatus, body: operation.response as Envelope };
-  return acceptedAnswer(spec.idField, operation.id);
 }

@@ -44,7 +44,17 @@ export function failedEnvelope(idField: IdField, id: string, error: ProviderErro
 }
 
 /** The answer to an operation sent with `sync: false`: accepted, to be polled. */
-export function acceptedAnswer(idField: IdField, id: string): HttpAnswer {
+/**
+ * What a request is answered: the operation's envelope when sent with `sync: true`, or when the bank
+ * carried it out within the request (no delay: nothing in progress to report); `initialized` else.
+ */
+export function answerOf(operation: OperationRecord, sync: boolean, idField: IdField): HttpAnswer {
+  const carriedOut = operation.completesAt <= operation.createdAt;
+  if (sync || carriedOut) return { status: operation.httpStatus, body: operation.response as Envelope };
+  return acceptedAnswer(idField, operation.id);
+}
+
+function acceptedAnswer(idField: IdField, id: string): HttpAnswer {
   return { status: 202, body: { [idField]: id, success: true, status: 'initialized' } };
 }
 

@@ -302,7 +302,7 @@ export function givenSandbox<C extends Clock = ManualClock>(
 
   async function createUser(
     bankId: string,
-    settings: { balance?: number; inputTtlSeconds?: number } = {},
+    settings: { balance?: number; inputTtlSeconds?: number; asyncDelaySeconds?: number } = {},
   ): Promise<SandboxTestUser> {
     const { administration } = sandbox;
     const created = await administration.createUser({ appSecret: testAppSecret, bankId, ...settings });

@@ -334,6 +334,48 @@ describe('an operation sent with sync: false', () => {
     expect((await store.getUserAssets(user.connectionId)).accounts[0]?.balanceMinor).toBe(5_000);
   });
 
+  it('at a bank that carries operations out at once: answers the outcome itself, nothing left to read', async () => {
+    // prepare
+    const { store, createUser } = givenSandbox();
+    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 0 });
+    const receiverID = await givenBeneficiary(user);
+
+    // act
+    const answered = await user.call(createTransfer, {
+      sync: false,
+      amount: 12.5,
+      senderID: user.accountId,
+      receiverID,
+    });
+    const after = await user.call(getMetadata, { sync: true });
+    const { transfers } = await store.getUserAssets(user.connectionId);
+
+    // assess: the envelope sync: true would have answered, and the connection free at once
+    expect(answered).toEqual({
+      status: 200,
+      body: {
+        operationID: expect.any(String),
+        success: true,
+        status: 'done',
+        reference: transfers[0]?.reference,
+      },
+    });
+    expect(after.status).toBe(200);
+  });
+
+  it('at a bank that carries operations out at once: asks its question in the answer itself', async () => {
+    // prepare
+    const { createUser } = givenSandbox();
+    const user = await createUser('SANDBOX_OTP', { asyncDelaySeconds: 0 });
+
+    // act
+    const asked = await user.call(createBeneficiary, { ...walletBeneficiary(), sync: false });
+
+    // assess
+    expect(asked.status).toBe(200);
+    expect(asked.body).toMatchObject({ status: 'user_input_required', userInputs: [{ id: 'otp' }] });
+  });
+
   it('on an OTP bank: asks for input only after the async delay, and takes the answer from then on', async () => {
     // prepare
     const { clock, createUser } = givenSandbox();
