@@ -18,12 +18,14 @@ import type { Deposit, DepositStep } from '#shared/deposits/model';
 import { ProviderClient, type ProviderCredentials } from '#shared/provider/client';
 import { digest } from '#shared/secrets';
 
-export type CrashPoint =
-  | 'before-provider-call'
-  | 'after-provider-call'
-  | 'before-state-write'
-  | 'after-state-write'
-  | 'lost-write-answer';
+export const crashPointNames = [
+  'before-provider-call',
+  'after-provider-call',
+  'before-state-write',
+  'after-state-write',
+  'lost-write-answer',
+] as const;
+export type CrashPoint = (typeof crashPointNames)[number];
 
 interface Rule {
   point: CrashPoint;

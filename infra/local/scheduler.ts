@@ -3,10 +3,12 @@
  * (CreateSchedule, GetSchedule, DeleteSchedule, one-shot `at(...)` schedules in UTC), firing at the
  * given time by sending the target's input to its SQS queue. There is no emulator to install, so
  * this is ours. Tests reach a few local-only controls under `/_local/`: the list of schedules and of
- * fired ones, and firing a schedule now (early, or twice).
+ * fired ones, and firing a schedule now (early, or twice). Its time is the local clock's: when that
+ * moves forward, every schedule it passed fires.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { GetQueueUrlCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { localClock } from './clock.ts';
 
 interface Schedule {
   name: string;
@@ -17,6 +19,8 @@ interface Schedule {
   target: { Arn: string; RoleArn: string; Input?: string; DeadLetterConfig?: { Arn?: string } };
   actionAfterCompletion: string;
   timer?: NodeJS.Timeout;
+  /** Fired at its time already (a schedule kept after completion does not fire again). */
+  completed?: boolean;
 }
 
 export interface LocalScheduler {
@@ -24,6 +28,8 @@ export interface LocalScheduler {
   stop(): Promise<void>;
 }
 
+/** The longest a Node timer waits (longer ones fire at once). */
+const MAX_TIMER_MS = 2_147_483_647;
 const AT = /^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$/;
 
 export async function startLocalScheduler(options: { sqs: SQSClient }): Promise<LocalScheduler> {
@@ -45,7 +51,7 @@ export async function startLocalScheduler(options: { sqs: SQSClient }): Promise<
       name: schedule.name,
       groupName: schedule.groupName,
       at: new Date(schedule.at).toISOString(),
-      firedAt: new Date().toISOString(),
+      firedAt: new Date(localClock.now()).toISOString(),
       early,
     });
     try {
@@ -61,14 +67,27 @@ export async function startLocalScheduler(options: { sqs: SQSClient }): Promise<
   }
 
   function arm(schedule: Schedule) {
-    const delay = Math.max(0, schedule.at - Date.now());
-    schedule.timer = setTimeout(() => {
-      void fire(schedule, false).finally(() => {
-        if (schedule.actionAfterCompletion === 'DELETE')
-          schedules.delete(key(schedule.groupName, schedule.name));
-      });
-    }, delay);
+    clearTimeout(schedule.timer);
+    if (schedule.completed) return;
+    const delay = Math.max(0, schedule.at - localClock.now());
+    schedule.timer = setTimeout(
+      () => {
+        // A timer waits at most about 24.8 days: a later schedule waits again.
+        if (schedule.at > localClock.now()) return arm(schedule);
+        schedule.completed = true;
+        void fire(schedule, false).finally(() => {
+          if (schedule.actionAfterCompletion === 'DELETE')
+            schedules.delete(key(schedule.groupName, schedule.name));
+        });
+      },
+      Math.min(delay, MAX_TIMER_MS),
+    );
   }
+
+  // The clock moved forward: each schedule's timer counts from the new time.
+  const unsubscribe = localClock.onAdvance(() => {
+    for (const schedule of schedules.values()) arm(schedule);
+  });
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) =>
@@ -88,7 +107,7 @@ export async function startLocalScheduler(options: { sqs: SQSClient }): Promise<
       );
       if (!schedule)
         return reply(response, 404, { Message: 'Schedule not found' }, 'ResourceNotFoundException');
-      await fire(schedule, schedule.at > Date.now());
+      await fire(schedule, schedule.at > localClock.now());
       return reply(response, 200, {});
     }
 
@@ -156,6 +175,7 @@ export async function startLocalScheduler(options: { sqs: SQSClient }): Promise<
     endpoint: `http://127.0.0.1:${port}`,
     stop: () =>
       new Promise((done) => {
+        unsubscribe();
         for (const schedule of schedules.values()) clearTimeout(schedule.timer);
         server.closeAllConnections();
         server.close(() => done());

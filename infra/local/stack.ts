@@ -24,12 +24,14 @@ import {
   watchedQueues,
   watchedQueuesVariable,
 } from '#infra/topology';
-import { digest } from '#shared/secrets';
 import { serveConsole } from '../console/serve.ts';
-import { crashPoints, installCrashPoints } from './crash-points.ts';
+import { installLocalClock } from './clock.ts';
+import { localControls } from './controls.ts';
+import { installCrashPoints } from './crash-points.ts';
 import { createTables, localCredentials, startDynamoDbLocal } from './dynamodb-local.ts';
-import { ensurePortFree, type LocalRoutes, startGateway } from './gateway.ts';
+import { ensurePortFree, startGateway } from './gateway.ts';
 import { lambdaContext } from './lambda-context.ts';
+import { installProviderJournal } from './provider-journal.ts';
 import { startLocalQueues } from './queues.ts';
 import { startLocalScheduler } from './scheduler.ts';
 import { startStreamPoller } from './streams.ts';
@@ -141,8 +143,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     stops.push(() => sandbox.close());
     process.env.PROVIDER_BASE_URL = userEnv.PROVIDER_BASE_URL ?? sandbox.url;
 
-    // Test-only crash points wrap the deposit records and the provider client of this process.
+    // Local-only wrappers from outside: crash points around the deposit records and the provider
+    // client, the journal of the provider calls, and the clock a developer or a test moves forward.
     installCrashPoints();
+    installProviderJournal();
+    installLocalClock();
     const deposits = await startGateway(depositsApi, host, options.depositsPort ?? 3000, localControls());
     stops.push(() => deposits.close());
     // The operator API: the token plays API Gateway's IAM authorizer; the console's page is public
@@ -205,31 +210,4 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await stopAll();
     throw error;
   }
-}
-
-/** Local-only test controls on the deposits gateway: arm, read and clear crash points. */
-function localControls(): LocalRoutes {
-  return new Map<string, (body: unknown) => Promise<{ status: number; body: unknown }>>([
-    [
-      'POST /_local/crash',
-      async (body: unknown) => {
-        const { point, accessToken, step, times } = body as {
-          point: Parameters<typeof crashPoints.arm>[0];
-          accessToken: string;
-          step?: string;
-          times?: number;
-        };
-        crashPoints.arm(point, digest(accessToken), { step, times });
-        return { status: 200, body: { armed: { point, step, times: times ?? 1 } } };
-      },
-    ],
-    ['GET /_local/crash', async () => ({ status: 200, body: crashPoints.report() })],
-    [
-      'DELETE /_local/crash',
-      async () => {
-        crashPoints.clear();
-        return { status: 200, body: { cleared: true } };
-      },
-    ],
-  ]);
 }

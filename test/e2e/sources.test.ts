@@ -1,7 +1,8 @@
 /**
  * Payment sources over the running stack: a source prepares a user's connection for deposits into a
  * wallet account (bank, beneficiary, cool-down) and stops before the transfer; a deposit afterwards
- * makes one provider operation, its transfer; deposits started while a source cools down wait for
+ * makes one provider call, its transfer (the local stack's journal of provider calls says which calls
+ * went out); deposits started while a source cools down wait for
  * the source's own wake-up; concurrent sources and deposits create one beneficiary.
  */
 import { describe, expect, it } from 'vitest';
@@ -13,19 +14,13 @@ import {
   sourceWhen,
   startDeposit,
   startSource,
+  takeProviderCalls,
   webhookDeliveries,
 } from '../support/deposits.ts';
-import { createUser, eventually, setFaults, stateOf, type TestUser } from '../support/sandbox.ts';
+import { createUser, eventually, stateOf, type TestUser } from '../support/sandbox.ts';
 
 type Entry = { step: string; status: string; note?: string };
 type Body = Record<string, unknown> & { status: string; updatedAt: string; history: Entry[] };
-
-/** Every provider call but the transfer (and the read of its outcome) fails for the user from now on. */
-const everyCallButTheTransfer = [
-  '/v1/metadata/accounts/get',
-  '/v1/payment/beneficiaries/get',
-  '/v1/payment/beneficiaries/create',
-].map((path) => ({ outcome: 'error', status: 503, path, times: 100 }));
 
 const ended = (body: Record<string, unknown>) => body.status === 'ready' || body.status === 'failed';
 
@@ -62,26 +57,33 @@ async function depositThrough(user: TestUser, amount: number, walletAccountID?: 
   return depositWhen(user, id, undefined, 30_000);
 }
 
+/** `asksOnTransfer`: the bank asks a password before each transfer, which the caller answers. */
 const banks = [
   { bankId: 'SANDBOX_BENEFICIARY', asks: false, coolsDown: false, beneficiary: true },
   { bankId: 'SANDBOX_FIRST_DETAILS', asks: false, coolsDown: false, beneficiary: true },
   { bankId: 'SANDBOX_NO_BENEFICIARY', asks: false, coolsDown: false, beneficiary: false },
   { bankId: 'SANDBOX_COOLDOWN_FAST', asks: false, coolsDown: true, beneficiary: true },
   { bankId: 'SANDBOX_COOLDOWN_LISTED', asks: false, coolsDown: true, beneficiary: true },
-  { bankId: 'SANDBOX_OTP', asks: true, coolsDown: false, beneficiary: true },
+  { bankId: 'SANDBOX_OTP', asks: true, coolsDown: false, beneficiary: true, asksOnTransfer: true },
   { bankId: 'SANDBOX_OTP_READS', asks: true, coolsDown: false, beneficiary: true },
-  { bankId: 'SANDBOX_OTP_INLINE', asks: false, coolsDown: false, beneficiary: false },
-  { bankId: 'SANDBOX_OTP_TWO_QUESTIONS', asks: true, coolsDown: false, beneficiary: true },
+  { bankId: 'SANDBOX_OTP_INLINE', asks: false, coolsDown: false, beneficiary: false, asksOnTransfer: true },
+  {
+    bankId: 'SANDBOX_OTP_TWO_QUESTIONS',
+    asks: true,
+    coolsDown: false,
+    beneficiary: true,
+    asksOnTransfer: true,
+  },
   { bankId: 'SANDBOX_RECEIPT_REFERENCE', asks: false, coolsDown: false, beneficiary: true },
   { bankId: 'SANDBOX_KWD', asks: false, coolsDown: false, beneficiary: true, wallet: 'wallet-kwd' },
 ];
 
 describe('a payment source on every sandbox bank', () => {
   it.for(banks)(
-    '$bankId: ready, then a deposit makes one provider operation, its transfer',
-    async ({ bankId, asks, coolsDown, beneficiary, wallet }) => {
-      // prepare
-      const user = await createUser(bankId);
+    '$bankId: ready, then a deposit makes exactly one provider call, its transfer',
+    async ({ bankId, asks, coolsDown, beneficiary, wallet, asksOnTransfer = false }) => {
+      // prepare: a bank that carries transfers out at once (the outcome is in the transfer's answer)
+      const user = await createUser(bankId, { asyncDelaySeconds: 0 });
 
       // act: the source
       const source = await prepareSource(user, wallet);
@@ -93,13 +95,18 @@ describe('a payment source on every sandbox bank', () => {
       expect(source.history.some((entry) => entry.step === 'ensure-beneficiary')).toBe(beneficiary);
       expect((await stateOf(user)).transfers).toEqual([]);
 
-      // act: a deposit afterwards, with every call but the transfer failing for the user
-      await setFaults(user, everyCallButTheTransfer);
+      // act: a deposit afterwards
+      await takeProviderCalls(user);
       const done = await depositThrough(user, 20, wallet);
+      const calls = await takeProviderCalls(user);
 
-      // assess: nothing asked of the bank before the transfer, no wait, one transfer
+      // assess: the transfer is the one call (sent again only with the caller's answer to the
+      // password the bank asks before each transfer); no wait, one transfer at the bank
       expect(done).toMatchObject({ status: 'done', reference: expect.any(String) });
+      const transferPath = beneficiary ? '/v1/payment/transfer/create' : '/v1/payment/transfer/autoflow';
+      expect(calls).toEqual(asksOnTransfer ? [transferPath, transferPath] : [transferPath]);
       const history = done.history as Entry[];
+      expect(history.some((entry) => entry.status === 'user_input_required')).toBe(asksOnTransfer);
       expect(history[1]?.note).toMatch(/^bank remembered/);
       expect(history.map((entry) => entry.step)).not.toContain('wait-cooldown');
       expect(history.filter((entry) => entry.step === 'ensure-beneficiary')).toHaveLength(
@@ -108,6 +115,23 @@ describe('a payment source on every sandbox bank', () => {
       expect((await stateOf(user)).transfers).toHaveLength(1);
     },
   );
+
+  it('at a bank that carries the transfer out later: the transfer, then reads of its outcome until done', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 2 });
+    expect((await prepareSource(user)).status).toBe('ready');
+    await takeProviderCalls(user);
+
+    // act
+    const done = await depositThrough(user, 25);
+    const calls = await takeProviderCalls(user);
+
+    // assess: one transfer; every other call reads that transfer's operation
+    expect(done.status).toBe('done');
+    expect(calls[0]).toBe('/v1/payment/transfer/create');
+    expect(calls.length).toBeGreaterThan(1);
+    expect(calls.slice(1).every((path) => path === '/v1/operation/get')).toBe(true);
+  });
 
   it('SANDBOX_COOLDOWN (24 hours): cooling down until the next day, and a deposit started then waits for its wake-up', async () => {
     // prepare

@@ -166,3 +166,18 @@ export async function armCrash(
   });
   if (!response.ok) throw new Error(`crash not armed: ${response.status}`);
 }
+
+/**
+ * The paths of the provider calls the local stack made for this user since the last time they were
+ * taken (the journal is cleared as it is read).
+ */
+export async function takeProviderCalls(user: Pick<TestUser, 'accessToken'>): Promise<string[]> {
+  const response = await fetch(`${depositsUrl}/_local/provider-calls`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ accessToken: user.accessToken, clear: true }),
+  });
+  if (!response.ok) throw new Error(`provider calls not read: ${response.status}`);
+  const { calls } = (await response.json()) as { calls: { path: string }[] };
+  return calls.map((call) => call.path);
+}

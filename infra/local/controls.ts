@@ -1,0 +1,89 @@
+/**
+ * Local-only controls on the deposits gateway (`/_local/...`), for tests and for a developer at
+ * `npm start`; nothing of them is deployed:
+ *   POST/GET/DELETE /_local/crash   arm, read and clear crash points
+ *   POST /_local/provider-calls     the provider calls made for a connection ({ accessToken,
+ *                                   clear? }), oldest first
+ *   GET/POST /_local/clock          the local clock; POST { advanceSeconds } moves it forward
+ */
+import { z } from 'zod';
+import { digest } from '#shared/secrets';
+import { localClock } from './clock.ts';
+import { crashPointNames, crashPoints } from './crash-points.ts';
+import type { LocalRoutes } from './gateway.ts';
+import { providerJournal } from './provider-journal.ts';
+
+type Answer = { status: number; body: unknown };
+
+const CrashRule = z.object({
+  point: z.enum(crashPointNames),
+  accessToken: z.string().min(1),
+  step: z.string().optional(),
+  times: z.number().int().positive().optional(),
+});
+const JournalRequest = z.object({ accessToken: z.string().min(1), clear: z.boolean().optional() });
+/** At most a year at a time: enough for any cool-down, and no way to overflow a date. */
+const ClockAdvance = z.object({
+  advanceSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(366 * 86_400),
+});
+
+/** A body checked by `schema`, or the local API's 400 naming what is wrong. */
+function parsed<S extends z.ZodType>(schema: S, body: unknown, then: (value: z.infer<S>) => Answer) {
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const issues = result.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`);
+    return { status: 400, body: { success: false, type: 'BAD_REQUEST', msg: issues.join('; ') } };
+  }
+  return then(result.data);
+}
+
+function clockNow(): Answer {
+  const now = localClock.now();
+  return {
+    status: 200,
+    body: { now: new Date(now).toISOString(), aheadSeconds: Math.round(localClock.shift() / 1000) },
+  };
+}
+
+export function localControls(): LocalRoutes {
+  return new Map<string, (body: unknown) => Promise<Answer>>([
+    [
+      'POST /_local/crash',
+      async (body) =>
+        parsed(CrashRule, body, ({ point, accessToken, step, times }) => {
+          crashPoints.arm(point, digest(accessToken), { step, times });
+          return { status: 200, body: { armed: { point, step, times: times ?? 1 } } };
+        }),
+    ],
+    ['GET /_local/crash', async () => ({ status: 200, body: crashPoints.report() })],
+    [
+      'DELETE /_local/crash',
+      async () => {
+        crashPoints.clear();
+        return { status: 200, body: { cleared: true } };
+      },
+    ],
+    [
+      'POST /_local/provider-calls',
+      async (body) =>
+        parsed(JournalRequest, body, ({ accessToken, clear }) => {
+          const calls = providerJournal.of(accessToken);
+          if (clear) providerJournal.clear(accessToken);
+          return { status: 200, body: { calls } };
+        }),
+    ],
+    ['GET /_local/clock', async () => clockNow()],
+    [
+      'POST /_local/clock',
+      async (body) =>
+        parsed(ClockAdvance, body, ({ advanceSeconds }) => {
+          localClock.advance(advanceSeconds * 1000);
+          return clockNow();
+        }),
+    ],
+  ]);
+}
