@@ -59,6 +59,17 @@ export default defineConfig({
           sequence: { groupOrder: 3 },
         },
       },
+      {
+        test: {
+          name: 'clock',
+          // A day-long cool-down in test time: its own local stack, whose clock the test moves forward
+          // (the e2e project's shared stack keeps real time for the tests that run beside each other).
+          include: ['test/clock/**/*.test.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 4 },
+        },
+      },
     ],
   },
 });

@@ -1,6 +1,7 @@
 /** What both browser tests share: Debian's Chromium, driven by playwright-core, and patience. */
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
+import { eventually as eventuallyWithin } from '../support/eventually.ts';
 
 /** Debian's Chromium (or CHROMIUM_PATH); a machine without it fails the test, saying what to install. */
 export async function launchChromium(): Promise<Browser> {
@@ -13,13 +14,6 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath, args: ['--no-sandbox'] });
 }
 
-/** Polls until `check` returns a value, or fails after `timeoutMs`. No fixed sleeps. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** Polls until `check` gives a value (20 s by default: a browser is slower than an API). */
+export const eventually = <T>(check: () => Promise<T | undefined>, timeoutMs = 20_000) =>
+  eventuallyWithin(check, timeoutMs);

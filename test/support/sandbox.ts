@@ -112,16 +112,7 @@ export function walletInline(overrides: Record<string, unknown> = {}) {
   return { ...fields, country: 'AE', ...overrides };
 }
 
-/** Polls until `check` returns a value, or fails after `timeoutMs`. No fixed sleeps. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+export { eventually } from './eventually.ts';
 
 /** Matches the spec's failed envelope with this type (and any extra fields, such as the operation id). */
 export function failed(type: string) {
