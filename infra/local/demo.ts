@@ -4,8 +4,9 @@
  * each step as the orchestrator takes it, counts down a cool-down, and asks for the one-time
  * password when the bank wants one. `npm run demo -- --source BANK_ID` first prepares a payment
  * source (bank, beneficiary, cool-down, counted down), then makes a deposit that goes straight to the
- * transfer. It uses the stack `npm start` runs if one answers on DEPOSITS_URL / SANDBOX_URL, and
- * otherwise starts its own.
+ * transfer. `--skip-cooldown` moves the local stack's clock past a cool-down instead of waiting it
+ * out (SANDBOX_COOLDOWN's day included). It uses the stack `npm start` runs if one answers on
+ * DEPOSITS_URL / SANDBOX_URL, and otherwise starts its own.
  */
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
@@ -13,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DepositsClient } from '#shared/deposits-api/client';
 
 const withSource = process.argv.includes('--source');
+const skipCooldown = process.argv.includes('--skip-cooldown');
 const bankId = process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 'SANDBOX_OTP';
 const appSecret = process.env.SANDBOX_APP_SECRET ?? 'sandbox-local-app-secret';
 const steps: Record<string, string> = {
@@ -43,6 +45,13 @@ async function post(url: string, body: unknown) {
     body: JSON.stringify(body),
   });
   return (await response.json()) as Record<string, any>;
+}
+
+/** The local stack's time: its clock may be ahead of this machine's (`POST /_local/clock`). */
+async function stackNow(): Promise<number> {
+  const answer = await fetch(`${depositsUrl}/_local/clock`).catch(() => undefined);
+  if (!answer?.ok) return Date.now();
+  return Date.parse(((await answer.json()) as { now: string }).now);
 }
 
 let depositsUrl = process.env.DEPOSITS_URL ?? 'http://127.0.0.1:3000';
@@ -97,9 +106,17 @@ try {
       if (['done', 'ready', 'failed'].includes(watched.status)) return watched;
       const until = watched.resumesAt ?? watched.readyAt;
       if (until) {
-        const left = Math.ceil((Date.parse(until) - Date.now()) / 1000);
+        const left = Math.ceil((Date.parse(until) - (await stackNow())) / 1000);
         if (left !== lastCountdown && left > 0) say(`           cool-down: ${left} s left`);
         lastCountdown = left;
+        if (skipCooldown && left > 0) {
+          await fetch(`${depositsUrl}/_local/clock`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ advanceSeconds: left }),
+          });
+          say(`           --skip-cooldown: the local clock moved ${left} s forward`);
+        }
       }
       if (watched.status === 'user_input_required') {
         const answers = [];

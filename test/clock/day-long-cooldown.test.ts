@@ -6,6 +6,9 @@
  * orchestrator alike; nothing else about the stack changes (no step is skipped, no schedule fired by
  * hand).
  */
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '#infra/local/stack';
 import { DepositsClient } from '#shared/deposits-api/client';
@@ -141,5 +144,33 @@ describe('a day-long cool-down, with the local clock moved forward', () => {
     for (const answer of refused)
       expect(answer).toMatchObject({ status: 400, body: { type: 'BAD_REQUEST' } });
     expect(after - before).toBeLessThan(5_000);
+  });
+});
+
+describe('npm run demo -- --source SANDBOX_COOLDOWN --skip-cooldown', () => {
+  it('prepares the source through the day-long cool-down by moving the local clock, then a deposit goes straight to the transfer', async () => {
+    // prepare
+    const root = resolve(import.meta.dirname, '../..');
+    const before = await clockNow();
+
+    // act
+    const { stdout } = await promisify(execFile)(
+      'npx',
+      ['tsx', 'infra/local/demo.ts', '--source', '--skip-cooldown', 'SANDBOX_COOLDOWN'],
+      {
+        cwd: root,
+        env: { ...process.env, DEPOSITS_URL: stack.depositsUrl, SANDBOX_URL: stack.sandboxUrl },
+        timeout: 60_000,
+      },
+    );
+
+    // assess: a day's countdown, skipped by moving the clock a day, and the deposit without a wait
+    expect(stdout).toMatch(/cool-down: 8\d{4} s left/);
+    expect(stdout).toMatch(/--skip-cooldown: the local clock moved 8\d{4} s forward/);
+    expect((await clockNow()) - before).toBeGreaterThan(23.9 * 3_600_000);
+    const deposit = stdout.slice(stdout.indexOf('Ready: deposits into this wallet account'));
+    expect(deposit).toContain('bank remembered');
+    expect(deposit).not.toContain('wait-cooldown');
+    expect(deposit).toMatch(/Done\. Transfer reference TRF\w+/);
   });
 });
