@@ -17,7 +17,7 @@ import {
   takeProviderCalls,
   webhookDeliveries,
 } from '../support/deposits.ts';
-import { createUser, eventually, stateOf, type TestUser } from '../support/sandbox.ts';
+import { createUser, eventually, sandboxUrl, stateOf, type TestUser } from '../support/sandbox.ts';
 
 type Entry = { step: string; status: string; note?: string };
 type Body = Record<string, unknown> & { status: string; updatedAt: string; history: Entry[] };
@@ -115,6 +115,28 @@ describe('a payment source on every sandbox bank', () => {
       expect((await stateOf(user)).transfers).toHaveLength(1);
     },
   );
+
+  it('covers the whole catalog (SANDBOX_COOLDOWN, a day long, in test/clock/day-long-cooldown.test.ts)', async () => {
+    const response = await fetch(`${sandboxUrl}/sandbox/banks`);
+    const { banks: catalog } = (await response.json()) as { banks: { bankId: string }[] };
+
+    const covered = [...banks.map((bank) => bank.bankId), 'SANDBOX_COOLDOWN'];
+    expect(covered.sort()).toEqual(catalog.map((bank) => bank.bankId).sort());
+  });
+
+  it('a source at a bank that takes no beneficiaries is ready at once: one call reads the bank, nothing is registered or waited for', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_NO_BENEFICIARY');
+
+    // act
+    const source = await prepareSource(user);
+    const calls = await takeProviderCalls(user);
+
+    // assess
+    expect(source.status).toBe('ready');
+    expect(calls).toEqual(['/v1/metadata/accounts/get']);
+    expect(source.history.map((entry) => entry.step)).toEqual(['resolve-bank', 'transfer', 'completed']);
+  });
 
   it('at a bank that carries the transfer out later: the transfer, then reads of its outcome until done', async () => {
     // prepare
