@@ -11,7 +11,6 @@ import {
   outbox,
   queues,
   sandboxApi,
-  stepQueueKeys,
   sweeper,
   type tables,
 } from '#infra/topology';

@@ -4,29 +4,17 @@
  * key; the queries of the table's indexes are in `deposits-indexes.ts`.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  DeleteCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '#shared/adapters/dynamodb';
 import type { BeneficiaryClaim, Deposit } from '#shared/deposits/model';
 import type {
   BeneficiaryClaims,
   ConnectionLeases,
   DepositRecords,
-  DueDeposits,
   IdempotencyRecords,
-  ListPosition,
-  OwnerDeposits,
 } from '#shared/deposits/ports';
 import {
-  CHECK_SHARDS,
   depositItem,
-  fromItem,
   getItem,
   idempotencyTtlSeconds,
   keys,

@@ -13,7 +13,7 @@ import {
   type ZodOpenApiOperationObject,
   type ZodOpenApiPathsObject,
 } from 'zod-openapi';
-import { FailedEnvelope } from '#shared/spec/schemas';
+import { FailedEnvelope } from '#shared/spec/responses';
 
 export interface RouteContract {
   /** The methods the topology's routes take (`RouteSpec.method` in `infra/topology.ts`). */

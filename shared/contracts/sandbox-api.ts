@@ -5,6 +5,16 @@
 import type * as z from 'zod';
 import { Health } from '#shared/deposits/schemas';
 import {
+  BalanceResponse,
+  CreateBeneficiaryResponse,
+  ExchangeTokenResponse,
+  ListBeneficiariesResponse,
+  MetadataResponse,
+  OperationResponse,
+  SandboxBanksResponse,
+  TransferResponse,
+} from '#shared/spec/responses';
+import {
   CreateApplicationResponse,
   CreateSandboxUserRequest,
   CreateSandboxUserResponse,
@@ -16,20 +26,12 @@ import {
 import {
   AutoflowTransferRequest,
   BalanceRequest,
-  BalanceResponse,
   CreateBeneficiaryRequest,
-  CreateBeneficiaryResponse,
   ExchangeTokenRequest,
-  ExchangeTokenResponse,
   ListBeneficiariesRequest,
-  ListBeneficiariesResponse,
   MetadataRequest,
-  MetadataResponse,
   OperationGetRequest,
-  OperationResponse,
-  SandboxBanksResponse,
   TransferRequest,
-  TransferResponse,
 } from '#shared/spec/schemas';
 import { type ApiContract, connectionBearer, type RouteContract } from './openapi.ts';
 

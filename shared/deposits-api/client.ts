@@ -30,7 +30,7 @@ import {
   Source,
   SourceList,
 } from '#shared/deposits/schemas';
-import { FailedEnvelope } from '#shared/spec/schemas';
+import { FailedEnvelope } from '#shared/spec/responses';
 
 export type { Deposit, DepositList, Source, SourceList } from '#shared/deposits/schemas';
 

@@ -17,18 +17,20 @@
 import type { z } from 'zod';
 import { type CurrencyCode, fromMinorUnits } from '#shared/money';
 import {
-  type AutoflowTransferRequest,
   BalanceResponse,
   CreateBeneficiaryResponse,
   ExchangeTokenResponse,
   FailedEnvelope,
-  type InlineBeneficiary,
   ListBeneficiariesResponse,
   MetadataResponse,
-  type NewBeneficiary,
   OperationResponse,
   TransferResponse,
-  type UserInput,
+} from '#shared/spec/responses';
+import type {
+  AutoflowTransferRequest,
+  InlineBeneficiary,
+  NewBeneficiary,
+  UserInput,
 } from '#shared/spec/schemas';
 
 import {

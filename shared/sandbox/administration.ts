@@ -10,6 +10,7 @@ import { type CurrencyCode, fromMinorUnits, toMinorUnits } from '#shared/money';
 import { digest, matchesDigest, randomSecret } from '#shared/secrets';
 import { ProviderError } from '#shared/spec/errors';
 import { bearerTokenOf, inputLimits } from '#shared/spec/limits';
+import type { ExchangeTokenResponse } from '#shared/spec/responses';
 import type {
   CreateSandboxUserRequest,
   CreateSandboxUserResponse,
@@ -17,7 +18,7 @@ import type {
   SandboxUserResponse,
   SetFaultsRequest,
 } from '#shared/spec/sandbox-admin';
-import type { ExchangeTokenRequest, ExchangeTokenResponse } from '#shared/spec/schemas';
+import type { ExchangeTokenRequest } from '#shared/spec/schemas';
 import type { HttpAnswer } from './answer.ts';
 import { findBank } from './catalog.ts';
 import { newId } from './ids.ts';

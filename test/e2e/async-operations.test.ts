@@ -4,7 +4,8 @@
  * tests), and the connection stays taken until then.
  */
 import { describe, expect, it } from 'vitest';
-import { AccountsMetadata, OperationResponse } from '#shared/spec/schemas';
+import { OperationResponse } from '#shared/spec/responses';
+import { AccountsMetadata } from '#shared/spec/schemas';
 import {
   createUser,
   eventually,

@@ -4,8 +4,9 @@
  * refusals.
  */
 import { describe, expect, it } from 'vitest';
+import { MetadataResponse, SandboxBanksResponse } from '#shared/spec/responses';
 import { CreateSandboxUserResponse, SandboxUserResponse } from '#shared/spec/sandbox-admin';
-import { AccountsMetadata, MetadataResponse, SandboxBanksResponse } from '#shared/spec/schemas';
+import { AccountsMetadata } from '#shared/spec/schemas';
 import { appSecret, createUser, failed, post, request, walletBeneficiary } from '../support/sandbox.ts';
 
 const bankIds = [

@@ -4,7 +4,7 @@
  * 0.001 hours, 3.6 s, so the release itself can be watched).
  */
 import { describe, expect, it } from 'vitest';
-import { CreateBeneficiaryResponse, ListBeneficiariesResponse } from '#shared/spec/schemas';
+import { CreateBeneficiaryResponse, ListBeneficiariesResponse } from '#shared/spec/responses';
 import {
   createUser,
   eventually,

@@ -28,8 +28,8 @@ import {
 } from '#shared/sandbox/store';
 import { digest } from '#shared/secrets';
 import { EnvelopeError } from '#shared/spec/errors';
+import { ExchangeTokenResponse } from '#shared/spec/responses';
 import { CreateSandboxUserResponse } from '#shared/spec/sandbox-admin';
-import { ExchangeTokenResponse } from '#shared/spec/schemas';
 import { ManualClock } from './manual-clock.ts';
 
 /** A copy as the table would store and return it. */
