@@ -2,7 +2,7 @@ import { systemClock } from '#shared/clock';
 import { type CancelContext, cancelDeposit } from '#shared/deposits/cancel';
 import { depositRoute } from '#shared/deposits/routes';
 import { CancelDepositRequest } from '#shared/deposits/schemas';
-import { scheduleCancels } from '#shared/wiring/messaging';
+import { queuesOf, scheduleCancels } from '#shared/wiring/messaging';
 import { tableEntities } from '#shared/wiring/table';
 import { failPorts } from '#shared/wiring/transitions';
 
@@ -10,6 +10,8 @@ const context: CancelContext = {
   ...failPorts(),
   claims: tableEntities.claims(),
   schedules: scheduleCancels(),
+  sharedWakes: tableEntities.sharedWakes(),
+  queues: queuesOf('cancel'),
   clock: systemClock,
 };
 

@@ -3,7 +3,7 @@ import type { CancelContext } from '#shared/deposits/cancel';
 import { cancelAsOperator } from '#shared/operator/interventions';
 import { operatorRoute } from '#shared/operator/routes';
 import { CancelRequest } from '#shared/operator/schemas';
-import { scheduleCancels } from '#shared/wiring/messaging';
+import { queuesOf, scheduleCancels } from '#shared/wiring/messaging';
 import { tableEntities } from '#shared/wiring/table';
 import { failPorts } from '#shared/wiring/transitions';
 
@@ -11,6 +11,8 @@ const context: CancelContext = {
   ...failPorts(),
   claims: tableEntities.claims(),
   schedules: scheduleCancels(),
+  sharedWakes: tableEntities.sharedWakes(),
+  queues: queuesOf('operator-cancel'),
   clock: systemClock,
 };
 

@@ -5,20 +5,21 @@
  *   1. the deposit ends `failed` with type CANCELLED, in one conditional write that also erases its
  *      credentials and carries the event its caller hears (`fail`);
  *   2. the connection it held for a question, and the beneficiary claim it held, are freed;
- *   3. its wake-up schedules are deleted.
+ *   3. its wake-up schedules are deleted; a payment source's followers (deposits waiting for its
+ *      wake-up) are woken at once, each to arm its own for the instant it waits for.
  * A deposit at its transfer, or finished, is refused and left as it is. A step that moves the deposit
  * meanwhile makes the write fail on its version: the cancel reads it again and decides again, so it
  * never cancels a deposit whose transfer attempt has been recorded.
  */
 import type { Clock } from '#shared/clock';
 import { DepositError } from './errors.ts';
-import { type Deposit, depositView } from './model.ts';
+import { type Deposit, depositView, isSource } from './model.ts';
 import type { BeneficiaryClaims, WakeCancels } from './ports.ts';
 import { ownedBy } from './read.ts';
 import { type FailContext, fail } from './transitions.ts';
-import { scheduleNamesOf } from './wake-ups.ts';
+import { type FollowersContext, scheduleNamesOf, wakeFollowers } from './wake-ups.ts';
 
-export interface CancelContext extends FailContext {
+export interface CancelContext extends FailContext, FollowersContext {
   claims: Pick<BeneficiaryClaims, 'release'>;
   schedules: WakeCancels;
   clock: Clock;
@@ -61,6 +62,7 @@ export async function cancelBeforeTransfer(
     // its beneficiary's look-up holds it too (the release is conditional on this deposit holding it).
     await ctx.claims.release(deposit.ownerKey, deposit.walletAccountId, deposit.id);
     await ctx.schedules.cancel(scheduleNamesOf(deposit));
+    if (isSource(deposit)) await wakeFollowers(ctx, deposit);
     return cancelled;
   }
   throw new DepositError('DEPOSIT_BUSY', 'The deposit kept moving; read it and try again');

@@ -133,9 +133,18 @@ export const reach = {
   list: { sends: [], wakes: [], ownerIndex: true },
   /**
    * POST /v1/deposits/cancel: ends a deposit before its transfer; frees its connection and its
-   * beneficiary claim, and deletes its wake-up schedules.
+   * beneficiary claim, and deletes its wake-up schedules; a cancelled payment source's followers are
+   * woken at their steps.
    */
-  cancel: { sends: [], wakes: [], deposits: 'write', claims: ['release'], leases: true, unschedules: true },
+  cancel: {
+    sends: ['ensure-beneficiary', 'transfer'],
+    wakes: [],
+    deposits: 'write',
+    claims: ['release'],
+    sharedWakes: ['take'],
+    leases: true,
+    unschedules: true,
+  },
   /** Re-drives every deposit due a look to its own step's queue. */
   sweeper: {
     sends: ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer', 'reconcile'],
@@ -151,10 +160,11 @@ export const reach = {
   'operator-resolve': { sends: [], wakes: [], deposits: 'write' },
   /** POST /v1/ops/deposits/cancel: the owner's cancel, by an operator. */
   'operator-cancel': {
-    sends: [],
+    sends: ['ensure-beneficiary', 'transfer'],
     wakes: [],
     deposits: 'write',
     claims: ['release'],
+    sharedWakes: ['take'],
     leases: true,
     unschedules: true,
   },

@@ -6,7 +6,7 @@
 
 import type { Clock } from '#shared/clock';
 import type { Deposit, StepMessageTo, WorkStep } from './model.ts';
-import type { DepositSettings, StepQueues, WakeScheduler } from './ports.ts';
+import type { DepositSettings, SharedWakes, StepQueues, WakeScheduler } from './ports.ts';
 
 export const MAX_SQS_DELAY_SECONDS = 900;
 
@@ -40,6 +40,26 @@ export function wakeAt<S extends WorkStep>(ctx: WakeContext<S>, deposit: Deposit
     { depositId: deposit.id, step, version: deposit.version, kind: 'run' },
     until,
   );
+}
+
+/** What waking the followers of a payment source's shared wake-up needs. */
+export interface FollowersContext {
+  sharedWakes: Pick<SharedWakes, 'take'>;
+  queues: StepQueues<'transfer' | 'ensure-beneficiary'>;
+}
+
+/**
+ * Ends the shared wake-up of `source` and wakes the deposits (and sources) that followed it, each at
+ * the step and version it waits at: at its instant when the source is ready, or at once when the
+ * source is cancelled (woken early, each waits again, on a wake-up of its own).
+ */
+export async function wakeFollowers(ctx: FollowersContext, source: Deposit) {
+  const followers = await ctx.sharedWakes.take(source.ownerKey, source.walletAccountId, source.id);
+  for (const { depositId, step, version } of followers) {
+    if (step === 'transfer' || step === 'ensure-beneficiary') {
+      await ctx.queues.send({ depositId, step, version, kind: 'run' });
+    }
+  }
 }
 
 /** The schedule name of a wake-up: one per deposit, step and second. */

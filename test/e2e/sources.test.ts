@@ -11,12 +11,14 @@ import {
   listSources,
   localSchedules,
   otpAnswer,
+  readDeposit,
   sourceWhen,
   startDeposit,
   startSource,
   takeProviderCalls,
   webhookDeliveries,
 } from '../support/deposits.ts';
+import { ops } from '../support/operator.ts';
 import { createUser, eventually, sandboxUrl, stateOf, type TestUser } from '../support/sandbox.ts';
 
 type Entry = { step: string; status: string; note?: string };
@@ -185,6 +187,37 @@ describe('a payment source on every sandbox bank', () => {
 });
 
 describe('sources and deposits together', () => {
+  it('a source cancelled while it cools down hands its follower back: the deposit arms its own wake-up for the same instant', async () => {
+    // prepare: a day-long cool-down, and a deposit following the source's wake-up
+    const user = await createUser('SANDBOX_COOLDOWN');
+    const started = await startSource(user, {}, 'cancelled-source');
+    const id = String(started.body.sourceID);
+    const cooling = (await sourceWhen(user, id, (s) => s.status === 'cooling_down')) as Body;
+    const deposit = await startDeposit(user, { amount: 30 });
+    const depositId = String(deposit.body.operationID);
+    await depositWhen(user, depositId, (d) =>
+      (d.history as Entry[]).some((entry) =>
+        entry.note?.startsWith("waiting for the payment source's wake-up"),
+      ),
+    );
+
+    // act
+    const cancelled = await ops('/v1/ops/deposits/cancel', { operationID: id, reason: 'bank disconnected' });
+    const own = await eventually(async () => {
+      const { schedules } = await localSchedules();
+      return schedules.find((schedule) => schedule.Name.startsWith(depositId));
+    });
+
+    // assess: the source is cancelled, its schedule gone; the deposit waits on its own for the instant
+    expect(cancelled.status).toBe(200);
+    expect((await sourceWhen(user, id)).status).toBe('failed');
+    const { schedules } = await localSchedules();
+    expect(schedules.filter((schedule) => schedule.Name.startsWith(id))).toEqual([]);
+    const readyAt = Math.floor(Date.parse(String(cooling.readyAt)) / 1000);
+    expect(own.Name).toMatch(new RegExp(`-${readyAt}$`));
+    expect((await readDeposit(user, depositId)).body.status).toBe('initialized');
+  });
+
   it('a deposit started while the source cools down follows its wake-up, arms none, and is done after it', async () => {
     // prepare: a bank that lists the new beneficiary at once and approves it 3.6 s later
     const user = await createUser('SANDBOX_COOLDOWN_LISTED');

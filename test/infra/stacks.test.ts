@@ -609,7 +609,8 @@ describe('each function touches only what it uses', () => {
     },
     [route('POST', '/v1/deposits/cancel')]: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      sends: [],
+      // A cancelled payment source's followers are woken at their steps.
+      sends: ['ensureBeneficiary', 'transfer'],
       schedules: false,
     },
     [sweeper.handler]: {

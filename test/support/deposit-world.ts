@@ -192,10 +192,14 @@ export function world() {
       queues: queues('create'),
     }),
     /** The cancel, deleting the schedules of `scheduler` (a step's, that armed them) when given. */
-    cancel: (armed?: FakeScheduler<WorkStep>): CancelContext & { schedules: FakeWakeCancels } => ({
+    cancel: (
+      armed?: FakeScheduler<WorkStep>,
+    ): CancelContext & { schedules: FakeWakeCancels; queues: FakeQueues<SendsOf<'cancel'>> } => ({
       ...base,
       claims: table.claims,
       schedules: new FakeWakeCancels(armed),
+      sharedWakes: table.sharedWakes,
+      queues: queues('cancel'),
     }),
     list: (): ListContext => ({ owners: table.owners, clock }),
     sweep: (): SweepContext & { queues: FakeQueues<SendsOf<'sweeper'>> } => ({

@@ -4,6 +4,7 @@
  * (and other sources) follow instead of arming their own; the sources API's start, read and list.
  */
 import { describe, expect, it } from 'vitest';
+import { cancelDeposit } from '#shared/deposits/cancel';
 import { DepositError } from '#shared/deposits/errors';
 import { listDeposits, listSources, readDeposit, readSource } from '#shared/deposits/read';
 import { sourceView } from '#shared/deposits/sources';
@@ -208,6 +209,39 @@ describe('the shared wake-up', () => {
 
     // assess
     expect(w.table.current(src.id)).toMatchObject({ status: 'done' });
+    expect(ctx.queues.sent.map((sent) => [sent.message, sent.delaySeconds])).toEqual([
+      [{ depositId: 'dep_a', step: 'transfer', version: 3, kind: 'run' }, 0],
+      [{ depositId: 'dep_b', step: 'ensure-beneficiary', version: 7, kind: 'run' }, 0],
+    ]);
+    expect(w.table.wakeItems.has(claimKey)).toBe(false);
+  });
+
+  it('a cancelled source hands its followers back at once, each at its own step and version, to arm their own wake-ups', async () => {
+    // prepare: a source cooling for an hour, followed by a deposit at each step that follows
+    const w = world();
+    const until = w.clock.now() + 3_600_000;
+    const src = await source(w, {
+      step: 'wait-cooldown',
+      version: 4,
+      bank: banks.coolDown,
+      beneficiaryId: 'ben-1',
+      cooldownUntil: until,
+    });
+    w.table.wakeItems.set(claimKey, {
+      by: src.id,
+      at: until,
+      followers: [
+        { depositId: 'dep_a', version: 3, step: 'transfer' },
+        { depositId: 'dep_b', version: 7, step: 'ensure-beneficiary' },
+      ],
+    });
+    const ctx = w.contexts.cancel();
+
+    // act
+    await cancelDeposit({ depositId: src.id, ...credentials }, ctx);
+
+    // assess: cancelled; each follower woken now (early, it waits again, on a wake-up of its own)
+    expect(w.table.current(src.id)).toMatchObject({ status: 'failed', failure: { type: 'CANCELLED' } });
     expect(ctx.queues.sent.map((sent) => [sent.message, sent.delaySeconds])).toEqual([
       [{ depositId: 'dep_a', step: 'transfer', version: 3, kind: 'run' }, 0],
       [{ depositId: 'dep_b', step: 'ensure-beneficiary', version: 7, kind: 'run' }, 0],

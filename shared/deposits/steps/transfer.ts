@@ -24,7 +24,7 @@ import { bankOf, type Deposit, isSource } from '../model.ts';
 import type { Provider, SharedWakes, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
 import { advance, fail, requeue } from '../transitions.ts';
-import { wakeAt } from '../wake-ups.ts';
+import { wakeAt, wakeFollowers } from '../wake-ups.ts';
 import { walletOf } from '../wallets.ts';
 import {
   afterTransferRefusal,
@@ -100,13 +100,7 @@ async function sourceReady(ctx: TransferContext, source: Deposit) {
     type: 'deposit.done',
     data: {},
   });
-  if (!ready) return;
-  const followers = await ctx.sharedWakes.take(source.ownerKey, source.walletAccountId, source.id);
-  for (const { depositId, step, version } of followers) {
-    if (step === 'transfer' || step === 'ensure-beneficiary') {
-      await ctx.queues.send({ depositId, step, version, kind: 'run' });
-    }
-  }
+  if (ready) await wakeFollowers(ctx, source);
 }
 
 async function submitTransfer(ctx: TransferContext, deposit: Deposit, answer: InputAnswer | undefined) {
