@@ -181,6 +181,7 @@ export const depositsApi: ApiSpec = {
     { method: 'POST', path: '/v1/sources/create', handler: sourcesHandler('create') },
     { method: 'POST', path: '/v1/sources/get', handler: sourcesHandler('get') },
     { method: 'POST', path: '/v1/sources/list', handler: sourcesHandler('list') },
+    { method: 'POST', path: '/v1/sources/cancel', handler: sourcesHandler('cancel') },
     { method: 'GET', path: '/health', handler: depositsHandler('health') },
   ],
 };

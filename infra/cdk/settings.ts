@@ -94,6 +94,7 @@ function buildSettings(): Map<string, FunctionSettings> {
     [route(depositsApi, 'POST', '/v1/sources/create'), 'createSource'],
     [route(depositsApi, 'POST', '/v1/sources/get'), 'getSource'],
     [route(depositsApi, 'POST', '/v1/sources/list'), 'listSources'],
+    [route(depositsApi, 'POST', '/v1/sources/cancel'), 'cancelSource'],
   ]);
   for (const handler of apiHandlers(depositsApi)) {
     const base = { component: 'deposits', ...nothing } as const;
@@ -225,6 +226,7 @@ export const depositsRouteThrottle: Record<string, { rateLimit: number; burstLim
   'POST /v1/sources/create': { rateLimit: 10, burstLimit: 20 },
   'POST /v1/sources/get': { rateLimit: 50, burstLimit: 100 },
   'POST /v1/sources/list': { rateLimit: 10, burstLimit: 20 },
+  'POST /v1/sources/cancel': { rateLimit: 10, burstLimit: 20 },
   'GET /health': { rateLimit: 5, burstLimit: 10 },
 };
 

@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import {
   CancelDepositRequest,
+  CancelSourceRequest,
   CreateDepositRequest,
   CreateSourceRequest,
   Deposit,
@@ -133,6 +134,17 @@ export const depositsContract: ApiContract = {
       responses: {
         200: { description: 'A page of sources, and a cursor while more may follow', schema: SourceList },
       },
+    },
+    {
+      method: 'POST',
+      path: '/v1/sources/cancel',
+      tag: 'sources',
+      summary: 'Cancel a payment source before it is ready',
+      description:
+        "While it works, waits for an answer or cools down (the user left onboarding, say): failed `CANCELLED`. Deposits that were waiting for its wake-up wait on their own. A ready source is 409 `SOURCE_NOT_CANCELLABLE`; another connection's, 404 `SOURCE_NOT_FOUND`.",
+      security,
+      body: { schema: CancelSourceRequest, example: { ...credentials, sourceID: sourceId } },
+      responses: { 200: { description: 'The source, failed `CANCELLED`', schema: Source } },
     },
     {
       method: 'GET',

@@ -181,6 +181,11 @@ export class DepositsClient {
     return this.send('/v1/deposits/cancel', connection, { operationID }, Deposit);
   }
 
+  /** Cancels a payment source before it is ready (else 409 `SOURCE_NOT_CANCELLABLE`). */
+  cancelSource(connection: DepositsConnection, sourceID: string) {
+    return this.send('/v1/sources/cancel', connection, { sourceID }, Source);
+  }
+
   private async send<S extends z.ZodType>(
     path: string,
     connection: DepositsConnection,

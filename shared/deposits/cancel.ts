@@ -7,7 +7,9 @@
  *   2. the connection it held for a question, and the beneficiary claim it held, are freed;
  *   3. its wake-up schedules are deleted; a payment source's followers (deposits waiting for its
  *      wake-up) are woken at once, each to arm its own for the instant it waits for.
- * A deposit at its transfer, or finished, is refused and left as it is. A step that moves the deposit
+ * A deposit at its transfer, or finished, is refused and left as it is; so is a source that is ready
+ * (or failed). The owner cancels a deposit through the deposits' route and a source through the
+ * sources'; an operator either. A step that moves the deposit
  * meanwhile makes the write fail on its version: the cancel reads it again and decides again, so it
  * never cancels a deposit whose transfer attempt has been recorded.
  */
@@ -16,6 +18,7 @@ import { DepositError } from './errors.ts';
 import { type Deposit, depositView, isSource } from './model.ts';
 import type { BeneficiaryClaims, WakeCancels } from './ports.ts';
 import { ownedBy } from './read.ts';
+import { sourceView } from './sources.ts';
 import { type FailContext, fail } from './transitions.ts';
 import { type FollowersContext, scheduleNamesOf, wakeFollowers } from './wake-ups.ts';
 
@@ -28,7 +31,7 @@ export interface CancelContext extends FailContext, FollowersContext {
 /** How many times a cancel decides again when a step moved the deposit under it. */
 const MAX_TRIES = 5;
 
-/** The owner's cancel: a deposit of another connection (or user) does not exist to it. */
+/** The owner's cancel: a deposit of another connection (or user), or a source, does not exist to it. */
 export async function cancelDeposit(
   request: { depositId: string; accessToken: string; userSecret: string },
   ctx: CancelContext,
@@ -36,25 +39,46 @@ export async function cancelDeposit(
   const cancelled = await cancelBeforeTransfer(
     ctx,
     request.depositId,
-    (deposit) => ownedBy(deposit, request),
+    (deposit): deposit is Deposit => ownedBy(deposit, request) && !isSource(deposit),
     { msg: 'Cancelled by its owner' },
   );
   return { status: 200, body: depositView(cancelled, ctx.clock.now()) };
 }
 
+/** The owner's cancel of a payment source that is not ready yet: the same rules, in the source's words. */
+export async function cancelSource(
+  request: { sourceId: string; accessToken: string; userSecret: string },
+  ctx: CancelContext,
+) {
+  const cancelled = await cancelBeforeTransfer(
+    ctx,
+    request.sourceId,
+    (deposit): deposit is Deposit => ownedBy(deposit, request) && isSource(deposit),
+    { msg: 'Cancelled by its owner', missing: 'SOURCE_NOT_FOUND' },
+  );
+  return { status: 200, body: sourceView(cancelled) };
+}
+
 /**
  * Cancels the deposit if `admits` it (the owner's check; an operator's cancel admits any deposit),
- * ending it failed CANCELLED with `msg` (and the history `note`): the rules above, whoever asks.
+ * ending it failed CANCELLED with `msg` (and the history `note`): the rules above, whoever asks. One
+ * it does not admit is `missing` (DEPOSIT_NOT_FOUND unless said).
  */
 export async function cancelBeforeTransfer(
   ctx: CancelContext,
   depositId: string,
   admits: (deposit: Deposit | undefined) => deposit is Deposit,
-  ending: { msg: string; note?: string },
+  ending: { msg: string; note?: string; missing?: 'SOURCE_NOT_FOUND' },
 ): Promise<Deposit> {
   for (let tries = 0; tries < MAX_TRIES; tries += 1) {
     const deposit = await ctx.deposits.get(depositId);
-    if (!admits(deposit)) throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${depositId}`);
+    if (!admits(deposit)) {
+      const missing = ending.missing ?? 'DEPOSIT_NOT_FOUND';
+      throw new DepositError(
+        missing,
+        `No ${missing === 'SOURCE_NOT_FOUND' ? 'source' : 'deposit'} ${depositId}`,
+      );
+    }
     refuseUnlessCancellable(deposit);
     const cancelled = await fail(ctx, deposit, 'CANCELLED', ending.msg, {}, ending.note);
     if (!cancelled) continue;
@@ -69,6 +93,14 @@ export async function cancelBeforeTransfer(
 }
 
 function refuseUnlessCancellable(deposit: Deposit) {
+  if (isSource(deposit)) {
+    // A source stops at its transfer step, ready: from there on it has nothing left to cancel.
+    if (deposit.step === 'completed' || deposit.step === 'transfer') {
+      const status = deposit.status === 'failed' ? 'failed' : 'ready';
+      throw new DepositError('SOURCE_NOT_CANCELLABLE', `The source is ${status} already`);
+    }
+    return;
+  }
   if (deposit.step === 'completed') {
     throw new DepositError('DEPOSIT_NOT_CANCELLABLE', `The deposit is ${deposit.status} already`);
   }

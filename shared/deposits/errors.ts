@@ -10,6 +10,8 @@ export const depositErrorTypes = {
   IDEMPOTENCY_KEY_REUSED: 409,
   /** A cancel of a deposit at its transfer, or finished. */
   DEPOSIT_NOT_CANCELLABLE: 409,
+  /** A cancel of a source that is ready (or failed) already. */
+  SOURCE_NOT_CANCELLABLE: 409,
   /** A cancel that found the deposit moved under it, try after try. */
   DEPOSIT_BUSY: 409,
   /** A list cursor that is not one this API gave, or not this caller's. */

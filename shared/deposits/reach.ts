@@ -56,6 +56,17 @@ const starting = {
   leases: true,
 } as const satisfies Reach;
 
+/** A cancel, the owner's or an operator's: a cancelled payment source's followers are woken at their steps. */
+const cancelling = {
+  sends: ['ensure-beneficiary', 'transfer'],
+  wakes: [],
+  deposits: 'write',
+  claims: ['release'],
+  sharedWakes: ['take'],
+  leases: true,
+  unschedules: true,
+} as const satisfies Reach;
+
 export const reach = {
   'resolve-bank': {
     sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
@@ -133,18 +144,11 @@ export const reach = {
   list: { sends: [], wakes: [], ownerIndex: true },
   /**
    * POST /v1/deposits/cancel: ends a deposit before its transfer; frees its connection and its
-   * beneficiary claim, and deletes its wake-up schedules; a cancelled payment source's followers are
-   * woken at their steps.
+   * beneficiary claim, and deletes its wake-up schedules.
    */
-  cancel: {
-    sends: ['ensure-beneficiary', 'transfer'],
-    wakes: [],
-    deposits: 'write',
-    claims: ['release'],
-    sharedWakes: ['take'],
-    leases: true,
-    unschedules: true,
-  },
+  cancel: cancelling,
+  /** POST /v1/sources/cancel: the same, for a source; its followers are woken at their steps. */
+  cancelSource: cancelling,
   /** Re-drives every deposit due a look to its own step's queue. */
   sweeper: {
     sends: ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer', 'reconcile'],
@@ -159,15 +163,7 @@ export const reach = {
   /** POST /v1/ops/deposits/resolve: settles an unknown transfer outcome (one write of a final deposit). */
   'operator-resolve': { sends: [], wakes: [], deposits: 'write' },
   /** POST /v1/ops/deposits/cancel: the owner's cancel, by an operator. */
-  'operator-cancel': {
-    sends: ['ensure-beneficiary', 'transfer'],
-    wakes: [],
-    deposits: 'write',
-    claims: ['release'],
-    sharedWakes: ['take'],
-    leases: true,
-    unschedules: true,
-  },
+  'operator-cancel': cancelling,
   /** POST /v1/ops/deposits/redrive: the message the sweeper would send, to the step queue it names. */
   'operator-redrive': {
     sends: ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer', 'reconcile'],

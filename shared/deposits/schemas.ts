@@ -55,6 +55,9 @@ export type CreateSourceRequest = z.infer<typeof CreateSourceRequest>;
 export const GetSourceRequest = z.object({ appSecret: secret, userSecret: secret, sourceID: id });
 export type GetSourceRequest = z.infer<typeof GetSourceRequest>;
 
+export const CancelSourceRequest = GetSourceRequest;
+export type CancelSourceRequest = GetSourceRequest;
+
 export const ListSourcesRequest = ListDepositsRequest;
 export type ListSourcesRequest = ListDepositsRequest;
 

@@ -7,6 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  cancelDeposit,
+  cancelSource,
   depositWhen,
   listSources,
   localSchedules,
@@ -18,7 +20,6 @@ import {
   takeProviderCalls,
   webhookDeliveries,
 } from '../support/deposits.ts';
-import { ops } from '../support/operator.ts';
 import { createUser, eventually, sandboxUrl, stateOf, type TestUser } from '../support/sandbox.ts';
 
 type Entry = { step: string; status: string; note?: string };
@@ -202,15 +203,14 @@ describe('sources and deposits together', () => {
     );
 
     // act
-    const cancelled = await ops('/v1/ops/deposits/cancel', { operationID: id, reason: 'bank disconnected' });
+    const cancelled = await cancelSource(user, id);
     const own = await eventually(async () => {
       const { schedules } = await localSchedules();
       return schedules.find((schedule) => schedule.Name.startsWith(depositId));
     });
 
     // assess: the source is cancelled, its schedule gone; the deposit waits on its own for the instant
-    expect(cancelled.status).toBe(200);
-    expect((await sourceWhen(user, id)).status).toBe('failed');
+    expect(cancelled).toMatchObject({ status: 200, body: { status: 'failed', type: 'CANCELLED' } });
     const { schedules } = await localSchedules();
     expect(schedules.filter((schedule) => schedule.Name.startsWith(id))).toEqual([]);
     const readyAt = Math.floor(Date.parse(String(cooling.readyAt)) / 1000);
@@ -241,6 +241,29 @@ describe('sources and deposits together', () => {
     expect(own.filter((name) => name.startsWith(depositId))).toEqual([]);
     expect(own.some((name) => name.startsWith(id))).toBe(true);
     expect((await stateOf(user)).transfers).toHaveLength(1);
+  });
+
+  it("the owner's cancel keeps to its kind: a ready source is not cancellable, a deposit is no source, a source no deposit", async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const ready = await prepareSource(user);
+    const deposit = await startDeposit(user, { amount: 12 });
+    const depositId = String(deposit.body.operationID);
+
+    // act
+    const refusals = await Promise.all([
+      cancelSource(user, String(ready.sourceID)),
+      cancelSource(user, depositId),
+      cancelDeposit(user, String(ready.sourceID)),
+    ]);
+
+    // assess
+    expect(refusals.map((refusal) => [refusal.status, refusal.body.type])).toEqual([
+      [409, 'SOURCE_NOT_CANCELLABLE'],
+      [404, 'SOURCE_NOT_FOUND'],
+      [404, 'DEPOSIT_NOT_FOUND'],
+    ]);
+    expect((await sourceWhen(user, String(ready.sourceID))).status).toBe('ready');
   });
 
   it('concurrent sources and deposits on one connection create one beneficiary, and all end well', async () => {

@@ -49,7 +49,7 @@ describe('the deposits API in AWS', () => {
       const byKey = routes(synthesized);
       expect([...byKey.keys()].sort()).toEqual([...routeKeys, '$default'].sort());
       // The payment sources' routes (issue 13) deploy beside the deposits' and are guarded the same way.
-      for (const path of ['/v1/sources/create', '/v1/sources/get', '/v1/sources/list'])
+      for (const path of ['/v1/sources/create', '/v1/sources/get', '/v1/sources/list', '/v1/sources/cancel'])
         expect(byKey.get(`POST ${path}`)?.AuthorizationType).toBe('AWS_IAM');
       for (const key of guarded)
         expect({ key, type: byKey.get(key)?.AuthorizationType }).toEqual({ key, type: 'AWS_IAM' });

@@ -478,8 +478,8 @@ describe('each function touches only what it uses', () => {
     expect(actions).toContain('secretsmanager:GetSecretValue');
   });
 
-  it('keeps the deposits API from the scheduler (but the cancel, deleting), and its read route to reading', () => {
-    const cancel = route('POST', '/v1/deposits/cancel');
+  it('keeps the deposits API from the scheduler (but the cancels, deleting), and its read route to reading', () => {
+    const cancels = [route('POST', '/v1/deposits/cancel'), route('POST', '/v1/sources/cancel')];
     for (const handler of [
       ...depositsApi.routes.map((candidate) => candidate.handler),
       depositsApi.defaultHandler,
@@ -488,7 +488,7 @@ describe('each function touches only what it uses', () => {
       expect(
         actions.filter((action) => /^(scheduler|iam):/.test(action)),
         handler,
-      ).toEqual(handler === cancel ? ['scheduler:DeleteSchedule'] : []);
+      ).toEqual(cancels.includes(handler) ? ['scheduler:DeleteSchedule'] : []);
       expect(
         actions.filter((action) => action.startsWith('secretsmanager:')),
         handler,
@@ -600,6 +600,11 @@ describe('each function touches only what it uses', () => {
       sends: [],
       schedules: false,
       index: 'byOwner',
+    },
+    [route('POST', '/v1/sources/cancel')]: {
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      sends: ['ensureBeneficiary', 'transfer'],
+      schedules: false,
     },
     [route('POST', '/v1/deposits/list')]: {
       table: ['BatchGetItem'],

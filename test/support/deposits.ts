@@ -69,6 +69,10 @@ export function readSource(user: Connection, sourceID: string) {
   return reply('/v1/sources/get', () => depositsClient.getSource(connectionOf(user), sourceID));
 }
 
+export function cancelSource(user: Connection, sourceID: string) {
+  return reply('/v1/sources/cancel', () => depositsClient.cancelSource(connectionOf(user), sourceID));
+}
+
 export function listSources(user: Connection, page: { limit?: number; cursor?: string } = {}) {
   return reply('/v1/sources/list', () => depositsClient.listSources(connectionOf(user), page));
 }

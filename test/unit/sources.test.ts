@@ -4,7 +4,7 @@
  * (and other sources) follow instead of arming their own; the sources API's start, read and list.
  */
 import { describe, expect, it } from 'vitest';
-import { cancelDeposit } from '#shared/deposits/cancel';
+import { cancelDeposit, cancelSource } from '#shared/deposits/cancel';
 import { DepositError } from '#shared/deposits/errors';
 import { listDeposits, listSources, readDeposit, readSource } from '#shared/deposits/read';
 import { sourceView } from '#shared/deposits/sources';
@@ -238,7 +238,7 @@ describe('the shared wake-up', () => {
     const ctx = w.contexts.cancel();
 
     // act
-    await cancelDeposit({ depositId: src.id, ...credentials }, ctx);
+    await cancelSource({ sourceId: src.id, ...credentials }, ctx);
 
     // assess: cancelled; each follower woken now (early, it waits again, on a wake-up of its own)
     expect(w.table.current(src.id)).toMatchObject({ status: 'failed', failure: { type: 'CANCELLED' } });
@@ -322,5 +322,50 @@ describe('the sources API', () => {
     await expect(readDeposit({ ...reading, depositId: src.id }, ctx)).rejects.toMatchObject({
       type: 'DEPOSIT_NOT_FOUND',
     });
+  });
+});
+
+describe("the owner's cancel of a source", () => {
+  const owner = { accessToken: credentials.accessToken, userSecret: credentials.userSecret };
+
+  it('ends a source cooling down: failed CANCELLED in the source view, its caller told', async () => {
+    // prepare
+    const w = world();
+    const src = await source(w, {
+      step: 'wait-cooldown',
+      bank: banks.coolDown,
+      beneficiaryId: 'ben-1',
+      cooldownUntil: w.clock.now() + 3_600_000,
+    });
+
+    // act
+    const answer = await cancelSource({ ...owner, sourceId: src.id }, w.contexts.cancel());
+
+    // assess
+    expect(answer).toMatchObject({
+      status: 200,
+      body: { sourceID: src.id, status: 'failed', type: 'CANCELLED' },
+    });
+    expect(w.table.current(src.id)).toMatchObject({ status: 'failed', sealedCredentials: undefined });
+  });
+
+  it('refuses a ready source, and keeps each route to its own kind: a source is no deposit, a deposit no source', async () => {
+    // prepare
+    const w = world();
+    const ready = await source(w, { step: 'completed', status: 'done' });
+    const dep = await w.deposit();
+    const ctx = w.contexts.cancel();
+
+    // act
+    const refusals = await Promise.all([
+      cancelSource({ ...owner, sourceId: ready.id }, ctx).catch((error: DepositError) => error.type),
+      cancelSource({ ...owner, sourceId: dep.id }, ctx).catch((error: DepositError) => error.type),
+      cancelDeposit({ ...owner, depositId: ready.id }, ctx).catch((error: DepositError) => error.type),
+    ]);
+
+    // assess: nothing moved
+    expect(refusals).toEqual(['SOURCE_NOT_CANCELLABLE', 'SOURCE_NOT_FOUND', 'DEPOSIT_NOT_FOUND']);
+    expect(w.table.current(dep.id)).toMatchObject({ status: 'initialized', version: dep.version });
+    expect(w.table.current(ready.id)).toMatchObject({ status: 'done', version: ready.version });
   });
 });
