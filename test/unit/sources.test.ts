@@ -120,6 +120,24 @@ describe('a source runs the deposit steps', () => {
   });
 });
 
+/** A wake-up armed by source `by` for `at`, followed by a deposit at each step that follows one. */
+function followedBy(w: World, by: string, at: number) {
+  w.table.wakeItems.set(claimKey, {
+    by,
+    at,
+    followers: [
+      { depositId: 'dep_a', version: 3, step: 'transfer' },
+      { depositId: 'dep_b', version: 7, step: 'ensure-beneficiary' },
+    ],
+  });
+}
+
+/** The messages (and delays) that wake the followers of `followedBy`, each at its step and version. */
+const followersWoken = [
+  [{ depositId: 'dep_a', step: 'transfer', version: 3, kind: 'run' }, 0],
+  [{ depositId: 'dep_b', step: 'ensure-beneficiary', version: 7, kind: 'run' }, 0],
+];
+
 describe('the shared wake-up', () => {
   it('a cooling source arms it; a deposit waiting for the same instant follows it and arms nothing', async () => {
     // prepare
@@ -195,24 +213,14 @@ describe('the shared wake-up', () => {
       beneficiaryId: 'ben-1',
       cooldownUntil: until,
     });
-    w.table.wakeItems.set(claimKey, {
-      by: src.id,
-      at: until,
-      followers: [
-        { depositId: 'dep_a', version: 3, step: 'transfer' },
-        { depositId: 'dep_b', version: 7, step: 'ensure-beneficiary' },
-      ],
-    });
+    followedBy(w, src.id, until);
 
     // act: the source's own wake-up, at the transfer
     await transfer(src, ctx);
 
     // assess
     expect(w.table.current(src.id)).toMatchObject({ status: 'done' });
-    expect(ctx.queues.sent.map((sent) => [sent.message, sent.delaySeconds])).toEqual([
-      [{ depositId: 'dep_a', step: 'transfer', version: 3, kind: 'run' }, 0],
-      [{ depositId: 'dep_b', step: 'ensure-beneficiary', version: 7, kind: 'run' }, 0],
-    ]);
+    expect(ctx.queues.sent.map((sent) => [sent.message, sent.delaySeconds])).toEqual(followersWoken);
     expect(w.table.wakeItems.has(claimKey)).toBe(false);
   });
 
@@ -227,14 +235,7 @@ describe('the shared wake-up', () => {
       beneficiaryId: 'ben-1',
       cooldownUntil: until,
     });
-    w.table.wakeItems.set(claimKey, {
-      by: src.id,
-      at: until,
-      followers: [
-        { depositId: 'dep_a', version: 3, step: 'transfer' },
-        { depositId: 'dep_b', version: 7, step: 'ensure-beneficiary' },
-      ],
-    });
+    followedBy(w, src.id, until);
     const ctx = w.contexts.cancel();
 
     // act
@@ -242,10 +243,7 @@ describe('the shared wake-up', () => {
 
     // assess: cancelled; each follower woken now (early, it waits again, on a wake-up of its own)
     expect(w.table.current(src.id)).toMatchObject({ status: 'failed', failure: { type: 'CANCELLED' } });
-    expect(ctx.queues.sent.map((sent) => [sent.message, sent.delaySeconds])).toEqual([
-      [{ depositId: 'dep_a', step: 'transfer', version: 3, kind: 'run' }, 0],
-      [{ depositId: 'dep_b', step: 'ensure-beneficiary', version: 7, kind: 'run' }, 0],
-    ]);
+    expect(ctx.queues.sent.map((sent) => [sent.message, sent.delaySeconds])).toEqual(followersWoken);
     expect(w.table.wakeItems.has(claimKey)).toBe(false);
   });
 
