@@ -5,11 +5,15 @@ import { stepConsumer } from '#shared/wiring/step-consumer';
 import { connectionPorts } from '#shared/wiring/steps';
 import { tableEntities } from '#shared/wiring/table';
 
+const ports = connectionPorts('ensure-beneficiary');
+const sharedWakes = tableEntities.sharedWakes();
 const context: EnsureBeneficiaryContext = {
-  ...connectionPorts('ensure-beneficiary'),
+  ...ports,
   scheduler: schedulerOf('ensure-beneficiary'),
   claims: tableEntities.claims(),
-  sharedWakes: tableEntities.sharedWakes(),
+  sharedWakes,
+  // A source failing at its look-up wakes the deposits that followed its wake-up.
+  followers: { sharedWakes, queues: ports.queues },
 };
 
 export const handler = stepConsumer(

@@ -5,12 +5,16 @@ import { stepConsumer } from '#shared/wiring/step-consumer';
 import { connectionPorts } from '#shared/wiring/steps';
 import { tableEntities } from '#shared/wiring/table';
 
+const ports = connectionPorts('transfer');
+const sharedWakes = tableEntities.sharedWakes();
 const context: TransferContext = {
-  ...connectionPorts('transfer'),
+  ...ports,
   scheduler: schedulerOf('transfer'),
   beneficiaries: tableEntities.claims(),
   banks: tableEntities.banks(),
-  sharedWakes: tableEntities.sharedWakes(),
+  sharedWakes,
+  // A source given up on at its transfer step wakes the deposits that followed its wake-up.
+  followers: { sharedWakes, queues: ports.queues },
 };
 
 export const handler = stepConsumer(

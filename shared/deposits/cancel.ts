@@ -6,7 +6,7 @@
  *      credentials and carries the event its caller hears (`fail`);
  *   2. the connection it held for a question, and the beneficiary claim it held, are freed;
  *   3. its wake-up schedules are deleted; a payment source's followers (deposits waiting for its
- *      wake-up) are woken at once, each to arm its own for the instant it waits for.
+ *      wake-up) are woken at once (by `fail`), each to arm its own for the instant it waits for.
  * A deposit at its transfer, or finished, is refused and left as it is; so is a source that is ready
  * (or failed). The owner cancels a deposit through the deposits' route and a source through the
  * sources'; an operator either. A step that moves the deposit
@@ -20,9 +20,10 @@ import type { BeneficiaryClaims, WakeCancels } from './ports.ts';
 import { ownedBy } from './read.ts';
 import { sourceView } from './sources.ts';
 import { type FailContext, fail } from './transitions.ts';
-import { type FollowersContext, scheduleNamesOf, wakeFollowers } from './wake-ups.ts';
+import { type FollowersContext, scheduleNamesOf } from './wake-ups.ts';
 
-export interface CancelContext extends FailContext, FollowersContext {
+export interface CancelContext extends FailContext {
+  followers: FollowersContext;
   claims: Pick<BeneficiaryClaims, 'release'>;
   schedules: WakeCancels;
   clock: Clock;
@@ -86,7 +87,6 @@ export async function cancelBeforeTransfer(
     // its beneficiary's look-up holds it too (the release is conditional on this deposit holding it).
     await ctx.claims.release(deposit.ownerKey, deposit.walletAccountId, deposit.id);
     await ctx.schedules.cancel(scheduleNamesOf(deposit));
-    if (isSource(deposit)) await wakeFollowers(ctx, deposit);
     return cancelled;
   }
   throw new DepositError('DEPOSIT_BUSY', 'The deposit kept moving; read it and try again');

@@ -85,8 +85,9 @@ export const reach = {
     credentials: 'open',
     deposits: 'write',
     claims: ['read', 'write', 'release'],
-    // Joins a payment source's wake-up while the source holds the claim until its look-up.
-    sharedWakes: ['follow'],
+    // Joins a payment source's wake-up while the source holds the claim until its look-up; a source
+    // failing at its look-up wakes its own followers.
+    sharedWakes: ['follow', 'take'],
     leases: true,
     provider: true,
   },

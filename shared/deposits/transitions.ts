@@ -19,6 +19,7 @@ import type {
   StepQueues,
 } from './ports.ts';
 import { asSourceEvent } from './sources.ts';
+import { type FollowersContext, wakeFollowers } from './wake-ups.ts';
 
 /** What a change of state touches: the deposit itself, and the metric of its transitions. */
 export interface TransitionContext {
@@ -35,6 +36,11 @@ export interface TransitionContext {
 export interface FailContext extends TransitionContext {
   leases: Pick<ConnectionLeases, 'release'>;
   claims?: Pick<BeneficiaryClaims, 'release'>;
+  /**
+   * Handlers that may fail a payment source while deposits follow its wake-up (its look-up, its
+   * cancel): the followers are woken, each to go on by itself.
+   */
+  followers?: FollowersContext;
 }
 
 /** An event the caller hears of a transition: its type, and what it says besides status and step. */
@@ -118,9 +124,11 @@ export async function fail(
     { type: 'deposit.failed', data: { type, msg } },
   );
   await ctx.leases.release(deposit.ownerKey, inputLease(deposit));
-  if (deposit.step === 'ensure-beneficiary') {
+  // A source may hold the claim while it waits out the cool-down before its look-up.
+  if (deposit.step === 'ensure-beneficiary' || isSource(deposit)) {
     await ctx.claims?.release(deposit.ownerKey, deposit.walletAccountId, deposit.id);
   }
+  if (failed && isSource(deposit) && ctx.followers) await wakeFollowers(ctx.followers, deposit);
   return failed;
 }
 

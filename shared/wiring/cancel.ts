@@ -10,8 +10,7 @@ export function cancelPorts(name: 'cancel' | 'cancelSource' | 'operator-cancel')
     ...failPorts(),
     claims: tableEntities.claims(),
     schedules: scheduleCancels(),
-    sharedWakes: tableEntities.sharedWakes(),
-    queues: queuesOf(name),
+    followers: { sharedWakes: tableEntities.sharedWakes(), queues: queuesOf(name) },
     clock: systemClock,
   };
 }

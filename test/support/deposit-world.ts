@@ -137,16 +137,20 @@ export function world() {
     ensureBeneficiary: (): EnsureBeneficiaryContext & {
       queues: FakeQueues<SendsOf<'ensure-beneficiary'>>;
       scheduler: FakeScheduler<WakesOf<'ensure-beneficiary'>>;
-    } => ({
-      ...base,
-      vault,
-      wallets,
-      provider: provider.port,
-      claims: table.claims,
-      queues: queues('ensure-beneficiary'),
-      scheduler: scheduler('ensure-beneficiary'),
-      sharedWakes: table.sharedWakes,
-    }),
+    } => {
+      const sent = queues('ensure-beneficiary');
+      return {
+        ...base,
+        vault,
+        wallets,
+        provider: provider.port,
+        claims: table.claims,
+        queues: sent,
+        scheduler: scheduler('ensure-beneficiary'),
+        sharedWakes: table.sharedWakes,
+        followers: { sharedWakes: table.sharedWakes, queues: sent },
+      };
+    },
     waitCooldown: (): WaitCooldownContext & {
       queues: FakeQueues<SendsOf<'wait-cooldown'>>;
       scheduler: FakeScheduler<WakesOf<'wait-cooldown'>>;
@@ -194,12 +198,14 @@ export function world() {
     /** The cancel, deleting the schedules of `scheduler` (a step's, that armed them) when given. */
     cancel: (
       armed?: FakeScheduler<WorkStep>,
-    ): CancelContext & { schedules: FakeWakeCancels; queues: FakeQueues<SendsOf<'cancel'>> } => ({
+    ): CancelContext & {
+      schedules: FakeWakeCancels;
+      followers: { queues: FakeQueues<SendsOf<'cancel'>> };
+    } => ({
       ...base,
       claims: table.claims,
       schedules: new FakeWakeCancels(armed),
-      sharedWakes: table.sharedWakes,
-      queues: queues('cancel'),
+      followers: { sharedWakes: table.sharedWakes, queues: queues('cancel') },
     }),
     list: (): ListContext => ({ owners: table.owners, clock }),
     sweep: (): SweepContext & { queues: FakeQueues<SendsOf<'sweeper'>> } => ({

@@ -13,6 +13,7 @@ import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { waitCooldown } from '#shared/deposits/steps/wait-cooldown';
+import { giveUp } from '#shared/deposits/transitions';
 import {
   answers,
   banks,
@@ -243,6 +244,35 @@ describe('the shared wake-up', () => {
 
     // assess: cancelled; each follower woken now (early, it waits again, on a wake-up of its own)
     expect(w.table.current(src.id)).toMatchObject({ status: 'failed', failure: { type: 'CANCELLED' } });
+    expect(ctx.followers.queues.sent.map((sent) => [sent.message, sent.delaySeconds])).toEqual(
+      followersWoken,
+    );
+    expect(w.table.wakeItems.has(claimKey)).toBe(false);
+  });
+
+  it('a followed source that fails at its look-up wakes its followers too, the claim it held freed first', async () => {
+    // prepare: a source at the look-up of its hidden beneficiary, holding the claim, followed
+    const w = world();
+    const src = await source(w, { step: 'ensure-beneficiary', version: 5, bank: banks.hiddenCoolDown });
+    await w.table.claims.claim(
+      {
+        ownerKey,
+        walletAccountId: 'wallet-aed',
+        depositId: src.id,
+        state: 'creating',
+        claimedAt: w.clock.now(),
+      },
+      0,
+    );
+    followedBy(w, src.id, w.clock.now());
+    const ctx = w.contexts.ensureBeneficiary();
+
+    // act: the step gives up on it (its look-up kept failing)
+    await giveUp(ctx, src, 'the look-up kept failing');
+
+    // assess
+    expect(w.table.current(src.id)).toMatchObject({ status: 'failed', failure: { type: 'STEP_FAILED' } });
+    expect(await w.table.claims.get(ownerKey, 'wallet-aed')).toBeUndefined();
     expect(ctx.queues.sent.map((sent) => [sent.message, sent.delaySeconds])).toEqual(followersWoken);
     expect(w.table.wakeItems.has(claimKey)).toBe(false);
   });
