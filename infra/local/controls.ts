@@ -7,7 +7,9 @@
  *   GET/POST /_local/clock          the local clock; POST { advanceSeconds } moves it forward
  */
 import { z } from 'zod';
+import { failedEnvelope, problemsOf } from '#shared/middleware/http';
 import { digest } from '#shared/secrets';
+import { badRequest } from '#shared/spec/errors';
 import { localClock } from './clock.ts';
 import { crashPointNames, crashPoints } from './crash-points.ts';
 import type { LocalRoutes } from './gateway.ts';
@@ -31,13 +33,10 @@ const ClockAdvance = z.object({
     .max(366 * 86_400),
 });
 
-/** A body checked by `schema`, or the local API's 400 naming what is wrong. */
+/** A body checked by `schema`, or the APIs' own 400 envelope naming what is wrong. */
 function parsed<S extends z.ZodType>(schema: S, body: unknown, then: (value: z.infer<S>) => Answer) {
   const result = schema.safeParse(body);
-  if (!result.success) {
-    const issues = result.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`);
-    return { status: 400, body: { success: false, type: 'BAD_REQUEST', msg: issues.join('; ') } };
-  }
+  if (!result.success) return { status: 400, body: failedEnvelope(badRequest(problemsOf(result.error))) };
   return then(result.data);
 }
 

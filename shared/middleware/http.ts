@@ -42,14 +42,15 @@ export function parseBody<S extends z.ZodType>(event: HttpEvent, schema: S): z.i
     throw badRequest(['body is not valid JSON']);
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    throw badRequest(
-      parsed.error.issues.map(
-        (issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`,
-      ),
-    );
-  }
+  if (!parsed.success) throw badRequest(problemsOf(parsed.error));
   return parsed.data;
+}
+
+/** What is wrong with a body, a line per field: `field: message` (`body` for the body itself). */
+export function problemsOf(error: z.ZodError): string[] {
+  return error.issues.map(
+    (issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`,
+  );
 }
 
 /** The id a caller can quote for this request: the API's own request id (the Lambda's as a fallback). */

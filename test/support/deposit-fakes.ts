@@ -24,6 +24,7 @@ import type {
   DepositRecords,
   DueDeposits,
   IdempotencyRecords,
+  ListPosition,
   OwnerDeposits,
   Provider,
   SharedWakes,
@@ -34,6 +35,30 @@ import type {
 import type { AccountsMetadata } from '#shared/spec/schemas';
 
 const copy = <T>(value: T): T => structuredClone(value);
+
+const newestFirst = (a: Deposit, b: Deposit) => b.createdAt - a.createdAt || b.id.localeCompare(a.id);
+
+/**
+ * A page of `deposits` as an index gives it: newest first (by creation, then id, as the index's sort
+ * key and item key order), `limit` of them after the position `after`, and the position it ended at
+ * while more follow.
+ */
+export function newestFirstPage(deposits: Deposit[], limit: number, after?: ListPosition) {
+  const all = [...deposits].sort(newestFirst);
+  const start = after
+    ? all.findIndex(
+        (deposit) => newestFirst(deposit, { createdAt: after.createdAt, id: after.depositId } as Deposit) > 0,
+      )
+    : 0;
+  const from = start < 0 ? all.length : start;
+  const page = all.slice(from, from + limit).map(copy);
+  const last = page.at(-1);
+  const more = from + limit < all.length;
+  return {
+    deposits: page,
+    last: more && last ? { depositId: last.id, createdAt: last.createdAt } : undefined,
+  };
+}
 
 /** The deposits table's entities, sharing one in-memory state, with DynamoDB's conditions. */
 export class FakeDepositsTable {
@@ -86,23 +111,14 @@ export class FakeDepositsTable {
 
   /** The owner index: newest first (by creation, then id, as the index's sort key and item key order). */
   readonly owners: OwnerDeposits = {
-    page: async (ownerKey, limit, after, purpose) => {
-      const newestFirst = (a: Deposit, b: Deposit) => b.createdAt - a.createdAt || b.id.localeCompare(a.id);
-      const all = [...this.items.values()]
-        .filter((deposit) => deposit.ownerKey === ownerKey && deposit.purpose === purpose)
-        .sort(newestFirst);
-      const start = after
-        ? all.findIndex(
-            (deposit) =>
-              newestFirst(deposit, { createdAt: after.createdAt, id: after.depositId } as Deposit) > 0,
-          )
-        : 0;
-      const from = start < 0 ? all.length : start;
-      const deposits = all.slice(from, from + limit).map(copy);
-      const last = deposits.at(-1);
-      const more = from + limit < all.length;
-      return { deposits, last: more && last ? { depositId: last.id, createdAt: last.createdAt } : undefined };
-    },
+    page: async (ownerKey, limit, after, purpose) =>
+      newestFirstPage(
+        [...this.items.values()].filter(
+          (deposit) => deposit.ownerKey === ownerKey && deposit.purpose === purpose,
+        ),
+        limit,
+        after,
+      ),
   };
 
   readonly bankItems = new Map<string, { metadata: AccountsMetadata; until: number }>();

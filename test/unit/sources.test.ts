@@ -32,6 +32,16 @@ function source(w: World, overrides: Parameters<World['deposit']>[0] = {}) {
   return w.deposit({ purpose: 'source', amountMinor: 0, senderId: '', ...overrides });
 }
 
+/** Waiting out the cool-down of beneficiary `ben-1` until `until` (the fields of the deposit's kind). */
+function coolingUntil(until: number) {
+  return {
+    step: 'wait-cooldown',
+    bank: banks.coolDown,
+    beneficiaryId: 'ben-1',
+    cooldownUntil: until,
+  } as const;
+}
+
 describe('a source runs the deposit steps', () => {
   it('resolve-bank: checks the currency but no minimum, and remembers the bank for 30 days', async () => {
     // prepare
@@ -83,12 +93,7 @@ describe('a source runs the deposit steps', () => {
     const w = world();
     const ctx = w.contexts.transfer();
     const until = w.clock.now() + 60_000;
-    const src = await source(w, {
-      step: 'wait-cooldown',
-      bank: banks.coolDown,
-      beneficiaryId: 'ben-1',
-      cooldownUntil: until,
-    });
+    const src = await source(w, { ...coolingUntil(until) });
 
     await transfer(src, ctx);
 
@@ -145,12 +150,7 @@ describe('the shared wake-up', () => {
     const w = world();
     const ctx = w.contexts.waitCooldown();
     const until = w.clock.now() + 3_600_000;
-    const cooling = {
-      step: 'wait-cooldown',
-      bank: banks.coolDown,
-      beneficiaryId: 'ben-1',
-      cooldownUntil: until,
-    } as const;
+    const cooling = coolingUntil(until);
     const src = await source(w, cooling);
     const dep = await w.deposit(cooling);
 
@@ -172,12 +172,7 @@ describe('the shared wake-up', () => {
     const w = world();
     const ctx = w.contexts.waitCooldown();
     const until = w.clock.now() + 3_600_000;
-    const src = await source(w, {
-      step: 'wait-cooldown',
-      bank: banks.coolDown,
-      beneficiaryId: 'ben-1',
-      cooldownUntil: until,
-    });
+    const src = await source(w, { ...coolingUntil(until) });
     const later = await w.deposit({
       step: 'wait-cooldown',
       bank: banks.coolDown,
@@ -207,13 +202,7 @@ describe('the shared wake-up', () => {
     const w = world();
     const ctx = w.contexts.transfer();
     const until = w.clock.now();
-    const src = await source(w, {
-      step: 'wait-cooldown',
-      version: 4,
-      bank: banks.coolDown,
-      beneficiaryId: 'ben-1',
-      cooldownUntil: until,
-    });
+    const src = await source(w, { ...coolingUntil(until), version: 4 });
     followedBy(w, src.id, until);
 
     // act: the source's own wake-up, at the transfer
@@ -229,13 +218,7 @@ describe('the shared wake-up', () => {
     // prepare: a source cooling for an hour, followed by a deposit at each step that follows
     const w = world();
     const until = w.clock.now() + 3_600_000;
-    const src = await source(w, {
-      step: 'wait-cooldown',
-      version: 4,
-      bank: banks.coolDown,
-      beneficiaryId: 'ben-1',
-      cooldownUntil: until,
-    });
+    const src = await source(w, { ...coolingUntil(until), version: 4 });
     followedBy(w, src.id, until);
     const ctx = w.contexts.cancel();
 
@@ -359,12 +342,7 @@ describe("the owner's cancel of a source", () => {
   it('ends a source cooling down: failed CANCELLED in the source view, its caller told', async () => {
     // prepare
     const w = world();
-    const src = await source(w, {
-      step: 'wait-cooldown',
-      bank: banks.coolDown,
-      beneficiaryId: 'ben-1',
-      cooldownUntil: w.clock.now() + 3_600_000,
-    });
+    const src = await source(w, { ...coolingUntil(w.clock.now() + 3_600_000) });
 
     // act
     const answer = await cancelSource({ ...owner, sourceId: src.id }, w.contexts.cancel());

@@ -19,6 +19,7 @@ import { advance, fail, sendStep } from '../transitions.ts';
 import {
   afterTransferRefusal,
   completeTransfer,
+  noTransfer,
   type OutcomePorts,
   pollDelaySeconds,
 } from './transfer-outcomes.ts';
@@ -73,10 +74,9 @@ export async function reconcile(deposit: Deposit, ctx: ReconcileContext): Promis
       return readLater(ctx, deposit, 'still running');
     case 'user_input_required': {
       // The transfer asks its caller: it waits at the transfer, whose repeat carries the answers.
-      const also = { step: 'transfer', transferAttempt: undefined, transferOperationId: undefined } as const;
       await pauseForInput(ctx, deposit, 'transfer', outcome, {
         operation: 'transfer',
-        also: { ...also, polls: undefined, pollAt: undefined },
+        also: { step: 'transfer', ...noTransfer },
       });
       return;
     }

@@ -35,8 +35,8 @@ const STALE_METADATA = new Set(['BENEFICIARY_REQUIRED', 'BENEFICIARY_NOT_SUPPORT
 /** The shortest wait after a cool-down refusal, whatever instant (or none, or a past one) the bank names. */
 const MIN_COOL_DOWN_WAIT_MS = 60_000;
 
-/** What a deposit forgets of its transfer once the bank refused it: nothing moved. */
-const noTransfer = {
+/** What a deposit forgets of its transfer once the bank refused it (nothing moved) or asked again. */
+export const noTransfer = {
   transferAttempt: undefined,
   transferOperationId: undefined,
   polls: undefined,
