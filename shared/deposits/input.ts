@@ -34,11 +34,16 @@ export async function pauseForInput<S extends WorkStep>(
     lease?: string | undefined;
     /** What else the deposit records with the question (the step's own state). */
     also?: Partial<Deposit>;
+    /**
+     * When the bank began waiting for the answer, if before now: a question found by reading the
+     * operation back was asked at its submission, and its time is counted from there.
+     */
+    since?: number | undefined;
   },
 ): Promise<Deposit | undefined> {
   const heldLease = asked.lease;
   const now = ctx.clock.now();
-  const expiresAt = now + ctx.settings.inputTtlMs;
+  const expiresAt = Math.min(now, asked.since ?? now) + ctx.settings.inputTtlMs;
   const next = await advance(
     ctx,
     deposit,
@@ -100,6 +105,21 @@ export function asksAgain(refusal: { type: string }): boolean {
 export const MAX_REASKS = 3;
 
 /**
+ * The least share of the question's time (`inputTtlMs`) a caller is left to answer in: a question
+ * found with less left (read back late, its time counted from the bank's) is asked again instead.
+ */
+export const MIN_ANSWER_SHARE = 0.5;
+
+/**
+ * Whether a question the bank began waiting on `since` leaves its caller too little time to answer
+ * now, and may still be asked again (the re-asks are not used up).
+ */
+export function tooLateToAsk(ctx: FailContext, deposit: Deposit, since: number): boolean {
+  const left = since + ctx.settings.inputTtlMs - ctx.clock.now();
+  return left < ctx.settings.inputTtlMs * MIN_ANSWER_SHARE && (deposit.reasks ?? 0) < MAX_REASKS;
+}
+
+/**
  * Makes the call again without the refused answers, so that the bank asks again; counted apart from
  * the retries (a question from the bank starts those over), and bounded: past `MAX_REASKS` the
  * deposit fails with the bank's refusal.
@@ -109,10 +129,12 @@ export async function askAgain<S extends WorkStep>(
   deposit: Deposit,
   step: S,
   refusal: { type: string; msg: string },
+  /** What else changes with the question asked again (the transfer forgets its attempt). */
+  also: Partial<Deposit> = {},
 ) {
   const reasks = deposit.reasks ?? 0;
-  if (reasks >= MAX_REASKS) return fail(ctx, deposit, refusal.type, refusal.msg);
-  const changes = { pendingInput: undefined, sealedAnswers: undefined, reasks: reasks + 1 };
+  if (reasks >= MAX_REASKS) return fail(ctx, deposit, refusal.type, refusal.msg, also);
+  const changes = { ...also, step, pendingInput: undefined, sealedAnswers: undefined, reasks: reasks + 1 };
   const next = await advance(ctx, deposit, changes, `answers refused (${refusal.type}): asking again`);
   if (next) await sendStep(ctx, next, step);
 }

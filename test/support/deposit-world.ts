@@ -83,7 +83,9 @@ export const answers = {
     userInputs: question,
     response: {},
   }),
-  refusal: (type: string, msg = type) => new ProviderRefusal(type, msg, 400),
+  /** A refusal; naming the operation `operationId` when given (a refusal read back names its own). */
+  refusal: (type: string, msg = type, operationId?: string) =>
+    new ProviderRefusal(type, msg, 400, operationId),
   unknown: (reason: UnknownReason = 'timeout') => new ProviderUnknownOutcome(reason, 'lost'),
 };
 

@@ -178,7 +178,10 @@ describe('reconcile', () => {
     const w = world();
     const ctx = w.contexts.reconcile();
     const deposit = await atReconcile(w);
-    w.provider.answer('getOperation', answers.refusal('INSUFFICIENT_BALANCE'));
+    w.provider.answer(
+      'getOperation',
+      answers.refusal('INSUFFICIENT_BALANCE', 'INSUFFICIENT_BALANCE', 'op-7'),
+    );
 
     await reconcile(deposit, ctx);
 
@@ -193,7 +196,10 @@ describe('reconcile', () => {
     const w = world();
     const ctx = w.contexts.reconcile();
     const deposit = await atReconcile(w);
-    w.provider.answer('getOperation', answers.refusal('BENEFICIARY_DETAILS_REQUIRED'));
+    w.provider.answer(
+      'getOperation',
+      answers.refusal('BENEFICIARY_DETAILS_REQUIRED', 'BENEFICIARY_DETAILS_REQUIRED', 'op-7'),
+    );
 
     await reconcile(deposit, ctx);
 

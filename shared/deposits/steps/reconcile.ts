@@ -2,16 +2,19 @@
  * reconcile: reads the transfer operation the bank accepted (`/v1/operation/get`, by the id recorded
  * with its submission's answer) until the bank says how it ended:
  *   1. done: the deposit is done with the bank's reference;
- *   2. refused: nothing moved; another try where the bank says how, a failure otherwise;
- *   3. a question for the caller: the deposit waits for input at the transfer, which answers it;
- *   4. still running, or the read itself failed (no answer, a server error, the read refused): read
+ *   2. refused (a refusal that names the transfer's operation): nothing moved; another try where the
+ *      bank says how, a failure otherwise;
+ *   3. a question for the caller: the deposit waits for input at the transfer, which answers it, its
+ *      time counted from the submission (when the bank began waiting); found too late, asked again;
+ *   4. still running, or the read itself failed (no answer, a server error, the read refused, any
+ *      refusal that does not name the transfer's operation): read
  *      again after a delay that doubles, up to 15 minutes; after `MAX_POLLS` reads the deposit fails
  *      TRANSFER_OUTCOME_UNKNOWN with the operation's id, for an operator to resolve.
  * Reads change nothing at the bank: they need no lease and may be repeated.
  */
 import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
 import { openCredentials } from '../connection.ts';
-import { type PauseContext, pauseForInput } from '../input.ts';
+import { askAgain, LATE_ANSWERS, type PauseContext, pauseForInput, tooLateToAsk } from '../input.ts';
 import type { Deposit } from '../model.ts';
 import type { ConnectionLeases, CredentialOpener, Provider, StepQueues } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
@@ -35,16 +38,19 @@ export interface ReconcileContext extends PauseContext<WakesOf<'reconcile'>>, Ou
 export const MAX_POLLS = 30;
 
 /**
- * Refusals of the read itself, not of the transfer: the read is made again. Any other refusal read
- * back is the bank's refusal of the transfer.
+ * Refusals about the read itself, whatever they name: the read is made again. A refusal is the
+ * bank's refusal of the transfer only when it names the transfer's own operation and is none of
+ * these; any other (a 429, a 403, a token refused, an envelope that names no operation) says nothing
+ * of the transfer, whose attempt stays on record.
  */
 const READ_REFUSALS = new Set([
   'BAD_REQUEST',
   'UNAUTHORIZED',
+  'FORBIDDEN',
   'INVALID_OPERATION_ID',
   'NOT_FOUND',
-  'OPERATION_IN_PROGRESS',
   'PAYLOAD_TOO_LARGE',
+  'TOO_MANY_REQUESTS',
 ]);
 
 export async function reconcile(deposit: Deposit, ctx: ReconcileContext): Promise<void> {
@@ -58,7 +64,7 @@ export async function reconcile(deposit: Deposit, ctx: ReconcileContext): Promis
   try {
     outcome = await ctx.provider.getOperation(await openCredentials(ctx, deposit), { operationID });
   } catch (error) {
-    if (error instanceof ProviderRefusal && !isReadRefusal(error, operationID)) {
+    if (error instanceof ProviderRefusal && refusesTransfer(error, operationID)) {
       return afterTransferRefusal(ctx, deposit, error);
     }
     if (error instanceof ProviderRefusal)
@@ -73,21 +79,24 @@ export async function reconcile(deposit: Deposit, ctx: ReconcileContext): Promis
     case 'initialized':
       return readLater(ctx, deposit, 'still running');
     case 'user_input_required': {
+      // The bank has waited for the answer since the submission: a question found too late to be
+      // answered in time is asked again (nothing moved), else shown with the time it has left.
+      const since = deposit.transferAttempt?.at ?? ctx.clock.now();
+      const also = { step: 'transfer' as const, ...noTransfer };
+      if (tooLateToAsk(ctx, deposit, since)) {
+        const late = { type: LATE_ANSWERS, msg: 'The question was found too late to be answered in time' };
+        await askAgain(ctx, deposit, 'transfer', late, also);
+        return;
+      }
       // The transfer asks its caller: it waits at the transfer, whose repeat carries the answers.
-      await pauseForInput(ctx, deposit, 'transfer', outcome, {
-        operation: 'transfer',
-        also: { step: 'transfer', ...noTransfer },
-      });
+      await pauseForInput(ctx, deposit, 'transfer', outcome, { operation: 'transfer', also, since });
       return;
     }
   }
 }
 
-function isReadRefusal(refusal: ProviderRefusal, operationID: string): boolean {
-  return (
-    READ_REFUSALS.has(refusal.type) ||
-    (refusal.operationId !== undefined && refusal.operationId !== operationID)
-  );
+function refusesTransfer(refusal: ProviderRefusal, operationID: string): boolean {
+  return refusal.operationId === operationID && !READ_REFUSALS.has(refusal.type);
 }
 
 /** Reads the operation again after the next delay; past `MAX_POLLS` reads its outcome stays unknown. */

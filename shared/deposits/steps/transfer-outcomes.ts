@@ -4,10 +4,11 @@
  *   - `initialized`: the submission is accepted; the operation's id is recorded with that answer, in
  *     one write, and its outcome is read back (`awaitOutcome`, then `reconcile`);
  *   - `done`: the deposit is done with the bank's reference (`completeTransfer`);
- *   - a refusal: nothing moved; another try where the bank says how (busy, details wanted, cool-down),
- *     a failure otherwise (`afterTransferRefusal`).
+ *   - a refusal: nothing moved; another try where the bank says how (busy, details wanted, cool-down,
+ *     its wait for the caller's answer ran out), a failure otherwise (`afterTransferRefusal`).
  */
 import type { ProviderRefusal } from '#shared/provider/client';
+import { askAgain, LATE_ANSWERS } from '../input.ts';
 import { bankOf, type Deposit } from '../model.ts';
 import type { BankMemory, BeneficiaryClaims, StepQueues } from '../ports.ts';
 import { advance, type FailContext, fail, sendStep, waitForConnection } from '../transitions.ts';
@@ -90,6 +91,11 @@ export async function afterTransferRefusal(
   // The caller's answers go too: spent on this call.
   const cleared = { ...noTransfer, pendingInput: undefined, sealedAnswers: undefined };
   switch (refusal.type) {
+    // The bank stopped waiting for the caller's answer (it came late, or the question was found late):
+    // the operation failed, nothing moved, and the transfer asks again (bounded, as every step does).
+    case LATE_ANSWERS:
+      await askAgain(ctx, deposit, 'transfer', refusal, { ...cleared, step: 'transfer' });
+      return;
     case 'OPERATION_IN_PROGRESS':
       await waitForConnection(ctx, deposit, 'transfer', { ...cleared, step: 'transfer' });
       return;
