@@ -1,10 +1,15 @@
+import { systemClock } from '#shared/clock';
 import { type RedriveContext, redriveDeposit } from '#shared/operator/interventions';
 import { operatorRoute } from '#shared/operator/routes';
 import { RedriveRequest } from '#shared/operator/schemas';
 import { queuesOf } from '#shared/wiring/messaging';
 import { tableEntities } from '#shared/wiring/table';
 
-const context: RedriveContext = { deposits: tableEntities.deposits(), queues: queuesOf('operator-redrive') };
+const context: RedriveContext = {
+  deposits: tableEntities.deposits(),
+  queues: queuesOf('operator-redrive'),
+  clock: systemClock,
+};
 
 export const handler = operatorRoute(RedriveRequest, ({ body }) =>
   redriveDeposit({ depositId: body.operationID }, context),

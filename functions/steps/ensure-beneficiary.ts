@@ -6,14 +6,11 @@ import { connectionPorts } from '#shared/wiring/steps';
 import { tableEntities } from '#shared/wiring/table';
 
 const ports = connectionPorts('ensure-beneficiary');
-const sharedWakes = tableEntities.sharedWakes();
 const context: EnsureBeneficiaryContext = {
   ...ports,
   scheduler: schedulerOf('ensure-beneficiary'),
-  claims: tableEntities.claims(),
-  sharedWakes,
-  // A source failing at its look-up wakes the deposits that followed its wake-up.
-  followers: { sharedWakes, queues: ports.queues },
+  // Follows a source's wake-up; a source failing at its look-up wakes its followers (`ports.followers`).
+  sharedWakes: ports.followers.sharedWakes,
 };
 
 export const handler = stepConsumer(

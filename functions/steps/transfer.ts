@@ -6,15 +6,13 @@ import { connectionPorts } from '#shared/wiring/steps';
 import { tableEntities } from '#shared/wiring/table';
 
 const ports = connectionPorts('transfer');
-const sharedWakes = tableEntities.sharedWakes();
 const context: TransferContext = {
   ...ports,
   scheduler: schedulerOf('transfer'),
-  beneficiaries: tableEntities.claims(),
+  beneficiaries: ports.claims,
   banks: tableEntities.banks(),
-  sharedWakes,
-  // A source given up on at its transfer step wakes the deposits that followed its wake-up.
-  followers: { sharedWakes, queues: ports.queues },
+  // A ready source takes its followers; one given up on wakes them through `ports.followers`.
+  sharedWakes: ports.followers.sharedWakes,
 };
 
 export const handler = stepConsumer(

@@ -12,8 +12,8 @@ const context: WaitCooldownContext = {
   scheduler: schedulerOf('wait-cooldown'),
   sharedWakes: tableEntities.sharedWakes(),
 };
-// Only to end a deposit whose wake-up cannot be armed, try after try.
-const failing = failPorts();
+// Only to end a deposit (or a source, its followers handed on) whose wake-up cannot be armed, try after try.
+const failing = failPorts('wait-cooldown');
 
 export const handler = stepConsumer(
   { step: 'wait-cooldown', deposits: failing.deposits, run: (deposit) => waitCooldown(deposit, context) },

@@ -54,16 +54,28 @@ export class SharedWakeItems implements SharedWakes {
     return pending?.by === by && pending.at === at;
   }
 
-  follow(ownerKey: string, walletAccountId: string, follower: Follower, at: number): Promise<boolean> {
+  follow(
+    ownerKey: string,
+    walletAccountId: string,
+    follower: Follower,
+    at: number,
+    now: number,
+  ): Promise<boolean> {
     return conditionally(
       this.table.client.send(
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: key(ownerKey, walletAccountId),
           UpdateExpression: 'SET followers = list_append(followers, :follower)',
-          ConditionExpression: '#at = :at AND size(followers) < :max',
-          ExpressionAttributeNames: { '#at': 'at' },
-          ExpressionAttributeValues: { ':follower': [follower], ':at': at, ':max': MAX_FOLLOWERS },
+          ConditionExpression: '#at = :at AND #at > :now AND #by <> :self AND size(followers) < :max',
+          ExpressionAttributeNames: { '#at': 'at', '#by': 'by' },
+          ExpressionAttributeValues: {
+            ':follower': [follower],
+            ':at': at,
+            ':now': now,
+            ':self': follower.depositId,
+            ':max': MAX_FOLLOWERS,
+          },
         }),
       ),
     );

@@ -101,7 +101,8 @@ export const operatorContract: ApiContract = {
       path: '/v1/ops/deposits/redrive',
       tag: 'deposits',
       summary: "Send a deposit's current step message now, as the sweeper would",
-      description: 'A finished deposit is 409 `DEPOSIT_NOT_IN_FLIGHT`.',
+      description:
+        'A finished deposit is 409 `DEPOSIT_NOT_IN_FLIGHT` (a finished payment source is re-driven at its transfer step, which hands on any followers it left). A deposit whose transfer attempt is on record and that has not stalled yet (its `checkAt` is ahead) is 409 `DEPOSIT_TRANSFER_IN_FLIGHT`: its call may still be running.',
       security,
       body: { schema: RedriveRequest, example: { operationID: depositId } },
       responses: { 200: { description: 'The message sent', schema: Redriven } },

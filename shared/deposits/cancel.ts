@@ -4,9 +4,10 @@
  * for the cool-down, or waits for the caller's answer there):
  *   1. the deposit ends `failed` with type CANCELLED, in one conditional write that also erases its
  *      credentials and carries the event its caller hears (`fail`);
- *   2. the connection it held for a question, and the beneficiary claim it held, are freed;
+ *   2. the connection it held for a question, and the beneficiary claim it held, are freed (by `fail`);
  *   3. its wake-up schedules are deleted; a payment source's followers (deposits waiting for its
  *      wake-up) are woken at once (by `fail`), each to arm its own for the instant it waits for.
+ * Once the write of step 1 has landed the cancel is answered as done, whatever fails after it.
  * A deposit at its transfer, or finished, is refused and left as it is; so is a source that is ready
  * (or failed). The owner cancels a deposit through the deposits' route and a source through the
  * sources'; an operator either. A step that moves the deposit
@@ -16,15 +17,13 @@
 import type { Clock } from '#shared/clock';
 import { DepositError } from './errors.ts';
 import { type Deposit, depositView, isSource } from './model.ts';
-import type { BeneficiaryClaims, WakeCancels } from './ports.ts';
+import type { WakeCancels } from './ports.ts';
 import { ownedBy } from './read.ts';
 import { sourceView } from './sources.ts';
 import { type FailContext, fail } from './transitions.ts';
-import { type FollowersContext, scheduleNamesOf } from './wake-ups.ts';
+import { scheduleNamesOf } from './wake-ups.ts';
 
 export interface CancelContext extends FailContext {
-  followers: FollowersContext;
-  claims: Pick<BeneficiaryClaims, 'release'>;
   schedules: WakeCancels;
   clock: Clock;
 }
@@ -81,15 +80,34 @@ export async function cancelBeforeTransfer(
       );
     }
     refuseUnlessCancellable(deposit);
-    const cancelled = await fail(ctx, deposit, 'CANCELLED', ending.msg, {}, ending.note);
+    const cancelled = await cancelOnce(ctx, deposit, ending);
     if (!cancelled) continue;
-    // `fail` frees the claim of a deposit at ensure-beneficiary; one waiting out the cool-down before
-    // its beneficiary's look-up holds it too (the release is conditional on this deposit holding it).
-    await ctx.claims.release(deposit.ownerKey, deposit.walletAccountId, deposit.id);
-    await ctx.schedules.cancel(scheduleNamesOf(deposit));
+    // Its schedules are only tidied away: one left fires for a finished deposit, which is dropped.
+    await Promise.allSettled([ctx.schedules.cancel(scheduleNamesOf(deposit))]);
     return cancelled;
   }
   throw new DepositError('DEPOSIT_BUSY', 'The deposit kept moving; read it and try again');
+}
+
+/**
+ * The cancel's write (with what `fail` frees after it: the connection, the claim, a source's
+ * followers). Once the write has landed the cancel has happened, whatever fails after it: an error
+ * then is answered with the cancelled deposit, never a 500 (the sweeper and the claims' staleness
+ * cover what was not freed).
+ */
+async function cancelOnce(
+  ctx: CancelContext,
+  deposit: Deposit,
+  ending: { msg: string; note?: string },
+): Promise<Deposit | undefined> {
+  try {
+    return await fail(ctx, deposit, 'CANCELLED', ending.msg, {}, ending.note);
+  } catch (error) {
+    const after = await ctx.deposits.get(deposit.id);
+    const landed = after?.version === deposit.version + 1 && after.failure?.type === 'CANCELLED';
+    if (landed && after.failure?.msg === ending.msg) return after;
+    throw error;
+  }
 }
 
 function refuseUnlessCancellable(deposit: Deposit) {

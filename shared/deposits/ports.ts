@@ -77,10 +77,18 @@ export interface SharedWakes {
   /** Records that source `by` wakes at `at` (idempotent for the same source); false if another source's is pending. */
   arm(ownerKey: string, walletAccountId: string, by: string, at: number, now: number): Promise<boolean>;
   /**
-   * Joins the pending wake-up if it comes exactly `at` (the instant the follower waits for) and has
-   * room; false otherwise (then the follower arms its own).
+   * Joins the pending wake-up if it comes exactly `at` (the instant the follower waits for), that
+   * instant is still ahead of `now`, it is another's (a source never follows its own), and it has
+   * room; false otherwise (then the follower arms its own). A wake-up whose instant has passed may
+   * never be taken (its source died, or lost its schedule): nobody joins it.
    */
-  follow(ownerKey: string, walletAccountId: string, follower: Follower, at: number): Promise<boolean>;
+  follow(
+    ownerKey: string,
+    walletAccountId: string,
+    follower: Follower,
+    at: number,
+    now: number,
+  ): Promise<boolean>;
   /** The followers of source `by`'s wake-up, which ends with this (none if it is not `by`'s). */
   take(ownerKey: string, walletAccountId: string, by: string): Promise<Follower[]>;
 }

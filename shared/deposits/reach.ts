@@ -53,6 +53,8 @@ const starting = {
   deposits: 'write',
   idempotency: true,
   claims: ['release'],
+  // A source failed here (its answers refused past the re-asks) wakes its followers.
+  sharedWakes: ['take'],
   leases: true,
 } as const satisfies Reach;
 
@@ -74,6 +76,9 @@ export const reach = {
     wakes: ['resolve-bank'],
     credentials: 'open',
     deposits: 'write',
+    // Failing a deposit (every handler that fails one frees its claim and a source's followers).
+    claims: ['release'],
+    sharedWakes: ['take'],
     banks: ['recall', 'remember'],
     leases: true,
     provider: true,
@@ -96,11 +101,13 @@ export const reach = {
     // look-up of the beneficiary's id in its list.
     sends: ['transfer', 'ensure-beneficiary'],
     wakes: ['transfer', 'ensure-beneficiary'],
-    // Writes only to end a deposit whose wake-up cannot be armed, try after try.
+    // Writes only to end a deposit whose wake-up cannot be armed, try after try (a source given up
+    // on frees its claim and hands its followers on).
     deposits: 'write',
+    claims: ['release'],
     leases: true,
     // Follows a source's wake-up for the same instant; a source arms one for others to follow.
-    sharedWakes: ['arm', 'follow'],
+    sharedWakes: ['arm', 'follow', 'take'],
   },
   transfer: {
     // Again (busy connection, woken early, details asked), back to the cool-down the bank named, or
@@ -110,8 +117,9 @@ export const reach = {
     wakes: ['transfer'],
     credentials: 'open',
     deposits: 'write',
-    // Marks the beneficiary used; forgets one the bank says is gone or wrong.
-    claims: ['markUsed', 'forget'],
+    // Marks the beneficiary used; forgets one the bank says is gone or wrong; a source given up on
+    // frees its claim.
+    claims: ['markUsed', 'forget', 'release'],
     // Forgets the remembered bank when a refusal contradicts its metadata.
     banks: ['forget'],
     sharedWakes: ['take'],
@@ -121,12 +129,14 @@ export const reach = {
   reconcile: {
     // Reads the transfer operation again later; after the bank's refusal, the transfer again (busy
     // connection, details asked) or the cool-down it named.
-    sends: ['reconcile', 'transfer', 'wait-cooldown'],
+    // (ensure-beneficiary with the transfer: the followers' queues, as every handler that fails one.)
+    sends: ['reconcile', 'transfer', 'wait-cooldown', 'ensure-beneficiary'],
     // The expiry of a question the bank asked on the transfer, which the transfer step answers.
     wakes: ['transfer'],
     credentials: 'open',
     deposits: 'write',
-    claims: ['markUsed', 'forget'],
+    claims: ['markUsed', 'forget', 'release'],
+    sharedWakes: ['take'],
     banks: ['forget'],
     leases: true,
     provider: true,

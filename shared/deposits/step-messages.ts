@@ -1,7 +1,8 @@
 /**
  * Working one step message in the handler of one step:
  *   1. a message naming another step is not run here (dropped: the sweeper re-drives its deposit);
- *   2. the deposit is loaded; a message for a version or step it has left is a duplicate: dropped;
+ *   2. the deposit is loaded; a message for a version or step it has left is a duplicate: dropped (a
+ *      finished payment source hands its followers on first: it may have died before it did);
  *   3. an `expire-input` message goes to the step's expiry of the caller's question;
  *   4. a deposit waiting for its caller's answer is left alone;
  *   5. a deposit the sweeper has re-driven `maxRedrives` times without it moving fails;
@@ -9,7 +10,7 @@
  *      (`maxAttempts`, the queue's receive count before its DLQ) the deposit fails instead.
  * The transfer's handler also takes the wake-up of a deposit in its cool-down (it may move it on).
  */
-import { afterCoolDown, type Deposit, type StepMessage, type WorkStep } from './model.ts';
+import { afterCoolDown, type Deposit, isSource, type StepMessage, type WorkStep } from './model.ts';
 import type { DepositRecords } from './ports.ts';
 
 export interface StepHandler<S extends WorkStep> {
@@ -21,6 +22,8 @@ export interface StepHandler<S extends WorkStep> {
   expire?(deposit: Deposit, message: StepMessage & { step: S }): Promise<void>;
   /** Ends a deposit whose step keeps failing (`transitions.ts` `giveUp`). */
   giveUp(deposit: Deposit, reason: string): Promise<void>;
+  /** Wakes the followers of a finished payment source, if any are left (`wake-ups.ts` `wakeFollowers`). */
+  handOn(source: Deposit): Promise<void>;
   limits: StepLimits;
 }
 
@@ -41,7 +44,11 @@ export async function handleStepMessage<S extends WorkStep>(
 ): Promise<StepMessageOutcome> {
   if (!isFor(handler.step, message)) return 'other-step';
   const deposit = await handler.deposits.get(message.depositId);
-  if (!deposit || deposit.step === 'completed') return 'gone';
+  if (!deposit) return 'gone';
+  if (deposit.step === 'completed') {
+    if (isSource(deposit)) await handler.handOn(deposit);
+    return 'gone';
+  }
   if (message.kind === 'expire-input') {
     if (!handler.expire) return 'other-step';
     await handler.expire(deposit, message);

@@ -30,17 +30,14 @@ export interface TransitionContext {
 }
 
 /**
- * What failing a deposit touches: the connection it waited on is freed, and a beneficiary it was
- * creating (handlers that may fail one at ensure-beneficiary) can be created by another.
+ * What failing a deposit touches, in every handler that may fail one: the connection it waited on
+ * is freed, a beneficiary it was creating can be created by another, and the deposits that followed
+ * a failed payment source's wake-up are woken, each to go on by itself.
  */
 export interface FailContext extends TransitionContext {
   leases: Pick<ConnectionLeases, 'release'>;
-  claims?: Pick<BeneficiaryClaims, 'release'>;
-  /**
-   * Handlers that may fail a payment source while deposits follow its wake-up (its look-up, its
-   * cancel): the followers are woken, each to go on by itself.
-   */
-  followers?: FollowersContext;
+  claims: Pick<BeneficiaryClaims, 'release'>;
+  followers: FollowersContext;
 }
 
 /** An event the caller hears of a transition: its type, and what it says besides status and step. */
@@ -123,12 +120,15 @@ export async function fail(
     note,
     { type: 'deposit.failed', data: { type, msg } },
   );
+  // Another writer moved the deposit first: what it holds is that writer's to keep or free.
+  if (!failed) return undefined;
   await ctx.leases.release(deposit.ownerKey, inputLease(deposit));
-  // A source may hold the claim while it waits out the cool-down before its look-up.
-  if (deposit.step === 'ensure-beneficiary' || isSource(deposit)) {
-    await ctx.claims?.release(deposit.ownerKey, deposit.walletAccountId, deposit.id);
+  // A deposit creating the beneficiary holds the claim; a source may hold it while it waits out the
+  // cool-down before its look-up (the release is conditional on this deposit holding it).
+  if (deposit.step === 'ensure-beneficiary' || deposit.step === 'wait-cooldown' || isSource(deposit)) {
+    await ctx.claims.release(deposit.ownerKey, deposit.walletAccountId, deposit.id);
   }
-  if (failed && isSource(deposit) && ctx.followers) await wakeFollowers(ctx.followers, deposit);
+  if (isSource(deposit)) await wakeFollowers(ctx.followers, deposit);
   return failed;
 }
 

@@ -6,6 +6,11 @@ export const operatorErrorTypes = {
   DEPOSIT_NOT_RESOLVABLE: 409,
   /** A redrive of a finished deposit. */
   DEPOSIT_NOT_IN_FLIGHT: 409,
+  /**
+   * A redrive of a deposit whose transfer call may still be in flight (its attempt is on record and
+   * it has not stalled): re-driven, it would end TRANSFER_OUTCOME_UNKNOWN for no fault.
+   */
+  DEPOSIT_TRANSFER_IN_FLIGHT: 409,
 } as const;
 
 export class OperatorError extends EnvelopeError {

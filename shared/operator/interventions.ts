@@ -1,11 +1,16 @@
 /**
  * An operator's hands on one deposit in flight: cancel it before its transfer (the owner's cancel,
  * `shared/deposits/cancel.ts`, without the owner's check, the operator and the reason named on it),
- * or redrive it now (the message the sweeper would send, `redriveMessage`).
+ * or redrive it now (the message the sweeper would send, `redriveMessage`), under the sweeper's own
+ * stall guard: a deposit whose transfer call may still be in flight is refused until it has stalled.
+ * A finished payment source is re-driven at its transfer step, which hands on any followers it
+ * died before waking.
  */
+
+import type { Clock } from '#shared/clock';
 import { type CancelContext, cancelBeforeTransfer } from '#shared/deposits/cancel';
 import { DepositError } from '#shared/deposits/errors';
-import type { Deposit } from '#shared/deposits/model';
+import { type Deposit, isSource } from '#shared/deposits/model';
 import type { DepositRecords, StepQueues } from '#shared/deposits/ports';
 import type { SendsOf } from '#shared/deposits/reach';
 import { redriveMessage } from '#shared/deposits/sweeper';
@@ -26,15 +31,29 @@ export async function cancelAsOperator(
 export interface RedriveContext {
   deposits: Pick<DepositRecords, 'get'>;
   queues: StepQueues<SendsOf<'operator-redrive'>>;
+  clock: Pick<Clock, 'now'>;
 }
 
-/** Sends the deposit's current step message now; a finished deposit has none (409). */
+/**
+ * Sends the deposit's current step message now; a finished deposit has none (409), and one whose
+ * transfer may still be in flight waits for its check time (409).
+ */
 export async function redriveDeposit(request: { depositId: string }, ctx: RedriveContext) {
   const deposit = await ctx.deposits.get(request.depositId);
   if (!deposit) throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${request.depositId}`);
-  const message = redriveMessage(deposit);
+  const finishedSource = isSource(deposit) && deposit.step === 'completed';
+  const message = finishedSource
+    ? { depositId: deposit.id, step: 'transfer' as const, version: deposit.version, kind: 'run' as const }
+    : redriveMessage(deposit);
   if (!message) {
     throw new OperatorError('DEPOSIT_NOT_IN_FLIGHT', `The deposit is ${deposit.status} already`);
+  }
+  const checkAt = deposit.checkAt ?? 0;
+  if (deposit.transferAttempt && checkAt > ctx.clock.now()) {
+    throw new OperatorError(
+      'DEPOSIT_TRANSFER_IN_FLIGHT',
+      `Its transfer call may still be in flight; the sweeper looks at it at ${new Date(checkAt).toISOString()}, a redrive is taken from then`,
+    );
   }
   await ctx.queues.send(message);
   return {

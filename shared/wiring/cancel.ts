@@ -7,10 +7,8 @@ import { failPorts } from './transitions.ts';
 
 export function cancelPorts(name: 'cancel' | 'cancelSource' | 'operator-cancel'): CancelContext {
   return {
-    ...failPorts(),
-    claims: tableEntities.claims(),
+    ...failPorts(name),
     schedules: scheduleCancels(),
-    followers: { sharedWakes: tableEntities.sharedWakes(), queues: queuesOf(name) },
     clock: systemClock,
   };
 }

@@ -7,11 +7,10 @@ import { failPorts } from './transitions.ts';
 
 export function startPorts(name: 'create' | 'createSource'): StartContext {
   return {
-    ...failPorts(),
+    ...failPorts(name),
     idempotency: tableEntities.idempotency(),
     vault: credentialVault(),
     wallets: wallets(),
     queues: queuesOf(name),
-    claims: tableEntities.claims(),
   };
 }

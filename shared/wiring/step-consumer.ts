@@ -3,16 +3,18 @@ import { stepMessageMaxTries } from '#shared/config';
 import { StepMessage, type WorkStep } from '#shared/deposits/model';
 import { handleStepMessage, type StepHandler } from '#shared/deposits/step-messages';
 import { type FailContext, giveUp } from '#shared/deposits/transitions';
+import { wakeFollowers } from '#shared/deposits/wake-ups';
 import { logger } from '#shared/logger';
 import { sqsConsumer } from '#shared/middleware/sqs';
 
 /**
  * The consumer of one step's queue: each message runs that step (or its question's expiry), on
  * the try the queue counts; a message naming another step is not run here, and is logged so a
- * misrouted sender shows. A deposit whose step keeps failing is ended through `failing`.
+ * misrouted sender shows. A deposit whose step keeps failing is ended through `failing`, and a
+ * finished source's followers are woken through it.
  */
 export function stepConsumer<S extends WorkStep>(
-  handler: Omit<StepHandler<S>, 'giveUp' | 'limits'>,
+  handler: Omit<StepHandler<S>, 'giveUp' | 'limits' | 'handOn'>,
   failing: FailContext,
 ) {
   const limits = { maxAttempts: stepMessageMaxTries, maxRedrives: failing.settings.maxRedrives };
@@ -23,6 +25,7 @@ export function stepConsumer<S extends WorkStep>(
       logger.error('a deposit step kept failing', { depositId: deposit.id, step: deposit.step, reason });
       await giveUp(failing, deposit, reason);
     },
+    handOn: (source: Parameters<StepHandler<S>['handOn']>[0]) => wakeFollowers(failing.followers, source),
   };
   return sqsConsumer(StepMessage, async (message, record) => {
     const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');

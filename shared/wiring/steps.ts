@@ -5,12 +5,11 @@
 
 import { EncryptionSdkVault, vaultKeyring } from '#shared/adapters/credential-vault';
 import { providerConfig, vaultConfig, walletsConfig } from '#shared/config';
-import type { ReachName } from '#shared/deposits/reach';
 import { walletAccounts, walletBook } from '#shared/deposits/wallets';
 import { ProviderClient } from '#shared/provider/client';
 import { queuesOf } from './messaging.ts';
 import { tableEntities } from './table.ts';
-import { failPorts } from './transitions.ts';
+import { type FailingHandler, failPorts } from './transitions.ts';
 
 export function credentialVault() {
   const config = vaultConfig();
@@ -30,9 +29,9 @@ export function wallets() {
 }
 
 /** What a step that calls the provider needs: failing, the lease, the credentials, its queues. */
-export function connectionPorts<H extends ReachName>(name: H) {
+export function connectionPorts<H extends FailingHandler>(name: H) {
   return {
-    ...failPorts(),
+    ...failPorts(name),
     leases: tableEntities.leases(),
     vault: credentialVault(),
     queues: queuesOf(name),

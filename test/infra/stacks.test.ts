@@ -544,8 +544,10 @@ describe('each function touches only what it uses', () => {
     string,
     { table: string[]; sends: string[]; kms?: string; schedules: boolean; index?: 'byCheckAt' | 'byOwner' }
   > = {
+    // Every handler that may fail a deposit frees its claim and takes a failed source's shared wake-up
+    // (DeleteItem), and sends to the queues its followers are woken at (transfer, ensure-beneficiary).
     [queues.resolveBank.consumer]: {
-      table: ['GetItem', 'PutItem', 'UpdateItem'],
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
       sends: ['resolveBank', 'ensureBeneficiary', 'transfer'],
       kms: 'kms:Decrypt',
       // The expiry of a question the bank asks on its metadata.
@@ -560,7 +562,7 @@ describe('each function touches only what it uses', () => {
     // Wakes the transfer, or the look-up of a beneficiary a bank hid in its cool-down. Writes only
     // to end a deposit whose wake-up cannot be armed, try after try.
     [queues.waitCooldown.consumer]: {
-      table: ['GetItem', 'PutItem', 'UpdateItem'],
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
       sends: ['transfer', 'ensureBeneficiary'],
       schedules: true,
     },
@@ -576,7 +578,7 @@ describe('each function touches only what it uses', () => {
     // or its cool-down; a question it reads back expires through the transfer's queue.
     [queues.reconcile.consumer]: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      sends: ['reconcile', 'transfer', 'waitCooldown'],
+      sends: ['reconcile', 'transfer', 'waitCooldown', 'ensureBeneficiary'],
       kms: 'kms:Decrypt',
       schedules: true,
     },

@@ -136,9 +136,11 @@ export class FakeDepositsTable {
       }
       return pending.by === by && pending.at === at;
     },
-    follow: async (ownerKey, walletAccountId, follower, at) => {
+    follow: async (ownerKey, walletAccountId, follower, at, now) => {
       const pending = this.wakeItems.get(`${ownerKey}#${walletAccountId}`);
-      if (!pending || pending.at !== at || pending.followers.length >= 100) return false;
+      if (!pending || pending.at !== at || pending.at <= now || pending.by === follower.depositId)
+        return false;
+      if (pending.followers.length >= 100) return false;
       pending.followers.push(copy(follower));
       return true;
     },

@@ -7,7 +7,7 @@
 import { localWallets } from '#infra/local/wallets';
 import type { CancelContext } from '#shared/deposits/cancel';
 import type { BankFacts, Deposit, WorkStep } from '#shared/deposits/model';
-import type { DepositSettings } from '#shared/deposits/ports';
+import type { DepositSettings, StepQueues } from '#shared/deposits/ports';
 import { reach, type SendsOf, type WakesOf } from '#shared/deposits/reach';
 import type { ListContext } from '#shared/deposits/read';
 import type { StartContext } from '#shared/deposits/start';
@@ -122,20 +122,29 @@ export function world() {
     new FakeQueues<SendsOf<H>>(reach[name].sends as readonly SendsOf<H>[]);
   const scheduler = <H extends keyof typeof reach>(name: H) =>
     new FakeScheduler<WakesOf<H>>(reach[name].wakes as readonly WakesOf<H>[]);
+  /** What failing a deposit touches besides `base`: the claims, and a source's followers woken through `sent`. */
+  const failing = <Q extends StepQueues<'transfer' | 'ensure-beneficiary'>>(sent: Q) => ({
+    claims: table.claims,
+    followers: { sharedWakes: table.sharedWakes, queues: sent },
+  });
 
   const contexts = {
     resolveBank: (): ResolveBankContext & {
       queues: FakeQueues<SendsOf<'resolve-bank'>>;
       scheduler: FakeScheduler<WakesOf<'resolve-bank'>>;
-    } => ({
-      ...base,
-      vault,
-      wallets,
-      provider: provider.port,
-      banks: table.banks,
-      queues: queues('resolve-bank'),
-      scheduler: scheduler('resolve-bank'),
-    }),
+    } => {
+      const sent = queues('resolve-bank');
+      return {
+        ...base,
+        ...failing(sent),
+        vault,
+        wallets,
+        provider: provider.port,
+        banks: table.banks,
+        queues: sent,
+        scheduler: scheduler('resolve-bank'),
+      };
+    },
     ensureBeneficiary: (): EnsureBeneficiaryContext & {
       queues: FakeQueues<SendsOf<'ensure-beneficiary'>>;
       scheduler: FakeScheduler<WakesOf<'ensure-beneficiary'>>;
@@ -143,14 +152,13 @@ export function world() {
       const sent = queues('ensure-beneficiary');
       return {
         ...base,
+        ...failing(sent),
         vault,
         wallets,
         provider: provider.port,
-        claims: table.claims,
         queues: sent,
         scheduler: scheduler('ensure-beneficiary'),
         sharedWakes: table.sharedWakes,
-        followers: { sharedWakes: table.sharedWakes, queues: sent },
       };
     },
     waitCooldown: (): WaitCooldownContext & {
@@ -166,37 +174,41 @@ export function world() {
     transfer: (): TransferContext & {
       queues: FakeQueues<SendsOf<'transfer'>>;
       scheduler: FakeScheduler<WakesOf<'transfer'>>;
-    } => ({
-      ...base,
-      vault,
-      wallets,
-      provider: provider.port,
-      beneficiaries: table.claims,
-      banks: table.banks,
-      queues: queues('transfer'),
-      scheduler: scheduler('transfer'),
-      sharedWakes: table.sharedWakes,
-    }),
+    } => {
+      const sent = queues('transfer');
+      return {
+        ...base,
+        ...failing(sent),
+        vault,
+        wallets,
+        provider: provider.port,
+        beneficiaries: table.claims,
+        banks: table.banks,
+        queues: sent,
+        scheduler: scheduler('transfer'),
+        sharedWakes: table.sharedWakes,
+      };
+    },
     reconcile: (): ReconcileContext & {
       queues: FakeQueues<SendsOf<'reconcile'>>;
       scheduler: FakeScheduler<WakesOf<'reconcile'>>;
-    } => ({
-      ...base,
-      vault,
-      provider: provider.port,
-      beneficiaries: table.claims,
-      banks: table.banks,
-      queues: queues('reconcile'),
-      scheduler: scheduler('reconcile'),
-    }),
-    start: (): StartContext & { queues: FakeQueues<SendsOf<'create'>> } => ({
-      ...base,
-      idempotency: table.idempotency,
-      vault,
-      wallets,
-      claims: table.claims,
-      queues: queues('create'),
-    }),
+    } => {
+      const sent = queues('reconcile');
+      return {
+        ...base,
+        ...failing(sent),
+        vault,
+        provider: provider.port,
+        beneficiaries: table.claims,
+        banks: table.banks,
+        queues: sent,
+        scheduler: scheduler('reconcile'),
+      };
+    },
+    start: (): StartContext & { queues: FakeQueues<SendsOf<'create'>> } => {
+      const sent = queues('create');
+      return { ...base, ...failing(sent), idempotency: table.idempotency, vault, wallets, queues: sent };
+    },
     /** The cancel, deleting the schedules of `scheduler` (a step's, that armed them) when given. */
     cancel: (
       armed?: FakeScheduler<WorkStep>,
@@ -205,9 +217,8 @@ export function world() {
       followers: { queues: FakeQueues<SendsOf<'cancel'>> };
     } => ({
       ...base,
-      claims: table.claims,
+      ...failing(queues('cancel')),
       schedules: new FakeWakeCancels(armed),
-      followers: { sharedWakes: table.sharedWakes, queues: queues('cancel') },
     }),
     list: (): ListContext => ({ owners: table.owners, clock }),
     sweep: (): SweepContext & { queues: FakeQueues<SendsOf<'sweeper'>> } => ({

@@ -181,6 +181,29 @@ describe('cancel', () => {
     expect(refused).toMatchObject({ type: 'DEPOSIT_NOT_CANCELLABLE' });
     expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', status: 'initialized' });
   });
+
+  it('answers the cancelled deposit, never an error, when what follows its landed write fails', async () => {
+    // prepare: the claim's release and the schedules' deletion fail (injected: the fakes do not fail)
+    const w = world();
+    const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary, version: 3 });
+    const ctx = w.contexts.cancel();
+    ctx.claims = {
+      release: async () => {
+        throw new Error('DynamoDB throttled the release');
+      },
+    };
+    ctx.schedules.cancel = async () => {
+      throw new Error('the scheduler is unreachable');
+    };
+
+    // act
+    const answer = await cancelDeposit(request(deposit.id), ctx);
+
+    // assess
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ status: 'failed', type: 'CANCELLED' });
+    expectCancelled(w, deposit.id);
+  });
 });
 
 describe('list', () => {

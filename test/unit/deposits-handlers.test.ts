@@ -27,6 +27,9 @@ function runner(w: ReturnType<typeof world>, step: 'transfer' | 'ensure-benefici
     giveUp: async () => {
       throw new Error('no deposit here keeps failing');
     },
+    handOn: async () => {
+      throw new Error('no source here');
+    },
     limits: { maxAttempts: 5, maxRedrives: 6 },
   };
   return { handler, ran, expired };

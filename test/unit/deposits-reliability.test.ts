@@ -12,6 +12,7 @@ import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { sweep } from '#shared/deposits/sweeper';
 import { giveUp } from '#shared/deposits/transitions';
+import { wakeFollowers } from '#shared/deposits/wake-ups';
 import { walletAccounts } from '#shared/deposits/wallets';
 import type { AccountsMetadata } from '#shared/spec/schemas';
 import {
@@ -250,6 +251,7 @@ describe('a step that throws on every try (defect 2)', () => {
         throw new Error('wallet account wallet-gone is no longer configured');
       },
       giveUp: (deposit: Deposit, reason: string) => giveUp(ctx, deposit, reason).then(() => undefined),
+      handOn: (source: Deposit) => wakeFollowers(ctx.followers, source),
     };
   }
 

@@ -231,7 +231,7 @@ describe('cancel by an operator', () => {
 describe('redrive', () => {
   const context = (w: World) => {
     const queues = new FakeQueues<SendsOf<'operator-redrive'>>(reach['operator-redrive'].sends);
-    return { deposits: w.table.deposits, queues };
+    return { deposits: w.table.deposits, queues, clock: w.clock };
   };
 
   it("sends a deposit in flight its own step's message at its version, as the sweeper would", async () => {
@@ -267,5 +267,38 @@ describe('redrive', () => {
     expect(finished).toMatchObject({ type: 'DEPOSIT_NOT_IN_FLIGHT', status: 409 });
     expect(missing).toMatchObject({ type: 'DEPOSIT_NOT_FOUND', status: 404 });
     expect(ctx.queues.sent).toEqual([]);
+  });
+
+  it('respects the stall guard: a transfer still in flight is refused (409) until its check time, then re-driven', async () => {
+    // prepare: the transfer attempt was recorded a moment ago; its call may be running
+    const w = world();
+    const attempt = { at: w.clock.now(), answering: false };
+    const inFlight = await w.deposit({ step: 'transfer', version: 5, transferAttempt: attempt });
+    const ctx = context(w);
+
+    // act
+    const early = await refusal(redriveDeposit({ depositId: inFlight.id }, ctx));
+    w.clock.advance((inFlight.checkAt ?? 0) - w.clock.now());
+    const stalled = await redriveDeposit({ depositId: inFlight.id }, ctx);
+
+    // assess
+    expect(early).toMatchObject({ type: 'DEPOSIT_TRANSFER_IN_FLIGHT', status: 409 });
+    expect(stalled.body).toMatchObject({ step: 'transfer', version: 5, redriven: true });
+    expect(ctx.queues.sent.map((sent) => sent.message)).toEqual([
+      { depositId: inFlight.id, step: 'transfer', version: 5, kind: 'run' },
+    ]);
+  });
+
+  it('re-drives a finished payment source at its transfer step, which hands on the followers it left', async () => {
+    const w = world();
+    const ready = await w.deposit({ purpose: 'source', status: 'done', step: 'completed', version: 9 });
+    const ctx = context(w);
+
+    const answer = await redriveDeposit({ depositId: ready.id }, ctx);
+
+    expect(answer.body).toMatchObject({ step: 'transfer', version: 9, redriven: true });
+    expect(ctx.queues.sent.map((sent) => sent.message)).toEqual([
+      { depositId: ready.id, step: 'transfer', version: 9, kind: 'run' },
+    ]);
   });
 });

@@ -246,7 +246,8 @@ async function waitForClaim(
       version: deposit.version + 1,
       step: 'ensure-beneficiary' as const,
     };
-    if (await ctx.sharedWakes.follow(deposit.ownerKey, deposit.walletAccountId, follower, claimedAt)) {
+    const { ownerKey, walletAccountId } = deposit;
+    if (await ctx.sharedWakes.follow(ownerKey, walletAccountId, follower, claimedAt, now)) {
       const note = `waiting for the payment source's wake-up at ${new Date(claimedAt).toISOString()}`;
       await advance(ctx, deposit, { sleepsUntil: claimedAt, claimWaits: waits + 1 }, note);
       return;

@@ -1,7 +1,9 @@
 /**
  * wait-cooldown, while the bank's cool-down of a new beneficiary runs:
  *   1. when a payment source of the same connection and wallet account has a wake-up armed for the
- *      same instant, joins it: the source wakes this one when it is woken, and nothing more is armed;
+ *      same instant, still ahead, joins it: the source wakes this one when it is woken, and nothing
+ *      more is armed (a source never joins its own; nobody joins one whose instant has passed, which
+ *      its source may never take);
  *   2. else arms the wake-up of the step that follows the cool-down (`afterCoolDown`) for its end: a
  *      one-shot schedule for a long wait, a delayed message for a short one (the woken step looks
  *      again if early). That is the transfer; or, when the bank hides new beneficiaries and the id
@@ -24,7 +26,7 @@ export async function waitCooldown(deposit: Deposit, ctx: WaitCooldownContext): 
   const step = afterCoolDown(deposit);
   const { ownerKey, walletAccountId } = deposit;
   const follower = { depositId: deposit.id, version: deposit.version, step };
-  if (await ctx.sharedWakes.follow(ownerKey, walletAccountId, follower, until)) return;
+  if (await ctx.sharedWakes.follow(ownerKey, walletAccountId, follower, until, ctx.clock.now())) return;
   await wakeAt(ctx, deposit, step, until);
   if (isSource(deposit))
     await ctx.sharedWakes.arm(ownerKey, walletAccountId, deposit.id, until, ctx.clock.now());
