@@ -40,7 +40,9 @@ export class DueDepositsIndex implements DueDeposits {
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: keys.deposit(deposit.id),
-          UpdateExpression: 'SET checkAt = :checkAt, redrives = :redrives',
+          // Not a new version: its event (the outbox) was relayed from the version's own write, and
+          // leaving it here would have the stream bring it again with every defer.
+          UpdateExpression: 'SET checkAt = :checkAt, redrives = :redrives REMOVE event',
           ConditionExpression: 'version = :version',
           ExpressionAttributeValues: {
             ':checkAt': checkAt,

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
 import type { Deposit, WorkStep } from './model.ts';
 import type { ConnectionLeases, CredentialOpener, DepositCredentials, StepQueues } from './ports.ts';
-import { type FailContext, fail, inputLease, requeue, retryLater, waitForConnection } from './transitions.ts';
+import { type FailContext, fail, inputLease, retryLater, waitForConnection } from './transitions.ts';
 
 export interface ConnectionContext<S extends WorkStep> extends FailContext {
   leases: ConnectionLeases;
@@ -60,7 +60,8 @@ export async function callUnderLease<T, S extends WorkStep>(
 ): Promise<{ value: T | ProviderRefusal; lease: string } | undefined> {
   const lease = await takeLease(ctx, deposit);
   if (!lease) {
-    await requeue(ctx, deposit, step);
+    // Another step holds the connection: a wait, recorded and bounded like the bank's busy answer.
+    await waitForConnection(ctx, deposit, step);
     return undefined;
   }
   try {

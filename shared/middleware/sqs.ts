@@ -42,6 +42,7 @@ export function streamConsumer(handle: (record: DynamoDBRecord) => Promise<void>
   return middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
     .use(injectLambdaContext(logger))
     .handler((event: DynamoDBStreamEvent, context: Context) =>
-      processPartialResponse(event, handle, processor, { context }),
+      // One record after the other: a deposit's versions reach the relay in the order they were written.
+      processPartialResponse(event, handle, processor, { context, processInParallel: false }),
     );
 }

@@ -1,14 +1,17 @@
 /**
- * The shared wake-up's conditions in DynamoDB Local (`shared/adapters/shared-wakes.ts`), where the
- * fakes cannot prove them: a follower joins only a wake-up for its exact instant, still ahead, armed
- * by another; the source that armed it takes its followers once.
+ * Conditions of the deposits table's adapters in DynamoDB Local, where the fakes cannot prove them:
+ * a follower joins only a shared wake-up for its exact instant, still ahead, armed by another, and
+ * the source that armed it takes its followers once; the sweeper's defer leaves no event behind.
  */
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { tables } from '#infra/topology';
+import { DueDepositsIndex } from '#shared/adapters/deposits-indexes';
+import { DepositItems } from '#shared/adapters/deposits-table';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
+import type { Deposit } from '#shared/deposits/model';
 
 const client = DynamoDBDocumentClient.from(
   new DynamoDBClient({
@@ -43,5 +46,51 @@ describe('the shared wake-up in the deposits table', () => {
     expect(notTheSource).toEqual([]);
     expect(taken).toEqual([follower('dep_a')]);
     expect(again).toEqual([]);
+  });
+});
+
+describe("the sweeper's defer", () => {
+  it('moves the check time without the version’s event: the stream does not bring it again', async () => {
+    // prepare: a deposit version that carries its event (its outbox)
+    const table = { client, tableName: tables.deposits.localName };
+    const deposits = new DepositItems(table);
+    const id = `dep_defer_${randomUUID()}`;
+    const now = Date.now();
+    const deposit: Deposit = {
+      id,
+      ownerKey: 'owner-defer',
+      readerKey: 'reader-defer',
+      idempotencyKey: id,
+      fingerprint: 'f',
+      status: 'initialized',
+      step: 'transfer',
+      version: 1,
+      amountMinor: 100,
+      currency: 'AED',
+      senderId: 'acc-1',
+      walletAccountId: 'wallet-aed',
+      retries: 0,
+      history: [],
+      createdAt: now,
+      updatedAt: now,
+      checkAt: now - 1,
+      event: {
+        id: `${id}.v1`,
+        type: 'deposit.cooling_down',
+        depositId: id,
+        occurredAt: new Date(now).toISOString(),
+        data: {},
+      },
+    };
+    expect(await deposits.save(deposit, 0)).toBe(true);
+
+    // act
+    const deferred = await new DueDepositsIndex(table).defer(deposit, now + 60_000);
+
+    // assess
+    const after = await deposits.get(id);
+    expect(deferred).toBe(true);
+    expect(after).toMatchObject({ version: 1, checkAt: now + 60_000, redrives: 1 });
+    expect(after?.event).toBeUndefined();
   });
 });

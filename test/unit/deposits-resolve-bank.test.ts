@@ -143,7 +143,7 @@ describe('resolve-bank', () => {
     expect(w.table.leaseItems.size).toBe(0);
   });
 
-  it('comes back through its own queue when another step holds the connection past its patience', async () => {
+  it('waits for a connection another step holds past its patience: once, recorded, through its own queue', async () => {
     const w = world();
     const ctx = w.contexts.resolveBank();
     const deposit = await w.deposit();
@@ -155,9 +155,9 @@ describe('resolve-bank', () => {
     expect(w.provider.calls).toEqual([]);
     expect(w.clock.now() - startedAt).toBeLessThanOrEqual(settings.leasePatienceMs + 400);
     expect(ctx.queues.sent.map((sent) => sent.message)).toEqual([
-      { depositId: deposit.id, step: 'resolve-bank', version: 0, kind: 'run' },
+      { depositId: deposit.id, step: 'resolve-bank', version: 1, kind: 'run' },
     ]);
-    expect(w.table.current(deposit.id).version).toBe(0);
+    expect(w.table.current(deposit.id)).toMatchObject({ version: 1, busyWaits: 1 });
   });
 
   it('does nothing more when another worker moved the deposit first (a duplicate)', async () => {

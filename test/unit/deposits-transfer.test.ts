@@ -638,7 +638,7 @@ describe('transfer: refusals', () => {
 });
 
 describe('transfer: the connection and concurrent writers', () => {
-  it('comes back through its queue when another holds the connection past its patience, recording nothing', async () => {
+  it('waits for a connection another holds past its patience: once, recorded (busyWaits), through its queue', async () => {
     const w = world();
     const ctx = w.contexts.transfer();
     const deposit = await atTransfer(w);
@@ -648,11 +648,14 @@ describe('transfer: the connection and concurrent writers', () => {
     await transfer(deposit, ctx);
 
     expect(w.provider.calls).toEqual([]);
-    expect(w.table.writes).toEqual([]);
+    expect(w.table.writes.map((write) => [write.version, write.busyWaits, write.transferAttempt])).toEqual([
+      [3, 1, undefined],
+    ]);
+    expect(w.table.current(deposit.id).history.at(-1)?.note).toBe('connection busy');
     expect(w.clock.now() - startedAt).toBeGreaterThan(0);
     expect(w.clock.now() - startedAt).toBeLessThanOrEqual(settings.leasePatienceMs + 400);
     expect(ctx.queues.sent).toEqual([
-      { message: { depositId: deposit.id, step: 'transfer', version: 2, kind: 'run' }, delaySeconds: 1 },
+      { message: { depositId: deposit.id, step: 'transfer', version: 3, kind: 'run' }, delaySeconds: 1 },
     ]);
     expect(w.table.leaseItems.get(ownerKey)?.holder).toBe('someone-else');
   });

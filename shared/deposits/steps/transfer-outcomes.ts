@@ -58,7 +58,15 @@ export async function awaitOutcome(ctx: OutcomeContext, deposit: Deposit, operat
   const next = await advance(
     ctx,
     deposit,
-    { step: 'reconcile', transferOperationId: operationId, polls: 0, pollAt: ctx.clock.now() + delay * 1000 },
+    {
+      step: 'reconcile',
+      transferOperationId: operationId,
+      polls: 0,
+      pollAt: ctx.clock.now() + delay * 1000,
+      // The caller's answers went with the submission: spent, they do not stay on the record.
+      pendingInput: undefined,
+      sealedAnswers: undefined,
+    },
     `transfer submitted as operation ${operationId}`,
   );
   if (next) await sendStep(ctx, next, 'reconcile', delay);

@@ -3,7 +3,8 @@
  *   1. a deposit woken before its cool-down ends waits again; after it, it moves to transfer;
  *   2. a payment source stops here, ready, and wakes the deposits that followed its wake-up; an
  *      attempt already recorded means money may have moved: never call again, fail for reconciliation;
- *   3. takes the connection's lease and records the attempt (conditional on the version);
+ *   3. opens the credentials, takes the connection's lease (a busy one is waited for, recorded) and
+ *      records the attempt (conditional on the version);
  *   4. submits the transfer once: by beneficiary id (with its details on a first transfer) and
  *      `sync: false`, so that the bank names the operation before its outcome is known; or, for
  *      banks that create no beneficiary, with the receiver inline (that call has no `sync`);
@@ -21,9 +22,9 @@ import {
 import { type ConnectionContext, openCredentials, takeLease } from '../connection.ts';
 import { answerFor, type PauseContext, pauseForInput } from '../input.ts';
 import { bankOf, type Deposit, isSource } from '../model.ts';
-import type { Provider, SharedWakes, StepQueues, Wallets } from '../ports.ts';
+import type { DepositCredentials, Provider, SharedWakes, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
-import { advance, fail, requeue } from '../transitions.ts';
+import { advance, fail, waitForConnection } from '../transitions.ts';
 import { wakeAt, wakeFollowers } from '../wake-ups.ts';
 import { walletOf } from '../wallets.ts';
 import {
@@ -59,9 +60,15 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
     await fail(ctx, deposit, 'TRANSFER_OUTCOME_UNKNOWN', msg);
     return;
   }
+  // Everything the call needs is opened before the attempt is recorded: a failure to open them is
+  // a step that failed, not a transfer whose outcome is unknown.
   const answer = await answerFor(ctx, deposit);
+  const credentials = await openCredentials(ctx, deposit);
   const lease = await takeLease(ctx, deposit);
-  if (!lease) return requeue(ctx, deposit, 'transfer');
+  if (!lease) {
+    await waitForConnection(ctx, deposit, 'transfer');
+    return;
+  }
   const attempting = await advance(ctx, deposit, {
     transferAttempt: { at: ctx.clock.now(), answering: answer !== undefined },
   });
@@ -69,7 +76,7 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
 
   let outcome: ProviderAnswer<{ reference?: string | undefined }>;
   try {
-    outcome = await submitTransfer(ctx, attempting, answer);
+    outcome = await submitTransfer(ctx, attempting, credentials, answer);
   } catch (error) {
     await ctx.leases.release(deposit.ownerKey, lease);
     if (error instanceof ProviderUnknownOutcome) {
@@ -103,8 +110,12 @@ async function sourceReady(ctx: TransferContext, source: Deposit) {
   if (ready) await wakeFollowers(ctx, source);
 }
 
-async function submitTransfer(ctx: TransferContext, deposit: Deposit, answer: InputAnswer | undefined) {
-  const credentials = await openCredentials(ctx, deposit);
+async function submitTransfer(
+  ctx: TransferContext,
+  deposit: Deposit,
+  credentials: DepositCredentials,
+  answer: InputAnswer | undefined,
+) {
   const wallet = walletOf(ctx.wallets, deposit);
   const order = { amountMinor: deposit.amountMinor, currency: deposit.currency, senderID: deposit.senderId };
   if (!bankOf(deposit).isCreateBeneficiaryEndpointRequired) {
