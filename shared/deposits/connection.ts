@@ -8,7 +8,14 @@ import { randomUUID } from 'node:crypto';
 import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
 import type { Deposit, WorkStep } from './model.ts';
 import type { ConnectionLeases, CredentialOpener, DepositCredentials, StepQueues } from './ports.ts';
-import { type FailContext, fail, inputLease, retryLater, waitForConnection } from './transitions.ts';
+import {
+  type FailContext,
+  fail,
+  inputLease,
+  retryLater,
+  saysLater,
+  waitForConnection,
+} from './transitions.ts';
 
 export interface ConnectionContext<S extends WorkStep> extends FailContext {
   leases: ConnectionLeases;
@@ -82,7 +89,7 @@ export async function callUnderLease<T, S extends WorkStep>(
     if (error instanceof ProviderRefusal && tolerated.includes(error.type)) return { value: error, lease };
     await ctx.leases.release(deposit.ownerKey, lease);
     if (error instanceof ProviderRefusal) {
-      if (error.type === 'OPERATION_IN_PROGRESS') await waitForConnection(ctx, deposit, step);
+      if (saysLater(error)) await waitForConnection(ctx, deposit, step);
       else await fail(ctx, deposit, error.type, error.msg);
       return undefined;
     }

@@ -175,7 +175,20 @@ export function requeue<S extends WorkStep>(ctx: { queues: StepQueues<S> }, depo
 export const MAX_BUSY_WAITS = 20;
 
 /**
- * The bank's connection is busy with another operation: nothing happened, come back after a growing
+ * Whether a refusal says "later", never "no": the connection is busy with another operation, or the
+ * provider limits the rate of requests (a 429, whatever its type). Nothing happened at the bank.
+ */
+export function saysLater(refusal: { type: string; httpStatus: number }): boolean {
+  return (
+    refusal.type === 'OPERATION_IN_PROGRESS' ||
+    refusal.type === 'TOO_MANY_REQUESTS' ||
+    refusal.httpStatus === 429
+  );
+}
+
+/**
+ * The bank's connection is busy with another operation (or the provider asks for fewer requests):
+ * nothing happened, come back after a growing
  * wait (with `changes`), counted apart from the retries of failed calls; past `MAX_BUSY_WAITS` the
  * deposit fails PROVIDER_UNAVAILABLE.
  */

@@ -96,7 +96,11 @@ export function errorEnvelope(): MiddlewareObj<HttpEvent, HttpResult> {
       const { error } = request;
       const requestId = requestIdOf(request.event, request.context?.awsRequestId);
       if (error instanceof EnvelopeError) {
-        request.response = withRequestId(json(error.status, failedEnvelope(error)), requestId);
+        const answer = json(error.status, failedEnvelope(error));
+        const response = error.headers
+          ? { ...answer, headers: { ...answer.headers, ...error.headers } }
+          : answer;
+        request.response = withRequestId(response, requestId);
         return;
       }
       logger.error('unhandled error', { error: error as Error, path: request.event.rawPath, requestId });

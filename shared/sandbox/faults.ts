@@ -11,6 +11,8 @@
  *     its action);
  *   - an `after` outcome loses the answer of an operation that took effect;
  *   - `timeout` hangs for `timeoutMs` (default `SANDBOX_TIMEOUT_MS`) and answers 504 GATEWAY_TIMEOUT;
+ *   - `refusal` answers the failed envelope of its `type` with its 4xx `status` (and `Retry-After`
+ *     when it names `retryAfterSeconds`), always before effect;
  *   - latency and a hang together stay within `faultWaitBudgetMs`, inside the function's own timeout, so
  *     a fault is never cut short by the gateway (a rule or header asking more is BAD_REQUEST);
  *     `error` answers its status: 500 INTERNAL_ERROR by default, 502 BAD_GATEWAY, 503 SERVICE_UNAVAILABLE.
@@ -18,7 +20,7 @@
 import * as z from 'zod';
 import type { Clock } from '#shared/clock';
 import { logger } from '#shared/logger';
-import { ProviderError } from '#shared/spec/errors';
+import { EnvelopeError, type ErrorType, errorTypes, ProviderError } from '#shared/spec/errors';
 import { faultWaitBudgetMs } from '#shared/spec/limits';
 import { type FaultRule, FaultRuleFields, withinFaultBudget } from '#shared/spec/sandbox-admin';
 import type { HttpAnswer } from './answer.ts';
@@ -81,7 +83,8 @@ async function applyOutcome(
   fault: FaultRule | undefined,
   run: () => Promise<HttpAnswer> | HttpAnswer,
 ): Promise<HttpAnswer> {
-  const phase = fault?.phase ?? 'before';
+  // A refusal is always before effect: the bank never sees the request it refuses.
+  const phase = fault?.outcome === 'refusal' ? 'before' : (fault?.phase ?? 'before');
   if (fault?.outcome && phase === 'before') await failAsTold(settings, fault);
   const answer = await run();
   if (fault?.outcome && phase === 'after') await failAsTold(settings, fault);
@@ -97,8 +100,21 @@ async function failAsTold(settings: FaultSettings, fault: FaultRule): Promise<ne
     await settings.clock.sleep(hang);
     throw new ProviderError('GATEWAY_TIMEOUT');
   }
+  if (fault.outcome === 'refusal') {
+    const type = fault.type ?? 'BAD_REQUEST';
+    const msg = type === 'TOO_MANY_REQUESTS' ? 'Too many requests' : undefined;
+    const headers =
+      fault.retryAfterSeconds === undefined ? undefined : { 'retry-after': String(fault.retryAfterSeconds) };
+    throw new EnvelopeError(
+      type,
+      fault.status ?? 400,
+      msg ?? errorTypes[type as ErrorType].msg,
+      undefined,
+      headers,
+    );
+  }
   const byStatus = { 500: 'INTERNAL_ERROR', 502: 'BAD_GATEWAY', 503: 'SERVICE_UNAVAILABLE' } as const;
-  throw new ProviderError(byStatus[fault.status ?? 500]);
+  throw new ProviderError(byStatus[(fault.status ?? 500) as keyof typeof byStatus]);
 }
 
 const HeaderFault = withinFaultBudget(

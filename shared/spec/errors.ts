@@ -52,6 +52,8 @@ export class EnvelopeError extends Error {
     readonly status: number,
     msg: string,
     readonly details?: string[] | undefined,
+    /** Headers the refusal is answered with (`Retry-After`). */
+    readonly headers?: Record<string, string> | undefined,
   ) {
     super(msg);
     this.name = 'EnvelopeError';

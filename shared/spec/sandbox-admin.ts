@@ -4,6 +4,7 @@
  * function's time. Bounded as every request is (`inputLimits`).
  */
 import * as z from 'zod';
+import { type ErrorType, errorTypes } from './errors.ts';
 import { faultWaitBudgetMs, inputLimits as limits } from './limits.ts';
 import { boundedText, TransferType } from './schemas.ts';
 
@@ -66,15 +67,27 @@ export const SandboxUserResponse = z.object({
 });
 export type SandboxUserResponse = z.infer<typeof SandboxUserResponse>;
 
+/** The HTTP status of an injected refusal: a 4xx. */
+const refusalStatus = z.number().int().min(400).max(499);
+/** The types an injected refusal may carry. */
+const refusalTypes = [...(Object.keys(errorTypes) as ErrorType[]), 'TOO_MANY_REQUESTS'] as const;
+
 /** A fault's fields; `FaultRule` adds the check that its waits fit the function's time. */
 export const FaultRuleFields = z.object({
   /** Only requests to this path; every path when absent. */
   path: z.string().startsWith('/').max(limits.faultPath).optional(),
   /** Added before the bank answers, while the operation holds the connection. */
   latencyMs: z.number().int().min(0).max(faultWaitBudgetMs).optional(),
-  /** `timeout`: hang for `timeoutMs`, then 504. `error`: answer `status`. */
-  outcome: z.enum(['timeout', 'error']).optional(),
-  status: z.union([z.literal(500), z.literal(502), z.literal(503)]).optional(),
+  /**
+   * `timeout`: hang for `timeoutMs`, then 504. `error`: answer `status` (a 5xx). `refusal`: answer
+   * the failed envelope of `type` with `status` (4xx, 429 included), always before effect.
+   */
+  outcome: z.enum(['timeout', 'error', 'refusal']).optional(),
+  status: z.union([z.literal(500), z.literal(502), z.literal(503), refusalStatus]).optional(),
+  /** A refusal's type: one of the interface's error types, or TOO_MANY_REQUESTS. */
+  type: z.enum(refusalTypes).optional(),
+  /** A refusal's `Retry-After`, in seconds. */
+  retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
   /** `before`: nothing happens at the bank. `after`: the operation takes effect, the answer is lost. */
   phase: z.enum(['before', 'after']).optional(),
   timeoutMs: z.number().int().min(0).max(faultWaitBudgetMs).optional(),
@@ -84,14 +97,33 @@ export const FaultRuleFields = z.object({
 
 /** Latency and a timeout's hang together stay inside what the deployed function can wait. */
 export function withinFaultBudget<S extends z.ZodType<z.infer<typeof FaultRuleFields>>>(schema: S) {
-  return schema.refine(
-    (rule) =>
-      (rule.latencyMs ?? 0) + (rule.outcome === 'timeout' ? (rule.timeoutMs ?? 0) : 0) <= faultWaitBudgetMs,
-    {
-      message: `latencyMs and timeoutMs together: at most ${faultWaitBudgetMs} ms (the sandbox function's time)`,
-      path: ['latencyMs'],
-    },
-  );
+  return schema
+    .refine(
+      (rule) =>
+        (rule.latencyMs ?? 0) + (rule.outcome === 'timeout' ? (rule.timeoutMs ?? 0) : 0) <= faultWaitBudgetMs,
+      {
+        message: `latencyMs and timeoutMs together: at most ${faultWaitBudgetMs} ms (the sandbox function's time)`,
+        path: ['latencyMs'],
+      },
+    )
+    .refine(
+      (rule) =>
+        rule.outcome === 'refusal'
+          ? (rule.status ?? 0) < 500 && rule.status !== undefined && rule.type !== undefined
+          : (rule.status ?? 500) >= 500,
+      {
+        message: 'a refusal takes a type and a 4xx status; an error a 5xx one (500, 502 or 503)',
+        path: ['status'],
+      },
+    )
+    .refine(
+      (rule) =>
+        rule.outcome === 'refusal' || (rule.type === undefined && rule.retryAfterSeconds === undefined),
+      {
+        message: 'type and retryAfterSeconds belong to a refusal',
+        path: ['type'],
+      },
+    );
 }
 
 export const FaultRule = withinFaultBudget(FaultRuleFields);

@@ -9,7 +9,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { tables } from '#infra/topology';
 import { DueDepositsIndex } from '#shared/adapters/deposits-indexes';
-import { DepositItems } from '#shared/adapters/deposits-table';
+import { DepositItems, IdempotencyItems } from '#shared/adapters/deposits-table';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
 import type { Deposit } from '#shared/deposits/model';
 
@@ -82,7 +82,7 @@ describe("the sweeper's defer", () => {
         data: {},
       },
     };
-    expect(await deposits.save(deposit, 0)).toBe(true);
+    expect(await new IdempotencyItems(table).createOnce(deposit)).toEqual({ created: true });
 
     // act
     const deferred = await new DueDepositsIndex(table).defer(deposit, now + 60_000);

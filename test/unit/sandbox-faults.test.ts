@@ -10,6 +10,7 @@ import { createBeneficiary } from '#shared/sandbox/operations/beneficiaries';
 import { getMetadata } from '#shared/sandbox/operations/metadata';
 import { createTransfer } from '#shared/sandbox/operations/transfers';
 import { faultWaitBudgetMs } from '#shared/spec/limits';
+import { FaultRule } from '#shared/spec/sandbox-admin';
 import {
   asHttp,
   givenSandbox,
@@ -233,6 +234,67 @@ describe('a fault on a provider operation', () => {
     // assess
     expect(reply).toEqual({ status: 400, body: failed('BAD_REQUEST') });
     expect(await state()).toEqual(before);
+  });
+});
+
+describe('a refusal fault', () => {
+  it('answers its type and 4xx status before effect, an `after` phase included', async () => {
+    // prepare
+    const { sandbox, user, transfer, state } = await givenTransferringUser();
+    const before = await state();
+    await sandbox.administration.setFaults({
+      appSecret: testAppSecret,
+      connectionID: user.connectionId,
+      faults: [
+        {
+          path: TRANSFER,
+          outcome: 'refusal',
+          status: 429,
+          type: 'TOO_MANY_REQUESTS',
+          retryAfterSeconds: 2,
+          times: 1,
+        },
+        {
+          path: TRANSFER,
+          outcome: 'refusal',
+          status: 422,
+          type: 'INSUFFICIENT_BALANCE',
+          phase: 'after',
+          times: 1,
+        },
+      ],
+    });
+
+    // act
+    const limited = await transfer();
+    const refused = await transfer();
+    const afterBoth = await state();
+    const healthy = await transfer();
+
+    // assess
+    expect(limited).toEqual({ status: 429, body: failed('TOO_MANY_REQUESTS') });
+    expect(refused).toEqual({ status: 422, body: failed('INSUFFICIENT_BALANCE') });
+    expect(afterBoth).toEqual(before);
+    expect(healthy.status).toBe(200);
+  });
+
+  it('takes a type and a 4xx status; an error keeps to its 5xx statuses', () => {
+    const valid = FaultRule.safeParse({
+      outcome: 'refusal',
+      status: 429,
+      type: 'TOO_MANY_REQUESTS',
+      retryAfterSeconds: 1,
+    });
+    const untyped = FaultRule.safeParse({ outcome: 'refusal', status: 429 });
+    const serverStatus = FaultRule.safeParse({ outcome: 'refusal', status: 503, type: 'BAD_REQUEST' });
+    const unknownType = FaultRule.safeParse({ outcome: 'refusal', status: 400, type: 'NO_SUCH_TYPE' });
+    const clientError = FaultRule.safeParse({ outcome: 'error', status: 429 });
+    const typedError = FaultRule.safeParse({ outcome: 'error', status: 503, type: 'BAD_REQUEST' });
+
+    expect(valid.success).toBe(true);
+    expect(
+      [untyped, serverStatus, unknownType, clientError, typedError].map((parsed) => parsed.success),
+    ).toEqual([false, false, false, false, false]);
   });
 });
 

@@ -1,10 +1,12 @@
 /**
  * What the transfer's attempt record stands for, through the fakes: it is written only when the call
  * can be made (the credentials opened first), and the caller's answers that went with an accepted
- * submission do not stay on the record while its outcome is read.
+ * submission do not stay on the record while its outcome is read; a 429 anywhere means later.
  */
 import { describe, expect, it } from 'vitest';
+import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import { transfer } from '#shared/deposits/steps/transfer';
+import { ProviderRefusal } from '#shared/provider/client';
 import { banks, question, world } from '../support/deposit-world.ts';
 
 const initialized = (id: string) => ({ status: 'initialized' as const, id, response: {} });
@@ -66,5 +68,42 @@ describe('the transfer attempt', () => {
     expect(after).toMatchObject({ step: 'reconcile', transferOperationId: 'op-q' });
     expect(after.sealedAnswers).toBeUndefined();
     expect(after.pendingInput).toBeUndefined();
+  });
+});
+
+describe('a 429 is "later", never "no"', () => {
+  it('the transfer submission refused 429: nothing moved, the transfer again after a wait, the deposit not failed', async () => {
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await w.deposit({
+      step: 'transfer',
+      version: 2,
+      bank: banks.beneficiary,
+      beneficiaryId: 'ben-1',
+    });
+    w.provider.answer('createTransfer', new ProviderRefusal('TOO_MANY_REQUESTS', 'Too many requests', 429));
+
+    await transfer(deposit, ctx);
+
+    const after = w.table.current(deposit.id);
+    expect(after).toMatchObject({ status: 'initialized', step: 'transfer', busyWaits: 1 });
+    expect(after.transferAttempt).toBeUndefined();
+    expect(ctx.queues.sent.map((sent) => [sent.message.step, sent.delaySeconds])).toEqual([['transfer', 1]]);
+  });
+
+  it('the metadata read refused with any type over a 429: asked again later', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    const deposit = await w.deposit();
+    w.provider.answer('getMetadata', new ProviderRefusal('RATE_LIMITED', 'slow down', 429));
+
+    await resolveBank(deposit, ctx);
+
+    expect(w.table.current(deposit.id)).toMatchObject({
+      status: 'initialized',
+      step: 'resolve-bank',
+      busyWaits: 1,
+    });
+    expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['resolve-bank']);
   });
 });

@@ -11,7 +11,7 @@ import type { ProviderRefusal } from '#shared/provider/client';
 import { askAgain, LATE_ANSWERS } from '../input.ts';
 import { bankOf, type Deposit } from '../model.ts';
 import type { BankMemory, BeneficiaryClaims, StepQueues } from '../ports.ts';
-import { advance, type FailContext, fail, sendStep, waitForConnection } from '../transitions.ts';
+import { advance, type FailContext, fail, saysLater, sendStep, waitForConnection } from '../transitions.ts';
 
 /** What a step that hears a transfer's outcome has besides failing a deposit. */
 export interface OutcomePorts {
@@ -98,14 +98,16 @@ export async function afterTransferRefusal(
 ): Promise<void> {
   // The caller's answers go too: spent on this call.
   const cleared = { ...noTransfer, pendingInput: undefined, sealedAnswers: undefined };
+  // A busy connection, or a 429: the transfer again later, never a failure.
+  if (saysLater(refusal)) {
+    await waitForConnection(ctx, deposit, 'transfer', { ...cleared, step: 'transfer' });
+    return;
+  }
   switch (refusal.type) {
     // The bank stopped waiting for the caller's answer (it came late, or the question was found late):
     // the operation failed, nothing moved, and the transfer asks again (bounded, as every step does).
     case LATE_ANSWERS:
       await askAgain(ctx, deposit, 'transfer', refusal, { ...cleared, step: 'transfer' });
-      return;
-    case 'OPERATION_IN_PROGRESS':
-      await waitForConnection(ctx, deposit, 'transfer', { ...cleared, step: 'transfer' });
       return;
     case 'BENEFICIARY_DETAILS_REQUIRED': {
       if (deposit.sendBeneficiaryDetails) break;
