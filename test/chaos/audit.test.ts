@@ -34,6 +34,7 @@ function planned(index: number, amountMinor: number): PlannedDeposit {
     duplicates: false,
     repeatCreate: false,
     webhookRefusals: 0,
+    operatorRedrives: false,
   };
 }
 
@@ -57,6 +58,7 @@ function cleanOutcome(): AuditInput {
     readErrors: 0,
     duplicateMessages: 0,
     copies: [],
+    operatorRedrives: {},
     outcome: 'final',
     findings: [],
   }));

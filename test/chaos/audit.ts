@@ -11,9 +11,11 @@
  *   `audit-webhooks.ts`       every final state reached the receiver, signed
  *   `audit-secrets.ts`        no credentials kept, no plaintext secret in the table or the output
  *   `audit-beneficiaries.ts`  one wallet beneficiary per connection
+ *   `audit-operations.ts`     cancels answered 2xx left nothing moved; resolves agree with the ledger
  */
 import { checkBeneficiaries } from './audit-beneficiaries.ts';
 import { checkLedger } from './audit-ledger.ts';
+import { checkOperations } from './audit-operations.ts';
 import { checkSecrets } from './audit-secrets.ts';
 import { checkStates, questionFigures, waitingFigures } from './audit-states.ts';
 import { checkWebhooks } from './audit-webhooks.ts';
@@ -36,6 +38,12 @@ export interface DepositRun {
   duplicateMessages: number;
   /** The copies of its step messages the harness sent while it was in flight (`step@version+delay`). */
   copies: string[];
+  /** Its owner's cancel, as the API answered it. */
+  cancel?: { status: number; type?: string };
+  /** Operator redrives sent while it was in flight, by the status they were answered. */
+  operatorRedrives: Record<string, number>;
+  /** The operator's resolve of its unknown transfer outcome, from the bank's ledger, and its answer. */
+  resolved?: { outcome: 'done' | 'failed'; status: number };
   /** `final` done or failed; `parked` waiting on a long cool-down; `stalled` past its deadline. */
   outcome: 'final' | 'parked' | 'stalled' | 'not-created';
   findings: string[];
@@ -103,6 +111,7 @@ export function audit(input: AuditInput): AuditResult {
   const webhooks = checkWebhooks(scope, states.waiting);
   const secrets = checkSecrets(scope);
   const beneficiaries = checkBeneficiaries(scope);
+  const operations = checkOperations(scope);
   return {
     failures: scope.failures,
     figures: {
@@ -115,6 +124,7 @@ export function audit(input: AuditInput): AuditResult {
       webhooks,
       secrets,
       beneficiaries,
+      ...operations,
     },
   };
 }

@@ -7,12 +7,14 @@
  *   local-controls.ts    the local stack past its APIs: crash points, schedules, the step queues
  *                        and the deposits table
  *   receiver-client.ts   the webhook receiver: refusals and deliveries
+ *   operator-client.ts   the operator API: redrive, resolve
  *
  * (`http.ts` is how they call.) No vitest here: `npm run chaos` runs it as a plain script.
  */
 import type { LocalStack } from '#infra/local/stack';
 import { depositsClient } from './deposits-client.ts';
 import { localControls } from './local-controls.ts';
+import { operatorClient } from './operator-client.ts';
 import { receiverClient } from './receiver-client.ts';
 import { sandboxClient } from './sandbox-client.ts';
 
@@ -27,6 +29,7 @@ export function clientsFor(stack: LocalStack, webhookUrl: string, appSecret: str
     ...depositsClient(stack, appSecret),
     ...localControls(stack),
     ...receiverClient(webhookUrl),
+    operator: operatorClient(stack),
   };
 }
 

@@ -48,6 +48,8 @@ export interface Counters {
   outageMs: number;
   outageRefusals: number;
   perDepositRefusals: number;
+  /** Owners' cancels, by the status they were answered. */
+  cancels: Record<string, number>;
   restart?: { afterDeposits: number; pauseMs: number; tookMs: number };
 }
 

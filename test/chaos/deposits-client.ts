@@ -42,5 +42,9 @@ export function depositsClient(stack: LocalStack, appSecret: string) {
     readDeposit(connection: Connection, operationID: string) {
       return reply(() => client.get(as(connection), operationID));
     },
+
+    cancelDeposit(connection: Connection, operationID: string) {
+      return reply(() => client.cancel(as(connection), operationID));
+    },
   };
 }

@@ -20,15 +20,18 @@ import { type Random, randomStream } from './random.ts';
  * records a transfer attempt is sent no message: only the sweeper re-drives it, after a stall, that is
  * once the step that wrote it died (so it ends TRANSFER_OUTCOME_UNKNOWN, by design, and the crash
  * points cover that). A forged message for it, run while the attempt's call is in flight, would end
- * the deposit the same way for no fault of the system. So the live copy of a deposit with an attempt
- * on record is of the message that woke its step (the version before), and early copies never go to
- * the transfer queue with a later version.
+ * the deposit the same way for no fault of the system. So the live copy of a deposit at its transfer
+ * with an attempt on record is of the message that woke its step (the version before), and early
+ * copies never go to the transfer queue with a later version. `reconcile` is sent its message at the
+ * version that records the operation's id, so its live copies are of that version: real duplicates.
  */
 export async function sendCopies(context: RunContext, run: DepositRun, depositId: string, random: Random) {
   const item = await context.clients.depositItem(depositId);
   if (!item || item.step === 'completed') return;
   const { step } = item;
-  const version = item.transferAttempt ? item.version - 1 : item.version;
+  // The transfer's own message at the version that records its attempt is never sent (see above);
+  // every other step's live message, reconcile's included, is copied at the version it is sent at.
+  const version = item.transferAttempt && step === 'transfer' ? item.version - 1 : item.version;
   const messages: StepMessage[] = [];
   for (let copy = random.int(1, 3); copy > 0; copy -= 1) {
     messages.push({ depositId, step, version, kind: 'run', delaySeconds: random.int(0, 2) });

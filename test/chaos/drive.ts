@@ -105,9 +105,31 @@ async function driveDeposit(
     }
 
     const deadline = Date.now() + context.depositDeadlineMs;
+    const cancelAt = plan.cancelAfterMs === undefined ? undefined : Date.now() + plan.cancelAfterMs;
     let answered: string | undefined;
     let duplicateRounds = 0;
+    let redriveRounds = 0;
     for (;;) {
+      // The owner's cancel, at its moment, racing whatever step the deposit is at.
+      if (cancelAt !== undefined && !run.cancel && Date.now() >= cancelAt) {
+        const cancelled: Reply = await clients
+          .cancelDeposit(connection, id)
+          .catch(() => ({ status: 0, body: {} }));
+        run.cancel = {
+          status: cancelled.status,
+          ...(cancelled.body.type ? { type: cancelled.body.type } : {}),
+        };
+        counters.cancels[cancelled.status] = (counters.cancels[cancelled.status] ?? 0) + 1;
+      }
+      // An operator's redrive at a random moment: answered, or refused with a reason, never harmful.
+      if (plan.operatorRedrives && redriveRounds < 3 && random.chance(0.3)) {
+        redriveRounds += 1;
+        const redriven: Reply = await clients.operator.redrive(id).catch(() => ({ status: 0, body: {} }));
+        const answer = redriven.body.type
+          ? `${redriven.status} ${redriven.body.type}`
+          : String(redriven.status);
+        run.operatorRedrives[answer] = (run.operatorRedrives[answer] ?? 0) + 1;
+      }
       const read = await clients.readDeposit(connection, id).catch(() => undefined);
       if (read?.status !== 200) {
         run.readErrors += 1;

@@ -17,10 +17,18 @@ const isFinal = (delivery: Delivery) =>
 export async function drainWebhooks(clients: Clients, runs: DepositRun[], boundMs = 90_000) {
   const finalIds = runs.filter((run) => run.outcome === 'final' && run.id).map((run) => run.id as string);
   const deadline = Date.now() + boundMs;
+  // A deposit an operator resolved has a later final state than the one its driver saw: its own event.
+  const resolvedIds = runs
+    .filter((run) => run.resolved?.status === 200 && run.id)
+    .map((run) => run.id as string);
   for (;;) {
     const { deliveries } = await clients.deliveries();
     const heard = new Set(deliveries.filter(isFinal).map((delivery) => delivery.depositId));
-    if (finalIds.every((id) => heard.has(id)) || Date.now() > deadline) return finalIds;
+    const resolution = new Set(
+      deliveries.filter((delivery) => isFinal(delivery) && delivery.data.resolvedBy).map((d) => d.depositId),
+    );
+    const drained = finalIds.every((id) => heard.has(id)) && resolvedIds.every((id) => resolution.has(id));
+    if (drained || Date.now() > deadline) return finalIds;
     await sleep(1_000);
   }
 }

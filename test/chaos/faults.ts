@@ -40,8 +40,10 @@ export const steps: readonly Step[] = [
 export interface FaultRule {
   path?: string;
   latencyMs?: number;
-  outcome?: 'timeout' | 'error';
-  status?: 500 | 502 | 503;
+  outcome?: 'timeout' | 'error' | 'refusal';
+  status?: number;
+  type?: string;
+  retryAfterSeconds?: number;
   phase?: 'before' | 'after';
   timeoutMs?: number;
   times?: number;
@@ -188,6 +190,64 @@ const faultKinds: FaultKind[] = [
         : { path: paths.operation, outcome: 'timeout', timeoutMs, times: 1 },
     weight: 1,
   },
+  // Refusals (the sandbox's `outcome: "refusal"`), before effect: a 429 is "later" wherever it comes,
+  // and a refusal of the outcome read names no operation: neither is the bank refusing the deposit.
+  {
+    kind: 'operation-read-429',
+    applies: withBeneficiaries,
+    rule: (random) => ({
+      path: paths.operation,
+      outcome: 'refusal',
+      status: 429,
+      type: 'TOO_MANY_REQUESTS',
+      retryAfterSeconds: 1,
+      times: random.int(1, 3),
+    }),
+    weight: 1,
+  },
+  {
+    kind: 'operation-read-401',
+    applies: withBeneficiaries,
+    rule: () => ({ path: paths.operation, outcome: 'refusal', status: 401, type: 'UNAUTHORIZED', times: 1 }),
+    weight: 0.5,
+  },
+  {
+    kind: 'transfer-429',
+    applies: anyBank,
+    rule: (random, bank) => ({
+      path: transferPath(bank),
+      outcome: 'refusal',
+      status: 429,
+      type: 'TOO_MANY_REQUESTS',
+      times: random.int(1, 2),
+    }),
+    weight: 1,
+  },
+  {
+    kind: 'metadata-429',
+    applies: anyBank,
+    rule: (random) => ({
+      path: paths.metadata,
+      outcome: 'refusal',
+      status: 429,
+      type: 'TOO_MANY_REQUESTS',
+      times: random.int(1, 2),
+    }),
+    weight: 1,
+  },
+  {
+    // The bank refuses the transfer outright: the deposit fails with its type, nothing moved.
+    kind: 'transfer-refused',
+    applies: anyBank,
+    rule: (_random, bank) => ({
+      path: transferPath(bank),
+      outcome: 'refusal',
+      status: 422,
+      type: 'INSUFFICIENT_BALANCE',
+      times: 1,
+    }),
+    weight: 0.5,
+  },
   {
     // The bank is down for the user: every metadata read fails, past the retry limit.
     kind: 'metadata-down',
@@ -235,8 +295,10 @@ function providerFaultsFor(
 ): ProviderFault[] {
   const faults: ProviderFault[] = [];
   const timeoutMs = providerTimeoutMs + 1_000;
-  if (random.chance(share.providerFaults)) {
-    const applicable = faultKinds.filter((kind) => kind.applies(bank));
+  const applicable = faultKinds.filter((kind) => kind.applies(bank));
+  // Until every kind has been met, every user gets faults: even a small run meets them all.
+  const unmet = applicable.some((kind) => coverage.faultKinds.has(kind.kind));
+  if (unmet || random.chance(share.providerFaults)) {
     for (let n = random.int(1, 2); n > 0; n -= 1) {
       const fresh = applicable.filter((kind) => coverage.faultKinds.has(kind.kind));
       const chosen =
@@ -275,9 +337,13 @@ export function explainedFailures(user: PlannedUser, deposit: PlannedDeposit): S
   const kinds = user.providerFaults.map((fault) => fault.kind);
   // An unknown outcome of the transfer, a step that died around it: money may have moved.
   const crashAtTransfer = user.crashes.some((crash) => crash.step === undefined || crash.step === 'transfer');
-  if (kinds.some((kind) => kind.startsWith('transfer-')) || crashAtTransfer) {
+  if (kinds.some((kind) => /^transfer-(5xx|timeout)/.test(kind)) || crashAtTransfer) {
     types.add('TRANSFER_OUTCOME_UNKNOWN');
+    // ... which an operator then resolves from the bank's ledger: not executed, when nothing moved.
+    types.add('TRANSFER_NOT_EXECUTED');
   }
+  if (kinds.includes('transfer-refused')) types.add('INSUFFICIENT_BALANCE');
+  if (deposit.cancelAfterMs !== undefined) types.add('CANCELLED');
   if (kinds.includes('metadata-down')) types.add('PROVIDER_UNAVAILABLE');
   return types;
 }

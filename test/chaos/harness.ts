@@ -41,6 +41,7 @@ import { drainWebhooks, gatherEvidence, secretsOf } from './evidence.ts';
 import { faultFigures, figuresOf } from './figures.ts';
 import { captureOutput } from './output.ts';
 import { banksOf, planRun } from './plan.ts';
+import { resolveUnknownOutcomes } from './resolutions.ts';
 
 export interface ChaosOptions {
   deposits: number;
@@ -104,6 +105,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       readErrors: 0,
       duplicateMessages: 0,
       copies: [],
+      operatorRedrives: {},
       outcome: 'not-created',
       findings: [],
     }));
@@ -118,6 +120,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       outageMs: 0,
       outageRefusals: 0,
       perDepositRefusals: 0,
+      cancels: {},
     };
     const context: RunContext = {
       plan,
@@ -145,6 +148,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     });
     clearInterval(progress);
     await chaos.stop();
+    // The operator resolves the unknown outcomes from the bank's ledger, before the webhooks drain.
+    await resolveUnknownOutcomes(context, users);
     const runMs = Date.now() - runStarted;
     say(
       `chaos: every deposit settled or given up on after ${(runMs / 1000).toFixed(1)} s; waiting for webhooks`,

@@ -48,6 +48,10 @@ export interface PlannedDeposit {
   repeatCreate: boolean;
   /** The webhook receiver refuses this many of its deliveries. */
   webhookRefusals: number;
+  /** Its owner cancels it this long after it was accepted, racing whatever step it is at. */
+  cancelAfterMs?: number;
+  /** An operator re-drives it at random moments while it is in flight. */
+  operatorRedrives: boolean;
 }
 
 export interface PlannedUser {
@@ -107,6 +111,8 @@ const share = {
   duplicates: 0.2,
   repeatCreate: 0.1,
   webhookRefusals: 0.1,
+  cancelled: 0.06,
+  operatorRedrives: 0.1,
 };
 
 export function planRun(settings: PlanSettings, banks: Bank[]): ChaosPlan {
@@ -151,6 +157,8 @@ export function planRun(settings: PlanSettings, banks: Bank[]): ChaosPlan {
         duplicates: userRandom.chance(share.duplicates),
         repeatCreate: userRandom.chance(share.repeatCreate),
         webhookRefusals: userRandom.chance(share.webhookRefusals) ? userRandom.int(1, 3) : 0,
+        ...(userRandom.chance(share.cancelled) ? { cancelAfterMs: userRandom.int(0, 8_000) } : {}),
+        operatorRedrives: userRandom.chance(share.operatorRedrives),
       });
     }
     users.push({
