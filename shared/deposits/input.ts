@@ -114,7 +114,11 @@ export const MIN_ANSWER_SHARE = 0.5;
  * Whether a question the bank began waiting on `since` leaves its caller too little time to answer
  * now, and may still be asked again (the re-asks are not used up).
  */
-export function tooLateToAsk(ctx: FailContext, deposit: Deposit, since: number): boolean {
+export function tooLateToAsk(
+  ctx: Pick<FailContext, 'clock' | 'settings'>,
+  deposit: Deposit,
+  since: number,
+): boolean {
   const left = since + ctx.settings.inputTtlMs - ctx.clock.now();
   return left < ctx.settings.inputTtlMs * MIN_ANSWER_SHARE && (deposit.reasks ?? 0) < MAX_REASKS;
 }

@@ -74,6 +74,16 @@ function bank(facts: Partial<BankFacts>): BankFacts {
 
 export const question: UserInput[] = [{ id: 'otp', index: 0, query: 'One-time password', answer: '' }];
 
+/** Waiting out the cool-down of beneficiary `ben-1` until `until` (the fields of the deposit's kind). */
+export function coolingUntil(until: number) {
+  return {
+    step: 'wait-cooldown',
+    bank: banks.coolDown,
+    beneficiaryId: 'ben-1',
+    cooldownUntil: until,
+  } as const;
+}
+
 /** Provider answers and refusals, as the provider client returns and throws them. */
 export const answers = {
   done: <T>(response: T, id = 'op-1') => ({ status: 'done' as const, id, response }),
@@ -260,5 +270,10 @@ export function world() {
     });
   }
 
-  return { clock, table, events, observer, provider, vault, wallets, contexts, deposit };
+  /** A payment source as the earlier steps left it (a deposit's record, `purpose: 'source'`). */
+  function source(overrides: Partial<Deposit> = {}): Promise<Deposit> {
+    return deposit({ purpose: 'source', amountMinor: 0, senderId: '', ...overrides });
+  }
+
+  return { clock, table, events, observer, provider, vault, wallets, contexts, deposit, source };
 }

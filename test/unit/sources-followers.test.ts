@@ -14,25 +14,12 @@ import { handleStepMessage } from '#shared/deposits/step-messages';
 import { waitCooldown } from '#shared/deposits/steps/wait-cooldown';
 import { type FailContext, fail, giveUp, inputLease } from '#shared/deposits/transitions';
 import { wakeFollowers } from '#shared/deposits/wake-ups';
-import { banks, ownerKey, world } from '../support/deposit-world.ts';
+import { banks, coolingUntil, ownerKey, world } from '../support/deposit-world.ts';
 
 type World = ReturnType<typeof world>;
 
 const claimKey = `${ownerKey}#wallet-aed`;
 const HOUR = 3_600_000;
-
-function source(w: World, overrides: Partial<Deposit> = {}) {
-  return w.deposit({ purpose: 'source', amountMinor: 0, senderId: '', ...overrides });
-}
-
-function coolingUntil(until: number) {
-  return {
-    step: 'wait-cooldown',
-    bank: banks.coolDown,
-    beneficiaryId: 'ben-1',
-    cooldownUntil: until,
-  } as const;
-}
 
 /** A wake-up armed by `by` for `at`, with one deposit following it at the transfer. */
 function followed(w: World, by: string, at: number) {
@@ -73,7 +60,7 @@ describe('joining a shared wake-up', () => {
     const w = world();
     const ctx = w.contexts.waitCooldown();
     const at = w.clock.now() + HOUR;
-    const src = await source(w, coolingUntil(at));
+    const src = await w.source(coolingUntil(at));
     await waitCooldown(src, ctx);
     ctx.scheduler.schedules.clear();
 
@@ -94,7 +81,7 @@ describe('every path that ends a source hands its followers on and frees its cla
     const w = world();
     const ctx: FailContext = w.contexts[name]();
     const at = w.clock.now() + HOUR;
-    const src = await source(w, { ...coolingUntil(at), beneficiaryId: undefined, beneficiaryLookupAt: at });
+    const src = await w.source({ ...coolingUntil(at), beneficiaryId: undefined, beneficiaryLookupAt: at });
     followed(w, src.id, at);
     w.table.claimItems.set(claimKey, {
       ownerKey,
@@ -120,7 +107,7 @@ describe('every path that ends a source hands its followers on and frees its cla
     const w = world();
     const ctx = w.contexts.transfer();
     const at = w.clock.now() + HOUR;
-    const src = await source(w, { step: 'completed', status: 'done', version: 9 });
+    const src = await w.source({ step: 'completed', status: 'done', version: 9 });
     followed(w, src.id, at);
     const handler = {
       step: 'transfer' as const,

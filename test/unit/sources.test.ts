@@ -17,6 +17,7 @@ import { giveUp } from '#shared/deposits/transitions';
 import {
   answers,
   banks,
+  coolingUntil,
   credentials,
   metadata,
   ownerKey,
@@ -28,26 +29,12 @@ type World = ReturnType<typeof world>;
 
 const claimKey = `${ownerKey}#wallet-aed`;
 
-function source(w: World, overrides: Parameters<World['deposit']>[0] = {}) {
-  return w.deposit({ purpose: 'source', amountMinor: 0, senderId: '', ...overrides });
-}
-
-/** Waiting out the cool-down of beneficiary `ben-1` until `until` (the fields of the deposit's kind). */
-function coolingUntil(until: number) {
-  return {
-    step: 'wait-cooldown',
-    bank: banks.coolDown,
-    beneficiaryId: 'ben-1',
-    cooldownUntil: until,
-  } as const;
-}
-
 describe('a source runs the deposit steps', () => {
   it('resolve-bank: checks the currency but no minimum, and remembers the bank for 30 days', async () => {
     // prepare
     const w = world();
     const ctx = w.contexts.resolveBank();
-    const src = await source(w);
+    const src = await w.source();
     w.provider.answer('getMetadata', metadata({ beneficiaryCoolDownPeriod: { value: 1, unit: 'hrs' } }));
 
     // act
@@ -62,7 +49,7 @@ describe('a source runs the deposit steps', () => {
     // prepare
     const w = world();
     const ctx = w.contexts.transfer();
-    const src = await source(w, {
+    const src = await w.source({
       step: 'transfer',
       version: 5,
       bank: banks.beneficiary,
@@ -93,7 +80,7 @@ describe('a source runs the deposit steps', () => {
     const w = world();
     const ctx = w.contexts.transfer();
     const until = w.clock.now() + 60_000;
-    const src = await source(w, { ...coolingUntil(until) });
+    const src = await w.source({ ...coolingUntil(until) });
 
     await transfer(src, ctx);
 
@@ -105,7 +92,7 @@ describe('a source runs the deposit steps', () => {
     // prepare: the beneficiary is listed, approved later (the bank's cool-down)
     const w = world();
     const ctx = w.contexts.ensureBeneficiary();
-    const src = await source(w, { step: 'ensure-beneficiary', version: 2, bank: banks.coolDown });
+    const src = await w.source({ step: 'ensure-beneficiary', version: 2, bank: banks.coolDown });
     const listed = { id: 'ben-9', accountNumber: '0331234567890123456', status: 'pending' };
     w.provider.answer('listBeneficiaries', answers.done({ beneficiaries: [listed] }));
     const readyAt = new Date(w.clock.now() + banks.coolDown.coolDownMs).toISOString();
@@ -151,7 +138,7 @@ describe('the shared wake-up', () => {
     const ctx = w.contexts.waitCooldown();
     const until = w.clock.now() + 3_600_000;
     const cooling = coolingUntil(until);
-    const src = await source(w, cooling);
+    const src = await w.source(cooling);
     const dep = await w.deposit(cooling);
 
     // act
@@ -172,7 +159,7 @@ describe('the shared wake-up', () => {
     const w = world();
     const ctx = w.contexts.waitCooldown();
     const until = w.clock.now() + 3_600_000;
-    const src = await source(w, { ...coolingUntil(until) });
+    const src = await w.source({ ...coolingUntil(until) });
     const later = await w.deposit({
       step: 'wait-cooldown',
       bank: banks.coolDown,
@@ -202,7 +189,7 @@ describe('the shared wake-up', () => {
     const w = world();
     const ctx = w.contexts.transfer();
     const until = w.clock.now();
-    const src = await source(w, { ...coolingUntil(until), version: 4 });
+    const src = await w.source({ ...coolingUntil(until), version: 4 });
     followedBy(w, src.id, until);
 
     // act: the source's own wake-up, at the transfer
@@ -218,7 +205,7 @@ describe('the shared wake-up', () => {
     // prepare: a source cooling for an hour, followed by a deposit at each step that follows
     const w = world();
     const until = w.clock.now() + 3_600_000;
-    const src = await source(w, { ...coolingUntil(until), version: 4 });
+    const src = await w.source({ ...coolingUntil(until), version: 4 });
     followedBy(w, src.id, until);
     const ctx = w.contexts.cancel();
 
@@ -236,7 +223,7 @@ describe('the shared wake-up', () => {
   it('a followed source that fails at its look-up wakes its followers too, the claim it held freed first', async () => {
     // prepare: a source at the look-up of its hidden beneficiary, holding the claim, followed
     const w = world();
-    const src = await source(w, { step: 'ensure-beneficiary', version: 5, bank: banks.hiddenCoolDown });
+    const src = await w.source({ step: 'ensure-beneficiary', version: 5, bank: banks.hiddenCoolDown });
     await w.table.claims.claim(
       {
         ownerKey,
@@ -318,7 +305,7 @@ describe('the sources API', () => {
 
   it('reads and lists sources apart from deposits', async () => {
     const w = world();
-    const src = await source(w);
+    const src = await w.source();
     const dep = await w.deposit();
     const reading = { accessToken: credentials.accessToken, userSecret: credentials.userSecret };
     const ctx = { deposits: w.table.deposits, owners: w.table.owners, clock: w.clock };
@@ -342,7 +329,7 @@ describe("the owner's cancel of a source", () => {
   it('ends a source cooling down: failed CANCELLED in the source view, its caller told', async () => {
     // prepare
     const w = world();
-    const src = await source(w, { ...coolingUntil(w.clock.now() + 3_600_000) });
+    const src = await w.source({ ...coolingUntil(w.clock.now() + 3_600_000) });
 
     // act
     const answer = await cancelSource({ ...owner, sourceId: src.id }, w.contexts.cancel());
@@ -358,7 +345,7 @@ describe("the owner's cancel of a source", () => {
   it('refuses a ready source, and keeps each route to its own kind: a source is no deposit, a deposit no source', async () => {
     // prepare
     const w = world();
-    const ready = await source(w, { step: 'completed', status: 'done' });
+    const ready = await w.source({ step: 'completed', status: 'done' });
     const dep = await w.deposit();
     const ctx = w.contexts.cancel();
 
