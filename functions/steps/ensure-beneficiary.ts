@@ -3,7 +3,6 @@ import { type EnsureBeneficiaryContext, ensureBeneficiary } from '#shared/deposi
 import { schedulerOf } from '#shared/wiring/messaging';
 import { stepConsumer } from '#shared/wiring/step-consumer';
 import { connectionPorts } from '#shared/wiring/steps';
-import { tableEntities } from '#shared/wiring/table';
 
 const ports = connectionPorts('ensure-beneficiary');
 const context: EnsureBeneficiaryContext = {

@@ -1,8 +1,7 @@
 /** What the cancel routes (the owner's of a deposit or a source, an operator's) build: the ports of `CancelContext`. */
 import { systemClock } from '#shared/clock';
 import type { CancelContext } from '#shared/deposits/cancel';
-import { queuesOf, scheduleCancels } from './messaging.ts';
-import { tableEntities } from './table.ts';
+import { scheduleCancels } from './messaging.ts';
 import { failPorts } from './transitions.ts';
 
 export function cancelPorts(name: 'cancel' | 'cancelSource' | 'operator-cancel'): CancelContext {
