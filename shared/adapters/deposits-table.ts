@@ -119,9 +119,21 @@ export class BeneficiaryClaimItems implements BeneficiaryClaims {
   }
 
   update(claim: BeneficiaryClaim): Promise<boolean> {
+    const ownClaim = 'depositId = :deposit AND #state = :creating';
+    if (claim.beneficiaryId === undefined) {
+      return this.put(claim, {
+        ConditionExpression: ownClaim,
+        ExpressionAttributeValues: { ':deposit': claim.depositId, ':creating': 'creating' },
+      });
+    }
+    // With its id: also the completion of a created beneficiary's record, by whoever looked it up.
     return this.put(claim, {
-      ConditionExpression: 'depositId = :deposit AND #state = :creating',
-      ExpressionAttributeValues: { ':deposit': claim.depositId, ':creating': 'creating' },
+      ConditionExpression: `(${ownClaim}) OR (#state = :created AND attribute_not_exists(beneficiaryId))`,
+      ExpressionAttributeValues: {
+        ':deposit': claim.depositId,
+        ':creating': 'creating',
+        ':created': 'created',
+      },
     });
   }
 
@@ -139,15 +151,22 @@ export class BeneficiaryClaimItems implements BeneficiaryClaims {
     );
   }
 
-  async forget(ownerKey: string, walletAccountId: string, beneficiaryId: string): Promise<void> {
+  async forget(ownerKey: string, walletAccountId: string, beneficiaryId?: string): Promise<void> {
     await conditionally(
       this.table.client.send(
         new DeleteCommand({
           TableName: this.table.tableName,
           Key: keys.beneficiary(ownerKey, walletAccountId),
-          ConditionExpression: '#state = :created AND beneficiaryId = :beneficiary',
+          ...(beneficiaryId === undefined
+            ? {
+                ConditionExpression: '#state = :created AND attribute_not_exists(beneficiaryId)',
+                ExpressionAttributeValues: { ':created': 'created' },
+              }
+            : {
+                ConditionExpression: '#state = :created AND beneficiaryId = :beneficiary',
+                ExpressionAttributeValues: { ':created': 'created', ':beneficiary': beneficiaryId },
+              }),
           ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':created': 'created', ':beneficiary': beneficiaryId },
         }),
       ),
     );

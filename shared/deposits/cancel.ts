@@ -5,6 +5,7 @@
  *   1. the deposit ends `failed` with type CANCELLED, in one conditional write that also erases its
  *      credentials and carries the event its caller hears (`fail`);
  *   2. the connection it held for a question, and the beneficiary claim it held, are freed (by `fail`);
+ *      a beneficiary it created is no claim: its record stays, and the next deposit looks it up;
  *   3. its wake-up schedules are deleted; a payment source's followers (deposits waiting for its
  *      wake-up) are woken at once (by `fail`), each to arm its own for the instant it waits for.
  * Once the write of step 1 has landed the cancel is answered as done, whatever fails after it.

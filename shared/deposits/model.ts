@@ -206,12 +206,23 @@ export function afterCoolDown(deposit: Pick<Deposit, 'beneficiaryId'>): 'transfe
 export interface BeneficiaryClaim {
   ownerKey: string;
   walletAccountId: string;
-  /** `creating` while one deposit registers it; `created` once the provider gave its id. */
+  /**
+   * `creating` while one deposit registers it (its claim); `created` once the bank has it: with its
+   * id, or, until its id is looked up in the list, without (then `lookupAt` says from when).
+   */
   state: 'creating' | 'created';
+  /** The deposit that claims it, or that created it. */
   depositId: string;
   claimedAt: number;
   beneficiaryId?: string;
   cooldownUntil?: number;
+  /**
+   * A created beneficiary whose id is not known yet (a bank that hides new ones until their
+   * cool-down has passed, or one not listed yet): the instant from which the list shows it. Whoever
+   * comes then looks it up, the deposit that created it or another: it outlives its creator (a
+   * cancelled or failed source), and it is never created again.
+   */
+  lookupAt?: number;
   /** A transfer through it has completed, so banks that want details on the first one have them. */
   used?: boolean;
 }

@@ -116,12 +116,22 @@ export interface BeneficiaryClaims {
   get(ownerKey: string, walletAccountId: string): Promise<BeneficiaryClaim | undefined>;
   /** Claims the registration of a beneficiary; false if another deposit holds a live claim. */
   claim(claim: BeneficiaryClaim, staleBefore: number): Promise<boolean>;
-  /** Writes this deposit's own creation claim (refreshed, or completed as `created`), if it still holds it. */
+  /**
+   * Writes this deposit's own creation claim (refreshed, or completed as `created`, with or without
+   * the id), if it still holds it; or, given the id, completes a `created` record that has none yet
+   * (whichever deposit looked it up).
+   */
   update(claim: BeneficiaryClaim): Promise<boolean>;
   markUsed(ownerKey: string, walletAccountId: string): Promise<void>;
-  /** Forgets a created beneficiary the bank says is gone or wrong, if the record still names it. */
-  forget(ownerKey: string, walletAccountId: string, beneficiaryId: string): Promise<void>;
-  /** Gives up a creation claim this deposit holds (it failed), so another deposit can create. */
+  /**
+   * Forgets a created beneficiary the bank says is gone or wrong, if the record still names it;
+   * without an id, a created one whose look-up did not find it, if the record still has no id.
+   */
+  forget(ownerKey: string, walletAccountId: string, beneficiaryId?: string): Promise<void>;
+  /**
+   * Gives up a creation claim this deposit holds (it failed), so another deposit can create. A
+   * beneficiary it created is no claim: its record stays (`created`), for the others to look up.
+   */
   release(ownerKey: string, walletAccountId: string, depositId: string): Promise<void>;
 }
 

@@ -89,7 +89,8 @@ export const reach = {
     wakes: ['ensure-beneficiary'],
     credentials: 'open',
     deposits: 'write',
-    claims: ['read', 'write', 'release'],
+    // Forgets a created beneficiary's record when its look-up does not find it.
+    claims: ['read', 'write', 'forget', 'release'],
     // Joins a payment source's wake-up while the source holds the claim until its look-up; a source
     // failing at its look-up wakes its own followers.
     sharedWakes: ['follow', 'take'],

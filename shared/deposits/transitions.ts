@@ -123,8 +123,8 @@ export async function fail(
   // Another writer moved the deposit first: what it holds is that writer's to keep or free.
   if (!failed) return undefined;
   await ctx.leases.release(deposit.ownerKey, inputLease(deposit));
-  // A deposit creating the beneficiary holds the claim; a source may hold it while it waits out the
-  // cool-down before its look-up (the release is conditional on this deposit holding it).
+  // A deposit creating the beneficiary holds the claim (the release is conditional on this deposit
+  // holding it, still creating: a beneficiary it created stays on record for the others).
   if (deposit.step === 'ensure-beneficiary' || deposit.step === 'wait-cooldown' || isSource(deposit)) {
     await ctx.claims.release(deposit.ownerKey, deposit.walletAccountId, deposit.id);
   }

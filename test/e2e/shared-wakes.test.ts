@@ -1,7 +1,9 @@
 /**
  * Conditions of the deposits table's adapters in DynamoDB Local, where the fakes cannot prove them:
  * a follower joins only a shared wake-up for its exact instant, still ahead, armed by another, and
- * the source that armed it takes its followers once; the sweeper's defer leaves no event behind.
+ * the source that armed it takes its followers once; the record of a created beneficiary whose id is
+ * not known yet survives its creator's release and is completed by whoever looks it up; the
+ * sweeper's defer leaves no event behind.
  */
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -9,7 +11,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { tables } from '#infra/topology';
 import { DueDepositsIndex } from '#shared/adapters/deposits-indexes';
-import { DepositItems, IdempotencyItems } from '#shared/adapters/deposits-table';
+import { BeneficiaryClaimItems, DepositItems, IdempotencyItems } from '#shared/adapters/deposits-table';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
 import type { Deposit } from '#shared/deposits/model';
 
@@ -46,6 +48,66 @@ describe('the shared wake-up in the deposits table', () => {
     expect(notTheSource).toEqual([]);
     expect(taken).toEqual([follower('dep_a')]);
     expect(again).toEqual([]);
+  });
+});
+
+describe('the record of a created beneficiary whose id is not known yet', () => {
+  const claims = new BeneficiaryClaimItems({ client, tableName: tables.deposits.localName });
+
+  it('outlives its creator: not released, not taken over, completed once by another deposit with its id', async () => {
+    // prepare: dep_a claims, creates, and records the creation with its look-up instant
+    const ownerKey = `owner-${randomUUID()}`;
+    const now = Date.now();
+    const lookupAt = now + 86_400_000;
+    const base = { ownerKey, walletAccountId: 'wallet-aed', depositId: 'dep_a' };
+    expect(await claims.claim({ ...base, state: 'creating', claimedAt: now }, 0)).toBe(true);
+    const record = { ...base, state: 'created' as const, claimedAt: lookupAt, lookupAt };
+    expect(await claims.update(record)).toBe(true);
+
+    // act: dep_a ends (its release); dep_b tries to claim and to write a claim of its own; dep_b
+    // and dep_c complete the record with the id they looked up
+    await claims.release(ownerKey, 'wallet-aed', 'dep_a');
+    const takenOver = await claims.claim(
+      { ...base, depositId: 'dep_b', state: 'creating', claimedAt: now },
+      lookupAt * 2,
+    );
+    const overwritten = await claims.update({
+      ...base,
+      depositId: 'dep_b',
+      state: 'creating',
+      claimedAt: now,
+    });
+    const kept = await claims.get(ownerKey, 'wallet-aed');
+    const completed = { ...base, state: 'created' as const, claimedAt: lookupAt, beneficiaryId: 'ben-4' };
+    const first = await claims.update({ ...completed, cooldownUntil: lookupAt });
+    const second = await claims.update({ ...completed, beneficiaryId: 'ben-5', cooldownUntil: lookupAt });
+    await claims.forget(ownerKey, 'wallet-aed');
+
+    // assess
+    expect([takenOver, overwritten, first, second]).toEqual([false, false, true, false]);
+    expect(kept).toEqual(record);
+    expect(await claims.get(ownerKey, 'wallet-aed')).toMatchObject({
+      state: 'created',
+      beneficiaryId: 'ben-4',
+    });
+  });
+
+  it('forgotten without an id only while it has none', async () => {
+    // prepare
+    const ownerKey = `owner-${randomUUID()}`;
+    const now = Date.now();
+    const base = { ownerKey, walletAccountId: 'wallet-aed', depositId: 'dep_a' };
+    await claims.claim({ ...base, state: 'creating', claimedAt: now }, 0);
+    await claims.update({ ...base, state: 'created', claimedAt: now, lookupAt: now });
+
+    // act
+    await claims.forget(ownerKey, 'wallet-aed');
+
+    // assess: gone, and a deposit may claim its creation again
+    expect(await claims.get(ownerKey, 'wallet-aed')).toBeUndefined();
+    expect(await claims.claim({ ...base, depositId: 'dep_b', state: 'creating', claimedAt: now }, 0)).toBe(
+      true,
+    );
   });
 });
 

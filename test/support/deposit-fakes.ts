@@ -181,7 +181,10 @@ export class FakeDepositsTable {
     update: async (claim) => {
       const key = `${claim.ownerKey}#${claim.walletAccountId}`;
       const held = this.claimItems.get(key);
-      if (held?.depositId !== claim.depositId || held.state !== 'creating') return false;
+      const ownClaim = held?.depositId === claim.depositId && held.state === 'creating';
+      // Its id, found by whichever deposit looked it up, completes a created beneficiary's record.
+      const completes = claim.beneficiaryId !== undefined && held?.state === 'created' && !held.beneficiaryId;
+      if (!ownClaim && !completes) return false;
       this.claimItems.set(key, copy(claim));
       return true;
     },

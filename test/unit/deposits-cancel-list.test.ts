@@ -92,7 +92,7 @@ describe('cancel', () => {
     expect(w.table.current(deposit.id).pendingInput).toBeUndefined();
   });
 
-  it("ends a deposit waiting out the bank's cool-down: its wake-up schedule deleted, its claim freed", async () => {
+  it("ends a deposit waiting out the bank's cool-down: its wake-up schedule deleted, the beneficiary it created kept on record", async () => {
     const w = world();
     const ensure = w.contexts.ensureBeneficiary();
     const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.hiddenCoolDown });
@@ -108,8 +108,10 @@ describe('cancel', () => {
 
     expectCancelled(w, deposit.id);
     expect(wait.scheduler.schedules.size).toBe(0);
-    // The claim this deposit held for the look-up is free: another deposit may register it.
-    expect(w.table.claimItems.size).toBe(0);
+    // The bank has the beneficiary it created: its record stays, for another deposit to look up.
+    expect([...w.table.claimItems.values()]).toEqual([
+      expect.objectContaining({ state: 'created', depositId: deposit.id, lookupAt: cooling.cooldownUntil }),
+    ]);
   });
 
   it.for([

@@ -352,7 +352,8 @@ describe('ensure-beneficiary', () => {
     expect(w.events.published).toEqual([
       expect.objectContaining({ type: 'deposit.cooling_down', data: expect.objectContaining({ resumesAt }) }),
     ]);
-    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'creating', claimedAt: lookupAt });
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', lookupAt });
+    expect(w.table.claimItems.get(claimKey)?.beneficiaryId).toBeUndefined();
     expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['wait-cooldown']);
 
     w.clock.set(lookupAt);
@@ -381,9 +382,9 @@ describe('ensure-beneficiary', () => {
         beneficiaryLookupAt: lookupAt,
       });
       expect(w.table.claimItems.get(claimKey)).toMatchObject({
-        state: 'creating',
+        state: 'created',
         depositId: deposit.id,
-        claimedAt: lookupAt,
+        lookupAt,
       });
       expect(ctx.queues.sent).toEqual([
         {
@@ -395,8 +396,8 @@ describe('ensure-beneficiary', () => {
       expect(w.events.types()).toEqual(['deposit.cooling_down']);
       expect(w.table.leaseItems.size).toBe(0);
 
-      // The refreshed claim keeps another deposit out long after the stale limit: it sleeps until
-      // the holder's look-up, with one schedule.
+      // The record of the creation keeps another deposit from creating it, long after the stale
+      // limit: it sleeps until the look-up, with one schedule.
       const other = await atStep(w, banks.hiddenCoolDown);
       w.clock.advance(settings.claimStaleMs * 10);
       await ensureBeneficiary(other, ctx);

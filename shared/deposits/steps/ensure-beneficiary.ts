@@ -1,15 +1,18 @@
 /**
  * ensure-beneficiary, for banks that want the wallet account registered as a beneficiary. One
  * beneficiary per user connection and wallet account, however many deposits run at once:
- *   1. our record says it exists: use it;
+ *   1. our record says it exists: use it; or, its id not known yet, look it up in the list once the
+ *      list shows it (whichever deposit comes then, its creator or another: never created twice);
  *   2. another deposit is creating it: come back shortly;
  *   3. else claim its creation, look for it in the list (when the bank lists new ones), and create
  *      it, asking the caller if the bank asks;
  *   4. its id is the one the bank lists for the wallet's account identifiers, never the creation's
  *      `reference`: after a creation, or when the bank says it exists (its id lost with an earlier
- *      answer), it is looked up in the list: at once at a bank that lists new beneficiaries; at one
- *      that hides them, after the cool-down, waited in wait-cooldown (which wakes this step);
+ *      answer), our record says it is created, and from when it is looked up in the list: at once at
+ *      a bank that lists new beneficiaries; at one that hides them, after the cool-down, waited in
+ *      wait-cooldown (which wakes this step);
  *   5. then on to the cool-down wait, or straight to the transfer.
+ * The claim's rules (waiting for another's, the look-up later) are in `beneficiary-claim.ts`.
  */
 import { ProviderRefusal } from '#shared/provider/client';
 import { type ConnectionContext, callUnderLease } from '../connection.ts';
@@ -28,13 +31,16 @@ import type { SendsOf, WakesOf } from '../reach.ts';
 import { advance, fail, sendStep } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
 import { isWalletAccount, walletOf } from '../wallets.ts';
+import { LOOK_UP_AGAIN_MS, lookUpLater, waitForClaim } from './beneficiary-claim.ts';
+
+export { LOOK_UP_AGAIN_MS } from './beneficiary-claim.ts';
 
 export interface EnsureBeneficiaryContext
   extends ConnectionContext<SendsOf<'ensure-beneficiary'>>,
     PauseContext<WakesOf<'ensure-beneficiary'>> {
   queues: StepQueues<SendsOf<'ensure-beneficiary'>>;
   provider: Pick<Provider, 'listBeneficiaries' | 'createBeneficiary'>;
-  claims: Pick<BeneficiaryClaims, 'get' | 'claim' | 'update' | 'release'>;
+  claims: Pick<BeneficiaryClaims, 'get' | 'claim' | 'update' | 'forget' | 'release'>;
   wallets: Wallets;
   /** Joins a payment source's wake-up while the source holds the claim until a time of its own. */
   sharedWakes: Pick<SharedWakes, 'follow'>;
@@ -55,26 +61,31 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
       !existing.used,
     );
   }
-  const claim: BeneficiaryClaim = {
+  const mine = existing?.depositId === deposit.id;
+  // The bank has it, its id not known yet: a look-up in the list once it shows, never a creation.
+  const created = existing?.state === 'created' ? existing : undefined;
+  const claim: BeneficiaryClaim = created ?? {
     ownerKey: deposit.ownerKey,
     walletAccountId: deposit.walletAccountId,
     state: 'creating',
     depositId: deposit.id,
-    claimedAt: existing?.depositId === deposit.id ? existing.claimedAt : now,
+    claimedAt: mine && existing ? existing.claimedAt : now,
   };
-  const mine = existing?.depositId === deposit.id;
-  if (!mine && !(await ctx.claims.claim(claim, now - ctx.settings.claimStaleMs))) {
+  if (created) {
+    // Before the list shows it, another deposit waits for its creator's look-up (or its own).
+    if (!mine && (created.lookupAt ?? now) > now) return waitForClaim(ctx, deposit, created);
+  } else if (!mine && !(await ctx.claims.claim(claim, now - ctx.settings.claimStaleMs))) {
     const held = existing ?? (await ctx.claims.get(deposit.ownerKey, deposit.walletAccountId));
     return waitForClaim(ctx, deposit, held);
   }
 
-  const lookupAt = deposit.beneficiaryLookupAt;
+  const lookupAt = created ? (created.lookupAt ?? now) : deposit.beneficiaryLookupAt;
   if (lookupAt !== undefined && lookupAt > now) return wakeAt(ctx, deposit, 'ensure-beneficiary', lookupAt);
   const wallet = walletOf(ctx.wallets, deposit);
   const bank = bankOf(deposit);
-  // The caller's answers go to the call that asked: the list, or the creation.
+  // The caller's answers go to the call that asked: the list, or the creation (none once created).
   const listAnswer = await answerFor(ctx, deposit, 'list');
-  const createAnswer = await answerFor(ctx, deposit, 'create');
+  const createAnswer = created ? undefined : await answerFor(ctx, deposit, 'create');
   // The list shows the beneficiary at once, or (banks that hide new ones) once its cool-down is over.
   const listFirst =
     listAnswer !== undefined || (!createAnswer && (!bank.hidesNewBeneficiaries || lookupAt !== undefined));
@@ -119,7 +130,8 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
       ...(also ? { also } : {}),
     });
     // The creation claim must not look abandoned while the bank waits for the caller.
-    if (paused) await ctx.claims.update({ ...claim, claimedAt: paused.pendingInput?.expiresAt ?? now });
+    if (paused && !created)
+      await ctx.claims.update({ ...claim, claimedAt: paused.pendingInput?.expiresAt ?? now });
     return;
   }
   await ctx.leases.release(deposit.ownerKey, lease);
@@ -150,18 +162,17 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     return lookUpLater(ctx, deposit, claim, 'beneficiary exists', 0);
   }
   if (outcome.kind === 'unlisted') {
-    await fail(
-      ctx,
-      deposit,
-      'BENEFICIARY_UNRESOLVED',
-      'The bank created the beneficiary but does not list it',
-    );
+    const msg = 'The bank created the beneficiary but does not list it';
+    const failed = await fail(ctx, deposit, 'BENEFICIARY_UNRESOLVED', msg);
+    // Its record goes with it: a later deposit may create it again (the bank says if it exists).
+    if (failed && created) await ctx.claims.forget(deposit.ownerKey, deposit.walletAccountId);
     return;
   }
   if (outcome.kind === 'created')
     return lookUpLater(ctx, deposit, claim, 'beneficiary created', LOOK_UP_AGAIN_MS);
   const cooldownUntil = outcome.approved ? ctx.clock.now() : ctx.clock.now() + bank.coolDownMs;
-  await ctx.claims.update({ ...claim, state: 'created', beneficiaryId: outcome.id, cooldownUntil });
+  const { lookupAt: _found, ...record } = claim;
+  await ctx.claims.update({ ...record, state: 'created', beneficiaryId: outcome.id, cooldownUntil });
   return useBeneficiary(ctx, deposit, outcome.id, cooldownUntil, true);
 }
 
@@ -170,43 +181,6 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
  * providers use): each leads to the same look-up in the list.
  */
 const existsSignals = ['BENEFICIARY_ALREADY_EXISTS', 'BENEFICIARY_EXISTS', 'DUPLICATE_BENEFICIARY'] as const;
-
-/** A bank that lists new beneficiaries but did not show a new one yet: how long until it is looked up. */
-export const LOOK_UP_AGAIN_MS = 30_000;
-
-/**
- * The beneficiary exists at the bank, but its id is not known yet: look it up in the list later,
- * holding the claim until then (other deposits sleep until the look-up instead of creating another).
- * At a bank that hides new beneficiaries, once its cool-down has certainly passed: the deposit
- * waits in wait-cooldown (its caller hears until when), which wakes this step for the look-up. At
- * one that lists them, after `soonMs`.
- */
-async function lookUpLater(
-  ctx: EnsureBeneficiaryContext,
-  deposit: Deposit,
-  claim: BeneficiaryClaim,
-  why: string,
-  soonMs: number,
-) {
-  const bank = bankOf(deposit);
-  const hides = bank.hidesNewBeneficiaries;
-  const at = ctx.clock.now() + (hides ? bank.coolDownMs + 1_000 : soonMs);
-  const resumesAt = new Date(at).toISOString();
-  const cleared = { pendingInput: undefined, sealedAnswers: undefined, beneficiaryLookupAt: at };
-  const next = hides
-    ? await advance(
-        ctx,
-        deposit,
-        { ...cleared, step: 'wait-cooldown', cooldownUntil: at },
-        `${why}; cooling down, looking it up at ${resumesAt}`,
-        { type: 'deposit.cooling_down', data: { resumesAt } },
-      )
-    : await advance(ctx, deposit, cleared, `${why}; looking it up at ${resumesAt}`);
-  if (!next) return;
-  await ctx.claims.update({ ...claim, claimedAt: at });
-  if (hides) await sendStep(ctx, next, 'wait-cooldown');
-  else await wakeAt(ctx, next, 'ensure-beneficiary', at);
-}
 
 /** The wallet's beneficiary in a list the bank answered, as found. */
 function walletIn(
@@ -223,43 +197,6 @@ type Found =
   | { kind: 'listed'; id: string; approved: boolean }
   | { kind: 'created' }
   | { kind: 'unlisted' };
-
-/**
- * Another deposit creates the beneficiary. Sleep, with one wake-up recorded in the deposit (so its
- * check time covers it): until the holder acts, if it waits for a time of its own (a look-up after a
- * cool-down, its caller's answer); else a growing while, no longer than until its claim would go
- * stale (its holder died) and can be taken over.
- */
-async function waitForClaim(
-  ctx: EnsureBeneficiaryContext,
-  deposit: Deposit,
-  held: BeneficiaryClaim | undefined,
-) {
-  const now = ctx.clock.now();
-  const waits = deposit.claimWaits ?? 0;
-  const claimedAt = held?.claimedAt ?? now;
-  // The holder waits for a time of its own: a payment source has a wake-up armed for it, which this
-  // deposit joins instead of arming its own; the source wakes it once ready.
-  if (claimedAt > now) {
-    const follower = {
-      depositId: deposit.id,
-      version: deposit.version + 1,
-      step: 'ensure-beneficiary' as const,
-    };
-    const { ownerKey, walletAccountId } = deposit;
-    if (await ctx.sharedWakes.follow(ownerKey, walletAccountId, follower, claimedAt, now)) {
-      const note = `waiting for the payment source's wake-up at ${new Date(claimedAt).toISOString()}`;
-      await advance(ctx, deposit, { sleepsUntil: claimedAt, claimWaits: waits + 1 }, note);
-      return;
-    }
-  }
-  const until =
-    claimedAt > now
-      ? claimedAt + 1_000
-      : Math.min(claimedAt + ctx.settings.claimStaleMs + 1_000, now + 1_000 * 2 ** Math.min(waits, 10));
-  const next = await advance(ctx, deposit, { sleepsUntil: until, claimWaits: waits + 1 });
-  if (next) await wakeAt(ctx, next, 'ensure-beneficiary', until);
-}
 
 /** Records the beneficiary on the deposit; then the cool-down wait (its caller hears) or the transfer. */
 async function useBeneficiary(
