@@ -1,22 +1,26 @@
 /**
  * Crash points, for the local stack only: places where fault-injection tests make a step die, to
  * prove that no deposit transfers twice or gets stranded. Production code carries no seam for them:
- * `installCrashPoints` wraps the deposit records and the provider client from outside, on their
- * prototypes, when the local stack starts. Inert until a test arms a rule (`POST /_local/crash` on
- * the deposits gateway), for one connection (the digest of its access token) and optionally a step.
+ * `crash-wrappers.ts` wraps the adapters and the provider client from outside, on their prototypes,
+ * when the local stack starts. Inert until a test arms a rule (`POST /_local/crash` on the deposits
+ * gateway), for one connection (the digest of its access token) and optionally a step.
  *
- *   before-provider-call  the step dies before its provider call leaves
- *   after-provider-call   the provider acted (metadata, a creation, a transfer), the answer dies with the step
- *   before-state-write    the step dies before a write of the deposit at that step
- *   after-state-write     the write landed; the step dies before anything that follows it
- *   lost-write-answer     the write landed but its answer was lost: the write is sent again, as the
- *                         SDK retries, and that retry finds the version moved on (refused by its
- *                         condition), so the step sees a refused write that was in fact its own
+ * Around every write a step makes, and its provider calls, a step can die before it or after it:
+ * together they cover the gap between any two consecutive writes.
+ *   before/after-provider-call  around a provider call (after: the provider acted, the answer dies)
+ *   before/after-state-write    around a write of the deposit
+ *   before/after-claim-write    around a write of the beneficiary claim
+ *   before/after-lease-write    around taking or releasing the connection's lease
+ *   before/after-wake-write     around a write of a shared wake-up (arm, follow, take)
+ *   before/after-schedule       around arming or cancelling a wake-up schedule
+ *   before/after-queue-send     around sending a step message
+ *   lost-write-answer           the deposit's write landed but its answer was lost: the write is sent
+ *                               again, as the SDK retries, and that retry finds the version moved on,
+ *                               so the step sees a refused write that was in fact its own
+ *
+ * How a step dies: in the stack's own process it throws (`StepCrash`); in the step workers' child
+ * process (`step-workers.ts`) the process is killed, SIGKILL, so no catch or finally runs.
  */
-import { DepositItems } from '#shared/adapters/deposits-table';
-import type { Deposit, DepositStep } from '#shared/deposits/model';
-import { ProviderClient, type ProviderCredentials } from '#shared/provider/client';
-import { digest } from '#shared/secrets';
 
 export const crashPointNames = [
   'before-provider-call',
@@ -24,26 +28,85 @@ export const crashPointNames = [
   'before-state-write',
   'after-state-write',
   'lost-write-answer',
+  'before-claim-write',
+  'after-claim-write',
+  'before-lease-write',
+  'after-lease-write',
+  'before-wake-write',
+  'after-wake-write',
+  'before-schedule',
+  'after-schedule',
+  'before-queue-send',
+  'after-queue-send',
 ] as const;
 export type CrashPoint = (typeof crashPointNames)[number];
 
-interface Rule {
+export interface CrashRule {
+  id: number;
   point: CrashPoint;
   ownerKey: string;
   step?: string | undefined;
   remaining: number;
 }
 
+/** Where and how a step died. */
+export interface Death {
+  /** The crash point; `killed` for a process killed at whatever it was doing (a restart). */
+  point: CrashPoint | 'killed';
+  step: string;
+  ownerKey: string;
+  depositId?: string | undefined;
+  /** Epoch ms (real time). */
+  at: number;
+  /** `thrown` in the stack's process; `killed` in the step workers' process, SIGKILL. */
+  how: 'thrown' | 'killed';
+  /**
+   * The deposits whose transfer attempt this process had recorded, and not yet its outcome, when it
+   * died: their transfer may have left, and nobody heard how it ended.
+   */
+  attemptsOpen: string[];
+}
+
+/** A transfer's submission whose answer was lost (a 5xx, a timeout, an unreadable answer). */
+export interface LostAnswer {
+  ownerKey: string;
+  depositId?: string | undefined;
+  reason: string;
+  at: number;
+}
+
 export class StepCrash extends Error {
-  constructor(point: CrashPoint, step: string) {
+  constructor(point: CrashPoint | 'killed', step: string) {
     super(`injected crash ${point} in ${step}`);
     this.name = 'StepCrash';
   }
 }
 
-const rules: Rule[] = [];
-/** How many times each point went off since the process started (or the last `clear`). */
+/** What a process does with the rules: holds them here, or hands them on to the step workers' process. */
+interface Relay {
+  armed(rule: CrashRule): void;
+  cleared(): void;
+  /** Brings in what the other process told since (before a report). */
+  refresh(): void;
+}
+
+let rules: CrashRule[] = [];
+let nextId = 1;
+/** How many times each point went off (here, or in the step workers' process) since the last `clear`. */
 const fired = new Map<CrashPoint, number>();
+const deaths: Death[] = [];
+const lostAnswers: LostAnswer[] = [];
+let relay: Relay | undefined;
+/** How this process dies at a point: recorded here and thrown, by default. */
+let dying: (death: Death) => Promise<never> = async (death) => {
+  deaths.push(death);
+  throw new StepCrash(death.point, death.step);
+};
+/** Told of each rule used up here (the step workers' process tells its parent). */
+let onFired: (rule: CrashRule) => void = () => {};
+let onLostAnswer: (lost: LostAnswer) => void = (lost) => lostAnswers.push(lost);
+/** Deposits with a transfer attempt on record and no outcome yet, by this process: id → owner. */
+const attempts = new Map<string, string>();
 
 export const crashPoints = {
   arm(
@@ -51,23 +114,77 @@ export const crashPoints = {
     ownerKey: string,
     options: { step?: string | undefined; times?: number | undefined } = {},
   ) {
-    rules.push({ point, ownerKey, step: options.step, remaining: options.times ?? 1 });
+    const rule = { id: nextId++, point, ownerKey, step: options.step, remaining: options.times ?? 1 };
+    rules.push(rule);
+    relay?.armed({ ...rule });
   },
   clear() {
-    rules.length = 0;
+    rules = [];
     fired.clear();
+    deaths.length = 0;
+    lostAnswers.length = 0;
+    relay?.cleared();
   },
-  /** The points that went off, and how often; and how many rules are still armed. */
+  /** The points that went off and how often, the rules still armed, the deaths and lost answers. */
   report() {
+    relay?.refresh();
     return {
       fired: Object.fromEntries(fired),
       armed: rules.filter((rule) => rule.remaining > 0).length,
+      deaths: [...deaths],
+      lostAnswers: [...lostAnswers],
     };
   },
+  /** The rules still armed (handed to a fresh step workers' process). */
+  rules: () => rules.filter((rule) => rule.remaining > 0).map((rule) => ({ ...rule })),
 };
 
-/** Whether a rule for this point (and step, and connection) is armed; if so, uses it up. */
-function take(point: CrashPoint, step: string, ownerKey: string): boolean {
+/** For the stack's process when the steps run elsewhere: the rules go there, and nothing fires here. */
+export function relayCrashPoints(to: Relay) {
+  relay = to;
+}
+
+/** The step workers' process told its parent that a rule went off there. */
+export function firedElsewhere(ruleId: number, point: CrashPoint) {
+  const rule = rules.find((candidate) => candidate.id === ruleId);
+  if (rule) rule.remaining -= 1;
+  fired.set(point, (fired.get(point) ?? 0) + 1);
+}
+
+/** The step workers' process died, or lost a transfer's answer: its parent records it. */
+export function recordDeath(death: Death) {
+  deaths.push(death);
+}
+export function recordLostAnswer(lost: LostAnswer) {
+  lostAnswers.push(lost);
+}
+
+/** For the step workers' process: the rules its parent holds, how it dies, whom it tells. */
+export function holdCrashPoints(options: {
+  rules: CrashRule[];
+  die: (death: Death) => Promise<never>;
+  fired: (rule: CrashRule) => void;
+  lostAnswer: (lost: LostAnswer) => void;
+}) {
+  rules = options.rules;
+  dying = options.die;
+  onFired = options.fired;
+  onLostAnswer = options.lostAnswer;
+}
+/** A rule armed in the parent after this process started. */
+export function holdRule(rule: CrashRule) {
+  rules.push(rule);
+}
+export function dropRules() {
+  rules = [];
+}
+
+/** Whether any rule is armed here (the wrappers skip all work when none is). */
+export const anyArmed = () => relay === undefined && rules.length > 0;
+
+/** Whether a rule for this point (and step, and connection) is armed here; if so, uses it up. */
+export function take(point: CrashPoint, step: string, ownerKey: string): boolean {
+  if (relay) return false;
   const rule = rules.find(
     (candidate) =>
       candidate.point === point &&
@@ -78,67 +195,41 @@ function take(point: CrashPoint, step: string, ownerKey: string): boolean {
   if (!rule) return false;
   rule.remaining -= 1;
   fired.set(point, (fired.get(point) ?? 0) + 1);
+  onFired(rule);
   return true;
 }
 
-/** Throws if a rule for this point (and step, and connection) is armed, using it up. */
-function check(point: CrashPoint, step: string, ownerKey: string) {
-  if (take(point, step, ownerKey)) throw new StepCrash(point, step);
+/** Dies here if a rule for this point (and step, and connection) is armed, using it up. */
+export async function check(point: CrashPoint, step: string, ownerKey: string, depositId?: string) {
+  if (!take(point, step, ownerKey)) return;
+  const death: Death = {
+    point,
+    step,
+    ownerKey,
+    depositId,
+    at: Date.now(),
+    how: 'thrown',
+    attemptsOpen: [...attempts.keys()],
+  };
+  await dying(death);
 }
 
-/** The provider's operations, by the step that calls them; `acts` if the call changes something. */
-const providerCalls = {
-  getMetadata: { step: 'resolve-bank', acts: true },
-  listBeneficiaries: { step: 'ensure-beneficiary', acts: false },
-  createBeneficiary: { step: 'ensure-beneficiary', acts: true },
-  createTransfer: { step: 'transfer', acts: true },
-  createAutoflowTransfer: { step: 'transfer', acts: true },
-  getOperation: { step: 'reconcile', acts: false },
-} as const;
+/** The deposit's write landed: whether its transfer attempt is now open (recorded, no outcome). */
+export function noteAttempt(depositId: string, ownerKey: string, open: boolean) {
+  if (open === attempts.has(depositId)) return;
+  if (open) attempts.set(depositId, ownerKey);
+  else attempts.delete(depositId);
+  attemptObserver(depositId, open);
+}
 
-let installed = false;
+let attemptObserver: (depositId: string, open: boolean) => void = () => {};
+/** Told each time a transfer attempt opens or closes in this process (the step workers' journal). */
+export function onAttempt(observer: (depositId: string, open: boolean) => void) {
+  attemptObserver = observer;
+}
 
-/** Wraps the deposit records and the provider client of this process; once. */
-export function installCrashPoints() {
-  if (installed) return;
-  installed = true;
-  // The step a deposit is at as this process last read or wrote it: a write is "in" that step.
-  const stepOf = new Map<string, DepositStep>();
-
-  const records = DepositItems.prototype;
-  const get = records.get;
-  records.get = async function (this: DepositItems, depositId: string) {
-    const deposit = await get.call(this, depositId);
-    if (deposit) stepOf.set(deposit.id, deposit.step);
-    return deposit;
-  };
-  const save = records.save;
-  records.save = async function (this: DepositItems, deposit: Deposit, expectedVersion: number) {
-    const step = stepOf.get(deposit.id) ?? deposit.step;
-    check('before-state-write', step, deposit.ownerKey);
-    const saved = await save.call(this, deposit, expectedVersion);
-    if (saved) stepOf.set(deposit.id, deposit.step);
-    // The answer of the landed write is lost: the retry of the same write is what the step hears.
-    if (saved && rules.length > 0 && take('lost-write-answer', step, deposit.ownerKey)) {
-      return save.call(this, deposit, expectedVersion);
-    }
-    if (saved) check('after-state-write', step, deposit.ownerKey);
-    return saved;
-  };
-
-  const client = ProviderClient.prototype as unknown as Record<
-    string,
-    (credentials: ProviderCredentials, ...rest: unknown[]) => Promise<unknown>
-  >;
-  for (const [name, { step, acts }] of Object.entries(providerCalls)) {
-    const call = client[name];
-    if (!call) throw new Error(`ProviderClient has no ${name}`);
-    client[name] = async function (this: ProviderClient, credentials, ...rest) {
-      const ownerKey = digest(credentials.accessToken);
-      if (rules.length > 0) check('before-provider-call', step, ownerKey);
-      const answer = await call.call(this, credentials, ...rest);
-      if (acts && rules.length > 0) check('after-provider-call', step, ownerKey);
-      return answer;
-    };
-  }
+/** A transfer's submission for this connection answered nothing readable. */
+export function noteLostAnswer(ownerKey: string, reason: string) {
+  const depositId = [...attempts].find(([, owner]) => owner === ownerKey)?.[0];
+  onLostAnswer({ ownerKey, depositId, reason, at: Date.now() });
 }

@@ -1,28 +1,12 @@
 /**
- * Local SQS: fauxqs with the topology's queues (each with its DLQ), and pollers that hand SQS events
- * to the same consumer handlers Lambda runs, with partial-batch semantics: the records a handler
- * reports as failed stay on the queue, come back after the visibility timeout, and after
- * `maxReceiveCount` receives move to the DLQ. Each poller is one execution environment: its own
- * instance of the handler's module, working one batch at a time, as a Lambda environment does.
+ * Local SQS: fauxqs with the topology's queues (each with its DLQ), and the pollers (`pollers.ts`)
+ * that hand SQS events to the same consumer handlers Lambda runs, with partial-batch semantics.
  */
-import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import {
-  CreateQueueCommand,
-  DeleteMessageBatchCommand,
-  GetQueueAttributesCommand,
-  type Message,
-  ReceiveMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
 import { type QueueSpec, queues } from '#infra/topology';
 import { localCredentials } from './dynamodb-local.ts';
-import { lambdaContext } from './lambda-context.ts';
-
-type Consumer = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
+import { type PollerGeneration, startPollers } from './pollers.ts';
 
 export interface LocalQueue {
   name: string;
@@ -38,8 +22,11 @@ export interface LocalQueues {
   byKey: Record<keyof typeof queues, LocalQueue>;
   /** The scheduler's own DLQ. */
   schedulerDlq: { url: string; arn: string };
-  /** Starts the pollers; call after the handlers' environment is set. Again after `stopPollers`. */
-  startPollers(options: { visibilityTimeoutSeconds: number; concurrency: number }): Promise<void>;
+  /**
+   * Starts the pollers of every queue but `except` (polled elsewhere: the step workers' child
+   * process); call after the handlers' environment is set. Again after `stopPollers`.
+   */
+  startPollers(options: { concurrency: number; except?: readonly (keyof typeof queues)[] }): Promise<void>;
   /**
    * Stops the pollers, as if every worker went away: each finishes the batch in its hands, but
    * deletes none of it (those messages come back after the visibility timeout, to the next workers).
@@ -47,8 +34,6 @@ export interface LocalQueues {
   stopPollers(): Promise<void>;
   stop(): Promise<void>;
 }
-
-const projectRoot = resolve(import.meta.dirname, '../..');
 
 export async function startLocalQueues(visibilityTimeoutSeconds: number): Promise<LocalQueues> {
   const server = await startFauxqs({ port: 0, logger: false, host: '127.0.0.1' });
@@ -80,64 +65,13 @@ export async function startLocalQueues(visibilityTimeoutSeconds: number): Promis
   }
   const schedulerDlq = await create('scheduler-dlq');
 
-  /** One generation of pollers: `stopPollers` ends it, `startPollers` begins the next. */
-  interface Generation {
-    running: boolean;
-    loops: Promise<void>[];
-  }
-  let current: Generation | undefined;
+  let current: PollerGeneration | undefined;
   let generations = 0;
-
-  async function poll(spec: QueueSpec, queue: LocalQueue, consumer: Consumer, generation: Generation) {
-    while (generation.running) {
-      let messages: Message[] = [];
-      try {
-        const received = await client.send(
-          new ReceiveMessageCommand({
-            QueueUrl: queue.url,
-            MaxNumberOfMessages: spec.batchSize,
-            WaitTimeSeconds: 1,
-            MessageSystemAttributeNames: ['All'],
-            MessageAttributeNames: ['All'],
-          }),
-        );
-        messages = received.Messages ?? [];
-      } catch (error) {
-        if (!generation.running) return;
-        process.stderr.write(`local poller ${queue.name}: ${String(error)}\n`);
-        await new Promise((done) => setTimeout(done, 500));
-        continue;
-      }
-      if (messages.length === 0) continue;
-      const event = toSqsEvent(messages, queue);
-      let failed = new Set<string>();
-      try {
-        const response = await consumer(event, lambdaContext(queue.name));
-        failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
-      } catch {
-        // A handler that throws fails the whole batch, as in Lambda.
-        failed = new Set(messages.map((message) => message.MessageId ?? ''));
-      }
-      const done = messages.filter((message) => !failed.has(message.MessageId ?? ''));
-      if (done.length > 0 && generation.running) {
-        await client.send(
-          new DeleteMessageBatchCommand({
-            QueueUrl: queue.url,
-            Entries: done.map((message, index) => ({
-              Id: String(index),
-              ReceiptHandle: message.ReceiptHandle,
-            })),
-          }),
-        );
-      }
-    }
-  }
 
   async function stopPollers() {
     const generation = current;
-    if (!generation) return;
-    generation.running = false;
-    await Promise.allSettled(generation.loops);
+    current = undefined;
+    await generation?.stop();
   }
 
   return {
@@ -146,24 +80,17 @@ export async function startLocalQueues(visibilityTimeoutSeconds: number): Promis
     byKey,
     schedulerDlq,
     async startPollers(options) {
-      if (current?.running) throw new Error('the local pollers are running already');
-      const generation: Generation = { running: true, loops: [] };
-      current = generation;
+      if (current) throw new Error('the local pollers are running already');
       generations += 1;
-      for (const [key, spec] of Object.entries(queues) as [keyof typeof queues, QueueSpec][]) {
-        const href = pathToFileURL(resolve(projectRoot, spec.consumer)).href;
-        const workers = Math.min(options.concurrency, spec.maxConcurrency);
-        for (let worker = 0; worker < workers; worker += 1) {
-          // Each poller is one execution environment, with its own instance of the handler's module
-          // (its imports are shared): a handler keeps the batch in hand in module state (Powertools'
-          // batch processor does), which two batches at once would overwrite, failed records then
-          // being reported done and deleted. A restart brings new environments.
-          const module = (await import(`${href}?environment=${generations}-${worker}`)) as {
-            handler: Consumer;
-          };
-          generation.loops.push(poll(spec, byKey[key], module.handler, generation));
-        }
-      }
+      const keys = (Object.keys(queues) as (keyof typeof queues)[]).filter(
+        (key) => !options.except?.includes(key),
+      );
+      // A restart brings new environments: the generation names them.
+      current = await startPollers(
+        client,
+        keys.map((key) => ({ spec: queues[key], ...byKey[key] })),
+        { concurrency: options.concurrency, environment: String(generations) },
+      );
     },
     stopPollers,
     async stop() {
@@ -171,27 +98,5 @@ export async function startLocalQueues(visibilityTimeoutSeconds: number): Promis
       client.destroy();
       await server.stop();
     },
-  };
-}
-
-function toSqsEvent(messages: Message[], queue: LocalQueue): SQSEvent {
-  return {
-    Records: messages.map((message) => ({
-      messageId: message.MessageId ?? randomUUID(),
-      receiptHandle: message.ReceiptHandle ?? '',
-      body: message.Body ?? '',
-      attributes: {
-        ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? '1',
-        SentTimestamp: message.Attributes?.SentTimestamp ?? String(Date.now()),
-        SenderId: message.Attributes?.SenderId ?? 'local',
-        ApproximateFirstReceiveTimestamp:
-          message.Attributes?.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
-      },
-      messageAttributes: {},
-      md5OfBody: message.MD5OfBody ?? '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: queue.arn,
-      awsRegion: 'us-east-1',
-    })),
   };
 }

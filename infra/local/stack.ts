@@ -19,6 +19,7 @@ import {
   queues,
   sandboxApi,
   scheduleGroup,
+  stepQueueKeys,
   sweeper,
   tables,
   watchedQueues,
@@ -27,13 +28,14 @@ import {
 import { serveConsole } from '../console/serve.ts';
 import { installLocalClock } from './clock.ts';
 import { localControls } from './controls.ts';
-import { installCrashPoints } from './crash-points.ts';
+import { installCrashPoints } from './crash-wrappers.ts';
 import { createTables, localCredentials, startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensurePortFree, startGateway } from './gateway.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { installProviderJournal } from './provider-journal.ts';
 import { startLocalQueues } from './queues.ts';
 import { startLocalScheduler } from './scheduler.ts';
+import { startStepWorkers } from './step-workers.ts';
 import { startStreamPoller } from './streams.ts';
 import { localWallets } from './wallets.ts';
 
@@ -48,6 +50,11 @@ export interface LocalStackOptions {
   /** How long a failed SQS message stays hidden before it comes back (AWS: six times the timeout). */
   visibilityTimeoutSeconds?: number;
   sweepIntervalMs?: number;
+  /**
+   * Where the step queues' pollers run: in this process (the default), or in a child process that a
+   * test can kill with SIGKILL (`step-workers.ts`; its crash points kill it instead of throwing).
+   */
+  stepWorkers?: 'in-process' | 'child-process';
   /** Extra environment for the handlers (tests lower delays and thresholds here). */
   env?: Record<string, string>;
   /** Told what the stack is doing while it starts (`npm start` prints it). */
@@ -70,9 +77,11 @@ export interface LocalStack {
    * Restarts the queue pollers (the step workers and the webhook deliverer), as a deployment or a
    * Lambda recycle would: the running ones finish the batch in hand without deleting it (it comes
    * back after the visibility timeout), then, after `pauseMs`, new ones start, each a new (cold)
-   * instance of its handler's module.
+   * instance of its handler's module. Step workers in a child process are killed instead (SIGKILL).
    */
   restartWorkers(options?: { pauseMs?: number }): Promise<void>;
+  /** The step workers' processes killed so far (child-process mode), at crash points and not. */
+  stepWorkerKills(): { planned: number; unplanned: number } | undefined;
   stop(): Promise<void>;
 }
 
@@ -157,8 +166,18 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       page: serveConsole,
     });
     stops.push(() => operator.close());
-    const pollers = { visibilityTimeoutSeconds: visibility, concurrency: 2 };
+    const concurrency = 2;
+    const inChild = options.stepWorkers === 'child-process';
+    const pollers = { concurrency, except: inChild ? Object.values(stepQueueKeys) : [] };
     await sqs.startPollers(pollers);
+    const workers = inChild
+      ? await startStepWorkers({
+          sqsEndpoint: sqs.endpoint,
+          concurrency,
+          queues: Object.values(stepQueueKeys).map((key) => ({ key, ...sqs.byKey[key] })),
+        })
+      : undefined;
+    if (workers) stops.push(() => workers.stop());
 
     // The outbox relay, fed by the deposits table's stream as the event source mapping does in AWS.
     const relay = (await import(pathToFileURL(resolve(projectRoot, outbox.handler)).href)) as {
@@ -200,10 +219,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         Object.entries(sqs.byKey).map(([key, queue]) => [key, { url: queue.url, dlqUrl: queue.dlqUrl }]),
       ),
       async restartWorkers({ pauseMs = 0 } = {}) {
-        await sqs.stopPollers();
-        if (pauseMs > 0) await new Promise((done) => setTimeout(done, pauseMs));
-        await sqs.startPollers(pollers);
+        await Promise.all([
+          workers?.kill(pauseMs),
+          (async () => {
+            await sqs.stopPollers();
+            if (pauseMs > 0) await new Promise((done) => setTimeout(done, pauseMs));
+            await sqs.startPollers(pollers);
+          })(),
+        ]);
       },
+      stepWorkerKills: () => workers?.kills(),
       stop: stopAll,
     };
   } catch (error) {

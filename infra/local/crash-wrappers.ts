@@ -1,0 +1,149 @@
+/**
+ * The crash points' wrappers (`crash-points.ts`), for the local stack only: installed from outside
+ * on the prototypes of the adapters every step writes through and of the provider client, once per
+ * process. Around each write, and each provider call, a step may die before it or after it. They also
+ * note, as evidence for a chaos run's audit, which deposits have a transfer attempt on record without
+ * its outcome, and which transfer submissions answered nothing readable.
+ */
+import { BeneficiaryClaimItems, ConnectionLeaseItems, DepositItems } from '#shared/adapters/deposits-table';
+import { EventBridgeWakeScheduler } from '#shared/adapters/scheduler';
+import { SharedWakeItems } from '#shared/adapters/shared-wakes';
+import { SqsStepQueues } from '#shared/adapters/step-queues';
+import type { BeneficiaryClaim, Deposit, DepositStep, StepMessage } from '#shared/deposits/model';
+import { ProviderClient, type ProviderCredentials } from '#shared/provider/client';
+import { ProviderUnknownOutcome } from '#shared/provider/outcomes';
+import { digest } from '#shared/secrets';
+import { anyArmed, type CrashPoint, check, noteAttempt, noteLostAnswer, take } from './crash-points.ts';
+
+/** The provider's operations, by the step that calls them; `acts` if the call changes something. */
+const providerCalls = {
+  getMetadata: { step: 'resolve-bank', acts: true },
+  listBeneficiaries: { step: 'ensure-beneficiary', acts: false },
+  createBeneficiary: { step: 'ensure-beneficiary', acts: true },
+  createTransfer: { step: 'transfer', acts: true },
+  createAutoflowTransfer: { step: 'transfer', acts: true },
+  getOperation: { step: 'reconcile', acts: false },
+} as const;
+const transferCalls = new Set(['createTransfer', 'createAutoflowTransfer']);
+
+/**
+ * The step each deposit is at as this process last read or wrote it, and the deposit each
+ * connection's last was: a write, a send, a call is "in" that step (a send that follows a step's
+ * move is in the step it moved to).
+ */
+const stepOf = new Map<string, DepositStep>();
+const ownerOf = new Map<string, string>();
+const lastOfOwner = new Map<string, { step: DepositStep; depositId: string }>();
+
+function seen(deposit: Deposit) {
+  stepOf.set(deposit.id, deposit.step);
+  ownerOf.set(deposit.id, deposit.ownerKey);
+  lastOfOwner.set(deposit.ownerKey, { step: deposit.step, depositId: deposit.id });
+}
+
+/** Where a write happens: the connection, and the deposit (and so the step) it is for. */
+interface Place {
+  ownerKey: string | undefined;
+  depositId?: string | undefined;
+}
+
+type Method = (...args: unknown[]) => Promise<unknown>;
+
+/** Wraps `name` on `prototype` with a death before it and after it (of the kind `point`). */
+function aroundWrite(prototype: object, name: string, kind: string, place: (args: unknown[]) => Place) {
+  const methods = prototype as Record<string, Method>;
+  const original = methods[name];
+  if (typeof original !== 'function') throw new Error(`${kind}: no method ${name} to wrap`);
+  methods[name] = async function (this: unknown, ...args: unknown[]) {
+    if (!anyArmed()) return original.apply(this, args);
+    const { ownerKey, depositId: named } = place(args);
+    if (!ownerKey) return original.apply(this, args);
+    const last = lastOfOwner.get(ownerKey);
+    const depositId = named ?? last?.depositId;
+    const step = (depositId && stepOf.get(depositId)) || last?.step || 'unknown';
+    await check(`before-${kind}` as CrashPoint, step, ownerKey, depositId);
+    const answer = await original.apply(this, args);
+    await check(`after-${kind}` as CrashPoint, step, ownerKey, depositId);
+    return answer;
+  };
+}
+
+let installed = false;
+
+/** Wraps the adapters and the provider client of this process; once. */
+export function installCrashPoints() {
+  if (installed) return;
+  installed = true;
+  wrapDeposits();
+  const byClaim = (args: unknown[]) => ({ ownerKey: (args[0] as BeneficiaryClaim).ownerKey });
+  const byOwner = (args: unknown[]) => ({ ownerKey: args[0] as string });
+  for (const name of ['claim', 'update'])
+    aroundWrite(BeneficiaryClaimItems.prototype, name, 'claim-write', byClaim);
+  for (const name of ['markUsed', 'forget', 'release'])
+    aroundWrite(BeneficiaryClaimItems.prototype, name, 'claim-write', byOwner);
+  for (const name of ['acquire', 'release'])
+    aroundWrite(ConnectionLeaseItems.prototype, name, 'lease-write', byOwner);
+  for (const name of ['arm', 'follow', 'take'])
+    aroundWrite(SharedWakeItems.prototype, name, 'wake-write', byOwner);
+  const byMessage = (message: unknown) => {
+    const depositId = (message as StepMessage).depositId;
+    return { ownerKey: ownerOf.get(depositId), depositId };
+  };
+  aroundWrite(EventBridgeWakeScheduler.prototype, 'scheduleAt', 'schedule', (args) => byMessage(args[2]));
+  aroundWrite(SqsStepQueues.prototype, 'send', 'queue-send', (args) => byMessage(args[0]));
+  wrapProvider();
+}
+
+function wrapDeposits() {
+  const records = DepositItems.prototype;
+  const get = records.get;
+  records.get = async function (this: DepositItems, depositId: string) {
+    const deposit = await get.call(this, depositId);
+    if (deposit) seen(deposit);
+    return deposit;
+  };
+  const save = records.save;
+  records.save = async function (this: DepositItems, deposit: Deposit, expectedVersion: number) {
+    const step = stepOf.get(deposit.id) ?? deposit.step;
+    await check('before-state-write', step, deposit.ownerKey, deposit.id);
+    let saved = await save.call(this, deposit, expectedVersion);
+    if (saved) {
+      seen(deposit);
+      const open = deposit.transferAttempt !== undefined && deposit.transferOperationId === undefined;
+      noteAttempt(deposit.id, deposit.ownerKey, open && deposit.step === 'transfer');
+    }
+    // The answer of the landed write is lost: the retry of the same write is what the step hears.
+    if (saved && take('lost-write-answer', step, deposit.ownerKey)) {
+      saved = await save.call(this, deposit, expectedVersion);
+    }
+    if (saved) await check('after-state-write', step, deposit.ownerKey, deposit.id);
+    return saved;
+  };
+}
+
+function wrapProvider() {
+  const client = ProviderClient.prototype as unknown as Record<
+    string,
+    (credentials: ProviderCredentials, ...rest: unknown[]) => Promise<unknown>
+  >;
+  for (const [name, { step, acts }] of Object.entries(providerCalls)) {
+    const call = client[name];
+    if (!call) throw new Error(`ProviderClient has no ${name}`);
+    client[name] = async function (this: ProviderClient, credentials, ...rest) {
+      const ownerKey = digest(credentials.accessToken);
+      const depositId = lastOfOwner.get(ownerKey)?.depositId;
+      await check('before-provider-call', step, ownerKey, depositId);
+      let answer: unknown;
+      try {
+        answer = await call.call(this, credentials, ...rest);
+      } catch (error) {
+        if (transferCalls.has(name) && error instanceof ProviderUnknownOutcome) {
+          noteLostAnswer(ownerKey, error.reason);
+        }
+        throw error;
+      }
+      if (acts) await check('after-provider-call', step, ownerKey, depositId);
+      return answer;
+    };
+  }
+}

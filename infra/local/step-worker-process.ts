@@ -1,0 +1,100 @@
+/**
+ * The step workers' process, for the local stack only (`step-workers.ts` starts it): the pollers of
+ * the step queues, with the handlers Lambda runs, in a process of their own that a test can kill. Its
+ * parent hands it the queues, the crash rules armed so far and the local clock's shift, then each
+ * rule armed and each move of the clock. It tells its parent through a journal file, written
+ * synchronously so that it survives a SIGKILL: the rules used up, the transfer attempts opened and
+ * closed, the transfer answers lost, and, at an armed crash point, the death it is about to die. It
+ * then asks its parent to kill it and stops dead (nothing more runs), or kills itself if no one does.
+ */
+import { appendFileSync } from 'node:fs';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { queues } from '#infra/topology';
+import { installLocalClock, localClock } from './clock.ts';
+import {
+  type CrashPoint,
+  type CrashRule,
+  type Death,
+  dropRules,
+  holdCrashPoints,
+  holdRule,
+  onAttempt,
+} from './crash-points.ts';
+import { installCrashPoints } from './crash-wrappers.ts';
+import { localCredentials } from './dynamodb-local.ts';
+import { startPollers } from './pollers.ts';
+
+/** What the parent sends: first `start`, then rules and clock moves. */
+export type ToWorkers =
+  | {
+      type: 'start';
+      sqsEndpoint: string;
+      queues: { key: keyof typeof queues; name: string; url: string; arn: string }[];
+      concurrency: number;
+      environment: string;
+      rules: CrashRule[];
+      clockShiftMs: number;
+    }
+  | { type: 'arm'; rule: CrashRule }
+  | { type: 'clear' }
+  | { type: 'clock'; shiftMs: number };
+
+/** A line of the journal. */
+export type JournalLine =
+  | { kind: 'fired'; ruleId: number; point: CrashPoint }
+  | { kind: 'attempt'; depositId: string; open: boolean }
+  | { kind: 'lost-answer'; ownerKey: string; depositId?: string | undefined; reason: string; at: number }
+  | { kind: 'death'; death: Death };
+
+const journal = process.env.STEP_WORKERS_JOURNAL;
+if (!journal || !process.send)
+  throw new Error('the step workers run only as the local stack’s child process');
+const write = (line: JournalLine) => appendFileSync(journal, `${JSON.stringify(line)}\n`);
+
+/** Stops this process dead: no timer, no promise, no finally runs again; the parent's SIGKILL ends it. */
+function freeze(): never {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5_000);
+  // Nobody came: die all the same.
+  process.kill(process.pid, 'SIGKILL');
+  throw new Error('unreachable');
+}
+
+installLocalClock();
+installCrashPoints();
+
+process.on('message', async (message: ToWorkers) => {
+  switch (message.type) {
+    case 'start': {
+      localClock.advance(message.clockShiftMs);
+      holdCrashPoints({
+        rules: message.rules,
+        die: async (death) => {
+          write({ kind: 'death', death: { ...death, how: 'killed' } });
+          process.send?.({ type: 'dying' });
+          return freeze();
+        },
+        fired: (rule) => write({ kind: 'fired', ruleId: rule.id, point: rule.point }),
+        lostAnswer: (lost) => write({ kind: 'lost-answer', ...lost }),
+      });
+      onAttempt((depositId, open) => write({ kind: 'attempt', depositId, open }));
+      const client = new SQSClient({
+        endpoint: message.sqsEndpoint,
+        region: 'us-east-1',
+        credentials: localCredentials,
+      });
+      await startPollers(
+        client,
+        message.queues.map(({ key, ...queue }) => ({ spec: queues[key], ...queue })),
+        { concurrency: message.concurrency, environment: message.environment },
+      );
+      process.send?.({ type: 'ready' });
+      return;
+    }
+    case 'arm':
+      return holdRule(message.rule);
+    case 'clear':
+      return dropRules();
+    case 'clock':
+      return localClock.advance(Math.max(0, message.shiftMs - localClock.shift()));
+  }
+});
