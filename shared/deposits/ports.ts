@@ -214,7 +214,14 @@ export interface DepositSettings {
   stallAfterMs: number;
   /** Re-drives by the sweeper of a deposit that does not move, before it fails. */
   maxRedrives: number;
-  /** A claim to create a beneficiary older than this is taken over (its holder died). */
+  /**
+   * The margin past `stallAfterMs` after which a claim to create a beneficiary whose holder has not
+   * run is taken over (its holder died): stale `stallAfterMs + claimStaleMs` after it was last taken
+   * or refreshed. Its holder refreshes it on every run of the step (each try of a busy connection,
+   * each retry), and one that stopped moving (a lost message) is re-driven by the sweeper after
+   * `stallAfterMs`: the margin covers the sweeper's period and that run, so a holder merely late is
+   * never taken over (`steps/beneficiary-claim.ts`, `claimLifeMs`).
+   */
   claimStaleMs: number;
   /** How long a connection's bank metadata is remembered (0: asked on every deposit). */
   bankMemoryMs: number;

@@ -46,7 +46,8 @@ export function depositSettings(): DepositSettings {
     maxRetries: tuning.MAX_RETRIES,
     maxRedrives: tuning.MAX_REDRIVES,
     stallAfterMs: tuning.STALL_AFTER_SECONDS * 1000,
-    claimStaleMs: Math.max(60_000, PROVIDER_TIMEOUT_MS * 3),
+    // Past the stall time: the sweeper's period (a minute), and a run of the step (its provider calls).
+    claimStaleMs: 60_000 + Math.max(60_000, PROVIDER_TIMEOUT_MS * 3),
     bankMemoryMs: tuning.BANK_MEMORY_SECONDS * 1000,
     sourceBankMemoryMs: tuning.SOURCE_BANK_MEMORY_SECONDS * 1000,
   };

@@ -150,8 +150,10 @@ describe('ensure-beneficiary', () => {
       const w = world();
       const ctx = w.contexts.ensureBeneficiary();
       const deposit = await atStep(w);
-      // Exactly as old as the stale limit: still live.
-      const claim = claimOf(w, { claimedAt: w.clock.now() - settings.claimStaleMs });
+      // Exactly as old as the stale limit (the stall time and the margin): still live.
+      const claim = claimOf(w, {
+        claimedAt: w.clock.now() - settings.stallAfterMs - settings.claimStaleMs,
+      });
 
       await ensureBeneficiary(deposit, ctx);
 
@@ -177,7 +179,8 @@ describe('ensure-beneficiary', () => {
       const w = world();
       const ctx = w.contexts.ensureBeneficiary();
       const deposit = await atStep(w);
-      claimOf(w, { claimedAt: w.clock.now() - settings.claimStaleMs - 1 });
+      // Not refreshed through the stall time and the margin: its holder did not run when re-driven.
+      claimOf(w, { claimedAt: w.clock.now() - settings.stallAfterMs - settings.claimStaleMs - 1 });
       w.provider
         .answer('listBeneficiaries', listed(), listed({ id: 'ben-1' }))
         .answer('createBeneficiary', created('ref-1'));

@@ -6,9 +6,22 @@
  * then, by its creator or by whichever deposit comes (the record outlives a creator that ends).
  */
 import { type BeneficiaryClaim, bankOf, type Deposit } from '../model.ts';
+import type { DepositSettings } from '../ports.ts';
 import { advance, sendStep } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
 import type { EnsureBeneficiaryContext } from './ensure-beneficiary.ts';
+
+/**
+ * How long a creation claim stays live after its holder last ran the step (its `claimedAt`, which a
+ * wait of its own puts ahead: its caller's answer): the holder refreshes it on every run (each try
+ * of a busy connection, each retry), and a holder that stopped moving (its message lost, its run
+ * died) is re-driven by the sweeper once it has not moved for `stallAfterMs`; `claimStaleMs` more
+ * covers the sweeper's period and that run. Only a holder that did not run by then is taken over: a
+ * late one keeps its claim, and nobody creates the beneficiary twice.
+ */
+export function claimLifeMs(settings: Pick<DepositSettings, 'stallAfterMs' | 'claimStaleMs'>): number {
+  return settings.stallAfterMs + settings.claimStaleMs;
+}
 
 /** A bank that lists new beneficiaries but did not show a new one yet: how long until it is looked up. */
 export const LOOK_UP_AGAIN_MS = 30_000;
@@ -82,7 +95,7 @@ export async function waitForClaim(
   const until =
     claimedAt > now
       ? claimedAt + 1_000
-      : Math.min(claimedAt + ctx.settings.claimStaleMs + 1_000, now + 1_000 * 2 ** Math.min(waits, 10));
+      : Math.min(claimedAt + claimLifeMs(ctx.settings) + 1_000, now + 1_000 * 2 ** Math.min(waits, 10));
   const next = await advance(ctx, deposit, { sleepsUntil: until, claimWaits: waits + 1 });
   if (next) await wakeAt(ctx, next, 'ensure-beneficiary', until);
 }

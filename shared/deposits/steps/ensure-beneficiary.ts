@@ -31,7 +31,7 @@ import type { SendsOf, WakesOf } from '../reach.ts';
 import { advance, fail, sendStep } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
 import { isWalletAccount, walletOf } from '../wallets.ts';
-import { LOOK_UP_AGAIN_MS, lookUpLater, waitForClaim } from './beneficiary-claim.ts';
+import { claimLifeMs, LOOK_UP_AGAIN_MS, lookUpLater, waitForClaim } from './beneficiary-claim.ts';
 
 export { LOOK_UP_AGAIN_MS } from './beneficiary-claim.ts';
 
@@ -69,14 +69,22 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     walletAccountId: deposit.walletAccountId,
     state: 'creating',
     depositId: deposit.id,
-    claimedAt: mine && existing ? existing.claimedAt : now,
+    // Held until a time of its own (its caller's answer), or refreshed now: its holder runs.
+    claimedAt: mine && existing && existing.claimedAt > now ? existing.claimedAt : now,
   };
   if (created) {
     // Before the list shows it, another deposit waits for its creator's look-up (or its own).
     if (!mine && (created.lookupAt ?? now) > now) return waitForClaim(ctx, deposit, created);
-  } else if (!mine && !(await ctx.claims.claim(claim, now - ctx.settings.claimStaleMs))) {
-    const held = existing ?? (await ctx.claims.get(deposit.ownerKey, deposit.walletAccountId));
-    return waitForClaim(ctx, deposit, held);
+  } else if (!mine) {
+    if (!(await ctx.claims.claim(claim, now - claimLifeMs(ctx.settings)))) {
+      const held = existing ?? (await ctx.claims.get(deposit.ownerKey, deposit.walletAccountId));
+      return waitForClaim(ctx, deposit, held);
+    }
+  } else if (claim.claimedAt > (existing?.claimedAt ?? now)) {
+    // Its holder runs: the claim is refreshed, so that only a holder that stopped looks abandoned.
+    if (!(await ctx.claims.update(claim))) {
+      return waitForClaim(ctx, deposit, await ctx.claims.get(deposit.ownerKey, deposit.walletAccountId));
+    }
   }
 
   const lookupAt = created ? (created.lookupAt ?? now) : deposit.beneficiaryLookupAt;

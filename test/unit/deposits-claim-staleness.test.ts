@@ -1,0 +1,129 @@
+/**
+ * A beneficiary claim looks abandoned only once its holder has had its full chance: a holder that is
+ * merely late (it waits for a busy connection, or its message was lost and the sweeper re-drives it
+ * `stallAfterMs` after it last moved) keeps its claim, and the beneficiary is created once; a holder
+ * that never runs again loses it. Through the fakes of the ports and a manual clock. (The first two
+ * failed before the fix: the claim went stale `claimStaleMs` after it was taken, whatever its
+ * holder did, and a second deposit created the beneficiary again.)
+ */
+import { describe, expect, it } from 'vitest';
+import type { Deposit } from '#shared/deposits/model';
+import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
+import { sweep } from '#shared/deposits/sweeper';
+import { answers, banks, ownerKey, settings, world } from '../support/deposit-world.ts';
+
+type World = ReturnType<typeof world>;
+
+const claimKey = `${ownerKey}#wallet-aed`;
+const wallet = { name: 'Acme Wallet LLC', accountNumber: '0331234567890123456' };
+
+/** A listBeneficiaries answer: the wallet's beneficiary as `id` when given, else none. */
+function listing(id?: string) {
+  const beneficiaries = id ? [{ ...wallet, id, type: 'local', status: 'approved' }] : [];
+  return answers.done({ jobID: 'j', success: true, status: 'done', beneficiaries });
+}
+
+/** The bank answers a list (empty), the creation, and the list that names `id`. */
+function creates(w: World, id: string) {
+  w.provider
+    .answer('listBeneficiaries', listing(), listing(id))
+    .answer('createBeneficiary', answers.done({ jobID: 'j', success: true, status: 'done' }));
+}
+
+/** Another operation keeps the user's connection (its lease) for a long while. */
+function connectionBusy(w: World) {
+  w.table.leaseItems.set(ownerKey, { holder: 'another-operation', until: w.clock.now() + 86_400_000 });
+}
+
+function atStep(w: World) {
+  return w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
+}
+
+/** Runs the step for a deposit as stored now. */
+function run(w: World, deposit: Deposit) {
+  return ensureBeneficiary(w.table.current(deposit.id), w.contexts.ensureBeneficiary());
+}
+
+describe('a live but late claim holder is not taken over', () => {
+  it('its message lost, re-driven by the sweeper after the stall time: it keeps the claim, one creation', async () => {
+    // prepare: the holder claims, finds the connection busy, and its requeued message is lost
+    const w = world();
+    const holder = await atStep(w);
+    connectionBusy(w);
+    await run(w, holder);
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'creating', depositId: holder.id });
+    w.table.leaseItems.clear();
+    const other = await atStep(w);
+
+    // act: another deposit comes past the claim's old stale limit; then the sweeper re-drives the holder
+    w.clock.advance(settings.claimStaleMs + 1_000);
+    await run(w, other);
+    w.clock.set(w.table.current(holder.id).checkAt ?? 0);
+    const sweeping = w.contexts.sweep();
+    await sweep(sweeping);
+    expect(sweeping.queues.sent.map((sent) => sent.message.depositId)).toContain(holder.id);
+    creates(w, 'ben-1');
+    await run(w, holder);
+    w.clock.advance(1_000);
+    await run(w, other);
+
+    // assess
+    expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', depositId: holder.id });
+    for (const deposit of [holder, other]) {
+      expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-1' });
+    }
+  });
+
+  it('waiting for a busy connection longer than the stall time, try after try: each try refreshes its claim', async () => {
+    // prepare: the holder claims; the connection stays busy through many of its tries
+    const w = world();
+    const holder = await atStep(w);
+    connectionBusy(w);
+    const claimedAt = w.clock.now();
+    while (w.clock.now() - claimedAt <= settings.stallAfterMs + settings.claimStaleMs) {
+      await run(w, holder);
+      w.clock.advance(30_000);
+    }
+    const other = await atStep(w);
+
+    // act
+    await run(w, other);
+
+    // assess: the other sleeps; the claim is the holder's, refreshed at its last try
+    expect(w.provider.calls).toEqual([]);
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'creating', depositId: holder.id });
+    expect(w.table.claimItems.get(claimKey)?.claimedAt).toBeGreaterThan(w.clock.now() - 60_000);
+    expect(w.table.current(other.id).sleepsUntil).toBeGreaterThan(w.clock.now());
+    expect(w.table.current(holder.id)).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary' });
+  });
+});
+
+describe('a dead claim holder is still taken over', () => {
+  it('once it has not run for the stall time and the margin: the other deposit creates the beneficiary', async () => {
+    // prepare: the holder claims, finds the connection busy, and never runs again
+    const w = world();
+    const holder = await atStep(w);
+    connectionBusy(w);
+    await run(w, holder);
+    const claimedAt = w.table.claimItems.get(claimKey)?.claimedAt ?? 0;
+    w.table.leaseItems.clear();
+    const early = await atStep(w);
+    const other = await atStep(w);
+
+    // act: a deposit just before the claim goes stale, another just after
+    w.clock.set(claimedAt + settings.stallAfterMs + settings.claimStaleMs);
+    await run(w, early);
+    const before = w.table.claimItems.get(claimKey)?.depositId;
+    w.clock.advance(1);
+    creates(w, 'ben-2');
+    await run(w, other);
+
+    // assess
+    expect(before).toBe(holder.id);
+    expect(w.table.current(early.id).sleepsUntil).toBeGreaterThan(claimedAt);
+    expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', depositId: other.id });
+    expect(w.table.current(other.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-2' });
+  });
+});
