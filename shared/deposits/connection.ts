@@ -89,7 +89,7 @@ export async function callUnderLease<T, S extends WorkStep>(
     if (error instanceof ProviderRefusal && tolerated.includes(error.type)) return { value: error, lease };
     await ctx.leases.release(deposit.ownerKey, lease);
     if (error instanceof ProviderRefusal) {
-      if (saysLater(error)) await waitForConnection(ctx, deposit, step);
+      if (saysLater(error)) await waitForConnection(ctx, deposit, step, {}, error.retryAfterMs);
       else await fail(ctx, deposit, error.type, error.msg);
       return undefined;
     }

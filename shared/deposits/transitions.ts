@@ -19,7 +19,7 @@ import type {
   StepQueues,
 } from './ports.ts';
 import { asSourceEvent } from './sources.ts';
-import { type FollowersContext, wakeFollowers } from './wake-ups.ts';
+import { type FollowersContext, MAX_SQS_DELAY_SECONDS, wakeFollowers } from './wake-ups.ts';
 
 /** What a change of state touches: the deposit itself, and the metric of its transitions. */
 export interface TransitionContext {
@@ -76,7 +76,8 @@ export async function advance(
     next.sealedAnswers = undefined;
     next.checkAt = undefined;
   } else {
-    next.checkAt = checkAt(next, now, ctx.settings.stallAfterMs);
+    // A change may ask for a later look than its step's (a wait the bank asked for), never an earlier one.
+    next.checkAt = Math.max(checkAt(next, now, ctx.settings.stallAfterMs), changes.checkAt ?? 0);
   }
   next.writeId = randomUUID();
   if (!(await ctx.deposits.save(next, deposit.version)) && !(await wroteIt(ctx, next))) return undefined;
@@ -187,9 +188,19 @@ export function saysLater(refusal: { type: string; httpStatus: number }): boolea
 }
 
 /**
+ * The delay, in seconds, before trying again after "later": `regularSeconds`, or longer when the
+ * provider asked for longer (its `Retry-After`), up to SQS's longest delay (15 minutes).
+ */
+export function laterDelaySeconds(regularSeconds: number, retryAfterMs?: number): number {
+  const asked = retryAfterMs === undefined ? 0 : Math.ceil(retryAfterMs / 1000);
+  return Math.min(MAX_SQS_DELAY_SECONDS, Math.max(regularSeconds, asked));
+}
+
+/**
  * The bank's connection is busy with another operation (or the provider asks for fewer requests):
- * nothing happened, come back after a growing
- * wait (with `changes`), counted apart from the retries of failed calls; past `MAX_BUSY_WAITS` the
+ * nothing happened, come back after a growing wait (with `changes`), or after the wait the provider
+ * asked for (`retryAfterMs`, its `Retry-After`) when longer, at most 15 minutes; the sweeper's look
+ * waits for it too. Counted apart from the retries of failed calls; past `MAX_BUSY_WAITS` the
  * deposit fails PROVIDER_UNAVAILABLE.
  */
 export async function waitForConnection<S extends WorkStep>(
@@ -197,14 +208,22 @@ export async function waitForConnection<S extends WorkStep>(
   deposit: Deposit,
   step: S,
   changes: Partial<Deposit> = {},
+  retryAfterMs?: number,
 ) {
   const waits = deposit.busyWaits ?? 0;
   if (waits >= MAX_BUSY_WAITS) {
     const msg = `The bank kept the connection busy through ${waits} tries`;
     return fail(ctx, deposit, 'PROVIDER_UNAVAILABLE', msg, changes);
   }
-  const next = await advance(ctx, deposit, { ...changes, busyWaits: waits + 1 }, 'connection busy');
-  if (next) await sendStep(ctx, next, step, Math.min(30, 1 + waits * 2));
+  const delay = laterDelaySeconds(Math.min(30, 1 + waits * 2), retryAfterMs);
+  const lookAt = ctx.clock.now() + delay * 1000 + ctx.settings.stallAfterMs;
+  const next = await advance(
+    ctx,
+    deposit,
+    { ...changes, busyWaits: waits + 1, checkAt: lookAt },
+    'connection busy',
+  );
+  if (next) await sendStep(ctx, next, step, delay);
 }
 
 /**

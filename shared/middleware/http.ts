@@ -23,6 +23,7 @@ export function json(statusCode: number, body: unknown): HttpResult {
 
 export function failedEnvelope(error: EnvelopeError) {
   return {
+    ...(error.operation ? { [error.operation.idField]: error.operation.id } : {}),
     success: false,
     status: 'failed',
     type: error.type,

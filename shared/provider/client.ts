@@ -39,6 +39,7 @@ import {
   type ProviderCredentials,
   ProviderRefusal,
   ProviderUnknownOutcome,
+  retryAfterMs,
 } from './outcomes.ts';
 
 // The client is the provider's entry point: what it answers is imported from here.
@@ -48,6 +49,7 @@ export {
   type ProviderCredentials,
   ProviderRefusal,
   ProviderUnknownOutcome,
+  retryAfterMs,
   type UnknownReason,
 } from './outcomes.ts';
 
@@ -56,6 +58,8 @@ export interface ProviderClientOptions {
   /** Per request; a request that takes longer has an unknown outcome. */
   timeoutMs: number;
   fetch?: typeof fetch;
+  /** The time a refusal's `Retry-After` date is read against (epoch ms); the system's by default. */
+  now?: () => number;
 }
 
 type IdField = 'jobID' | 'operationID';
@@ -72,10 +76,12 @@ export interface TransferOrder {
 export class ProviderClient {
   private readonly baseUrl: string;
   private readonly fetch: typeof fetch;
+  private readonly now: () => number;
 
   constructor(private readonly options: ProviderClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.fetch = options.fetch ?? globalThis.fetch;
+    this.now = options.now ?? Date.now;
   }
 
   async exchangeToken(appSecret: string, accessCode: string, connectionID: string) {
@@ -211,7 +217,7 @@ export class ProviderClient {
       case 'failed': {
         const failed = FailedEnvelope.safeParse(parsed);
         if (!failed.success) break;
-        throw new ProviderRefusal(failed.data.type, failed.data.msg, response.status, id);
+        throw refusal(failed.data, response, id);
       }
     }
     throw new ProviderUnknownOutcome(
@@ -262,7 +268,8 @@ export class ProviderClient {
         response.status,
       );
     }
-    return { status: response.status, json };
+    const retryAfter = retryAfterMs(response.headers.get('retry-after'), this.now());
+    return { status: response.status, json, retryAfterMs: retryAfter };
   }
 
   /**
@@ -273,8 +280,7 @@ export class ProviderClient {
   private parse<S extends z.ZodType>(schema: S, response: RawResponse, path: string): z.infer<S> {
     const failed = FailedEnvelope.safeParse(response.json);
     if (failed.success) {
-      const id = failed.data.operationID ?? failed.data.jobID;
-      throw new ProviderRefusal(failed.data.type, failed.data.msg, response.status, id);
+      throw refusal(failed.data, response, failed.data.operationID ?? failed.data.jobID);
     }
     const parsed = schema.safeParse(response.json);
     if (!parsed.success || response.status >= 400) {
@@ -291,4 +297,11 @@ export class ProviderClient {
 interface RawResponse {
   status: number;
   json: unknown;
+  /** Its `Retry-After`, read when it came. */
+  retryAfterMs?: number | undefined;
+}
+
+/** The refusal a failed envelope stands for, with the operation it names and the wait it asks. */
+function refusal(failed: { type: string; msg: string }, response: RawResponse, operationId?: string) {
+  return new ProviderRefusal(failed.type, failed.msg, response.status, operationId, response.retryAfterMs);
 }

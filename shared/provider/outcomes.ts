@@ -37,11 +37,30 @@ export class ProviderRefusal extends Error {
     readonly httpStatus: number,
     /** The operation's id, when the provider assigned one before refusing. */
     readonly operationId?: string,
+    /**
+     * How long the provider asked the caller to wait before trying again (its `Retry-After`, in
+     * ms from when the refusal was read), when it said; the steps wait at least that long after a
+     * refusal that says "later" (`saysLater`).
+     */
+    readonly retryAfterMs?: number,
   ) {
     super(`${type}: ${msg}`);
     this.name = 'ProviderRefusal';
     this.coolDownEndsAt = type === 'BENEFICIARY_COOL_DOWN_PERIOD' ? instantIn(msg) : undefined;
   }
+}
+
+/**
+ * The wait a `Retry-After` header names, in ms from `now`: delay-seconds (digits), or an HTTP date
+ * (any of HTTP's three forms, GMT; one already past is no wait). Undefined when absent or unreadable.
+ */
+export function retryAfterMs(value: string | null | undefined, now: number): number | undefined {
+  const text = value?.trim() ?? '';
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // Every HTTP date begins with the day's name; the asctime form names no zone, and is GMT.
+  if (!/^[A-Za-z]{3,9},?\s/.test(text)) return undefined;
+  const at = Date.parse(/GMT$/i.test(text) ? text : `${text} GMT`);
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
 }
 
 /** The first ISO 8601 UTC instant in a text, as epoch ms. */

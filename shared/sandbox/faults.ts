@@ -12,7 +12,10 @@
  *   - an `after` outcome loses the answer of an operation that took effect;
  *   - `timeout` hangs for `timeoutMs` (default `SANDBOX_TIMEOUT_MS`) and answers 504 GATEWAY_TIMEOUT;
  *   - `refusal` answers the failed envelope of its `type` with its 4xx `status` (and `Retry-After`
- *     when it names `retryAfterSeconds`), always before effect;
+ *     when it names `retryAfterSeconds`), always before effect; with `namesOperation`, the envelope
+ *     names an operation as a failed operation's does: on the operation read, the one the body reads;
+ *     on a call that creates one, a new operation, recorded as failed with the refusal (nothing else
+ *     happened), so that reading it answers the same envelope;
  *   - latency and a hang together stay within `faultWaitBudgetMs`, inside the function's own timeout, so
  *     a fault is never cut short by the gateway (a rule or header asking more is BAD_REQUEST);
  *     `error` answers its status: 500 INTERNAL_ERROR by default, 502 BAD_GATEWAY, 503 SERVICE_UNAVAILABLE.
@@ -20,11 +23,27 @@
 import * as z from 'zod';
 import type { Clock } from '#shared/clock';
 import { logger } from '#shared/logger';
-import { EnvelopeError, type ErrorType, errorTypes, ProviderError } from '#shared/spec/errors';
+import {
+  badRequest,
+  EnvelopeError,
+  type ErrorType,
+  errorTypes,
+  type NamedOperation,
+  ProviderError,
+} from '#shared/spec/errors';
 import { faultWaitBudgetMs } from '#shared/spec/limits';
-import { type FaultRule, FaultRuleFields, withinFaultBudget } from '#shared/spec/sandbox-admin';
+import {
+  type FaultRule,
+  FaultRuleFields,
+  type operationCreatingPaths,
+  operationNamingPaths,
+  operationReadPaths,
+  withinFaultBudget,
+} from '#shared/spec/sandbox-admin';
 import type { HttpAnswer } from './answer.ts';
-import type { ConnectionRecord, SandboxStore } from './store.ts';
+import { newId } from './ids.ts';
+import { failedEnvelope, fingerprint } from './operation-records.ts';
+import type { ConnectionRecord, OperationKind, SandboxStore } from './store.ts';
 
 export interface FaultSettings {
   clock: Clock;
@@ -36,7 +55,22 @@ export interface FaultSettings {
 export interface FaultedRequest {
   path: string;
   headers: Record<string, string | undefined>;
+  /**
+   * Its validated body, for a refusal that names its operation: the id the operation read reads,
+   * the fingerprint of the operation a call creates.
+   */
+  body?: object | undefined;
 }
+
+/** The operation each call that creates one creates, and the name of its id. */
+const createdOperations: Record<
+  (typeof operationCreatingPaths)[number],
+  { kind: OperationKind; idField: NamedOperation['idField'] }
+> = {
+  '/v1/payment/transfer/create': { kind: 'transfer.create', idField: 'operationID' },
+  '/v1/payment/transfer/autoflow': { kind: 'transfer.autoflow', idField: 'operationID' },
+  '/v1/payment/beneficiaries/create': { kind: 'beneficiaries.create', idField: 'jobID' },
+};
 
 /**
  * Runs one provider operation on `connection` under the fault chosen for it. `operate` is given the
@@ -50,7 +84,59 @@ export async function runOperationWithFault(
   operate: (latencyMs: number) => Promise<HttpAnswer>,
 ): Promise<HttpAnswer> {
   const fault = headerFault(request.headers) ?? (await ruleFor(store, connection, request.path));
-  return applyOutcome(settings, fault, () => operate(fault?.latencyMs ?? 0));
+  // A rule's path was checked when it was set; a header's is the request's own.
+  if (fault?.namesOperation && !operationNamingPaths.includes(request.path)) {
+    throw notNamingHere(request.path);
+  }
+  const naming = (refusal: EnvelopeError) =>
+    namedOperation(store, settings.clock, connection, request, refusal);
+  return applyOutcome(settings, fault, () => operate(fault?.latencyMs ?? 0), naming);
+}
+
+function notNamingHere(path: string) {
+  return badRequest([
+    `X-Sandbox-Names-Operation: only on ${operationNamingPaths.join(', ')}, not on ${path}`,
+  ]);
+}
+
+/**
+ * The operation a refusal names: on the operation read, the one its body reads; on a call that
+ * creates one, a new operation, recorded as failed with the refusal, as the bank records one it
+ * refused (nothing else happened), so that reading it answers the same envelope.
+ */
+async function namedOperation(
+  store: SandboxStore,
+  clock: Clock,
+  connection: ConnectionRecord,
+  request: FaultedRequest,
+  refusal: EnvelopeError,
+): Promise<NamedOperation | undefined> {
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  if ((operationReadPaths as readonly string[]).includes(request.path)) {
+    const idField = typeof body.operationID === 'string' ? 'operationID' : 'jobID';
+    const id = body[idField];
+    return typeof id === 'string' ? { idField, id } : undefined;
+  }
+  const created = createdOperations[request.path as keyof typeof createdOperations];
+  if (!created) return undefined;
+  const { kind, idField } = created;
+  const id = newId(idField === 'jobID' ? 'job' : 'op');
+  const now = clock.now();
+  await store.saveOperation(
+    {
+      id,
+      connectionId: connection.id,
+      kind,
+      fingerprint: fingerprint(body),
+      state: 'final',
+      response: failedEnvelope(idField, id, refusal),
+      httpStatus: refusal.status,
+      completesAt: now,
+      createdAt: now,
+    },
+    'new',
+  );
+  return { idField, id };
 }
 
 /** Runs the action of a public route under the fault its headers ask for; the latency comes first. */
@@ -60,6 +146,8 @@ export async function runActionWithFault(
   action: () => Promise<HttpAnswer> | HttpAnswer,
 ): Promise<HttpAnswer> {
   const fault = headerFault(headers);
+  // A public route reads and creates no operation of the provider's.
+  if (fault?.namesOperation) throw notNamingHere('a public route');
   if (fault?.latencyMs) await settings.clock.sleep(fault.latencyMs);
   return applyOutcome(settings, fault, action);
 }
@@ -78,20 +166,24 @@ async function ruleFor(
   return undefined;
 }
 
+/** Names the operation a refusal names (`namesOperation`), recording it when the refusal creates it. */
+type Naming = (refusal: EnvelopeError) => Promise<NamedOperation | undefined>;
+
 async function applyOutcome(
   settings: FaultSettings,
   fault: FaultRule | undefined,
   run: () => Promise<HttpAnswer> | HttpAnswer,
+  naming?: Naming,
 ): Promise<HttpAnswer> {
   // A refusal is always before effect: the bank never sees the request it refuses.
   const phase = fault?.outcome === 'refusal' ? 'before' : (fault?.phase ?? 'before');
-  if (fault?.outcome && phase === 'before') await failAsTold(settings, fault);
+  if (fault?.outcome && phase === 'before') await failAsTold(settings, fault, naming);
   const answer = await run();
-  if (fault?.outcome && phase === 'after') await failAsTold(settings, fault);
+  if (fault?.outcome && phase === 'after') await failAsTold(settings, fault, naming);
   return answer;
 }
 
-async function failAsTold(settings: FaultSettings, fault: FaultRule): Promise<never> {
+async function failAsTold(settings: FaultSettings, fault: FaultRule, naming?: Naming): Promise<never> {
   logger.warn('sandbox fault injected', { outcome: fault.outcome, phase: fault.phase ?? 'before' });
   if (fault.outcome === 'timeout') {
     // The default hang shortened so that, after the rule's latency, the request ends inside its budget.
@@ -105,13 +197,16 @@ async function failAsTold(settings: FaultSettings, fault: FaultRule): Promise<ne
     const msg = type === 'TOO_MANY_REQUESTS' ? 'Too many requests' : undefined;
     const headers =
       fault.retryAfterSeconds === undefined ? undefined : { 'retry-after': String(fault.retryAfterSeconds) };
-    throw new EnvelopeError(
+    const refusal = new EnvelopeError(
       type,
       fault.status ?? 400,
       msg ?? errorTypes[type as ErrorType].msg,
       undefined,
       headers,
     );
+    if (!fault.namesOperation || !naming) throw refusal;
+    const operation = await naming(refusal);
+    throw new EnvelopeError(refusal.type, refusal.status, refusal.message, undefined, headers, operation);
   }
   const byStatus = { 500: 'INTERNAL_ERROR', 502: 'BAD_GATEWAY', 503: 'SERVICE_UNAVAILABLE' } as const;
   throw new ProviderError(byStatus[(fault.status ?? 500) as keyof typeof byStatus]);
@@ -122,6 +217,11 @@ const HeaderFault = withinFaultBudget(
     latencyMs: z.coerce.number().int().min(0).max(faultWaitBudgetMs).optional(),
     status: z.coerce.number().pipe(FaultRuleFields.shape.status.unwrap()).optional(),
     timeoutMs: z.coerce.number().int().min(0).max(faultWaitBudgetMs).optional(),
+    retryAfterSeconds: z.coerce.number().pipe(FaultRuleFields.shape.retryAfterSeconds.unwrap()).optional(),
+    namesOperation: z
+      .enum(['true', 'false'])
+      .transform((value) => value === 'true')
+      .optional(),
   }),
 );
 
@@ -134,6 +234,9 @@ export function headerFault(headers: FaultedRequest['headers']): FaultRule | und
     phase: header('fault-phase'),
     latencyMs: header('latency-ms'),
     timeoutMs: header('timeout-ms'),
+    type: header('fault-type'),
+    retryAfterSeconds: header('retry-after-seconds'),
+    namesOperation: header('names-operation'),
   };
   const present = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined));
   if (Object.keys(present).length === 0) return undefined;

@@ -5,7 +5,7 @@
  * has passed its time, else the envelope it recorded.
  */
 import { digest } from '#shared/secrets';
-import { ProviderError } from '#shared/spec/errors';
+import { type EnvelopeError, ProviderError } from '#shared/spec/errors';
 import type { HttpAnswer } from './answer.ts';
 import type { Envelope, OperationRecord } from './store.ts';
 
@@ -32,7 +32,7 @@ function canonicalJson(value: unknown): string {
 }
 
 /** The failed envelope of an operation, carrying its id. */
-export function failedEnvelope(idField: IdField, id: string, error: ProviderError): Envelope {
+export function failedEnvelope(idField: IdField, id: string, error: EnvelopeError): Envelope {
   return {
     [idField]: id,
     success: false,

@@ -45,6 +45,12 @@ export const errorTypes = {
 
 export type ErrorType = keyof typeof errorTypes;
 
+/** An operation as an envelope names it: by `jobID` (metadata, beneficiaries) or `operationID`. */
+export interface NamedOperation {
+  idField: 'jobID' | 'operationID';
+  id: string;
+}
+
 /** Any refusal answered as the spec's failed envelope: a type, an HTTP status, a message. */
 export class EnvelopeError extends Error {
   constructor(
@@ -54,6 +60,8 @@ export class EnvelopeError extends Error {
     readonly details?: string[] | undefined,
     /** Headers the refusal is answered with (`Retry-After`). */
     readonly headers?: Record<string, string> | undefined,
+    /** The operation the refusal names in its envelope, as a failed operation's envelope does. */
+    readonly operation?: NamedOperation | undefined,
   ) {
     super(msg);
     this.name = 'EnvelopeError';

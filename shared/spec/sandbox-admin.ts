@@ -72,6 +72,17 @@ const refusalStatus = z.number().int().min(400).max(499);
 /** The types an injected refusal may carry. */
 const refusalTypes = [...(Object.keys(errorTypes) as ErrorType[]), 'TOO_MANY_REQUESTS'] as const;
 
+/** The operation read: a refusal there that names its operation names the one read. */
+export const operationReadPaths = ['/v1/operation/get'] as const;
+/** The calls that create an operation: a refusal there that names its operation names a new one, failed. */
+export const operationCreatingPaths = [
+  '/v1/payment/transfer/create',
+  '/v1/payment/transfer/autoflow',
+  '/v1/payment/beneficiaries/create',
+] as const;
+/** Where a refusal may name its operation (`namesOperation`). */
+export const operationNamingPaths: readonly string[] = [...operationReadPaths, ...operationCreatingPaths];
+
 /** A fault's fields; `FaultRule` adds the check that its waits fit the function's time. */
 export const FaultRuleFields = z.object({
   /** Only requests to this path; every path when absent. */
@@ -88,6 +99,12 @@ export const FaultRuleFields = z.object({
   type: z.enum(refusalTypes).optional(),
   /** A refusal's `Retry-After`, in seconds. */
   retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
+  /**
+   * A refusal's envelope names its operation (`operationID`, or `jobID`), as a failed operation's
+   * does: on the operation read, the one read; on a call that creates one (transfer, beneficiary),
+   * a new operation, recorded as failed with the refusal (nothing happened), which a read answers.
+   */
+  namesOperation: z.boolean().optional(),
   /** `before`: nothing happens at the bank. `after`: the operation takes effect, the answer is lost. */
   phase: z.enum(['before', 'after']).optional(),
   timeoutMs: z.number().int().min(0).max(faultWaitBudgetMs).optional(),
@@ -123,10 +140,21 @@ export function withinFaultBudget<S extends z.ZodType<z.infer<typeof FaultRuleFi
         message: 'type and retryAfterSeconds belong to a refusal',
         path: ['type'],
       },
-    );
+    )
+    .refine((rule) => rule.outcome === 'refusal' || rule.namesOperation !== true, {
+      message: 'namesOperation belongs to a refusal',
+      path: ['namesOperation'],
+    });
 }
 
-export const FaultRule = withinFaultBudget(FaultRuleFields);
+/** A rule that names its operation says where: a path with an operation to name. */
+export const FaultRule = withinFaultBudget(FaultRuleFields).refine(
+  (rule) => rule.namesOperation !== true || operationNamingPaths.includes(rule.path ?? ''),
+  {
+    message: `namesOperation takes a path that reads or creates an operation: ${operationNamingPaths.join(', ')}`,
+    path: ['namesOperation'],
+  },
+);
 export type FaultRule = z.infer<typeof FaultRule>;
 
 export const SetFaultsRequest = z.object({

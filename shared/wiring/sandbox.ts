@@ -46,7 +46,7 @@ export function connectionRoute<S extends z.ZodType<Credentials>>(
   return sandboxHandler(async (event) => {
     const body = parseBody(event, schema);
     const { appSecret, userSecret } = body;
-    const request = { path: event.rawPath, headers: event.headers, appSecret, userSecret };
+    const request = { path: event.rawPath, headers: event.headers, body, appSecret, userSecret };
     return sandbox.operate(request, (context) => operation(context, body));
   });
 }

@@ -130,6 +130,43 @@ describe('provider client over the sandbox', () => {
     });
   });
 
+  it("reads a refusal's Retry-After as retryAfterMs, with the operation it names", async () => {
+    const { user, credentials } = await userOn('SANDBOX_NO_BENEFICIARY');
+    const done = await client.createAutoflowTransfer(credentials, {
+      amountMinor: 1_000,
+      currency: 'AED',
+      senderID: user.accountId,
+      beneficiary: InlineBeneficiary.parse(walletInline()),
+    });
+    await post('/sandbox/faults', {
+      appSecret,
+      connectionID: user.connectionID,
+      faults: [
+        {
+          path: '/v1/operation/get',
+          outcome: 'refusal',
+          status: 429,
+          type: 'TOO_MANY_REQUESTS',
+          retryAfterSeconds: 30,
+          namesOperation: true,
+          times: 1,
+        },
+      ],
+    });
+
+    const limited = await rejection(client.getOperation(credentials, { operationID: done.id }));
+    const unlimited = await rejection(client.getMetadata({ ...credentials, userSecret: 'wrong' }));
+
+    expect(limited).toBeInstanceOf(ProviderRefusal);
+    expect(limited).toMatchObject({
+      type: 'TOO_MANY_REQUESTS',
+      httpStatus: 429,
+      operationId: done.id,
+      retryAfterMs: 30_000,
+    });
+    expect(unlimited).toMatchObject({ type: 'UNAUTHORIZED', retryAfterMs: undefined });
+  });
+
   it('reports a 5xx as an unknown outcome, even when the transfer took effect', async () => {
     const { user, credentials } = await userOn('SANDBOX_NO_BENEFICIARY');
     await post('/sandbox/faults', {

@@ -327,6 +327,7 @@ export function givenSandbox<C extends Clock = ManualClock>(
             {
               path: request.path ?? '/',
               headers: { authorization: `Bearer ${accessToken}`, ...request.headers },
+              body: { ...body, ...credentials },
               ...credentials,
             },
             (context) => operation(context, { ...body, ...credentials } as Parameters<typeof operation>[1]),

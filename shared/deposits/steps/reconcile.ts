@@ -2,13 +2,14 @@
  * reconcile: reads the transfer operation the bank accepted (`/v1/operation/get`, by the id recorded
  * with its submission's answer) until the bank says how it ended:
  *   1. done: the deposit is done with the bank's reference;
- *   2. refused (a refusal that names the transfer's operation): nothing moved; another try where the
- *      bank says how, a failure otherwise;
+ *   2. refused (a refusal that names the transfer's operation, not "later"): nothing moved; another
+ *      try where the bank says how, a failure otherwise;
  *   3. a question for the caller: the deposit waits for input at the transfer, which answers it, its
  *      time counted from the submission (when the bank began waiting); found too late, asked again;
- *   4. still running, or the read itself failed (no answer, a server error, the read refused, any
- *      refusal that does not name the transfer's operation): read
- *      again after a delay that doubles, up to 15 minutes; after `MAX_POLLS` reads the deposit fails
+ *   4. still running, or the read itself failed (no answer, a server error, the read refused, a 429
+ *      or a busy connection, any refusal that does not name the transfer's operation): read again
+ *      after a delay that doubles, up to 15 minutes, and no sooner than a refusal's Retry-After
+ *      (within those 15 minutes); after `MAX_POLLS` reads the deposit fails
  *      TRANSFER_OUTCOME_UNKNOWN with the operation's id, for an operator to resolve.
  * Reads change nothing at the bank: they need no lease and may be repeated.
  */
@@ -18,7 +19,7 @@ import { askAgain, LATE_ANSWERS, type PauseContext, pauseForInput, tooLateToAsk 
 import type { Deposit } from '../model.ts';
 import type { ConnectionLeases, CredentialOpener, Provider, StepQueues } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
-import { advance, fail, sendStep } from '../transitions.ts';
+import { advance, fail, laterDelaySeconds, saysLater, sendStep } from '../transitions.ts';
 import {
   afterTransferRefusal,
   completeTransfer,
@@ -40,8 +41,9 @@ export const MAX_POLLS = 30;
 /**
  * Refusals about the read itself, whatever they name: the read is made again. A refusal is the
  * bank's refusal of the transfer only when it names the transfer's own operation and is none of
- * these; any other (a 429, a 403, a token refused, an envelope that names no operation) says nothing
- * of the transfer, whose attempt stays on record.
+ * these, nor "later" (`saysLater`: a 429 of any type, a busy connection); any other (a 429, a 403, a
+ * token refused, an envelope that names no operation) says nothing of the transfer, whose attempt
+ * stays on record.
  */
 const READ_REFUSALS = new Set([
   'BAD_REQUEST',
@@ -68,7 +70,7 @@ export async function reconcile(deposit: Deposit, ctx: ReconcileContext): Promis
       return afterTransferRefusal(ctx, deposit, error);
     }
     if (error instanceof ProviderRefusal)
-      return readLater(ctx, deposit, `the read was refused (${error.type})`);
+      return readLater(ctx, deposit, `the read was refused (${error.type})`, error.retryAfterMs);
     if (error instanceof ProviderUnknownOutcome)
       return readLater(ctx, deposit, `the read failed (${error.reason})`);
     throw error;
@@ -96,18 +98,24 @@ export async function reconcile(deposit: Deposit, ctx: ReconcileContext): Promis
 }
 
 function refusesTransfer(refusal: ProviderRefusal, operationID: string): boolean {
-  return refusal.operationId === operationID && !READ_REFUSALS.has(refusal.type);
+  // "Later" on the read (a 429 whatever its type, a busy connection) is later for the read: it says
+  // nothing of the transfer, which is never sent again on it.
+  return refusal.operationId === operationID && !READ_REFUSALS.has(refusal.type) && !saysLater(refusal);
 }
 
-/** Reads the operation again after the next delay; past `MAX_POLLS` reads its outcome stays unknown. */
-async function readLater(ctx: ReconcileContext, deposit: Deposit, reason: string) {
+/**
+ * Reads the operation again after the next delay, or after the wait the provider asked for
+ * (`retryAfterMs`, its `Retry-After`) when longer, at most 15 minutes; past `MAX_POLLS` reads its
+ * outcome stays unknown.
+ */
+async function readLater(ctx: ReconcileContext, deposit: Deposit, reason: string, retryAfterMs?: number) {
   const polls = (deposit.polls ?? 0) + 1;
   if (polls >= MAX_POLLS) {
     const msg = `The bank never told how transfer operation ${deposit.transferOperationId} ended, in ${polls} reads (last: ${reason})`;
     await fail(ctx, deposit, 'TRANSFER_OUTCOME_UNKNOWN', msg);
     return;
   }
-  const delay = pollDelaySeconds(polls);
+  const delay = laterDelaySeconds(pollDelaySeconds(polls), retryAfterMs);
   const pollAt = ctx.clock.now() + delay * 1000;
   const next = await advance(ctx, deposit, { polls, pollAt }, `transfer outcome, read ${polls}: ${reason}`);
   if (next) await sendStep(ctx, next, 'reconcile', delay);

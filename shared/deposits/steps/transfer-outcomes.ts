@@ -98,9 +98,10 @@ export async function afterTransferRefusal(
 ): Promise<void> {
   // The caller's answers go too: spent on this call.
   const cleared = { ...noTransfer, pendingInput: undefined, sealedAnswers: undefined };
-  // A busy connection, or a 429: the transfer again later, never a failure.
+  // A busy connection, or a 429: the transfer again later (no sooner than its Retry-After), never a failure.
   if (saysLater(refusal)) {
-    await waitForConnection(ctx, deposit, 'transfer', { ...cleared, step: 'transfer' });
+    const changes = { ...cleared, step: 'transfer' as const };
+    await waitForConnection(ctx, deposit, 'transfer', changes, refusal.retryAfterMs);
     return;
   }
   switch (refusal.type) {
