@@ -173,7 +173,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const workers = inChild
       ? await startStepWorkers({
           sqsEndpoint: sqs.endpoint,
-          concurrency,
+          // Two processes of one environment per queue each: as many as in this process, and one
+          // killed leaves the other working.
+          processes: 2,
+          concurrency: concurrency / 2,
           queues: Object.values(stepQueueKeys).map((key) => ({ key, ...sqs.byKey[key] })),
         })
       : undefined;

@@ -1,12 +1,13 @@
 /**
  * The step workers in a child process, for the local stack only (`startLocalStack({ stepWorkers:
- * 'child-process' })`, the chaos run's setting): the step queues' pollers run in a process a test can
- * kill, so a crash is a real death (SIGKILL: no catch, no finally, the batch in hand neither finished
- * nor deleted), not a thrown error. Here, the parent's side:
- *   - it starts the process (`step-worker-process.ts`) and hands it the queues, the crash rules armed
- *     (`crash-points.ts`: armed here, relayed there) and the local clock's shift, kept in step after;
- *   - when the process reaches an armed crash point it asks to die: it is killed, SIGKILL, at once;
- *   - `kill()` kills it at whatever it is doing (a restart, as a Lambda environment is recycled);
+ * 'child-process' })`, the chaos run's setting): the step queues' pollers run in processes a test
+ * can kill, so a crash is a real death (SIGKILL: no catch, no finally, the batch in hand neither
+ * finished nor deleted), not a thrown error. Here, the parent's side:
+ *   - it starts the processes (`step-worker-process.ts`) and hands each the queues, its share of the
+ *     crash rules armed (`crash-points.ts`: armed here, relayed there, each rule to one process so it
+ *     is used up once) and the local clock's shift, kept in step after;
+ *   - when a process reaches an armed crash point it asks to die: it is killed, SIGKILL, at once;
+ *   - `kill()` kills them at whatever they are doing (a restart, as Lambda recycles environments);
  *   - a process that died is replaced after `respawnAfterMs`, with the rules still armed;
  *   - what the process journaled (rules used up, deaths, transfer attempts open when it died, answers
  *     lost) becomes the crash points' report in this process.
@@ -32,15 +33,18 @@ import type { JournalLine, ToWorkers } from './step-worker-process.ts';
 export interface StepWorkersOptions {
   sqsEndpoint: string;
   queues: { key: keyof typeof queues; name: string; url: string; arn: string }[];
+  /** Pollers per queue in each process. */
   concurrency: number;
+  /** How many processes (each a set of execution environments); one dying leaves the others working. */
+  processes?: number;
   /** How long a killed process stays dead before its replacement starts (a cold start follows). */
   respawnAfterMs?: number;
 }
 
 export interface StepWorkers {
-  /** Kills the process (SIGKILL) at whatever it is doing; a new one starts after the pause. */
+  /** Kills every process (SIGKILL) at whatever it is doing; new ones start after the pause. */
   kill(pauseMs?: number): Promise<void>;
-  /** Processes killed so far, and why. */
+  /** Processes killed so far: at a crash point (`planned`), or at whatever they did. */
   kills(): { planned: number; unplanned: number };
   stop(): Promise<void>;
 }
@@ -48,76 +52,112 @@ export interface StepWorkers {
 const worker = resolve(import.meta.dirname, 'step-worker-process.ts');
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
+/** One process's place: its current process, and what its journal told so far. */
+interface Slot {
+  index: number;
+  child?: ChildProcess | undefined;
+  file: string;
+  offset: number;
+  /** The transfer attempts it opened and did not close. */
+  open: Set<string>;
+  /** The death it announced, if it reached an armed crash point. */
+  death?: Death | undefined;
+  /** How long its next replacement waits (a `kill` may ask for a longer pause). */
+  respawnAfterMs: number;
+}
+
 export async function startStepWorkers(options: StepWorkersOptions): Promise<StepWorkers> {
   const folder = mkdtempSync(join(tmpdir(), 'step-workers-'));
-  let child: ChildProcess | undefined;
+  const respawnAfterMs = options.respawnAfterMs ?? 200;
+  const slots: Slot[] = Array.from({ length: options.processes ?? 2 }, (_, index) => ({
+    index,
+    file: '',
+    offset: 0,
+    open: new Set<string>(),
+    respawnAfterMs,
+  }));
   let generation = 0;
   let stopping = false;
-  /** How long the next replacement waits (a `kill` may ask for a longer pause). */
-  let respawnAfterMs = options.respawnAfterMs ?? 200;
   const kills = { planned: 0, unplanned: 0 };
-  /** What the current process journaled so far: how far it was read, and its attempts still open. */
-  let reading = { file: '', offset: 0, open: new Set<string>(), death: undefined as Death | undefined };
+  // Each rule is held by one process only, so that it is used up once.
+  const slotOf = (ruleId: number) => slots[ruleId % slots.length] as Slot;
 
-  /** Reads what the process journaled since the last read. */
-  function absorb() {
-    if (!reading.file) return;
+  /** Reads what the slot's process journaled since the last read. */
+  function absorb(slot: Slot) {
+    if (!slot.file) return;
     let text: string;
     try {
-      text = readFileSync(reading.file, 'utf8');
+      text = readFileSync(slot.file, 'utf8');
     } catch {
       return; // nothing journaled yet
     }
     const end = text.lastIndexOf('\n') + 1;
-    for (const raw of text.slice(reading.offset, end).split('\n')) {
+    for (const raw of text.slice(slot.offset, end).split('\n')) {
       if (!raw) continue;
       const line = JSON.parse(raw) as JournalLine;
       if (line.kind === 'fired') firedElsewhere(line.ruleId, line.point);
       else if (line.kind === 'attempt') {
-        if (line.open) reading.open.add(line.depositId);
-        else reading.open.delete(line.depositId);
+        if (line.open) slot.open.add(line.depositId);
+        else slot.open.delete(line.depositId);
       } else if (line.kind === 'lost-answer') {
         const { kind: _kind, ...lost } = line;
         recordLostAnswer(lost);
-      } else reading.death = line.death;
+      } else slot.death = line.death;
     }
-    reading.offset = end;
+    slot.offset = end;
   }
 
   relayCrashPoints({
-    armed: (rule) => send({ type: 'arm', rule }),
-    cleared: () => send({ type: 'clear' }),
-    refresh: absorb,
+    armed: (rule) => send(slotOf(rule.id), { type: 'arm', rule }),
+    cleared: () => {
+      for (const slot of slots) send(slot, { type: 'clear' });
+    },
+    refresh: () => {
+      for (const slot of slots) absorb(slot);
+    },
   });
-  const stopFollowingClock = localClock.onAdvance(() => send({ type: 'clock', shiftMs: localClock.shift() }));
+  const stopFollowingClock = localClock.onAdvance(() => {
+    for (const slot of slots) send(slot, { type: 'clock', shiftMs: localClock.shift() });
+  });
 
-  function send(message: ToWorkers) {
-    if (child?.connected) child.send(message);
+  function send(slot: Slot, message: ToWorkers) {
+    if (slot.child?.connected) slot.child.send(message);
   }
 
-  /** The process died: what it journaled becomes the report; a death it did not announce is a kill. */
-  function died(at: number) {
-    absorb();
-    const attemptsOpen = [...reading.open];
-    if (reading.death) {
+  /** The slot's process died: what it journaled becomes the report; a death it did not announce is a kill. */
+  function died(slot: Slot) {
+    absorb(slot);
+    const attemptsOpen = [...slot.open];
+    if (slot.death) {
       kills.planned += 1;
-      recordDeath({ ...reading.death, attemptsOpen });
+      recordDeath({ ...slot.death, attemptsOpen });
     } else {
       kills.unplanned += 1;
-      recordDeath({ point: 'killed', step: 'any', ownerKey: '', at, how: 'killed', attemptsOpen });
+      recordDeath({
+        point: 'killed',
+        step: 'any',
+        ownerKey: '',
+        at: Date.now(),
+        how: 'killed',
+        attemptsOpen,
+      });
     }
   }
 
-  async function spawn() {
+  async function spawn(slot: Slot) {
     generation += 1;
-    const file = join(folder, `journal-${generation}.jsonl`);
-    reading = { file, offset: 0, open: new Set(), death: undefined };
+    Object.assign(slot, {
+      file: join(folder, `journal-${generation}.jsonl`),
+      offset: 0,
+      open: new Set(),
+      death: undefined,
+    });
     const started = fork(worker, [], {
       execArgv: ['--import', tsx],
-      env: { ...process.env, STEP_WORKERS_JOURNAL: file },
+      env: { ...process.env, STEP_WORKERS_JOURNAL: slot.file },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
-    child = started;
+    slot.child = started;
     // The handlers' logs, as the stack's own (a chaos run scans them for secrets).
     started.stdout?.on('data', (chunk: Buffer) => process.stdout.write(chunk));
     started.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
@@ -130,11 +170,11 @@ export async function startStepWorkers(options: StepWorkersOptions): Promise<Ste
       started.once('exit', (code, signal) => failed(new Error(`step workers exited (${signal ?? code})`)));
     });
     started.once('exit', () => {
-      if (child !== started) return;
-      child = undefined;
-      died(Date.now());
-      if (!stopping) setTimeout(() => void respawn(), respawnAfterMs);
-      respawnAfterMs = options.respawnAfterMs ?? 200;
+      if (slot.child !== started) return;
+      slot.child = undefined;
+      died(slot);
+      if (!stopping) setTimeout(() => void respawn(slot), slot.respawnAfterMs);
+      slot.respawnAfterMs = respawnAfterMs;
     });
     started.send({
       type: 'start',
@@ -142,39 +182,40 @@ export async function startStepWorkers(options: StepWorkersOptions): Promise<Ste
       queues: options.queues,
       concurrency: options.concurrency,
       environment: `workers-${generation}`,
-      rules: crashPoints.rules(),
+      rules: crashPoints.rules().filter((rule) => slotOf(rule.id) === slot),
       clockShiftMs: localClock.shift(),
     } satisfies ToWorkers);
     await ready;
   }
 
-  async function respawn() {
-    if (stopping || child) return;
-    await spawn().catch((error: unknown) => {
+  async function respawn(slot: Slot) {
+    if (stopping || slot.child) return;
+    await spawn(slot).catch((error: unknown) => {
       process.stderr.write(`local step workers: ${String(error)}\n`);
     });
   }
 
-  await spawn();
+  async function killAll(pauseMs: number) {
+    await Promise.all(
+      slots.map(async (slot) => {
+        const current = slot.child;
+        if (!current) return;
+        slot.respawnAfterMs = Math.max(pauseMs, respawnAfterMs);
+        const exited = new Promise((done) => current.once('exit', done));
+        current.kill('SIGKILL');
+        await exited;
+      }),
+    );
+  }
+
+  await Promise.all(slots.map((slot) => spawn(slot)));
   return {
-    async kill(pauseMs = 0) {
-      const current = child;
-      if (!current) return;
-      respawnAfterMs = Math.max(pauseMs, respawnAfterMs);
-      const exited = new Promise((done) => current.once('exit', done));
-      current.kill('SIGKILL');
-      await exited;
-    },
+    kill: (pauseMs = 0) => killAll(pauseMs),
     kills: () => ({ ...kills }),
     async stop() {
       stopping = true;
       stopFollowingClock();
-      const current = child;
-      if (current) {
-        const exited = new Promise((done) => current.once('exit', done));
-        current.kill('SIGKILL');
-        await exited;
-      }
+      await killAll(0);
       rmSync(folder, { recursive: true, force: true });
     },
   };
