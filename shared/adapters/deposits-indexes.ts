@@ -6,32 +6,61 @@
 import { BatchGetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '#shared/adapters/dynamodb';
 import type { Deposit } from '#shared/deposits/model';
-import type { DueDeposits, ListPosition, OwnerDeposits } from '#shared/deposits/ports';
+import type { DueDeposits, DuePosition, ListPosition, OwnerDeposits } from '#shared/deposits/ports';
 import { CHECK_SHARDS, fromItem, keys, listedBy, type Table } from './deposits-table-items.ts';
+
+/**
+ * Where each shard of `byCheckAt` stands in a run: the key its next query starts after (its
+ * ExclusiveStartKey: the table's keys and the index's), `null` before its first; a shard gone
+ * through is left out. The sweeper gets it as an opaque `DuePosition` (JSON).
+ */
+type ShardPositions = Record<string, Record<string, unknown> | null>;
 
 /** The sparse index of deposits in flight, by the time they are due a look. */
 export class DueDepositsIndex implements DueDeposits {
   constructor(private readonly table: Table) {}
 
-  async findDue(now: number, limit: number): Promise<Deposit[]> {
+  /**
+   * A page of every shard, each after where it stood, merged oldest first: the first `limit` are
+   * the page, and each shard moves on past those of its own it gave (an index that still shows a
+   * deposit deferred since never gives it again in this run).
+   */
+  async findDue(now: number, limit: number, after?: DuePosition) {
+    const positions: ShardPositions =
+      after === undefined
+        ? Object.fromEntries(Array.from({ length: CHECK_SHARDS }, (_, shard) => [`CHECK#${shard}`, null]))
+        : (JSON.parse(after) as ShardPositions);
     const pages = await Promise.all(
-      Array.from({ length: CHECK_SHARDS }, (_, shard) =>
-        this.table.client.send(
+      Object.entries(positions).map(async ([shard, start]) => {
+        const { Items, LastEvaluatedKey } = await this.table.client.send(
           new QueryCommand({
             TableName: this.table.tableName,
             IndexName: 'byCheckAt',
             KeyConditionExpression: 'checkShard = :shard AND checkAt <= :now',
-            ExpressionAttributeValues: { ':shard': `CHECK#${shard}`, ':now': now },
+            ExpressionAttributeValues: { ':shard': shard, ':now': now },
             Limit: limit,
+            ...(start ? { ExclusiveStartKey: start } : {}),
           }),
-        ),
-      ),
+        );
+        return { shard, items: Items ?? [], more: LastEvaluatedKey !== undefined };
+      }),
     );
-    return pages
-      .flatMap((page) => (page.Items ?? []).map((item) => fromItem<Deposit>(item)))
-      .filter((deposit): deposit is Deposit => deposit !== undefined)
-      .sort((a, b) => (a.checkAt ?? 0) - (b.checkAt ?? 0))
+    const page = pages
+      .flatMap(({ shard, items }) => items.map((item) => ({ shard, item, checkAt: Number(item.checkAt) })))
+      .sort((a, b) => a.checkAt - b.checkAt)
       .slice(0, limit);
+    const next: ShardPositions = {};
+    for (const { shard, items, more } of pages) {
+      const taken = page.filter((entry) => entry.shard === shard);
+      const lastTaken = taken.at(-1)?.item;
+      // Gone through: it gave all it had, and every one of them is in the page.
+      if (!more && taken.length === items.length) continue;
+      next[shard] = lastTaken ? indexKey(lastTaken) : (positions[shard] ?? null);
+    }
+    const deposits = page
+      .map(({ item }) => fromItem<Deposit>(item))
+      .filter((deposit): deposit is Deposit => deposit !== undefined);
+    return { deposits, last: Object.keys(next).length > 0 ? JSON.stringify(next) : undefined };
   }
 
   defer(deposit: Deposit, checkAt: number): Promise<boolean> {
@@ -86,6 +115,11 @@ export class OwnerDepositsIndex implements OwnerDeposits {
     const last = LastEvaluatedKey && lastKey ? positionOf(lastKey) : undefined;
     return { deposits, last };
   }
+}
+
+/** The key of an item of `byCheckAt` a query starts after: the table's keys and the index's. */
+function indexKey(item: Record<string, unknown>): Record<string, unknown> {
+  return { pk: item.pk, sk: item.sk, checkShard: item.checkShard, checkAt: item.checkAt };
 }
 
 /** Where a list stands after this index item (an item of `byOwner` or `byStatus`: table keys and `createdAt`). */

@@ -40,10 +40,24 @@ export interface IdempotencyRecords {
   ): Promise<{ created: true } | { created: false; depositId: string | undefined }>;
 }
 
+/**
+ * Where a page of the deposits due a look ended: the index's own position (the sweeper passes it
+ * back as it got it, and reads nothing in it).
+ */
+export type DuePosition = string;
+
 /** The deposits in flight whose check time has passed: the sweeper's index. */
 export interface DueDeposits {
-  /** Deposits whose `checkAt` has passed, oldest first. */
-  findDue(now: number, limit: number): Promise<Deposit[]>;
+  /**
+   * Up to `limit` deposits whose `checkAt` has passed, oldest first, after the position `after` (where
+   * the page before ended); `last` while more may follow. A run that pages on with it meets each due
+   * deposit once, even while the index (eventually consistent) still shows the ones it has deferred.
+   */
+  findDue(
+    now: number,
+    limit: number,
+    after?: DuePosition,
+  ): Promise<{ deposits: Deposit[]; last?: DuePosition | undefined }>;
   /**
    * Moves the check time of a deposit still at its version to `checkAt`, and counts the re-drive
    * (`redrives`): not a transition, so the messages in flight for it stay valid. False if it moved.

@@ -1,7 +1,9 @@
 /**
  * The sweeper, on a recurring schedule: a lost message or schedule must not strand a deposit.
  *   1. finds the deposits in flight whose check time has passed (the sparse index), a page at a
- *      time, until none is left: a hundred stuck deposits do not hide the others;
+ *      time, each from where the page before ended, until none is left: a hundred stuck deposits do
+ *      not hide the others, and an index that still shows the deposits just deferred (it is
+ *      eventually consistent) neither ends the run early nor has a deposit re-driven twice;
  *   2. moves each one's check time on, with a delay that doubles with each re-drive since it last
  *      moved (so one that stays stuck is looked at less and less often);
  *   3. sends it its own step's message again (duplicates are dropped by the version), or, for a
@@ -9,7 +11,7 @@
  */
 import type { Clock } from '#shared/clock';
 import type { Deposit, StepMessageTo, WorkStep } from './model.ts';
-import type { DepositSettings, DueDeposits, StepQueues } from './ports.ts';
+import type { DepositSettings, DueDeposits, DuePosition, StepQueues } from './ports.ts';
 import type { SendsOf } from './reach.ts';
 
 export interface SweepContext {
@@ -28,14 +30,16 @@ const MAX_PER_RUN = 5_000;
 export async function sweep(ctx: SweepContext, pageSize = 100): Promise<number> {
   const now = ctx.clock.now();
   const seen = new Set<string>();
-  while (seen.size < MAX_PER_RUN) {
-    const page = (await ctx.due.findDue(now, pageSize)).filter((deposit) => !seen.has(deposit.id));
-    if (page.length === 0) break;
-    for (const deposit of page) {
+  let after: DuePosition | undefined;
+  do {
+    const page = await ctx.due.findDue(now, Math.min(pageSize, MAX_PER_RUN - seen.size), after);
+    for (const deposit of page.deposits) {
+      if (seen.has(deposit.id)) continue;
       seen.add(deposit.id);
       await redrive(ctx, deposit, now);
     }
-  }
+    after = page.last;
+  } while (after !== undefined && seen.size < MAX_PER_RUN);
   return seen.size;
 }
 

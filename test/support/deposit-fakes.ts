@@ -2,37 +2,24 @@
  * In-memory fakes of the deposit ports, the ones every unit test of `shared/deposits/` uses: no
  * network, no AWS, no real time. They keep the adapters' contracts (conditional writes on the
  * version, claim and lease conditions, a queue or schedule only for the steps a handler may reach)
- * and record what crossed them, so tests assess what a step did.
+ * and record what crossed them, so tests assess what a step did. Here the deposits table's
+ * entities; the queues, schedules, vault, events and provider are in `step-fakes.ts` (re-exported).
  */
-import type {
-  BeneficiaryClaim,
-  Deposit,
-  DepositEvent,
-  Follower,
-  StepMessageTo,
-  WorkStep,
-} from '#shared/deposits/model';
-import { eventToRelay } from '#shared/deposits/outbox';
+import type { BeneficiaryClaim, Deposit, Follower } from '#shared/deposits/model';
 import type {
   BankMemory,
   BeneficiaryClaims,
   ConnectionLeases,
-  CredentialOpener,
-  CredentialSealer,
-  DepositEvents,
-  DepositObserver,
   DepositRecords,
   DueDeposits,
   IdempotencyRecords,
   ListPosition,
   OwnerDeposits,
-  Provider,
   SharedWakes,
-  StepQueues,
-  WakeCancels,
-  WakeScheduler,
 } from '#shared/deposits/ports';
 import type { AccountsMetadata } from '#shared/spec/schemas';
+
+export * from './step-fakes.ts';
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -93,13 +80,33 @@ export class FakeDepositsTable {
     },
   };
 
+  /** The sweeper's index as it stood when it began to lag (`lagDueIndex`): the writes since do not show. */
+  private dueIndexView: Map<string, Deposit> | undefined;
+
+  /**
+   * The sweeper's index lags from now on (an eventually consistent GSI): it answers the items as
+   * they are now, whatever is written after. Called again, it catches up, and lags from there.
+   */
+  lagDueIndex(): void {
+    this.dueIndexView = new Map([...this.items].map(([id, deposit]) => [id, copy(deposit)]));
+  }
+
   readonly due: DueDeposits = {
-    findDue: async (now, limit) =>
-      [...this.items.values()]
+    // Oldest first, by check time then id (the index's sort key, then the item's key); a position
+    // is the last deposit's, as the index's LastEvaluatedKey.
+    findDue: async (now, limit, after) => {
+      const key = (deposit: Pick<Deposit, 'checkAt' | 'id'>) => [deposit.checkAt ?? 0, deposit.id] as const;
+      const order = (a: readonly [number, string], b: readonly [number, string]) =>
+        a[0] - b[0] || a[1].localeCompare(b[1]);
+      const from = after === undefined ? undefined : (JSON.parse(after) as [number, string]);
+      const due = [...(this.dueIndexView ?? this.items).values()]
         .filter((deposit) => deposit.checkAt !== undefined && deposit.checkAt <= now)
-        .sort((a, b) => (a.checkAt ?? 0) - (b.checkAt ?? 0))
-        .slice(0, limit)
-        .map(copy),
+        .filter((deposit) => from === undefined || order(key(deposit), from) > 0)
+        .sort((a, b) => order(key(a), key(b)));
+      const deposits = due.slice(0, limit).map(copy);
+      const last = deposits.at(-1);
+      return { deposits, last: due.length > limit && last ? JSON.stringify(key(last)) : undefined };
+    },
     defer: async (deposit, checkAt) => {
       const stored = this.items.get(deposit.id);
       if (stored?.version !== deposit.version) return false;
@@ -229,142 +236,4 @@ export class FakeDepositsTable {
     if (!found) throw new Error(`no deposit ${id}`);
     return copy(found);
   }
-}
-
-export interface Sent<S extends WorkStep> {
-  message: StepMessageTo<S>;
-  delaySeconds: number;
-}
-
-/** Step queues that take messages only for the steps given, as a handler's SQS adapter does. */
-export class FakeQueues<S extends WorkStep> implements StepQueues<S> {
-  readonly sent: Sent<S>[] = [];
-
-  constructor(private readonly steps: readonly S[]) {}
-
-  async send(message: StepMessageTo<S>, delaySeconds = 0): Promise<void> {
-    if (!this.steps.includes(message.step)) throw new Error(`no queue for ${message.step} here`);
-    this.sent.push({ message: copy(message), delaySeconds });
-  }
-}
-
-/** One-shot schedules, idempotent per name, only to the steps given. */
-export class FakeScheduler<S extends WorkStep> implements WakeScheduler<S> {
-  readonly schedules = new Map<string, { at: number; message: StepMessageTo<S> }>();
-
-  constructor(private readonly steps: readonly S[]) {}
-
-  async scheduleAt(name: string, at: Date, message: StepMessageTo<S>): Promise<void> {
-    if (!this.steps.includes(message.step)) throw new Error(`no schedule target for ${message.step} here`);
-    if (!this.schedules.has(name)) this.schedules.set(name, { at: at.getTime(), message: copy(message) });
-  }
-}
-
-/** Deletions of wake-up schedules, recorded; with a scheduler, its schedules of those names go. */
-export class FakeWakeCancels implements WakeCancels {
-  readonly cancelled: string[] = [];
-
-  constructor(private readonly scheduler?: { schedules: Map<string, unknown> }) {}
-
-  async cancel(names: readonly string[]): Promise<void> {
-    for (const name of names) {
-      this.cancelled.push(name);
-      this.scheduler?.schedules.delete(name);
-    }
-  }
-}
-
-/** Sealing that is visibly not plaintext and bound to its deposit, like the Encryption SDK's context. */
-export class FakeVault implements CredentialSealer, CredentialOpener {
-  async seal(depositId: string, secret: unknown): Promise<string> {
-    return `sealed:${depositId}:${Buffer.from(JSON.stringify(secret)).toString('base64')}`;
-  }
-
-  async open<T>(depositId: string, sealed: string): Promise<T> {
-    const [tag, owner, body] = sealed.split(':');
-    if (tag !== 'sealed' || owner !== depositId || body === undefined) {
-      throw new Error('sealed credentials belong to another deposit');
-    }
-    return JSON.parse(Buffer.from(body, 'base64').toString('utf8')) as T;
-  }
-}
-
-/**
- * What the caller hears: the events the deposit writes carry (their outbox), in the order written,
- * as the table's stream and the outbox relay deliver them.
- */
-export class StreamedEvents {
-  constructor(private readonly table: FakeDepositsTable) {}
-
-  get published(): DepositEvent[] {
-    return this.table.writes.flatMap((deposit) => {
-      const event = eventToRelay(deposit);
-      return event ? [event] : [];
-    });
-  }
-
-  types(): string[] {
-    return this.published.map((event) => event.type);
-  }
-}
-
-/** The webhook queue as the relay sees it. */
-export class FakeEventQueue implements DepositEvents {
-  readonly published: DepositEvent[] = [];
-
-  async publish(event: DepositEvent): Promise<void> {
-    this.published.push(copy(event));
-  }
-}
-
-export class RecordingObserver implements DepositObserver {
-  readonly transitions: string[] = [];
-
-  transitioned(status: string, step: string): void {
-    this.transitions.push(`${status}/${step}`);
-  }
-}
-
-type ProviderMethod = keyof Provider;
-type Script = (...args: unknown[]) => unknown;
-
-/**
- * The provider, scripted per operation: each call takes the next scripted answer (a value to
- * return, or an error to throw); an unscripted call fails the test. Calls are recorded.
- */
-export class FakeProvider {
-  readonly calls: { method: ProviderMethod; args: unknown[] }[] = [];
-  private readonly scripts = new Map<ProviderMethod, Script[]>();
-
-  answer(method: ProviderMethod, ...answers: unknown[]): this {
-    const queue = this.scripts.get(method) ?? [];
-    for (const answer of answers) {
-      queue.push(() => {
-        if (answer instanceof Error) throw answer;
-        return answer;
-      });
-    }
-    this.scripts.set(method, queue);
-    return this;
-  }
-
-  callsOf(method: ProviderMethod) {
-    return this.calls.filter((call) => call.method === method).map((call) => call.args);
-  }
-
-  private next(method: ProviderMethod, args: unknown[]) {
-    this.calls.push({ method, args: copy(args) });
-    const script = this.scripts.get(method)?.shift();
-    if (!script) throw new Error(`unexpected provider call ${method}`);
-    return Promise.resolve(script(...args));
-  }
-
-  readonly port = {
-    getMetadata: (...args: unknown[]) => this.next('getMetadata', args),
-    listBeneficiaries: (...args: unknown[]) => this.next('listBeneficiaries', args),
-    createBeneficiary: (...args: unknown[]) => this.next('createBeneficiary', args),
-    createTransfer: (...args: unknown[]) => this.next('createTransfer', args),
-    createAutoflowTransfer: (...args: unknown[]) => this.next('createAutoflowTransfer', args),
-    getOperation: (...args: unknown[]) => this.next('getOperation', args),
-  } as unknown as Provider;
 }
