@@ -94,7 +94,7 @@ export class Administration {
     return { status: 201, body };
   }
 
-  /** A user's accounts (with current balances), cards and transfers, for tests to assert on. */
+  /** A user's accounts (with current balances), cards, transfers and fault rules, for tests to assert on. */
   async getUser(request: SandboxUserRequest): Promise<HttpAnswer> {
     const connection = await this.applicationConnection(request.connectionID, request.appSecret);
     const { accounts, cards, transfers } = await this.store.getUserAssets(connection.id);
@@ -107,6 +107,7 @@ export class Administration {
         balance: fromMinorUnits(account.balanceMinor, account.currency),
       })),
       cards: cards.map((card) => ({ id: card.id })),
+      faults: connection.faults,
       transfers: transfers.map((transfer) => ({
         reference: transfer.reference,
         operationID: transfer.operationId,

@@ -40,7 +40,8 @@ export type CreateSandboxUserResponse = z.infer<typeof CreateSandboxUserResponse
 export const SandboxUserRequest = z.object({ appSecret: secret, connectionID: id });
 export type SandboxUserRequest = z.infer<typeof SandboxUserRequest>;
 
-export const SandboxUserResponse = z.object({
+/** What `/sandbox/users/get` answers, but its fault rules (`SandboxUserResponse` adds them, below). */
+const SandboxUserFields = z.object({
   connectionID: z.string(),
   bankId: z.string(),
   accounts: CreateSandboxUserResponse.shape.accounts,
@@ -65,7 +66,6 @@ export const SandboxUserResponse = z.object({
     }),
   ),
 });
-export type SandboxUserResponse = z.infer<typeof SandboxUserResponse>;
 
 /** The HTTP status of an injected refusal: a 4xx. */
 const refusalStatus = z.number().int().min(400).max(499);
@@ -156,6 +156,16 @@ export const FaultRule = withinFaultBudget(FaultRuleFields).refine(
   },
 );
 export type FaultRule = z.infer<typeof FaultRule>;
+
+/**
+ * A user's state: its accounts, cards and transfers, and its fault rules as they stand, a counted
+ * rule with what it has left (`remaining`: its `times` less the requests it has failed), so a test
+ * can tell which of the faults it set went off.
+ */
+export const SandboxUserResponse = SandboxUserFields.extend({
+  faults: z.array(FaultRuleFields.extend({ remaining: z.number().int().min(0).optional() })),
+});
+export type SandboxUserResponse = z.infer<typeof SandboxUserResponse>;
 
 export const SetFaultsRequest = z.object({
   appSecret: secret,

@@ -5,6 +5,7 @@
  * nobody answered) must not be done. Also the harness's own findings, and the questions' figures.
  */
 import type { AuditScope, DepositRun } from './audit.ts';
+import { needsEvidence } from './audit-evidence.ts';
 import type { DepositItem } from './clients.ts';
 import { explainedFailures } from './faults.ts';
 import type { PlannedUser } from './plan.ts';
@@ -39,7 +40,8 @@ export function checkStates(scope: AuditScope) {
         outcomes.failed += 1;
         const type = item.failure?.type ?? '(none)';
         failedByType[type] = (failedByType[type] ?? 0) + 1;
-        if (!explainedFailures(user, run.plan).has(type)) {
+        // An unknown outcome is judged by its own evidence (`audit-evidence.ts`), not here.
+        if (!explainedFailures(user, run.plan).has(type) && !needsEvidence(type)) {
           const copies = run.copies.length > 0 ? ` (copies sent: ${run.copies.join(' ')})` : '';
           unexplained.push(`${name(run)} ${type}: ${item.failure?.msg ?? ''}${copies}`);
         }

@@ -110,7 +110,60 @@ function cleanOutcome(): AuditInput {
     now: 1_000_000,
     parkAfterMs: 600_000,
     scheduledDeposits: new Set(),
+    sources: [],
+    crashes: { fired: {}, armed: 0, deaths: [], lostAnswers: [] },
+    stallAfterMs: 8_000,
   };
+}
+
+/** Deposit 1 failed TRANSFER_OUTCOME_UNKNOWN, nothing moved for it, its failure heard. */
+function unknownOutcome(input: AuditInput) {
+  Object.assign(input.items[1] as TableItem, {
+    status: 'failed',
+    reference: undefined,
+    failure: { type: 'TRANSFER_OUTCOME_UNKNOWN', msg: 'interrupted' },
+  });
+  input.ledgers.get(0)?.transfers.splice(1, 1);
+  const account = input.ledgers.get(0)?.accounts[0];
+  if (account) account.balance += 30;
+  input.deliveries[1] = {
+    ...(input.deliveries[1] as Delivery),
+    type: 'deposit.failed',
+    data: { type: 'TRANSFER_OUTCOME_UNKNOWN' },
+  };
+}
+
+/** User 0 has a payment source, ready and heard; deposit 0 followed its wake-up, moving `lateS` after it. */
+function withSource(input: AuditInput, lateS: number) {
+  const instant = 500_000;
+  (input.items[0] as TableItem).history = [
+    {
+      step: 'ensure-beneficiary',
+      status: 'initialized',
+      at: 400_000,
+      note: `waiting for the payment source's wake-up at ${new Date(instant).toISOString()}`,
+    },
+    { step: 'completed', status: 'done', at: instant + lateS * 1000 },
+  ];
+  input.items.push({
+    pk: 'DEPOSIT#src_0',
+    sk: 'DEPOSIT',
+    id: 'src_0',
+    status: 'done',
+    step: 'completed',
+    version: 4,
+    amountMinor: 0,
+    currency: 'AED',
+    history: [],
+  });
+  input.sources.push({ userIndex: 0, id: 'src_0', scheduleDeleted: true, outcome: 'final', findings: [] });
+  input.deliveries.push({
+    id: 'src_0.v4',
+    type: 'source.ready',
+    depositId: 'src_0',
+    data: {},
+    verified: true,
+  });
 }
 
 describe('the chaos audit', () => {
@@ -118,7 +171,52 @@ describe('the chaos audit', () => {
     expect(audit(cleanOutcome()).failures).toEqual([]);
   });
 
+  it('passes an unknown transfer outcome with evidence of its own: its workers killed with its attempt open', () => {
+    const input = cleanOutcome();
+    unknownOutcome(input);
+    input.crashes.deaths.push({
+      point: 'after-provider-call',
+      step: 'transfer',
+      ownerKey: 'owner',
+      at: 0,
+      how: 'killed',
+      attemptsOpen: ['dep_1'],
+    });
+    expect(audit(input).failures).toEqual([]);
+  });
+
+  it('passes a source that ended ready, heard, whose follower moved within the stall time of its instant', () => {
+    const input = cleanOutcome();
+    withSource(input, 6);
+    expect(audit(input).failures).toEqual([]);
+  });
+
   it.for([
+    {
+      broken: 'an unknown transfer outcome without evidence of its own',
+      plant: unknownOutcome,
+      finding: /unknown transfer outcomes without evidence.*dep_1/,
+    },
+    {
+      broken: 'a planned crash point that never went off',
+      plant: (input: AuditInput) => {
+        (input.plan.users[0] as PlannedUser).crashes.push({ point: 'after-wake-write', times: 1 });
+      },
+      finding: /crash points the plan armed that never went off.*after-wake-write/,
+    },
+    {
+      broken: "a follower that waited past its source's instant and the stall time",
+      plant: (input: AuditInput) => withSource(input, 60),
+      finding: /waited for a source's wake-up past its instant.*dep_0/,
+    },
+    {
+      broken: 'a payment source that never ended',
+      plant: (input: AuditInput) => {
+        withSource(input, 1);
+        Object.assign(input.items.at(-1) as TableItem, { status: 'initialized', step: 'wait-cooldown' });
+      },
+      finding: /payment sources that never ended.*src_0/,
+    },
     {
       broken: 'a second transfer for a deposit',
       plant: (input: AuditInput) => {

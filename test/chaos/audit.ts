@@ -12,11 +12,15 @@
  *   `audit-secrets.ts`        no credentials kept, no plaintext secret in the table or the output
  *   `audit-beneficiaries.ts`  one wallet beneficiary per connection
  *   `audit-operations.ts`     cancels answered 2xx left nothing moved; resolves agree with the ledger
+ *   `audit-sources.ts`        every payment source ended, heard; no follower waited past its instant
+ *   `audit-evidence.ts`       every planned crash point went off; each unknown outcome has a cause
  */
 import { checkBeneficiaries } from './audit-beneficiaries.ts';
+import { type CrashReport, checkEvidence, unknownOutcomeEvidence } from './audit-evidence.ts';
 import { checkLedger } from './audit-ledger.ts';
 import { checkOperations } from './audit-operations.ts';
 import { checkSecrets } from './audit-secrets.ts';
+import { checkSources } from './audit-sources.ts';
 import { checkStates, questionFigures, waitingFigures } from './audit-states.ts';
 import { checkWebhooks } from './audit-webhooks.ts';
 import type { Connection, Delivery, DepositItem, TableItem } from './clients.ts';
@@ -43,8 +47,20 @@ export interface DepositRun {
   /** Operator redrives sent while it was in flight, by the status they were answered. */
   operatorRedrives: Record<string, number>;
   /** The operator's resolve of its unknown transfer outcome, from the bank's ledger, and its answer. */
-  resolved?: { outcome: 'done' | 'failed'; status: number };
+  resolved?: { outcome: 'done' | 'failed'; status: number; unknown: string };
   /** `final` done or failed; `parked` waiting on a long cool-down; `stalled` past its deadline. */
+  outcome: 'final' | 'parked' | 'stalled' | 'not-created';
+  findings: string[];
+}
+
+/** What the harness saw of a user's payment source while it drove it. */
+export interface SourceRun {
+  userIndex: number;
+  id?: string;
+  /** Its owner's cancel, as the API answered it. */
+  cancel?: { status: number; type?: string };
+  /** Its own wake-up schedule was deleted (lost) while it cooled down. */
+  scheduleDeleted: boolean;
   outcome: 'final' | 'parked' | 'stalled' | 'not-created';
   findings: string[];
 }
@@ -58,12 +74,15 @@ export interface UserRun {
 export interface Ledger {
   accounts: { id: string; balance: number; currency: string }[];
   transfers: { reference: string; amount: number; currency: string; createdAt: string }[];
+  /** The user's fault rules after the run, a counted rule with what it has left (absent: not read). */
+  faults?: { times?: number; remaining?: number }[];
 }
 
 export interface AuditInput {
   plan: ChaosPlan;
   users: UserRun[];
   runs: DepositRun[];
+  sources: SourceRun[];
   /** Every item of the deposits table. */
   items: TableItem[];
   ledgers: Map<number, Ledger>;
@@ -82,6 +101,12 @@ export interface AuditInput {
   scheduledDeposits: Set<string>;
   /** What the harness found out about a deposit the audit names (why its event is missing, ...). */
   notes?: Map<string, string>;
+  /** The crash points' report: what went off, the deaths, the transfer answers lost. */
+  crashes: CrashReport;
+  /** The step workers' processes killed (when they ran in child processes). */
+  workerKills?: { planned: number; unplanned: number } | undefined;
+  /** The stack's stall time: a follower moves within it of its source's instant. */
+  stallAfterMs: number;
 }
 
 export interface AuditResult {
@@ -94,6 +119,8 @@ export interface AuditScope {
   input: AuditInput;
   /** The deposits' items of the table, by id. */
   items: Map<string, DepositItem>;
+  /** Each deposit's evidence that its transfer's outcome could be unknown (`audit-evidence.ts`). */
+  evidence: Map<string, string>;
   /** A deposit as a finding names it: its id, its index in the run, its user and bank. */
   name(run: DepositRun): string;
   /** Records findings of one kind, naming (the first of) their deposits; none, nothing recorded. */
@@ -103,6 +130,8 @@ export interface AuditScope {
 }
 
 const MAX_NAMED = 20;
+/** What a follower may take past its source's instant and the stall time: the sweeper's round, a loaded machine. */
+const FOLLOWER_SLACK_MS = 15_000;
 
 export function audit(input: AuditInput): AuditResult {
   const scope = scopeOf(input);
@@ -112,6 +141,8 @@ export function audit(input: AuditInput): AuditResult {
   const secrets = checkSecrets(scope);
   const beneficiaries = checkBeneficiaries(scope);
   const operations = checkOperations(scope);
+  const sources = checkSources(scope, input.stallAfterMs, FOLLOWER_SLACK_MS);
+  const evidence = checkEvidence(scope, input.crashes, scope.evidence, input.workerKills);
   return {
     failures: scope.failures,
     figures: {
@@ -125,6 +156,8 @@ export function audit(input: AuditInput): AuditResult {
       secrets,
       beneficiaries,
       ...operations,
+      sources,
+      evidence,
     },
   };
 }
@@ -138,6 +171,7 @@ function scopeOf(input: AuditInput): AuditScope {
     input,
     items,
     failures,
+    evidence: unknownOutcomeEvidence(input.crashes),
     name: (run) => {
       const user = input.plan.users[run.plan.userIndex];
       return `${run.id ?? '(not created)'} [#${run.plan.index}, user ${run.plan.userIndex} ${user?.bank.bankId}]`;

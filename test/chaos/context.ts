@@ -4,7 +4,7 @@
  */
 import type { LocalStack } from '#infra/local/stack';
 import { testEnv } from '../support/local-stack.ts';
-import type { DepositRun } from './audit.ts';
+import type { DepositRun, SourceRun } from './audit.ts';
 import type { Clients } from './clients.ts';
 import type { ChaosPlan } from './plan.ts';
 
@@ -50,6 +50,8 @@ export interface Counters {
   perDepositRefusals: number;
   /** Owners' cancels, by the status they were answered. */
   cancels: Record<string, number>;
+  /** Payment sources whose own wake-up schedule the harness deleted. */
+  sourceSchedulesLost: number;
   restart?: { afterDeposits: number; pauseMs: number; tookMs: number };
 }
 
@@ -58,6 +60,8 @@ export interface RunContext {
   clients: Clients;
   stack: LocalStack;
   runs: DepositRun[];
+  /** The users' payment sources, by user index. */
+  sources: Map<number, SourceRun>;
   counters: Counters;
   depositDeadlineMs: number;
   say(line: string): void;

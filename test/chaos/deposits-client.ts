@@ -1,5 +1,6 @@
 /**
- * The chaos harness's calls to the deposits API, as a wallet backend makes them: create, then read,
+ * The chaos harness's calls to the deposits API, as a wallet backend makes them: create, then read
+ * (a deposit, or a payment source), or cancel,
  * through the typed client (`shared/deposits-api/client.ts`). The harness repeats an unanswered
  * create itself (and counts it), so the client's own retries are off; answers and refusals alike
  * come back as a Reply, and no answer throws, as before.
@@ -45,6 +46,30 @@ export function depositsClient(stack: LocalStack, appSecret: string) {
 
     cancelDeposit(connection: Connection, operationID: string) {
       return reply(() => client.cancel(as(connection), operationID));
+    },
+
+    /** Creates a payment source, or (the same key with `userInputs`) answers the bank's question. */
+    createSource(
+      connection: Connection,
+      idempotencyKey: string,
+      walletAccountID: string,
+      userInputs?: DepositRequest['userInputs'],
+    ) {
+      return reply(() =>
+        client.createSource(
+          as(connection),
+          { walletAccountID, ...(userInputs ? { userInputs } : {}) },
+          idempotencyKey,
+        ),
+      );
+    },
+
+    readSource(connection: Connection, sourceID: string) {
+      return reply(() => client.getSource(as(connection), sourceID));
+    },
+
+    cancelSource(connection: Connection, sourceID: string) {
+      return reply(() => client.cancelSource(as(connection), sourceID));
     },
   };
 }

@@ -6,9 +6,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DepositRun, UserRun } from './audit.ts';
-import type { Connection, DepositItem, Reply } from './clients.ts';
+import type { Connection, Reply } from './clients.ts';
 import { OTP, PARK_AFTER_MS, type RunContext, SANDBOX_INPUT_TTL_SECONDS } from './context.ts';
 import { sendCopies, sendLateCopies } from './disturbances.ts';
+import { driveSource, startSource, untilPrepared, wakeOf } from './drive-source.ts';
 import type { PlannedDeposit, PlannedUser } from './plan.ts';
 import { randomStream } from './random.ts';
 
@@ -46,15 +47,37 @@ export async function runUser(context: RunContext, user: UserRun) {
     user.error = `faults not injected: ${(error as Error).message}`;
     return;
   }
-  await Promise.all(
+  const deposits = () =>
     plan.deposits.map((deposit) =>
       driveDeposit(context, plan, connection, deposit).catch((error: unknown) => {
         context.runs[deposit.index]?.findings.push(
           `the harness failed: ${(error as Error).stack ?? String(error)}`,
         );
       }),
-    ),
-  );
+    );
+  const source = context.sources.get(plan.index);
+  if (!plan.source || !source) {
+    await Promise.all(deposits());
+    return;
+  }
+  const harnessFailed = (error: unknown) => {
+    source.findings.push(`the harness failed: ${(error as Error).stack ?? String(error)}`);
+  };
+  if (plan.source.when === 'first') {
+    // Prepared first: the deposits start once it is past its first step, and follow its wake-up.
+    await startSource(context, plan, connection, source).catch(harnessFailed);
+    await untilPrepared(context, connection, source);
+    await Promise.all([driveSource(context, plan, connection, source).catch(harnessFailed), ...deposits()]);
+    return;
+  }
+  // Alongside: the deposits are already waiting when the source comes.
+  const random = randomStream(context.plan.seed, 'source-start', plan.index);
+  const alongside = async () => {
+    await sleep(random.int(500, 3_000));
+    await startSource(context, plan, connection, source);
+    await driveSource(context, plan, connection, source);
+  };
+  await Promise.all([alongside().catch(harnessFailed), ...deposits()]);
 }
 
 /** Starts one deposit and carries it to its end as its caller would, answering (or not) its questions. */
@@ -180,13 +203,4 @@ async function driveDeposit(
   } finally {
     counters.inFlight -= 1;
   }
-}
-
-/** When a waiting deposit is next woken (a cool-down's end, a look-up after it, a claim's sleep). */
-function wakeOf(item: DepositItem) {
-  return Math.max(
-    item.step === 'wait-cooldown' ? (item.cooldownUntil ?? 0) : 0,
-    item.beneficiaryLookupAt ?? 0,
-    item.sleepsUntil ?? 0,
-  );
 }

@@ -4,7 +4,7 @@
  * applies to, its rule, its weight), each user's choice of faults and crashes (every kind met at
  * least once, even in a small run), and the failure types a user's faults explain for its deposits.
  */
-import type { CrashPoint } from '#infra/local/crash-points';
+import { type CrashPoint, crashPointNames } from '#infra/local/crash-points';
 import type { Bank, PlannedDeposit, PlannedUser } from './plan.ts';
 import type { Random } from './random.ts';
 
@@ -19,14 +19,19 @@ const paths = {
   operation: '/v1/operation/get',
 } as const;
 
-/** Every crash point of the local stack (`infra/local/crash-points.ts`). */
-const crashPointNames: readonly CrashPoint[] = [
-  'before-provider-call',
-  'after-provider-call',
-  'before-state-write',
-  'after-state-write',
-  'lost-write-answer',
-];
+/**
+ * Where each crash point can go off at a bank: the writes of a claim only where the wallet is
+ * registered as a beneficiary; a schedule only where a cool-down is long enough to be one, and the
+ * deposits arm their own (no source); a shared wake-up only where a payment source cools down (the
+ * plan gives such users a source). The others, anywhere.
+ */
+function crashPointApplies(point: CrashPoint, bank: Bank, withSource: boolean): boolean {
+  if (point.endsWith('claim-write')) return bank.beneficiaries;
+  // A user with a source has its deposits follow the source's wake-up: they arm no schedule.
+  if (point.endsWith('schedule')) return !withSource && bank.beneficiaries && bank.coolDownMs >= 2_000;
+  if (point.endsWith('wake-write')) return withSource && bank.beneficiaries && bank.coolDownMs > 0;
+  return true;
+}
 
 export type Step = 'resolve-bank' | 'ensure-beneficiary' | 'wait-cooldown' | 'transfer' | 'reconcile';
 export const steps: readonly Step[] = [
@@ -66,7 +71,8 @@ export interface CrashRule {
 const share = {
   providerFaults: 0.3,
   latency: 0.25,
-  crashes: 0.3,
+  /** Each crash is a step workers' process killed (SIGKILL) and started again: a few are plenty. */
+  crashes: 0.15,
 };
 
 /** A kind of provider fault: its name, whether the bank has the call it hits, its rule, its weight. */
@@ -257,20 +263,29 @@ const faultKinds: FaultKind[] = [
   },
 ];
 
+/** The bank down for a user: every metadata read fails, past the retry limit (a source that must fail). */
+export function bankDown(): ProviderFault {
+  return { kind: 'metadata-down', rule: { path: paths.metadata, outcome: 'error', status: 503, times: 60 } };
+}
+
 /**
  * What the run has not injected yet: faults are chosen among those first, so even a small run
  * meets every kind of provider fault and every crash point.
  */
 export interface Coverage {
   faultKinds: Set<string>;
-  crashPoints: Set<CrashPoint>;
+  /** Each crash point, and how many more users it is still to be armed for (at any step). */
+  crashPoints: Map<CrashPoint, number>;
 }
+
+/** Users each crash point is armed for, at any step, before the plan picks points at random. */
+const CRASH_COVERAGE = 2;
 
 /** Nothing injected yet: every fault kind and every crash point still to be met. */
 export function freshCoverage(): Coverage {
   return {
     faultKinds: new Set(faultKinds.map((kind) => kind.kind)),
-    crashPoints: new Set(crashPointNames),
+    crashPoints: new Map(crashPointNames.map((point) => [point, CRASH_COVERAGE])),
   };
 }
 
@@ -280,10 +295,14 @@ export function faultsFor(
   bank: Bank,
   providerTimeoutMs: number,
   coverage: Coverage,
+  withSource: boolean,
 ): Pick<PlannedUser, 'providerFaults' | 'crashes'> {
+  const points = crashPointNames.filter((point) => crashPointApplies(point, bank, withSource));
+  // Until every point has been met, every user that can meet one crashes: a small run meets them all.
+  const unmet = points.some((point) => coverage.crashPoints.has(point));
   return {
     providerFaults: providerFaultsFor(random, bank, providerTimeoutMs, coverage),
-    crashes: random.chance(share.crashes) ? crashesFor(random, coverage) : [],
+    crashes: unmet || random.chance(share.crashes) ? crashesFor(random, coverage, points) : [],
   };
 }
 
@@ -305,8 +324,11 @@ function providerFaultsFor(
         fresh.length > 0
           ? random.pick(fresh)
           : random.weighted(applicable.map((kind) => [kind, kind.weight] as const));
+      // A bank down for the user hides every other fault: it comes alone.
+      if (chosen.kind === 'metadata-down' && faults.length > 0) break;
       coverage.faultKinds.delete(chosen.kind);
       faults.push({ kind: chosen.kind, rule: chosen.rule(random, bank, timeoutMs) });
+      if (chosen.kind === 'metadata-down') break;
     }
   }
   // Latency last: the first matching rule applies, and it matches every path.
@@ -316,13 +338,21 @@ function providerFaultsFor(
   return faults;
 }
 
-function crashesFor(random: Random, coverage: Coverage): CrashRule[] {
+function crashesFor(random: Random, coverage: Coverage, points: readonly CrashPoint[]): CrashRule[] {
   return Array.from({ length: random.int(1, 2) }, () => {
-    const fresh = crashPointNames.filter((point) => coverage.crashPoints.has(point));
-    const point = fresh.length > 0 ? random.pick(fresh) : random.pick(crashPointNames);
-    coverage.crashPoints.delete(point);
-    const step = random.chance(0.2) ? undefined : random.pick(steps);
-    return { point, ...(step ? { step } : {}), times: random.int(1, 2) };
+    const fresh = points.filter((point) => coverage.crashPoints.has(point));
+    const point = fresh.length > 0 ? random.pick(fresh) : random.pick(points);
+    const left = coverage.crashPoints.get(point);
+    if (left !== undefined) {
+      // Still to be met: armed at whatever step makes that write first, so that it surely goes off.
+      if (left <= 1) coverage.crashPoints.delete(point);
+      else coverage.crashPoints.set(point, left - 1);
+      return { point, times: 1 };
+    }
+    // Met already: at a step chosen at random (the rarer writes at whatever step makes them first).
+    const common = /provider-call|state-write|lost-write|lease-write|queue-send/.test(point);
+    const step = !common || random.chance(0.2) ? undefined : random.pick(steps);
+    return { point, ...(step ? { step } : {}), times: 1 };
   });
 }
 
@@ -335,15 +365,19 @@ export function explainedFailures(user: PlannedUser, deposit: PlannedDeposit): S
   if (deposit.belowMinimum) types.add('AMOUNT_BELOW_MINIMUM');
   if (deposit.answers === 'never') types.add('INPUT_EXPIRED');
   const kinds = user.providerFaults.map((fault) => fault.kind);
-  // An unknown outcome of the transfer, a step that died around it: money may have moved.
-  const crashAtTransfer = user.crashes.some((crash) => crash.step === undefined || crash.step === 'transfer');
-  if (kinds.some((kind) => /^transfer-(5xx|timeout)/.test(kind)) || crashAtTransfer) {
-    types.add('TRANSFER_OUTCOME_UNKNOWN');
-    // ... which an operator then resolves from the bank's ledger: not executed, when nothing moved.
-    types.add('TRANSFER_NOT_EXECUTED');
-  }
+  // An unknown outcome of the transfer (and the operator's resolve of it, TRANSFER_NOT_EXECUTED when
+  // nothing moved) is explained per deposit, by its own evidence (`audit-evidence.ts`), not here.
   if (kinds.includes('transfer-refused')) types.add('INSUFFICIENT_BALANCE');
   if (deposit.cancelAfterMs !== undefined) types.add('CANCELLED');
+  if (kinds.includes('metadata-down')) types.add('PROVIDER_UNAVAILABLE');
+  return types;
+}
+
+/** The failure types a user's faults explain for its payment source. */
+export function explainedSourceFailures(user: PlannedUser, cancelled: boolean): Set<string> {
+  const types = new Set<string>();
+  if (cancelled) types.add('CANCELLED');
+  const kinds = user.providerFaults.map((fault) => fault.kind);
   if (kinds.includes('metadata-down')) types.add('PROVIDER_UNAVAILABLE');
   return types;
 }

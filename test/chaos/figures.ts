@@ -17,7 +17,7 @@ export function figuresOf(
   result: AuditResult,
   faults: ReturnType<typeof faultFigures>,
   timings: Timings,
-  extra: { queuesAfterDrain: unknown; capturedOutputLines: number },
+  extra: { queuesAfterDrain: unknown; capturedOutputLines: number; longCoolDowns: unknown },
 ) {
   return {
     seed: plan.seed,

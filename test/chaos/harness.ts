@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LocalStack, startLocalStack } from '#infra/local/stack';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
-import { audit, type DepositRun, type UserRun } from './audit.ts';
+import { audit, type DepositRun, type SourceRun, type UserRun } from './audit.ts';
 import { type Clients, clientsFor } from './clients.ts';
 import {
   appSecret,
@@ -39,6 +39,7 @@ import { chaosLoop } from './disturbances.ts';
 import { runUser } from './drive.ts';
 import { drainWebhooks, gatherEvidence, secretsOf } from './evidence.ts';
 import { faultFigures, figuresOf } from './figures.ts';
+import { endLongCoolDowns } from './long-cool-downs.ts';
 import { captureOutput } from './output.ts';
 import { banksOf, planRun } from './plan.ts';
 import { resolveUnknownOutcomes } from './resolutions.ts';
@@ -83,6 +84,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       operatorPort: 0,
       visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS,
       sweepIntervalMs: 1_000,
+      // Real deaths: the step workers run in child processes, killed (SIGKILL) at the crash points.
+      stepWorkers: 'child-process',
       env: { ...chaosEnv, WEBHOOK_URL: `${webhook.url}/hooks`, WEBHOOK_SECRET: webhook.secret },
     });
     const stackReadyMs = Date.now() - began;
@@ -110,6 +113,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       findings: [],
     }));
     const users: UserRun[] = plan.users.map((user) => ({ plan: user }));
+    const sources = new Map<number, SourceRun>(
+      plan.users
+        .filter((user) => user.source)
+        .map((user) => [
+          user.index,
+          { userIndex: user.index, scheduleDeleted: false, outcome: 'not-created', findings: [] },
+        ]),
+    );
     const counters: Counters = {
       started: 0,
       inFlight: 0,
@@ -121,12 +132,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       outageRefusals: 0,
       perDepositRefusals: 0,
       cancels: {},
+      sourceSchedulesLost: 0,
     };
     const context: RunContext = {
       plan,
       clients,
       stack,
       runs,
+      sources,
       counters,
       depositDeadlineMs: options.depositDeadlineMs ?? 300_000,
       say,
@@ -148,6 +161,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     });
     clearInterval(progress);
     await chaos.stop();
+    // The day-long bank's cool-downs end within the run: the local clock moves past them.
+    const longCoolDowns = await endLongCoolDowns(context);
     // The operator resolves the unknown outcomes from the bank's ledger, before the webhooks drain.
     await resolveUnknownOutcomes(context, users);
     const runMs = Date.now() - runStarted;
@@ -165,6 +180,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       plan,
       users,
       runs,
+      sources: [...sources.values()],
       items: evidence.items,
       ledgers: evidence.ledgers,
       deliveries: evidence.deliveries,
@@ -176,6 +192,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       parkAfterMs: PARK_AFTER_MS,
       scheduledDeposits: evidence.scheduledDeposits,
       notes: evidence.notes,
+      crashes: evidence.crashes,
+      workerKills: stack.stepWorkerKills(),
+      stallAfterMs: Number(chaosEnv.STALL_AFTER_SECONDS) * 1000,
     });
     const userErrors = users
       .filter((user) => user.error)
@@ -195,7 +214,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       result,
       faults,
       { stackReadyMs, runMs, drainMs, auditMs, totalMs: Date.now() - began },
-      { queuesAfterDrain: evidence.queues, capturedOutputLines: output.lines() },
+      { queuesAfterDrain: evidence.queues, capturedOutputLines: output.lines(), longCoolDowns },
     );
     return {
       seed,

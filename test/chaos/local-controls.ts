@@ -11,6 +11,7 @@ import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dy
 import type { CrashPoint } from '#infra/local/crash-points';
 import type { LocalStack } from '#infra/local/stack';
 import { stepQueueKeys, tables } from '#infra/topology';
+import type { CrashReport } from './audit-evidence.ts';
 import type { Step } from './faults.ts';
 import { send } from './http.ts';
 import type { Connection } from './sandbox-client.ts';
@@ -66,7 +67,7 @@ export function localControls(stack: LocalStack) {
 
     async crashReport() {
       const reply = await send('GET', `${stack.depositsUrl}/_local/crash`);
-      return reply.body as { fired: Record<string, number>; armed: number };
+      return reply.body as CrashReport;
     },
 
     async schedules() {
@@ -80,6 +81,21 @@ export function localControls(stack: LocalStack) {
         `${stack.schedulerEndpoint}/_local/schedules/${encodeURIComponent(schedule.Name)}/fire?groupName=${encodeURIComponent(schedule.GroupName)}`,
       );
       return reply.status;
+    },
+
+    /** Deletes a schedule, as if it were lost (a source that loses its own wake-up). */
+    async deleteSchedule(schedule: LocalSchedule) {
+      const reply = await send(
+        'DELETE',
+        `${stack.schedulerEndpoint}/schedules/${encodeURIComponent(schedule.Name)}?groupName=${encodeURIComponent(schedule.GroupName)}`,
+      );
+      return reply.status;
+    },
+
+    /** Moves the local clock forward (the sandbox's banks, the steps, the scheduler all follow). */
+    async advanceClock(seconds: number) {
+      const reply = await send('POST', `${stack.depositsUrl}/_local/clock`, { advanceSeconds: seconds });
+      if (reply.status !== 200) throw new Error(`clock not moved: ${reply.status}`);
     },
 
     /** Step messages sent straight to the step queues, each after its own delay. */

@@ -9,7 +9,7 @@ import { localWallets } from '#infra/local/wallets';
 import { type CurrencyCode, fromMinorUnits, isCurrencyCode, toMinorUnits } from '#shared/money';
 import { periodMs } from '#shared/spec/period';
 import type { AccountsMetadata } from '#shared/spec/schemas';
-import { type CrashRule, faultsFor, freshCoverage, type ProviderFault } from './faults.ts';
+import { bankDown, type CrashRule, faultsFor, freshCoverage, type ProviderFault } from './faults.ts';
 import { randomStream } from './random.ts';
 
 export interface Bank {
@@ -54,9 +54,25 @@ export interface PlannedDeposit {
   operatorRedrives: boolean;
 }
 
+/**
+ * A payment source its user prepares at a bank with a cool-down: first (the deposits start once it
+ * cools down, and follow its wake-up), or alongside deposits already waiting.
+ */
+export interface PlannedSource {
+  when: 'first' | 'alongside';
+  /** Its bank is down for its user (the metadata never answers): it fails, as do the user's deposits. */
+  fails: boolean;
+  idempotencyKey: string;
+  /** Its owner cancels it this long after it began to cool down. */
+  cancelAfterMs?: number;
+  /** Its own wake-up schedule is deleted once armed: the sweeper must wake it, and its followers. */
+  losesSchedule: boolean;
+}
+
 export interface PlannedUser {
   index: number;
   bank: Bank;
+  source?: PlannedSource;
   providerFaults: ProviderFault[];
   crashes: CrashRule[];
   deposits: PlannedDeposit[];
@@ -113,7 +129,15 @@ const share = {
   webhookRefusals: 0.1,
   cancelled: 0.06,
   operatorRedrives: 0.1,
+  /** Of the users at a bank with a cool-down: they prepare a payment source. */
+  source: 0.5,
+  sourceAlongside: 0.5,
+  sourceCancelled: 0.2,
+  sourceLosesSchedule: 0.25,
 };
+
+/** Whether a bank has a cool-down a payment source can wait out for its deposits. */
+export const coolsDown = (bank: Bank) => bank.beneficiaries && bank.coolDownMs > 0;
 
 export function planRun(settings: PlanSettings, banks: Bank[]): ChaosPlan {
   const { seed } = settings;
@@ -124,6 +148,13 @@ export function planRun(settings: PlanSettings, banks: Bank[]): ChaosPlan {
   const users: PlannedUser[] = [];
   const deposits: PlannedDeposit[] = [];
   const coverage = freshCoverage();
+  // The kinds of payment source every run meets, even a small one.
+  const sourceKinds = [
+    { when: 'first', losesSchedule: true },
+    { when: 'alongside', cancelled: true },
+    { when: 'first', fails: true },
+    { when: 'alongside', losesSchedule: true },
+  ] as { when: 'first' | 'alongside'; losesSchedule?: boolean; cancelled?: boolean; fails?: boolean }[];
   while (deposits.length < settings.deposits) {
     const index = users.length;
     const userRandom = randomStream(seed, 'user', index);
@@ -161,10 +192,29 @@ export function planRun(settings: PlanSettings, banks: Bank[]): ChaosPlan {
         operatorRedrives: userRandom.chance(share.operatorRedrives),
       });
     }
+    // Until every kind of source has been met, every user at a bank with a cool-down prepares one.
+    const forced = coolsDown(bank) ? sourceKinds.shift() : undefined;
+    const source: PlannedSource | undefined =
+      forced || (coolsDown(bank) && userRandom.chance(share.source))
+        ? {
+            when: forced?.when ?? (userRandom.chance(share.sourceAlongside) ? 'alongside' : 'first'),
+            idempotencyKey: `chaos-${seed}-source-${index}`,
+            ...(forced?.cancelled || (!forced && userRandom.chance(share.sourceCancelled))
+              ? { cancelAfterMs: userRandom.int(1_000, 4_000) }
+              : {}),
+            losesSchedule: forced?.losesSchedule ?? userRandom.chance(share.sourceLosesSchedule),
+            fails: forced?.fails ?? false,
+          }
+        : undefined;
+    // A source that must fail: the bank is down for its user, and that fault comes alone.
+    const faults = source?.fails
+      ? { providerFaults: [bankDown()], crashes: [] }
+      : faultsFor(userRandom, bank, settings.providerTimeoutMs, coverage, source !== undefined);
     users.push({
       index,
       bank,
-      ...faultsFor(userRandom, bank, settings.providerTimeoutMs, coverage),
+      ...(source ? { source } : {}),
+      ...faults,
       deposits: userDeposits,
     });
     deposits.push(...userDeposits);

@@ -27,7 +27,7 @@ export async function resolveUnknownOutcomes(context: RunContext, users: UserRun
       const outcome = moved ? 'done' : 'failed';
       const reason = moved ? `The bank's ledger shows ${moved.reference}` : 'The bank has no transfer of it';
       const answer = await clients.operator.resolve(run.id as string, outcome, reason, moved?.reference);
-      run.resolved = { outcome, status: answer.status };
+      run.resolved = { outcome, status: answer.status, unknown: item.failure.msg };
     }
   }
 }

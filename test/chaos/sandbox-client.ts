@@ -59,7 +59,7 @@ export function sandboxClient(stack: LocalStack, appSecret: string) {
         throw new Error(`faults not set: ${reply.status} ${JSON.stringify(reply.body)}`);
     },
 
-    /** The user's accounts and transfers as the sandbox holds them (its ledger). */
+    /** The user's accounts and transfers as the sandbox holds them (its ledger), and its fault rules. */
     async ledger(connection: Connection) {
       const reply = await send('POST', `${stack.sandboxUrl}/sandbox/users/get`, {
         appSecret,
@@ -69,6 +69,8 @@ export function sandboxClient(stack: LocalStack, appSecret: string) {
       return reply.body as {
         accounts: { id: string; balance: number; currency: string }[];
         transfers: { reference: string; amount: number; currency: string; createdAt: string }[];
+        /** The user's fault rules as they stand: a counted rule with what it has left. */
+        faults: (FaultRule & { remaining?: number })[];
       };
     },
 

@@ -244,6 +244,13 @@ describe('fault rules per user (POST /sandbox/faults)', () => {
     expect(second.body).toMatchObject({ success: true, status: 'done' });
     expect(afterSecond.balance).toBe(before.balance - 40);
     expect(afterSecond.transfers).toHaveLength(1);
+    // The user's state tells which rule went off: the counted rule has none left.
+    expect(before.faults).toEqual([
+      { path: TRANSFER, outcome: 'error', status: 500, times: 1, remaining: 1 },
+    ]);
+    expect(afterSecond.faults).toEqual([
+      { path: TRANSFER, outcome: 'error', status: 500, times: 1, remaining: 0 },
+    ]);
   });
 
   it('slows every request of one user only, until the rules are cleared with faults: []', async () => {

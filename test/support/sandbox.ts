@@ -150,7 +150,7 @@ export async function stateOf(user: TestUser) {
   const state = SandboxUserResponse.parse(await user.state());
   const [account] = state.accounts;
   if (!account) throw new Error('user has no account');
-  return { balance: account.balance, transfers: state.transfers };
+  return { balance: account.balance, transfers: state.transfers, faults: state.faults };
 }
 
 /** Replaces the user's fault rules at the sandbox, failing loudly when refused. */

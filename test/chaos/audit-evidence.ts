@@ -1,0 +1,104 @@
+/**
+ * The evidence check of the audit: the faults the run planned happened, and an unknown outcome has a
+ * cause of its own.
+ *   - every crash point the plan armed went off at least once (a kill of a step workers' process,
+ *     SIGKILL, or the lost answer of a write), and the processes killed are counted;
+ *   - every kind of provider fault the plan set went off at least once (its counted rules used up,
+ *     as the sandbox tells after the run);
+ *   - a deposit whose transfer outcome was unknown (`TRANSFER_OUTCOME_UNKNOWN`, or the operator's
+ *     resolve of one) passes only with evidence of its own: a step workers' process died while its
+ *     transfer attempt was on record and its outcome not yet (`attemptsOpen` of a death), or its
+ *     transfer's submission answered nothing readable (a 5xx or a timeout, before or after the bank
+ *     acted: the orchestrator cannot tell which). The figures name how many of each.
+ */
+import type { Death, LostAnswer } from '#infra/local/crash-points';
+import type { AuditScope } from './audit.ts';
+
+/** What the local stack's crash points reported after the run. */
+export interface CrashReport {
+  fired: Record<string, number>;
+  armed: number;
+  deaths: Death[];
+  lostAnswers: LostAnswer[];
+}
+
+/** Each deposit's evidence that its transfer's outcome could be unknown, by deposit id. */
+export function unknownOutcomeEvidence(report: CrashReport): Map<string, string> {
+  const evidence = new Map<string, string>();
+  for (const death of report.deaths)
+    for (const id of death.attemptsOpen)
+      evidence.set(id, `its workers' process was killed (${death.point}) with its transfer attempt open`);
+  for (const lost of report.lostAnswers)
+    if (lost.depositId && !evidence.has(lost.depositId))
+      evidence.set(lost.depositId, `its transfer's answer was lost (${lost.reason})`);
+  return evidence;
+}
+
+const UNKNOWN = new Set(['TRANSFER_OUTCOME_UNKNOWN', 'TRANSFER_NOT_EXECUTED']);
+
+/** Whether this failure type is one of an unknown outcome (or its resolve), which needs evidence. */
+export const needsEvidence = (type: string | undefined) => type !== undefined && UNKNOWN.has(type);
+
+export function checkEvidence(
+  { input, items, name, finding }: AuditScope,
+  report: CrashReport,
+  evidence: Map<string, string>,
+  kills: { planned: number; unplanned: number } | undefined,
+) {
+  const planned = new Set(input.plan.users.flatMap((user) => user.crashes.map((crash) => crash.point)));
+  const neverFired = [...planned].filter((point) => !(report.fired[point] ?? 0)).sort();
+  finding('crash points the plan armed that never went off', neverFired);
+
+  // Each counted provider fault the plan set went off as often as its rule has used up.
+  const faultsFired: Record<string, number> = {};
+  const faultsPlanned = new Set<string>();
+  for (const user of input.plan.users) {
+    const rules = input.ledgers.get(user.index)?.faults;
+    user.providerFaults.forEach((fault, index) => {
+      const rule = rules?.[index];
+      if (fault.rule.times === undefined || rule?.times === undefined) return;
+      faultsPlanned.add(fault.kind);
+      const used = rule.times - (rule.remaining ?? rule.times);
+      if (used > 0) faultsFired[fault.kind] = (faultsFired[fault.kind] ?? 0) + used;
+    });
+  }
+  finding(
+    'provider fault kinds the plan set that never went off',
+    [...faultsPlanned].filter((kind) => !faultsFired[kind]).sort(),
+  );
+
+  const withoutEvidence: string[] = [];
+  const byCause = { killedWithAttemptOpen: 0, answerLost: 0 };
+  for (const run of input.runs) {
+    const item = run.id ? items.get(run.id) : undefined;
+    const unknown =
+      run.resolved !== undefined || (item?.status === 'failed' && needsEvidence(item.failure?.type));
+    if (!unknown || !run.id) continue;
+    const cause = evidence.get(run.id);
+    const why = run.resolved
+      ? `unknown (${run.resolved.unknown}), resolved ${run.resolved.outcome}`
+      : `${item?.failure?.type}: ${item?.failure?.msg}`;
+    const story = (item?.history ?? [])
+      .slice(-8)
+      .map((entry) => `${entry.step}/${entry.status}@${entry.at}${entry.note ? ` "${entry.note}"` : ''}`)
+      .join(' > ');
+    if (!cause) withoutEvidence.push(`${name(run)} ${why} [${story}] copies: ${run.copies.join(' ')}`);
+    else if (cause.startsWith('its workers')) byCause.killedWithAttemptOpen += 1;
+    else byCause.answerLost += 1;
+  }
+  finding(
+    'unknown transfer outcomes without evidence of their own (a death or a lost answer)',
+    withoutEvidence,
+  );
+
+  const deathsByPoint: Record<string, number> = {};
+  for (const death of report.deaths) deathsByPoint[death.point] = (deathsByPoint[death.point] ?? 0) + 1;
+  return {
+    workersKilled: kills ?? 'the step workers ran in the stack’s process',
+    deathsByPoint,
+    crashPointsFired: report.fired,
+    providerFaultsFired: faultsFired,
+    transferAnswersLost: report.lostAnswers.length,
+    unknownOutcomeEvidence: byCause,
+  };
+}

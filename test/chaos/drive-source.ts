@@ -1,0 +1,127 @@
+/**
+ * A chaos run's payment sources (`PlannedSource`): the user prepares one at a bank with a cool-down,
+ * before its deposits (which then follow the source's wake-up) or alongside them (while they wait
+ * already), as a wallet backend does at onboarding. Its owner may cancel it mid-cool-down, and the
+ * harness may delete its own wake-up schedule, as if lost: the sweeper must then wake it, and its
+ * followers. Read until it ends: ready, failed (cancelled included), or parked on a cool-down longer
+ * than the run (which the local clock then ends, `harness.ts`).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SourceRun } from './audit.ts';
+import type { Connection, DepositItem, Reply } from './clients.ts';
+import { OTP, PARK_AFTER_MS, type RunContext } from './context.ts';
+import type { PlannedUser } from './plan.ts';
+import { randomStream } from './random.ts';
+
+/** Creates the user's source; resolves once it cools down (or ends), so deposits can follow it. */
+export async function startSource(
+  context: RunContext,
+  user: PlannedUser,
+  connection: Connection,
+  run: SourceRun,
+) {
+  const plan = user.source;
+  if (!plan) return;
+  const { clients } = context;
+  for (let attempt = 1; attempt <= 5 && !run.id; attempt += 1) {
+    const created: Reply = await clients
+      .createSource(connection, plan.idempotencyKey, user.bank.walletAccountID)
+      .catch((error: unknown) => ({ status: 0, body: { error: String(error) } }));
+    if ((created.status === 202 || created.status === 200) && created.body.sourceID)
+      run.id = created.body.sourceID;
+    else await sleep(500 * attempt);
+  }
+  if (!run.id) run.findings.push('the source was never accepted');
+}
+
+/** When a waiting deposit (or source) is next woken: a cool-down's end, a look-up after it, a claim's sleep. */
+export function wakeOf(item: DepositItem) {
+  return Math.max(
+    item.step === 'wait-cooldown' ? (item.cooldownUntil ?? 0) : 0,
+    item.beneficiaryLookupAt ?? 0,
+    item.sleepsUntil ?? 0,
+  );
+}
+
+/** Waits (bounded) until the source is past its first step: cooling down, asking, or ended. */
+export async function untilPrepared(context: RunContext, connection: Connection, run: SourceRun) {
+  if (!run.id) return;
+  for (let tries = 0; tries < 40; tries += 1) {
+    const read = await context.clients.readSource(connection, run.id).catch(() => undefined);
+    if (read?.status === 200 && read.body.status !== 'initialized') return;
+    await sleep(500);
+  }
+}
+
+/** Reads the source until it ends, cancelling it or losing its schedule as planned. */
+export async function driveSource(
+  context: RunContext,
+  user: PlannedUser,
+  connection: Connection,
+  run: SourceRun,
+) {
+  const plan = user.source;
+  const id = run.id;
+  if (!plan || !id) return;
+  const { clients, counters } = context;
+  const random = randomStream(context.plan.seed, 'source', user.index);
+  const deadline = Date.now() + context.depositDeadlineMs;
+  const acceptedAt = Date.now();
+  let answered: string | undefined;
+  for (;;) {
+    const read = await clients.readSource(connection, id).catch(() => undefined);
+    const source = read?.status === 200 ? read.body : undefined;
+    if (source?.status === 'ready' || source?.status === 'failed') {
+      run.outcome = 'final';
+      return;
+    }
+    if (source?.status === 'user_input_required' && source.inputExpiresAt !== answered) {
+      const userInputs = (source.userInputs as { id: string; index: number; query: string }[]).map(
+        (input) => ({
+          ...input,
+          answer: OTP,
+        }),
+      );
+      const reply = await clients
+        .createSource(connection, plan.idempotencyKey, user.bank.walletAccountID, userInputs)
+        .catch(() => undefined);
+      if (reply?.status === 200) answered = source.inputExpiresAt;
+    }
+    if (source?.status === 'cooling_down') {
+      if (plan.losesSchedule && !run.scheduleDeleted) {
+        const { schedules } = await clients.schedules();
+        const own = schedules.find((schedule) => schedule.Name.startsWith(id));
+        if (own && (await clients.deleteSchedule(own)) === 200) {
+          run.scheduleDeleted = true;
+          counters.sourceSchedulesLost += 1;
+        }
+      }
+    }
+    // Its owner's cancel, at its moment after the source was accepted: mid-cool-down, mostly.
+    if (plan.cancelAfterMs !== undefined && !run.cancel && Date.now() >= acceptedAt + plan.cancelAfterMs) {
+      const cancelled: Reply = await clients
+        .cancelSource(connection, id)
+        .catch(() => ({ status: 0, body: {} }));
+      run.cancel = {
+        status: cancelled.status,
+        ...(cancelled.body.type ? { type: cancelled.body.type } : {}),
+      };
+    }
+    // Waiting on the day-long bank (cooling down, or following a deposit's claim until its look-up):
+    // parked, once its cancel (if any) is behind it.
+    if (user.bank.longCoolDown && source !== undefined && (plan.cancelAfterMs === undefined || run.cancel)) {
+      const item = await clients.depositItem(id);
+      if (item && wakeOf(item) > Date.now() + PARK_AFTER_MS) {
+        run.outcome = 'parked';
+        return;
+      }
+    }
+    if (Date.now() > deadline) {
+      run.outcome = 'stalled';
+      return;
+    }
+    // Quick while its schedule is still to be lost: a short cool-down's schedule fires in seconds.
+    const hunting = plan.losesSchedule && !run.scheduleDeleted && source?.status === 'cooling_down';
+    await sleep(hunting ? 100 : random.int(500, 1_000));
+  }
+}
