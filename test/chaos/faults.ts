@@ -49,6 +49,7 @@ export interface FaultRule {
   status?: number;
   type?: string;
   retryAfterSeconds?: number;
+  namesOperation?: boolean;
   phase?: 'before' | 'after';
   timeoutMs?: number;
   times?: number;
@@ -212,6 +213,21 @@ const faultKinds: FaultKind[] = [
     weight: 1,
   },
   {
+    // ... and one that names the operation read: still the read's "later", never the transfer's end.
+    kind: 'operation-read-429-named',
+    applies: withBeneficiaries,
+    rule: (random) => ({
+      path: paths.operation,
+      outcome: 'refusal',
+      status: 429,
+      type: 'TOO_MANY_REQUESTS',
+      retryAfterSeconds: 1,
+      namesOperation: true,
+      times: random.int(1, 2),
+    }),
+    weight: 0.5,
+  },
+  {
     kind: 'operation-read-401',
     applies: withBeneficiaries,
     rule: () => ({ path: paths.operation, outcome: 'refusal', status: 401, type: 'UNAUTHORIZED', times: 1 }),
@@ -240,6 +256,20 @@ const faultKinds: FaultKind[] = [
       times: random.int(1, 2),
     }),
     weight: 1,
+  },
+  {
+    // ... naming the refused operation (a new one, failed): the same end.
+    kind: 'transfer-refused-named',
+    applies: anyBank,
+    rule: (_random, bank) => ({
+      path: transferPath(bank),
+      outcome: 'refusal',
+      status: 422,
+      type: 'INSUFFICIENT_BALANCE',
+      namesOperation: true,
+      times: 1,
+    }),
+    weight: 0.3,
   },
   {
     // The bank refuses the transfer outright: the deposit fails with its type, nothing moved.
@@ -367,7 +397,8 @@ export function explainedFailures(user: PlannedUser, deposit: PlannedDeposit): S
   const kinds = user.providerFaults.map((fault) => fault.kind);
   // An unknown outcome of the transfer (and the operator's resolve of it, TRANSFER_NOT_EXECUTED when
   // nothing moved) is explained per deposit, by its own evidence (`audit-evidence.ts`), not here.
-  if (kinds.includes('transfer-refused')) types.add('INSUFFICIENT_BALANCE');
+  if (kinds.includes('transfer-refused') || kinds.includes('transfer-refused-named'))
+    types.add('INSUFFICIENT_BALANCE');
   if (deposit.cancelAfterMs !== undefined) types.add('CANCELLED');
   if (kinds.includes('metadata-down')) types.add('PROVIDER_UNAVAILABLE');
   return types;
