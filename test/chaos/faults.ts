@@ -246,6 +246,32 @@ const faultKinds: FaultKind[] = [
     weight: 1,
   },
   {
+    kind: 'list-429',
+    applies: withBeneficiaries,
+    rule: (random) => ({
+      path: paths.listBeneficiaries,
+      outcome: 'refusal',
+      status: 429,
+      type: 'TOO_MANY_REQUESTS',
+      retryAfterSeconds: 1,
+      times: random.int(1, 2),
+    }),
+    weight: 0.5,
+  },
+  {
+    kind: 'create-beneficiary-429',
+    applies: withBeneficiaries,
+    rule: () => ({
+      path: paths.createBeneficiary,
+      outcome: 'refusal',
+      status: 429,
+      type: 'TOO_MANY_REQUESTS',
+      namesOperation: true,
+      times: 1,
+    }),
+    weight: 0.5,
+  },
+  {
     kind: 'metadata-429',
     applies: anyBank,
     rule: (random) => ({
