@@ -9,7 +9,8 @@ import { localWallets } from '#infra/local/wallets';
 import { type CurrencyCode, fromMinorUnits, isCurrencyCode, toMinorUnits } from '#shared/money';
 import { periodMs } from '#shared/spec/period';
 import type { AccountsMetadata } from '#shared/spec/schemas';
-import { bankDown, type CrashRule, faultsFor, freshCoverage, type ProviderFault } from './faults.ts';
+import { bankDown } from './fault-kinds.ts';
+import { type CrashRule, faultsFor, freshCoverage, type ProviderFault } from './faults.ts';
 import { randomStream } from './random.ts';
 
 export interface Bank {

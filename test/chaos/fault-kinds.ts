@@ -1,0 +1,269 @@
+/**
+ * The kinds of provider fault a chaos run injects (the sandbox's fault rules): which provider call
+ * each hits, at which banks it applies, its rule, and its weight in the random choice. Every call of
+ * the flow fails before and after the bank acts, is refused (a 429, with and without naming its
+ * operation; a 401; a transfer refused), or is slowed; `faults.ts` chooses among them per user.
+ */
+
+import type { FaultRule, ProviderFault } from './faults.ts';
+import type { Bank } from './plan.ts';
+import type { Random } from './random.ts';
+
+/** The provider calls of a deposit's flow, which a fault rule names. */
+const paths = {
+  metadata: '/v1/metadata/accounts/get',
+  listBeneficiaries: '/v1/payment/beneficiaries/get',
+  createBeneficiary: '/v1/payment/beneficiaries/create',
+  transfer: '/v1/payment/transfer/create',
+  autoflow: '/v1/payment/transfer/autoflow',
+  /** The transfer operation read back (`reconcile`), at banks that take beneficiaries. */
+  operation: '/v1/operation/get',
+} as const;
+
+/** A kind of provider fault: its name, whether the bank has the call it hits, its rule, its weight. */
+export interface FaultKind {
+  kind: string;
+  applies(bank: Bank): boolean;
+  rule(random: Random, bank: Bank, timeoutMs: number): FaultRule;
+  weight: number;
+}
+
+const anyBank = () => true;
+const withBeneficiaries = (bank: Bank) => bank.beneficiaries;
+const status5xx = (random: Random) => random.pick([500, 502, 503] as const);
+const transferPath = (bank: Bank) => (bank.beneficiaries ? paths.transfer : paths.autoflow);
+
+/** Every provider call of the flow, failing before and after the bank acts. */
+export const faultKinds: FaultKind[] = [
+  ...(['before', 'after'] as const).flatMap((phase): FaultKind[] => [
+    {
+      kind: `metadata-5xx-${phase}`,
+      applies: anyBank,
+      rule: (random) => ({
+        path: paths.metadata,
+        outcome: 'error',
+        status: status5xx(random),
+        phase,
+        times: random.int(1, 3),
+      }),
+      weight: 2,
+    },
+    {
+      kind: `metadata-timeout-${phase}`,
+      applies: anyBank,
+      rule: (_random, _bank, timeoutMs) => ({
+        path: paths.metadata,
+        outcome: 'timeout',
+        timeoutMs,
+        phase,
+        times: 1,
+      }),
+      weight: 1,
+    },
+    {
+      kind: `create-beneficiary-5xx-${phase}`,
+      applies: withBeneficiaries,
+      rule: (random) => ({
+        path: paths.createBeneficiary,
+        outcome: 'error',
+        status: status5xx(random),
+        phase,
+        times: 1,
+      }),
+      weight: 1,
+    },
+    {
+      kind: `create-beneficiary-timeout-${phase}`,
+      applies: withBeneficiaries,
+      rule: (_random, _bank, timeoutMs) => ({
+        path: paths.createBeneficiary,
+        outcome: 'timeout',
+        timeoutMs,
+        phase,
+        times: 1,
+      }),
+      weight: 1,
+    },
+    {
+      kind: `transfer-5xx-${phase}`,
+      applies: anyBank,
+      rule: (random, bank) => ({
+        path: transferPath(bank),
+        outcome: 'error',
+        status: status5xx(random),
+        phase,
+        times: 1,
+      }),
+      weight: 1.5,
+    },
+    {
+      kind: `transfer-timeout-${phase}`,
+      applies: anyBank,
+      rule: (_random, bank, timeoutMs) => ({
+        path: transferPath(bank),
+        outcome: 'timeout',
+        timeoutMs,
+        phase,
+        times: 1,
+      }),
+      weight: 1.5,
+    },
+  ]),
+  {
+    kind: 'list-5xx',
+    applies: withBeneficiaries,
+    rule: (random) => ({
+      path: paths.listBeneficiaries,
+      outcome: 'error',
+      status: status5xx(random),
+      times: random.int(1, 2),
+    }),
+    weight: 1,
+  },
+  {
+    kind: 'list-timeout',
+    applies: withBeneficiaries,
+    rule: (_random, _bank, timeoutMs) => ({
+      path: paths.listBeneficiaries,
+      outcome: 'timeout',
+      timeoutMs,
+      times: 1,
+    }),
+    weight: 0.5,
+  },
+  {
+    // Reads of the transfer operation lost: read again, done in the end.
+    kind: 'operation-read-lost',
+    applies: withBeneficiaries,
+    rule: (random, _bank, timeoutMs) =>
+      random.chance(0.5)
+        ? { path: paths.operation, outcome: 'error', status: status5xx(random), times: random.int(1, 3) }
+        : { path: paths.operation, outcome: 'timeout', timeoutMs, times: 1 },
+    weight: 1,
+  },
+  // Refusals (the sandbox's `outcome: "refusal"`), before effect: a 429 is "later" wherever it comes,
+  // and a refusal of the outcome read names no operation: neither is the bank refusing the deposit.
+  {
+    kind: 'operation-read-429',
+    applies: withBeneficiaries,
+    rule: (random) => ({
+      path: paths.operation,
+      outcome: 'refusal',
+      status: 429,
+      type: 'TOO_MANY_REQUESTS',
+      retryAfterSeconds: 1,
+      times: random.int(1, 3),
+    }),
+    weight: 1,
+  },
+  {
+    // ... and one that names the operation read: still the read's "later", never the transfer's end.
+    kind: 'operation-read-429-named',
+    applies: withBeneficiaries,
+    rule: (random) => ({
+      path: paths.operation,
+      outcome: 'refusal',
+      status: 429,
+      type: 'TOO_MANY_REQUESTS',
+      retryAfterSeconds: 1,
+      namesOperation: true,
+      times: random.int(1, 2),
+    }),
+    weight: 0.5,
+  },
+  {
+    kind: 'operation-read-401',
+    applies: withBeneficiaries,
+    rule: () => ({ path: paths.operation, outcome: 'refusal', status: 401, type: 'UNAUTHORIZED', times: 1 }),
+    weight: 0.5,
+  },
+  {
+    kind: 'transfer-429',
+    applies: anyBank,
+    rule: (random, bank) => ({
+      path: transferPath(bank),
+      outcome: 'refusal',
+      status: 429,
+      type: 'TOO_MANY_REQUESTS',
+      times: random.int(1, 2),
+    }),
+    weight: 1,
+  },
+  {
+    kind: 'list-429',
+    applies: withBeneficiaries,
+    rule: (random) => ({
+      path: paths.listBeneficiaries,
+      outcome: 'refusal',
+      status: 429,
+      type: 'TOO_MANY_REQUESTS',
+      retryAfterSeconds: 1,
+      times: random.int(1, 2),
+    }),
+    weight: 0.5,
+  },
+  {
+    kind: 'create-beneficiary-429',
+    applies: withBeneficiaries,
+    rule: () => ({
+      path: paths.createBeneficiary,
+      outcome: 'refusal',
+      status: 429,
+      type: 'TOO_MANY_REQUESTS',
+      namesOperation: true,
+      times: 1,
+    }),
+    weight: 0.5,
+  },
+  {
+    kind: 'metadata-429',
+    applies: anyBank,
+    rule: (random) => ({
+      path: paths.metadata,
+      outcome: 'refusal',
+      status: 429,
+      type: 'TOO_MANY_REQUESTS',
+      times: random.int(1, 2),
+    }),
+    weight: 1,
+  },
+  {
+    // ... naming the refused operation (a new one, failed): the same end.
+    kind: 'transfer-refused-named',
+    applies: anyBank,
+    rule: (_random, bank) => ({
+      path: transferPath(bank),
+      outcome: 'refusal',
+      status: 422,
+      type: 'INSUFFICIENT_BALANCE',
+      namesOperation: true,
+      times: 1,
+    }),
+    weight: 0.3,
+  },
+  {
+    // The bank refuses the transfer outright: the deposit fails with its type, nothing moved.
+    kind: 'transfer-refused',
+    applies: anyBank,
+    rule: (_random, bank) => ({
+      path: transferPath(bank),
+      outcome: 'refusal',
+      status: 422,
+      type: 'INSUFFICIENT_BALANCE',
+      times: 1,
+    }),
+    weight: 0.5,
+  },
+  {
+    // The bank is down for the user: every metadata read fails, past the retry limit.
+    kind: 'metadata-down',
+    applies: anyBank,
+    rule: () => ({ path: paths.metadata, outcome: 'error', status: 503, times: 60 }),
+    weight: 0.5,
+  },
+];
+
+/** The bank down for a user: every metadata read fails, past the retry limit (a source that must fail). */
+export function bankDown(): ProviderFault {
+  return { kind: 'metadata-down', rule: { path: paths.metadata, outcome: 'error', status: 503, times: 60 } };
+}
