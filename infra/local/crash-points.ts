@@ -46,6 +46,8 @@ export interface CrashRule {
   point: CrashPoint;
   ownerKey: string;
   step?: string | undefined;
+  /** How many times it goes off in all. */
+  times: number;
   remaining: number;
 }
 
@@ -104,6 +106,11 @@ let dying: (death: Death) => Promise<never> = async (death) => {
 };
 /** Told of each rule used up here (the step workers' process tells its parent). */
 let onFired: (rule: CrashRule) => void = () => {};
+/**
+ * Whether this process may fire the rule once more: always, alone; the step workers' processes,
+ * which hold the same rules, each firing claimed by one of them only (`step-worker-process.ts`).
+ */
+let mayFire: (rule: CrashRule) => boolean = () => true;
 let onLostAnswer: (lost: LostAnswer) => void = (lost) => lostAnswers.push(lost);
 /** Deposits with a transfer attempt on record and no outcome yet, by this process: id → owner. */
 const attempts = new Map<string, string>();
@@ -114,7 +121,8 @@ export const crashPoints = {
     ownerKey: string,
     options: { step?: string | undefined; times?: number | undefined } = {},
   ) {
-    const rule = { id: nextId++, point, ownerKey, step: options.step, remaining: options.times ?? 1 };
+    const times = options.times ?? 1;
+    const rule = { id: nextId++, point, ownerKey, step: options.step, times, remaining: times };
     rules.push(rule);
     relay?.armed({ ...rule });
   },
@@ -163,11 +171,13 @@ export function recordLostAnswer(lost: LostAnswer) {
 export function holdCrashPoints(options: {
   rules: CrashRule[];
   die: (death: Death) => Promise<never>;
+  mayFire: (rule: CrashRule) => boolean;
   fired: (rule: CrashRule) => void;
   lostAnswer: (lost: LostAnswer) => void;
 }) {
   rules = options.rules;
   dying = options.die;
+  mayFire = options.mayFire;
   onFired = options.fired;
   onLostAnswer = options.lostAnswer;
 }
@@ -185,18 +195,24 @@ export const anyArmed = () => relay === undefined && rules.length > 0;
 /** Whether a rule for this point (and step, and connection) is armed here; if so, uses it up. */
 export function take(point: CrashPoint, step: string, ownerKey: string): boolean {
   if (relay) return false;
-  const rule = rules.find(
-    (candidate) =>
-      candidate.point === point &&
-      candidate.ownerKey === ownerKey &&
-      candidate.remaining > 0 &&
-      (!candidate.step || candidate.step === step),
-  );
-  if (!rule) return false;
-  rule.remaining -= 1;
-  fired.set(point, (fired.get(point) ?? 0) + 1);
-  onFired(rule);
-  return true;
+  for (const rule of rules) {
+    const matches =
+      rule.point === point &&
+      rule.ownerKey === ownerKey &&
+      rule.remaining > 0 &&
+      (!rule.step || rule.step === step);
+    if (!matches) continue;
+    // Another process fired it as often as it goes off: used up here too.
+    if (!mayFire(rule)) {
+      rule.remaining = 0;
+      continue;
+    }
+    rule.remaining -= 1;
+    fired.set(point, (fired.get(point) ?? 0) + 1);
+    onFired(rule);
+    return true;
+  }
+  return false;
 }
 
 /** Dies here if a rule for this point (and step, and connection) is armed, using it up. */
@@ -221,6 +237,9 @@ export function noteAttempt(depositId: string, ownerKey: string, open: boolean) 
   else attempts.delete(depositId);
   attemptObserver(depositId, open);
 }
+
+/** Whether this deposit's transfer attempt is open in this process. */
+export const isOpen = (depositId: string) => attempts.has(depositId);
 
 let attemptObserver: (depositId: string, open: boolean) => void = () => {};
 /** Told each time a transfer attempt opens or closes in this process (the step workers' journal). */

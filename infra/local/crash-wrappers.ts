@@ -13,7 +13,15 @@ import type { BeneficiaryClaim, Deposit, DepositStep, StepMessage } from '#share
 import { ProviderClient, type ProviderCredentials } from '#shared/provider/client';
 import { ProviderUnknownOutcome } from '#shared/provider/outcomes';
 import { digest } from '#shared/secrets';
-import { anyArmed, type CrashPoint, check, noteAttempt, noteLostAnswer, take } from './crash-points.ts';
+import {
+  anyArmed,
+  type CrashPoint,
+  check,
+  isOpen,
+  noteAttempt,
+  noteLostAnswer,
+  take,
+} from './crash-points.ts';
 
 /** The provider's operations, by the step that calls them; `acts` if the call changes something. */
 const providerCalls = {
@@ -106,12 +114,17 @@ function wrapDeposits() {
   records.save = async function (this: DepositItems, deposit: Deposit, expectedVersion: number) {
     const step = stepOf.get(deposit.id) ?? deposit.step;
     await check('before-state-write', step, deposit.ownerKey, deposit.id);
+    // An attempt is open from the moment its write is sent: a process that dies while the write is
+    // in flight may have recorded it (the write lands, nobody hears), so its transfer may be unknown.
+    const opens = deposit.step === 'transfer' && deposit.transferAttempt !== undefined;
+    const open = opens && deposit.transferOperationId === undefined;
+    const wasOpen = isOpen(deposit.id);
+    if (open) noteAttempt(deposit.id, deposit.ownerKey, true);
     let saved = await save.call(this, deposit, expectedVersion);
     if (saved) {
       seen(deposit);
-      const open = deposit.transferAttempt !== undefined && deposit.transferOperationId === undefined;
-      noteAttempt(deposit.id, deposit.ownerKey, open && deposit.step === 'transfer');
-    }
+      noteAttempt(deposit.id, deposit.ownerKey, open);
+    } else if (!wasOpen) noteAttempt(deposit.id, deposit.ownerKey, false);
     // The answer of the landed write is lost: the retry of the same write is what the step hears.
     if (saved && take('lost-write-answer', step, deposit.ownerKey)) {
       saved = await save.call(this, deposit, expectedVersion);

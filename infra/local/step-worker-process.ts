@@ -3,11 +3,13 @@
  * the step queues, with the handlers Lambda runs, in a process of their own that a test can kill. Its
  * parent hands it the queues, the crash rules armed so far and the local clock's shift, then each
  * rule armed and each move of the clock. It tells its parent through a journal file, written
- * synchronously so that it survives a SIGKILL: the rules used up, the transfer attempts opened and
+ * synchronously so that it survives a SIGKILL (every process holds every rule; each firing is claimed
+ * by one): the rules used up, the transfer attempts opened and
  * closed, the transfer answers lost, and, at an armed crash point, the death it is about to die. It
  * then asks its parent to kill it and stops dead (nothing more runs), or kills itself if no one does.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { queues } from '#infra/topology';
 import { installLocalClock, localClock } from './clock.ts';
@@ -47,9 +49,28 @@ export type JournalLine =
   | { kind: 'death'; death: Death };
 
 const journal = process.env.STEP_WORKERS_JOURNAL;
-if (!journal || !process.send)
+const firings = process.env.STEP_WORKERS_FIRINGS;
+if (!journal || !firings || !process.send)
   throw new Error('the step workers run only as the local stack’s child process');
+const firingsFolder = firings;
 const write = (line: JournalLine) => appendFileSync(journal, `${JSON.stringify(line)}\n`);
+
+/**
+ * Claims one firing of a rule every step workers' process holds: its n-th firing is a folder, made
+ * by one process only (`mkdir` is atomic), so a rule goes off as often as it was armed, in whichever
+ * process reaches it first. False when every firing is taken.
+ */
+function claimFiring(folder: string, rule: CrashRule): boolean {
+  for (let firing = 1; firing <= rule.times; firing += 1) {
+    try {
+      mkdirSync(join(folder, `${rule.id}.${firing}`));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  return false;
+}
 
 /** Stops this process dead: no timer, no promise, no finally runs again; the parent's SIGKILL ends it. */
 function freeze(): never {
@@ -73,6 +94,7 @@ process.on('message', async (message: ToWorkers) => {
           process.send?.({ type: 'dying' });
           return freeze();
         },
+        mayFire: (rule) => claimFiring(firingsFolder, rule),
         fired: (rule) => write({ kind: 'fired', ruleId: rule.id, point: rule.point }),
         lostAnswer: (lost) => write({ kind: 'lost-answer', ...lost }),
       });

@@ -3,9 +3,9 @@
  * 'child-process' })`, the chaos run's setting): the step queues' pollers run in processes a test
  * can kill, so a crash is a real death (SIGKILL: no catch, no finally, the batch in hand neither
  * finished nor deleted), not a thrown error. Here, the parent's side:
- *   - it starts the processes (`step-worker-process.ts`) and hands each the queues, its share of the
- *     crash rules armed (`crash-points.ts`: armed here, relayed there, each rule to one process so it
- *     is used up once) and the local clock's shift, kept in step after;
+ *   - it starts the processes (`step-worker-process.ts`) and hands each the queues, the crash rules
+ *     armed (`crash-points.ts`: armed here, relayed there; each firing claimed by one process, so a
+ *     rule goes off as often as it was armed) and the local clock's shift, kept in step after;
  *   - when a process reaches an armed crash point it asks to die: it is killed, SIGKILL, at once;
  *   - `kill()` kills them at whatever they are doing (a restart, as Lambda recycles environments);
  *   - a process that died is replaced after `respawnAfterMs`, with the rules still armed;
@@ -13,7 +13,7 @@
  *     lost) becomes the crash points' report in this process.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -79,8 +79,9 @@ export async function startStepWorkers(options: StepWorkersOptions): Promise<Ste
   let generation = 0;
   let stopping = false;
   const kills = { planned: 0, unplanned: 0 };
-  // Each rule is held by one process only, so that it is used up once.
-  const slotOf = (ruleId: number) => slots[ruleId % slots.length] as Slot;
+  // Every process holds every rule; each firing is claimed by one of them, in this folder.
+  const firings = join(folder, 'firings');
+  mkdirSync(firings);
 
   /** Reads what the slot's process journaled since the last read. */
   function absorb(slot: Slot) {
@@ -108,7 +109,9 @@ export async function startStepWorkers(options: StepWorkersOptions): Promise<Ste
   }
 
   relayCrashPoints({
-    armed: (rule) => send(slotOf(rule.id), { type: 'arm', rule }),
+    armed: (rule) => {
+      for (const slot of slots) send(slot, { type: 'arm', rule });
+    },
     cleared: () => {
       for (const slot of slots) send(slot, { type: 'clear' });
     },
@@ -154,7 +157,7 @@ export async function startStepWorkers(options: StepWorkersOptions): Promise<Ste
     });
     const started = fork(worker, [], {
       execArgv: ['--import', tsx],
-      env: { ...process.env, STEP_WORKERS_JOURNAL: slot.file },
+      env: { ...process.env, STEP_WORKERS_JOURNAL: slot.file, STEP_WORKERS_FIRINGS: firings },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     slot.child = started;
@@ -182,7 +185,7 @@ export async function startStepWorkers(options: StepWorkersOptions): Promise<Ste
       queues: options.queues,
       concurrency: options.concurrency,
       environment: `workers-${generation}`,
-      rules: crashPoints.rules().filter((rule) => slotOf(rule.id) === slot),
+      rules: crashPoints.rules(),
       clockShiftMs: localClock.shift(),
     } satisfies ToWorkers);
     await ready;

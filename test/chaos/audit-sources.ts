@@ -63,7 +63,10 @@ export function checkSources(
       const followed = follower?.id ? items.get(follower.id) : undefined;
       for (const wait of followerWaitsOf(followed)) {
         followerWaits += 1;
-        const overshoot = wait.movedAt - wait.instant;
+        // An instant the clock jumped over (the day-long cool-downs) came when the jump landed.
+        const jump = input.clockJump;
+        const came = jump && wait.instant > jump.from && wait.instant <= jump.to ? jump.to : wait.instant;
+        const overshoot = wait.movedAt - came;
         longestOvershootMs = Math.max(longestOvershootMs, overshoot);
         if (overshoot > stallAfterMs + slackMs && follower)
           lateFollowers.push(

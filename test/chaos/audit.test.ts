@@ -191,6 +191,13 @@ describe('the chaos audit', () => {
     expect(audit(input).failures).toEqual([]);
   });
 
+  it("measures a follower whose source's instant the clock jumped over from where the jump landed", () => {
+    const input = cleanOutcome();
+    withSource(input, 3_600);
+    input.clockJump = { from: 450_000, to: 500_000 + 3_595_000 };
+    expect(audit(input).failures).toEqual([]);
+  });
+
   it.for([
     {
       broken: 'an unknown transfer outcome without evidence of its own',

@@ -107,6 +107,8 @@ export interface AuditInput {
   workerKills?: { planned: number; unplanned: number } | undefined;
   /** The stack's stall time: a follower moves within it of its source's instant. */
   stallAfterMs: number;
+  /** The local clock's move past the long cool-downs (local ms): an instant it jumped over came at `to`. */
+  clockJump?: { from: number; to: number } | undefined;
 }
 
 export interface AuditResult {

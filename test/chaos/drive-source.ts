@@ -87,7 +87,8 @@ export async function driveSource(
         .catch(() => undefined);
       if (reply?.status === 200) answered = source.inputExpiresAt;
     }
-    if (source?.status === 'cooling_down') {
+    // Its own wake-up schedule lost, as soon as it is armed (a short cool-down's fires in seconds).
+    if (source !== undefined) {
       if (plan.losesSchedule && !run.scheduleDeleted) {
         const { schedules } = await clients.schedules();
         const own = schedules.find((schedule) => schedule.Name.startsWith(id));
@@ -121,7 +122,7 @@ export async function driveSource(
       return;
     }
     // Quick while its schedule is still to be lost: a short cool-down's schedule fires in seconds.
-    const hunting = plan.losesSchedule && !run.scheduleDeleted && source?.status === 'cooling_down';
+    const hunting = plan.losesSchedule && !run.scheduleDeleted;
     await sleep(hunting ? 100 : random.int(500, 1_000));
   }
 }

@@ -195,6 +195,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       crashes: evidence.crashes,
       workerKills: stack.stepWorkerKills(),
       stallAfterMs: Number(chaosEnv.STALL_AFTER_SECONDS) * 1000,
+      clockJump: longCoolDowns.jump,
     });
     const userErrors = users
       .filter((user) => user.error)

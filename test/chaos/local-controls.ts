@@ -92,10 +92,15 @@ export function localControls(stack: LocalStack) {
       return reply.status;
     },
 
-    /** Moves the local clock forward (the sandbox's banks, the steps, the scheduler all follow). */
+    /**
+     * Moves the local clock forward (the sandbox's banks, the steps, the scheduler all follow);
+     * answers the local time just before and just after the move.
+     */
     async advanceClock(seconds: number) {
+      const before = await send('GET', `${stack.depositsUrl}/_local/clock`);
       const reply = await send('POST', `${stack.depositsUrl}/_local/clock`, { advanceSeconds: seconds });
       if (reply.status !== 200) throw new Error(`clock not moved: ${reply.status}`);
+      return { from: Date.parse(String(before.body.now)), to: Date.parse(String(reply.body.now)) };
     },
 
     /** Step messages sent straight to the step queues, each after its own delay. */

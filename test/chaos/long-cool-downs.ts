@@ -10,13 +10,20 @@ import type { RunContext } from './context.ts';
 /** A little more than the longest cool-down of the sandbox's banks (a day). */
 const DAY_AND_MORE_S = 25 * 3_600;
 
-export async function endLongCoolDowns(context: RunContext, boundMs = 180_000) {
+/**
+ * Moves the clock past every parked wake-up and waits (bounded) for the parked to end; answers how
+ * many ended, and the jump (local time before and after), which a wait's lateness is measured from.
+ */
+export async function endLongCoolDowns(
+  context: RunContext,
+  boundMs = 180_000,
+): Promise<{ parked: number; ended: number; jump?: { from: number; to: number } }> {
   const parked = [
     ...context.runs.filter((run) => run.outcome === 'parked' && run.id),
     ...[...context.sources.values()].filter((run) => run.outcome === 'parked' && run.id),
   ];
   if (parked.length === 0) return { parked: 0, ended: 0 };
-  await context.clients.advanceClock(DAY_AND_MORE_S);
+  const jump = await context.clients.advanceClock(DAY_AND_MORE_S);
   context.say(`chaos: the local clock moved ${DAY_AND_MORE_S / 3_600} h forward for ${parked.length} parked`);
   const deadline = Date.now() + boundMs;
   let ended = 0;
@@ -35,5 +42,5 @@ export async function endLongCoolDowns(context: RunContext, boundMs = 180_000) {
       await sleep(1_000);
     }
   }
-  return { parked: parked.length, ended };
+  return { parked: parked.length, ended, jump };
 }
