@@ -114,6 +114,8 @@ let mayFire: (rule: CrashRule) => boolean = () => true;
 let onLostAnswer: (lost: LostAnswer) => void = (lost) => lostAnswers.push(lost);
 /** Deposits with a transfer attempt on record and no outcome yet, by this process: id → owner. */
 const attempts = new Map<string, string>();
+/** The deposit whose transfer attempt this process last opened, per connection. */
+const lastOpened = new Map<string, string>();
 
 export const crashPoints = {
   arm(
@@ -232,6 +234,7 @@ export async function check(point: CrashPoint, step: string, ownerKey: string, d
 
 /** The deposit's write landed: whether its transfer attempt is now open (recorded, no outcome). */
 export function noteAttempt(depositId: string, ownerKey: string, open: boolean) {
+  if (open) lastOpened.set(ownerKey, depositId);
   if (open === attempts.has(depositId)) return;
   if (open) attempts.set(depositId, ownerKey);
   else attempts.delete(depositId);
@@ -249,6 +252,6 @@ export function onAttempt(observer: (depositId: string, open: boolean) => void) 
 
 /** A transfer's submission for this connection answered nothing readable. */
 export function noteLostAnswer(ownerKey: string, reason: string) {
-  const depositId = [...attempts].find(([, owner]) => owner === ownerKey)?.[0];
-  onLostAnswer({ ownerKey, depositId, reason, at: Date.now() });
+  // The call follows its attempt's write: the connection's latest attempt opened here is its own.
+  onLostAnswer({ ownerKey, depositId: lastOpened.get(ownerKey), reason, at: Date.now() });
 }

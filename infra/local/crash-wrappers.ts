@@ -102,12 +102,28 @@ export function installCrashPoints() {
   wrapProvider();
 }
 
+/** Whether the deposit, as written or read, has a transfer attempt on record and no outcome of it. */
+function attemptOpenIn(deposit: Deposit): boolean {
+  return (
+    deposit.step === 'transfer' &&
+    deposit.transferAttempt !== undefined &&
+    deposit.transferOperationId === undefined
+  );
+}
+
+/** The deposits whose write this process has sent and not yet heard the answer of. */
+const writing = new Set<string>();
+
 function wrapDeposits() {
   const records = DepositItems.prototype;
   const get = records.get;
   records.get = async function (this: DepositItems, depositId: string) {
     const deposit = await get.call(this, depositId);
     if (deposit) seen(deposit);
+    // Read without an open attempt (another process recorded its outcome): no longer open here,
+    // unless this process's own write of it is still on its way.
+    const stale = deposit && isOpen(deposit.id) && !attemptOpenIn(deposit) && !writing.has(deposit.id);
+    if (deposit && stale) noteAttempt(deposit.id, deposit.ownerKey, false);
     return deposit;
   };
   const save = records.save;
@@ -116,11 +132,11 @@ function wrapDeposits() {
     await check('before-state-write', step, deposit.ownerKey, deposit.id);
     // An attempt is open from the moment its write is sent: a process that dies while the write is
     // in flight may have recorded it (the write lands, nobody hears), so its transfer may be unknown.
-    const opens = deposit.step === 'transfer' && deposit.transferAttempt !== undefined;
-    const open = opens && deposit.transferOperationId === undefined;
+    const open = attemptOpenIn(deposit);
     const wasOpen = isOpen(deposit.id);
     if (open) noteAttempt(deposit.id, deposit.ownerKey, true);
-    let saved = await save.call(this, deposit, expectedVersion);
+    writing.add(deposit.id);
+    let saved = await save.call(this, deposit, expectedVersion).finally(() => writing.delete(deposit.id));
     if (saved) {
       seen(deposit);
       noteAttempt(deposit.id, deposit.ownerKey, open);
