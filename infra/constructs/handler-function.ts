@@ -19,6 +19,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { Stage } from '../cdk/config.ts';
+import { credentialsRoleName } from '../cdk/credentials.ts';
 import type { FunctionSettings, QueueKey, SecretKey, TableKey } from '../cdk/settings.ts';
 import { notifyingAlarm } from './alarms.ts';
 
@@ -47,7 +48,8 @@ export interface HandlerFunctionProps {
   stage: Stage;
   environment: Record<string, string>;
   alarmTopic: sns.ITopic;
-  alarmPrefix: string;
+  /** The deployment's prefix: of alarm names, and of the roles that seal or open credentials. */
+  prefix: string;
 }
 
 export class HandlerFunction extends Construct {
@@ -68,6 +70,10 @@ export class HandlerFunction extends Construct {
       removalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
     this.role = new iam.Role(this, 'Role', {
+      // Named when it seals or opens credentials: the key's policy allows only roles so named.
+      ...(settings.credentialsKey
+        ? { roleName: credentialsRoleName(props.prefix, settings.credentialsKey, settings.name) }
+        : {}),
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: `${settings.handler}: its own logs, and what infra/cdk/settings.ts grants it`,
     });
@@ -96,7 +102,7 @@ export class HandlerFunction extends Construct {
 
     this.errorsAlarm = notifyingAlarm(this, 'ErrorsAlarm', {
       topic: props.alarmTopic,
-      alarmName: `${props.alarmPrefix}-${settings.name}-errors`,
+      alarmName: `${props.prefix}-${settings.name}-errors`,
       description: `${settings.handler} failed (threw, timed out or ran out of memory) at least once in 5 minutes. Its log group has the error. A consumer's whole batch comes back to its queue; an API caller got a 5xx.`,
       metric: this.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
       threshold: 1,

@@ -17,6 +17,7 @@ import type { Construct } from 'constructs';
 import { queues, stepQueueKeys, tables } from '#infra/topology';
 import { wakeTargets } from '#shared/deposits/reach';
 import type { DeploymentConfig } from '../cdk/config.ts';
+import { credentialsKeyPolicy } from '../cdk/credentials.ts';
 import { suppress } from '../cdk/nag.ts';
 import { pascal, type QueueKey, settingsOf, visibilityTimeoutFactor } from '../cdk/settings.ts';
 import { dlqRetention, StepQueue } from '../constructs/step-queue.ts';
@@ -49,6 +50,8 @@ export class DepositsStatefulStack extends Stack {
     this.credentialsKey = new kms.Key(this, 'CredentialsKey', {
       description: 'Seals callers’ credentials and answers while their deposit runs (AWS Encryption SDK)',
       enableKeyRotation: true,
+      // Only the functions that seal or open credentials use it (`infra/cdk/credentials.ts`).
+      policy: credentialsKeyPolicy(this, config.prefix),
       removalPolicy,
       pendingWindow: Duration.days(production ? 30 : 7),
     });

@@ -114,7 +114,7 @@ export class DepositsStatelessStack extends Stack {
             ...(settings.readsQueueDepths ? depthsEnvironment : {}),
           },
           alarmTopic: stateful.alarmTopic,
-          alarmPrefix: config.prefix,
+          prefix: config.prefix,
         });
         handler.grantAccess({
           tables: { deposits: stateful.depositsTable },

@@ -66,7 +66,7 @@ export class SandboxStack extends Stack {
           stage: config.stage,
           environment: settings.table ? { ...sandboxEnvironment, ...environment } : environment,
           alarmTopic: props.alarmTopic,
-          alarmPrefix: config.prefix,
+          prefix: config.prefix,
         });
         handler.grantAccess({ tables: { sandbox: this.table }, secrets: { sandboxApp: this.appSecret } });
         suppress(handler.function, ['nodeRuntime']);
