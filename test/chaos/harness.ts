@@ -5,19 +5,23 @@
  *
  *   provider faults   the sandbox's fault rules per user: latency, 5xx and timeouts, before and after
  *                     the bank acts, on every call of the flow (POST /sandbox/faults)
- *   step crashes      the local crash points, at every step boundary, and a write whose answer is
- *                     lost (POST /_local/crash on the deposits gateway)
+ *   real deaths       the step workers run in two child processes, killed with SIGKILL at the local
+ *                     crash points, before and after every write and provider call, and a write
+ *                     whose answer is lost (POST /_local/crash on the deposits gateway)
+ *   payment sources   prepared first or alongside the deposits, some cancelled, failing, or losing
+ *                     their own schedule; the day-long cool-downs ended by moving the local clock
  *   step messages     copies of a deposit's step messages sent straight to the step queues: duplicates
  *                     of the live one, late ones of old versions, early ones of later steps, delayed
  *   schedules         wake-ups fired early, and twice (the local scheduler's /_local/schedules)
  *   webhooks          the receiver refusing deliveries for a while, of all deposits or of one
- *   a restart         the queue pollers (step workers) stopped mid-run and started again
+ *   a restart         the step workers' processes killed mid-run (SIGKILL) and started again
  *
- * then drains (every deposit done, failed, or deliberately waiting; bounded) and audits
- * (`audit.ts`). `run.ts` is its command line, `chaos.test.ts` its smaller run under vitest. *
- * Its parts: `plan.ts` (who does what, from the seed), `drive.ts` (the callers), `disturbances.ts`
- * (the faults from outside), `evidence.ts` (drain and gather), `audit.ts` (the judgement),
- * `figures.ts` (what is printed).
+ * then ends the long cool-downs (`long-cool-downs.ts`), resolves the unknown outcomes from the ledger
+ * (`resolutions.ts`), drains the webhooks and audits (`audit.ts`). `run.ts` is its command line,
+ * `chaos.test.ts` its smaller run under vitest. Its parts: `plan.ts` (who does what, from the seed),
+ * `faults.ts` and `fault-kinds.ts` (the faults chosen), `drive.ts` and `drive-source.ts` (the
+ * callers), `disturbances.ts` (the faults from outside), `evidence.ts` (drain and gather), `audit.ts`
+ * (the judgement), `figures.ts` (what is printed). docs/reliability.md says what it proves.
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
