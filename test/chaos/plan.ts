@@ -194,7 +194,12 @@ export function planRun(settings: PlanSettings, banks: Bank[]): ChaosPlan {
       });
     }
     // Until every kind of source has been met, every user at a bank with a cool-down prepares one.
-    const forced = coolsDown(bank) ? sourceKinds.shift() : undefined;
+    // A source that loses its schedule is forced where its schedule lives long (the day-long bank):
+    // a short cool-down's may fire before it can be lost.
+    const kindIndex = sourceKinds.findIndex(
+      (kind) => coolsDown(bank) && (!kind.losesSchedule || bank.longCoolDown),
+    );
+    const forced = kindIndex >= 0 ? sourceKinds.splice(kindIndex, 1)[0] : undefined;
     const source: PlannedSource | undefined =
       forced || (coolsDown(bank) && userRandom.chance(share.source))
         ? {

@@ -255,6 +255,8 @@ describe('POST /sandbox/users/get', () => {
       bankId: 'SANDBOX_BENEFICIARY',
       accounts: [{ id: user.accountId, currency: 'AED', balance: 99_980 }],
       cards: [{ id: user.cardId }],
+      // No fault rules were set for this user.
+      faults: [],
       transfers: [
         {
           reference: transfer.body.reference,

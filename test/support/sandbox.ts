@@ -150,7 +150,12 @@ export async function stateOf(user: TestUser) {
   const state = SandboxUserResponse.parse(await user.state());
   const [account] = state.accounts;
   if (!account) throw new Error('user has no account');
-  return { balance: account.balance, transfers: state.transfers, faults: state.faults };
+  return { balance: account.balance, transfers: state.transfers };
+}
+
+/** The user's fault rules as the sandbox holds them: a counted rule with what it has left. */
+export async function faultsOf(user: TestUser) {
+  return SandboxUserResponse.parse(await user.state()).faults;
 }
 
 /** Replaces the user's fault rules at the sandbox, failing loudly when refused. */
