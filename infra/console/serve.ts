@@ -20,11 +20,30 @@ const files: Record<string, { file: string; type: string }> = {
   '/console/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
 };
 
+/**
+ * What the page may do, and who may frame it: its own scripts, styles and calls only (the operator
+ * API it talks to is served from the same origin), and no page of any origin may frame it
+ * (`frame-ancestors 'none'`: a framing page could trick an operator into clicking an action).
+ */
+export const consoleHeaders = {
+  'content-security-policy': [
+    "default-src 'self'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
 /** Answers `GET` of one of the page's files; false for any other request. */
 export async function serveConsole(method: string, path: string, response: ServerResponse): Promise<boolean> {
   const served = method === 'GET' ? files[path] : undefined;
   if (!served) return false;
-  response.writeHead(200, { 'content-type': served.type, 'cache-control': 'no-cache' });
+  response.writeHead(200, { 'content-type': served.type, 'cache-control': 'no-cache', ...consoleHeaders });
   response.end(await readFile(join(pageFolder, served.file)));
   return true;
 }

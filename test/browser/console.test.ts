@@ -5,6 +5,8 @@
  * through a bank's cool-down; an unknown outcome is resolved through the page; the queues panel
  * shows the queues and a DLQ that holds a message.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,9 +29,15 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+/** What the page's own content security policy refused, as Chromium reports it. */
+const refusedByPolicy: string[] = [];
+
 /** The console as the link `npm start` prints opens it. */
 async function openConsole(): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) refusedByPolicy.push(message.text());
+  });
   await page.goto(`${stack.operatorUrl}/#token=${stack.operatorToken}`);
   return page;
 }
@@ -73,7 +81,40 @@ describe('the operator console', () => {
     const done = await deposits.get(operationID);
     expect(done.status).toBe('done');
     expect(await page.getByTestId('summary-reference').textContent()).toBe(done.reference);
+    // ... all of it within the page's content security policy.
+    expect(refusedByPolicy).toEqual([]);
     await page.close();
+  });
+
+  it('refuses to be framed by a page of another origin (frame-ancestors none), and serves its security headers', async () => {
+    // prepare: a page elsewhere that frames the console
+    const framer = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(`<iframe id="console" src="${stack.operatorUrl}/"></iframe>`);
+    });
+    await new Promise<void>((listening) => framer.listen(0, '127.0.0.1', listening));
+    const { port } = framer.address() as AddressInfo;
+    const page = await browser.newPage();
+
+    // act
+    await page.goto(`http://127.0.0.1:${port}/`);
+    const served = await fetch(`${stack.operatorUrl}/`);
+
+    // assess: the frame shows Chromium's refusal, not the console
+    await expect
+      .poll(
+        () =>
+          page
+            .frames()
+            .find((frame) => frame !== page.mainFrame())
+            ?.url(),
+        { timeout: 10_000 },
+      )
+      .toMatch(/^chrome-error:/);
+    expect(served.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(served.headers.get('x-frame-options')).toBe('DENY');
+    await page.close();
+    framer.close();
   });
 
   it('resolves an unknown outcome through the page: done, with the reference the bank gave', async () => {
