@@ -99,6 +99,16 @@ export const answers = {
   unknown: (reason: UnknownReason = 'timeout') => new ProviderUnknownOutcome(reason, 'lost'),
 };
 
+/** The beneficiary claim's key of the world's connection and its default wallet account. */
+export const claimKey = `${ownerKey}#wallet-aed`;
+
+/** A listBeneficiaries answer: the wallet's beneficiary (approved) as `id` when given, else none. */
+export function walletListing(id?: string) {
+  const wallet = { name: 'Acme Wallet LLC', accountNumber: '0331234567890123456' };
+  const beneficiaries = id ? [{ ...wallet, id, type: 'local', status: 'approved' }] : [];
+  return answers.done({ jobID: 'j', success: true, status: 'done', beneficiaries });
+}
+
 /** The bank metadata the provider answers (resolve-bank), with `overrides`. */
 export function metadata(overrides: Partial<AccountsMetadata> = {}) {
   const accountsMetadata: AccountsMetadata = {

@@ -10,23 +10,22 @@ import { describe, expect, it } from 'vitest';
 import type { Deposit } from '#shared/deposits/model';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { sweep } from '#shared/deposits/sweeper';
-import { answers, banks, ownerKey, settings, world } from '../support/deposit-world.ts';
+import {
+  answers,
+  banks,
+  claimKey,
+  ownerKey,
+  settings,
+  walletListing,
+  world,
+} from '../support/deposit-world.ts';
 
 type World = ReturnType<typeof world>;
-
-const claimKey = `${ownerKey}#wallet-aed`;
-const wallet = { name: 'Acme Wallet LLC', accountNumber: '0331234567890123456' };
-
-/** A listBeneficiaries answer: the wallet's beneficiary as `id` when given, else none. */
-function listing(id?: string) {
-  const beneficiaries = id ? [{ ...wallet, id, type: 'local', status: 'approved' }] : [];
-  return answers.done({ jobID: 'j', success: true, status: 'done', beneficiaries });
-}
 
 /** The bank answers a list (empty), the creation, and the list that names `id`. */
 function creates(w: World, id: string) {
   w.provider
-    .answer('listBeneficiaries', listing(), listing(id))
+    .answer('listBeneficiaries', walletListing(), walletListing(id))
     .answer('createBeneficiary', answers.done({ jobID: 'j', success: true, status: 'done' }));
 }
 

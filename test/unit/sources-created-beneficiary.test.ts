@@ -12,18 +12,16 @@ import { cancelSource } from '#shared/deposits/cancel';
 import type { Deposit } from '#shared/deposits/model';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { waitCooldown } from '#shared/deposits/steps/wait-cooldown';
-import { answers, banks, credentials, ownerKey, world } from '../support/deposit-world.ts';
+import {
+  answers,
+  banks,
+  claimKey,
+  credentials,
+  walletListing,
+  world,
+} from '../support/deposit-world.ts';
 
 type World = ReturnType<typeof world>;
-
-const claimKey = `${ownerKey}#wallet-aed`;
-const wallet = { name: 'Acme Wallet LLC', accountNumber: '0331234567890123456' };
-
-/** A listBeneficiaries answer naming the wallet's beneficiary as `id`, approved. */
-function listing(id?: string) {
-  const beneficiaries = id ? [{ ...wallet, id, type: 'local', status: 'approved' }] : [];
-  return answers.done({ jobID: 'j', success: true, status: 'done', beneficiaries });
-}
 
 /**
  * A source that created the beneficiary at the hiding bank and waits its cool-down (its shared
@@ -68,7 +66,7 @@ describe('a created beneficiary outlives the source that created it', () => {
     await ensureBeneficiary(w.table.current(dep.id), ensure);
     const woken = wakesOf(ensure, w, dep);
     w.clock.set(lookupAt);
-    w.provider.answer('listBeneficiaries', listing('ben-4'));
+    w.provider.answer('listBeneficiaries', walletListing('ben-4'));
     await ensureBeneficiary(w.table.current(dep.id), ensure);
 
     // assess: one creation in all; the record of it survived the cancel; the follower's own wake-up
@@ -107,7 +105,7 @@ describe('a created beneficiary outlives the source that created it', () => {
     const w = world();
     const { src, lookupAt } = await sourceCoolingWithFollower(w);
     w.clock.set(lookupAt);
-    w.provider.answer('listBeneficiaries', listing());
+    w.provider.answer('listBeneficiaries', walletListing());
 
     // act
     await ensureBeneficiary(w.table.current(src.id), w.contexts.ensureBeneficiary());
