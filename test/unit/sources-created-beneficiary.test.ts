@@ -12,14 +12,7 @@ import { cancelSource } from '#shared/deposits/cancel';
 import type { Deposit } from '#shared/deposits/model';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { waitCooldown } from '#shared/deposits/steps/wait-cooldown';
-import {
-  answers,
-  banks,
-  claimKey,
-  credentials,
-  walletListing,
-  world,
-} from '../support/deposit-world.ts';
+import { answers, banks, claimKey, credentials, walletListing, world } from '../support/deposit-world.ts';
 
 type World = ReturnType<typeof world>;
 
