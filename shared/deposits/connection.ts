@@ -11,10 +11,11 @@ import type { ConnectionLeases, CredentialOpener, DepositCredentials, StepQueues
 import {
   type FailContext,
   fail,
-  inputLease,
+  ownLease,
   retryLater,
   saysLater,
   waitForConnection,
+  waitForLease,
 } from './transitions.ts';
 
 export interface ConnectionContext<S extends WorkStep> extends FailContext {
@@ -37,10 +38,23 @@ export async function takeLease(
   for (let pause = 25; ; pause = Math.min(200, pause * 2)) {
     const now = ctx.clock.now();
     const until = now + ctx.settings.leaseMs;
-    if (await ctx.leases.acquire(deposit.ownerKey, holder, until, now, inputLease(deposit))) return holder;
+    if (await ctx.leases.acquire(deposit.ownerKey, holder, until, now, ownLease(deposit))) return holder;
     if (now + pause > giveUpAt) return undefined;
     await ctx.clock.sleep(pause + Math.floor(Math.random() * pause));
   }
+}
+
+/**
+ * Passes a call's lease to the deposit itself (`ownLease`) for another whole lease time: the bank
+ * keeps working for it after the call answered. Lost if the lease ran out and another took it.
+ */
+export async function keepLease(
+  ctx: Pick<ConnectionContext<WorkStep>, 'leases' | 'clock' | 'settings'>,
+  deposit: Deposit,
+  lease: string,
+) {
+  const now = ctx.clock.now();
+  await ctx.leases.acquire(deposit.ownerKey, ownLease(deposit), now + ctx.settings.leaseMs, now, lease);
 }
 
 /** The user's provider credentials, opened for one call. */
@@ -68,7 +82,7 @@ export async function callUnderLease<T, S extends WorkStep>(
   const lease = await takeLease(ctx, deposit);
   if (!lease) {
     // Another step holds the connection: a wait, recorded and bounded like the bank's busy answer.
-    await waitForConnection(ctx, deposit, step);
+    await waitForLease(ctx, deposit, step);
     return undefined;
   }
   try {

@@ -8,7 +8,7 @@ import type { InputAnswer, ProviderAnswer } from '#shared/provider/client';
 import type { UserInput } from '#shared/spec/schemas';
 import type { AskingOperation, Deposit, StepMessage, WorkStep } from './model.ts';
 import type { ConnectionLeases, CredentialOpener, StepQueues } from './ports.ts';
-import { advance, type FailContext, fail, inputLease, sendStep } from './transitions.ts';
+import { advance, type FailContext, fail, ownLease, sendStep } from './transitions.ts';
 import { delaySeconds, deliverAt, expiryName, type WakeContext } from './wake-ups.ts';
 
 export type Question = Extract<ProviderAnswer<unknown>, { status: 'user_input_required' }>;
@@ -72,7 +72,7 @@ export async function pauseForInput<S extends WorkStep>(
     if (heldLease) await ctx.leases.release(deposit.ownerKey, heldLease);
     return undefined;
   }
-  await ctx.leases.acquire(next.ownerKey, inputLease(next), expiresAt, now, heldLease);
+  await ctx.leases.acquire(next.ownerKey, ownLease(next), expiresAt, now, heldLease);
   await deliverAt(
     ctx,
     expiryName(next.id, next.version),

@@ -123,7 +123,7 @@ export async function fail(
   );
   // Another writer moved the deposit first: what it holds is that writer's to keep or free.
   if (!failed) return undefined;
-  await ctx.leases.release(deposit.ownerKey, inputLease(deposit));
+  await ctx.leases.release(deposit.ownerKey, ownLease(deposit));
   // A deposit creating the beneficiary holds the claim (the release is conditional on this deposit
   // holding it, still creating: a beneficiary it created stays on record for the others).
   if (deposit.step === 'ensure-beneficiary' || deposit.step === 'wait-cooldown' || isSource(deposit)) {
@@ -145,9 +145,13 @@ export function giveUp(ctx: FailContext, deposit: Deposit, reason: string) {
   return fail(ctx, deposit, 'STEP_FAILED', reason);
 }
 
-/** The lease a deposit keeps on its connection while the bank waits for the caller's answer. */
-export function inputLease(deposit: Pick<Deposit, 'id'>) {
-  return `${deposit.id}#input`;
+/**
+ * The lease a deposit keeps on its connection while the bank works for it: waiting for its caller's
+ * answer, or carrying out its transfer (the bank holds the connection until the transfer ends, so
+ * another deposit's call would only hear "busy"). Its step takes it back; its outcome or end frees it.
+ */
+export function ownLease(deposit: Pick<Deposit, 'id'>) {
+  return `${deposit.id}#own`;
 }
 
 /** Sends the message of `step`, which the deposit is at (or, for a wake-up of the transfer, waits for). */
@@ -169,11 +173,18 @@ export function requeue<S extends WorkStep>(ctx: { queues: StepQueues<S> }, depo
 }
 
 /**
- * How many times a step comes back for a connection the bank says is busy, before the deposit fails:
- * generous, since another operation of the same user (its questions wait for their caller) keeps the
- * bank's connection a while; the waits grow to half a minute, some six minutes in all.
+ * How many times a step comes back for a busy connection, before the deposit fails: generous, since
+ * another operation of the same user (its questions wait for their caller, some four minutes) keeps
+ * the connection a while; the waits grow to half a minute, some five minutes in all or more.
  */
-export const MAX_BUSY_WAITS = 20;
+export const MAX_BUSY_WAITS = 24;
+
+/**
+ * How many of those waits, for a lease another deposit of the connection holds, are a second each:
+ * the holder's call, or the bank's carrying out of its transfer, ends within a second or two, and the
+ * step spins on the lease for its patience before it waits; then they grow like the bank's busy.
+ */
+export const SHORT_LEASE_WAITS = 8;
 
 /**
  * Whether a refusal says "later", never "no": the connection is busy with another operation, or the
@@ -203,7 +214,7 @@ export function laterDelaySeconds(regularSeconds: number, retryAfterMs?: number)
  * waits for it too. Counted apart from the retries of failed calls; past `MAX_BUSY_WAITS` the
  * deposit fails PROVIDER_UNAVAILABLE.
  */
-export async function waitForConnection<S extends WorkStep>(
+export function waitForConnection<S extends WorkStep>(
   ctx: FailContext & { queues: StepQueues<S> },
   deposit: Deposit,
   step: S,
@@ -211,11 +222,40 @@ export async function waitForConnection<S extends WorkStep>(
   retryAfterMs?: number,
 ) {
   const waits = deposit.busyWaits ?? 0;
+  return waitBusy(ctx, deposit, step, changes, laterDelaySeconds(growingWait(waits), retryAfterMs));
+}
+
+/**
+ * Another deposit of the connection holds its lease past the step's patience: come back in a second,
+ * then (past `SHORT_LEASE_WAITS`) after the growing wait, counted with the bank's busy answers.
+ */
+export function waitForLease<S extends WorkStep>(
+  ctx: FailContext & { queues: StepQueues<S> },
+  deposit: Deposit,
+  step: S,
+) {
+  const waits = deposit.busyWaits ?? 0;
+  const delay = waits < SHORT_LEASE_WAITS ? 1 : growingWait(waits - SHORT_LEASE_WAITS);
+  return waitBusy(ctx, deposit, step, {}, delay);
+}
+
+/** 1 s, then 2 s more for each wait before, at most half a minute. */
+function growingWait(waits: number) {
+  return Math.min(30, 1 + waits * 2);
+}
+
+async function waitBusy<S extends WorkStep>(
+  ctx: FailContext & { queues: StepQueues<S> },
+  deposit: Deposit,
+  step: S,
+  changes: Partial<Deposit>,
+  delay: number,
+) {
+  const waits = deposit.busyWaits ?? 0;
   if (waits >= MAX_BUSY_WAITS) {
     const msg = `The bank kept the connection busy through ${waits} tries`;
     return fail(ctx, deposit, 'PROVIDER_UNAVAILABLE', msg, changes);
   }
-  const delay = laterDelaySeconds(Math.min(30, 1 + waits * 2), retryAfterMs);
   const lookAt = ctx.clock.now() + delay * 1000 + ctx.settings.stallAfterMs;
   const next = await advance(
     ctx,

@@ -79,7 +79,7 @@ describe('cancel', () => {
       )
       .answer('createBeneficiary', answers.question('op-q'));
     await ensureBeneficiary(deposit, ctx);
-    expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${deposit.id}#input`);
+    expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${deposit.id}#own`);
     expect(ctx.scheduler.schedules.size).toBe(1);
     const cancel = w.contexts.cancel(ctx.scheduler);
 

@@ -520,7 +520,7 @@ describe('ensure-beneficiary', () => {
         depositId: deposit.id,
         claimedAt: expiresAt,
       });
-      expect(w.table.leaseItems.get(ownerKey)).toEqual({ holder: `${deposit.id}#input`, until: expiresAt });
+      expect(w.table.leaseItems.get(ownerKey)).toEqual({ holder: `${deposit.id}#own`, until: expiresAt });
       expect(ctx.queues.sent).toEqual([
         {
           message: { depositId: deposit.id, step: 'ensure-beneficiary', version: 1, kind: 'expire-input' },
@@ -576,7 +576,7 @@ describe('ensure-beneficiary', () => {
         sealedAnswers: await w.vault.seal('dep_answered', answered),
       });
       claimOf(w, { depositId: deposit.id, claimedAt: pendingInput.expiresAt });
-      w.table.leaseItems.set(ownerKey, { holder: `${deposit.id}#input`, until: pendingInput.expiresAt });
+      w.table.leaseItems.set(ownerKey, { holder: `${deposit.id}#own`, until: pendingInput.expiresAt });
       w.provider
         .answer('createBeneficiary', created('ref-1'))
         .answer('listBeneficiaries', listed({ id: 'ben-1' }));

@@ -68,7 +68,7 @@ describe('pauseForInput', () => {
       checkAt: expiresAt + settings.stallAfterMs,
     });
     expect(after.sealedAnswers).toBeUndefined();
-    expect(w.table.leaseItems.get(ownerKey)).toEqual({ holder: `${deposit.id}#input`, until: expiresAt });
+    expect(w.table.leaseItems.get(ownerKey)).toEqual({ holder: `${deposit.id}#own`, until: expiresAt });
     expect(ctx.queues.sent).toEqual([
       {
         message: { depositId: deposit.id, step: 'transfer', version: 1, kind: 'expire-input' },
@@ -121,7 +121,7 @@ describe('expireInput', () => {
     async ({ after }) => {
       const w = world();
       const { ctx, paused, expiry } = await pausedAtBeneficiary(w);
-      expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${paused.id}#input`);
+      expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${paused.id}#own`);
       expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'creating', depositId: paused.id });
       w.clock.set((paused.pendingInput?.expiresAt ?? 0) + after);
 
@@ -162,7 +162,7 @@ describe('expireInput', () => {
     ]);
     expect(w.table.writes).toHaveLength(writes);
     expect(w.table.current(paused.id).status).toBe('user_input_required');
-    expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${paused.id}#input`);
+    expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${paused.id}#own`);
     expect(w.events.published).toEqual([]);
   });
 
@@ -185,7 +185,7 @@ describe('expireInput', () => {
     expect(w.table.current(paused.id)).toEqual(moved);
     expect(ctx.queues.sent).toEqual([]);
     expect(w.events.published).toEqual([]);
-    expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${paused.id}#input`);
+    expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${paused.id}#own`);
   });
 });
 
@@ -265,7 +265,7 @@ describe('resuming through startDeposit', () => {
       bank: banks.beneficiary,
       pendingInput: { providerOperationId: 'op-q', userInputs: question, expiresAt },
     });
-    w.table.leaseItems.set(ownerKey, { holder: `${id}#input`, until: expiresAt });
+    w.table.leaseItems.set(ownerKey, { holder: `${id}#own`, until: expiresAt });
     w.table.claimItems.set(claimKey, {
       ownerKey,
       walletAccountId: 'wallet-aed',
@@ -303,7 +303,7 @@ describe('resuming through startDeposit', () => {
         { message: { depositId: paused.id, step, version: 4, kind: 'run' }, delaySeconds: 0 },
       ]);
       // The lease and the claim stay with the deposit until the step uses the answer.
-      expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${paused.id}#input`);
+      expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${paused.id}#own`);
       expect(w.table.claimItems.get(claimKey)?.depositId).toBe(paused.id);
     },
   );

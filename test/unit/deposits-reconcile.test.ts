@@ -69,7 +69,49 @@ describe('transfer: the submission accepted', () => {
       { message: { depositId: deposit.id, step: 'reconcile', version: 6, kind: 'run' }, delaySeconds: 1 },
     ]);
     expect(w.events.types()).toEqual([]);
-    expect(w.table.leaseItems.size).toBe(0);
+    // The bank holds the connection while it carries the transfer out: so does the deposit.
+    expect(w.table.leaseItems.get(ownerKey)).toEqual({
+      holder: `${deposit.id}#own`,
+      until: w.clock.now() + settings.leaseMs,
+    });
+  });
+
+  it('keeps the connection from the next deposit until the outcome is read, then frees it', async () => {
+    // prepare: one deposit's transfer accepted, another deposit of the same connection at its transfer
+    const w = world();
+    const first = await w.deposit({
+      step: 'transfer',
+      version: 4,
+      bank: banks.beneficiary,
+      beneficiaryId: 'ben-1',
+    });
+    const second = await w.deposit({
+      step: 'transfer',
+      version: 4,
+      bank: banks.beneficiary,
+      beneficiaryId: 'ben-1',
+    });
+    w.provider.answer('createTransfer', initialized('op-7'));
+    await transfer(first, w.contexts.transfer());
+    const accepted = w.table.current(first.id);
+
+    // act: the second waits on the lease (no call); the first's outcome is read; the second again
+    await transfer(second, w.contexts.transfer());
+    const waited = w.table.current(second.id);
+    w.provider.answer('getOperation', answers.done({ reference: 'REF-1' }, 'op-7'));
+    await reconcile(accepted, w.contexts.reconcile());
+    const freed = w.table.leaseItems.get(ownerKey);
+    w.provider.answer('createTransfer', initialized('op-8'));
+    await transfer(waited, w.contexts.transfer());
+
+    // assess
+    expect(waited).toMatchObject({ step: 'transfer', busyWaits: 1 });
+    expect(waited.transferAttempt).toBeUndefined();
+    expect(w.table.current(first.id)).toMatchObject({ status: 'done', reference: 'REF-1' });
+    expect(freed).toBeUndefined();
+    expect(w.provider.callsOf('createTransfer')).toHaveLength(2);
+    expect(w.table.current(second.id)).toMatchObject({ step: 'reconcile', transferOperationId: 'op-8' });
+    expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${second.id}#own`);
   });
 });
 
@@ -87,6 +129,7 @@ describe('reconcile', () => {
       claimedAt: 0,
       beneficiaryId: 'ben-1',
     });
+    w.table.leaseItems.set(ownerKey, { holder: `${deposit.id}#own`, until: w.clock.now() + 10_000 });
     w.provider.answer('getOperation', answers.done({ reference: 'REF-9' }, 'op-7'));
 
     // act
@@ -103,6 +146,7 @@ describe('reconcile', () => {
     expect(w.events.types()).toEqual(['deposit.done']);
     expect(w.table.claimItems.get(`${ownerKey}#wallet-aed`)?.used).toBe(true);
     expect(ctx.queues.sent).toEqual([]);
+    expect(w.table.leaseItems.get(ownerKey)).toBeUndefined();
   });
 
   it.for([
@@ -125,10 +169,15 @@ describe('reconcile', () => {
       const w = world();
       const ctx = w.contexts.reconcile();
       const deposit = await atReconcile(w, { polls: 3 });
+      const held = { holder: `${deposit.id}#own`, until: w.clock.now() + 10_000 };
+      w.table.leaseItems.set(ownerKey, held);
       w.provider.answer('getOperation', answer);
 
       // act
       await reconcile(deposit, ctx);
+
+      // assess: the bank may still be carrying the transfer out; the lease runs its time
+      expect(w.table.leaseItems.get(ownerKey)).toEqual(held);
 
       // assess
       const after = w.table.current(deposit.id);
@@ -178,12 +227,15 @@ describe('reconcile', () => {
     const w = world();
     const ctx = w.contexts.reconcile();
     const deposit = await atReconcile(w);
+    w.table.leaseItems.set(ownerKey, { holder: `${deposit.id}#own`, until: w.clock.now() + 10_000 });
     w.provider.answer(
       'getOperation',
       answers.refusal('INSUFFICIENT_BALANCE', 'INSUFFICIENT_BALANCE', 'op-7'),
     );
 
     await reconcile(deposit, ctx);
+
+    expect(w.table.leaseItems.get(ownerKey)).toBeUndefined();
 
     const after = w.table.current(deposit.id);
     expect(after).toMatchObject({ status: 'failed', failure: { type: 'INSUFFICIENT_BALANCE' } });
@@ -196,12 +248,16 @@ describe('reconcile', () => {
     const w = world();
     const ctx = w.contexts.reconcile();
     const deposit = await atReconcile(w);
+    w.table.leaseItems.set(ownerKey, { holder: `${deposit.id}#own`, until: w.clock.now() + 10_000 });
     w.provider.answer(
       'getOperation',
       answers.refusal('BENEFICIARY_DETAILS_REQUIRED', 'BENEFICIARY_DETAILS_REQUIRED', 'op-7'),
     );
 
     await reconcile(deposit, ctx);
+
+    // The bank ended the operation: the connection is free for the transfer's next try.
+    expect(w.table.leaseItems.get(ownerKey)).toBeUndefined();
 
     const after = w.table.current(deposit.id);
     expect(after).toMatchObject({ status: 'initialized', step: 'transfer', sendBeneficiaryDetails: true });
@@ -228,7 +284,7 @@ describe('reconcile', () => {
     expect(after.transferAttempt).toBeUndefined();
     expect(after.transferOperationId).toBeUndefined();
     expect(w.events.types()).toEqual(['deposit.user_input_required']);
-    expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${deposit.id}#input`);
+    expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${deposit.id}#own`);
     expect(ctx.queues.sent).toEqual([
       {
         message: { depositId: deposit.id, step: 'transfer', version: 7, kind: 'expire-input' },

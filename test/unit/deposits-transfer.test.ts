@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Deposit } from '#shared/deposits/model';
 import { transfer } from '#shared/deposits/steps/transfer';
-import { MAX_BUSY_WAITS } from '#shared/deposits/transitions';
+import { MAX_BUSY_WAITS, SHORT_LEASE_WAITS } from '#shared/deposits/transitions';
 import type { UnknownReason } from '#shared/provider/client';
 import {
   answers,
@@ -339,7 +339,7 @@ describe('transfer: the bank asks', () => {
     });
     expect(after.transferAttempt).toBeUndefined();
     expect(after.sealedCredentials).toBeDefined();
-    expect(w.table.leaseItems.get(ownerKey)).toEqual({ holder: `${deposit.id}#input`, until: expiresAt });
+    expect(w.table.leaseItems.get(ownerKey)).toEqual({ holder: `${deposit.id}#own`, until: expiresAt });
     expect(ctx.queues.sent).toEqual([
       {
         message: { depositId: deposit.id, step: 'transfer', version: 4, kind: 'expire-input' },
@@ -402,7 +402,7 @@ describe('transfer: the bank asks', () => {
       sealedAnswers,
     });
     // The connection waits for this deposit's answer under its input lease.
-    w.table.leaseItems.set(ownerKey, { holder: `${id}#input`, until: expiresAt });
+    w.table.leaseItems.set(ownerKey, { holder: `${id}#own`, until: expiresAt });
     w.provider.answer('createTransfer', answers.done({ reference: 'REF-OTP' }));
 
     await transfer(deposit, ctx);
@@ -658,6 +658,32 @@ describe('transfer: the connection and concurrent writers', () => {
       { message: { depositId: deposit.id, step: 'transfer', version: 3, kind: 'run' }, delaySeconds: 1 },
     ]);
     expect(w.table.leaseItems.get(ownerKey)?.holder).toBe('someone-else');
+  });
+
+  it('waits a second at a time for a lease another deposit holds, then longer, then fails PROVIDER_UNAVAILABLE', async () => {
+    // prepare: another deposit of the connection holds the lease for good
+    const w = world();
+    const ctx = w.contexts.transfer();
+    let deposit = await atTransfer(w);
+    w.table.leaseItems.set(ownerKey, { holder: 'dep_other#own', until: w.clock.now() + 3_600_000 });
+
+    // act: each wait's message comes back, until the deposit ends
+    for (let run = 0; run <= MAX_BUSY_WAITS; run += 1) {
+      await transfer(deposit, ctx);
+      deposit = w.table.current(deposit.id);
+    }
+
+    // assess
+    const delays = ctx.queues.sent.map((sent) => sent.delaySeconds);
+    expect(delays).toEqual([
+      ...Array(SHORT_LEASE_WAITS).fill(1),
+      ...Array.from({ length: MAX_BUSY_WAITS - SHORT_LEASE_WAITS }, (_, index) =>
+        Math.min(30, 1 + index * 2),
+      ),
+    ]);
+    expect(delays.reduce((sum, delay) => sum + delay, 0)).toBeGreaterThan(settings.inputTtlMs / 1000);
+    expect(deposit).toMatchObject({ status: 'failed', failure: { type: 'PROVIDER_UNAVAILABLE' } });
+    expect(w.provider.calls).toEqual([]);
   });
 
   it('does not call the provider when another writer moved the deposit, and releases the lease', async () => {

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { Deposit } from '#shared/deposits/model';
 import { handleStepMessage } from '#shared/deposits/step-messages';
 import { waitCooldown } from '#shared/deposits/steps/wait-cooldown';
-import { type FailContext, fail, giveUp, inputLease } from '#shared/deposits/transitions';
+import { type FailContext, fail, giveUp, ownLease } from '#shared/deposits/transitions';
 import { wakeFollowers } from '#shared/deposits/wake-ups';
 import { banks, coolingUntil, ownerKey, world } from '../support/deposit-world.ts';
 
@@ -146,7 +146,7 @@ describe('a failure whose own write lost', () => {
       depositId: stale.id,
       claimedAt: w.clock.now(),
     });
-    w.table.leaseItems.set(ownerKey, { holder: inputLease(stale), until: w.clock.now() + 60_000 });
+    w.table.leaseItems.set(ownerKey, { holder: ownLease(stale), until: w.clock.now() + 60_000 });
     // Another writer (the caller's answer, say) moved it on.
     w.table.put({ ...stale, version: 5 });
 
@@ -157,6 +157,6 @@ describe('a failure whose own write lost', () => {
     expect(failed).toBeUndefined();
     expect(w.table.current(stale.id).version).toBe(5);
     expect(w.table.claimItems.get(claimKey)?.depositId).toBe(stale.id);
-    expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(inputLease(stale));
+    expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(ownLease(stale));
   });
 });

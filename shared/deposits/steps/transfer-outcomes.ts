@@ -11,7 +11,15 @@ import type { ProviderRefusal } from '#shared/provider/client';
 import { askAgain, LATE_ANSWERS } from '../input.ts';
 import { bankOf, type Deposit } from '../model.ts';
 import type { BankMemory, BeneficiaryClaims, StepQueues } from '../ports.ts';
-import { advance, type FailContext, fail, saysLater, sendStep, waitForConnection } from '../transitions.ts';
+import {
+  advance,
+  type FailContext,
+  fail,
+  ownLease,
+  saysLater,
+  sendStep,
+  waitForConnection,
+} from '../transitions.ts';
 
 /** What a step that hears a transfer's outcome has besides failing a deposit. */
 export interface OutcomePorts {
@@ -74,6 +82,7 @@ export async function awaitOutcome(ctx: OutcomeContext, deposit: Deposit, operat
 
 /** The bank moved the money: the deposit is done with its reference; a done without one is not readable. */
 export async function completeTransfer(ctx: OutcomeContext, deposit: Deposit, reference: string | undefined) {
+  await freeConnection(ctx, deposit);
   if (!reference) {
     await fail(ctx, deposit, 'TRANSFER_OUTCOME_UNKNOWN', 'The transfer answered done without a reference');
     return;
@@ -96,6 +105,7 @@ export async function afterTransferRefusal(
   deposit: Deposit,
   refusal: ProviderRefusal,
 ): Promise<void> {
+  await freeConnection(ctx, deposit);
   // The caller's answers go too: spent on this call.
   const cleared = { ...noTransfer, pendingInput: undefined, sealedAnswers: undefined };
   // A busy connection, or a 429: the transfer again later (no sooner than its Retry-After), never a failure.
@@ -142,4 +152,13 @@ export async function afterTransferRefusal(
   }
   if (STALE_METADATA.has(refusal.type)) await ctx.banks.forget(deposit.ownerKey);
   await fail(ctx, deposit, refusal.type, refusal.msg, cleared);
+}
+
+/**
+ * The bank said how the transfer it accepted ended: its connection is free again, and so is the
+ * lease the deposit kept while the bank carried the transfer out (`transfer`).
+ */
+function freeConnection(ctx: OutcomeContext, deposit: Deposit) {
+  if (!deposit.transferOperationId) return undefined;
+  return ctx.leases.release(deposit.ownerKey, ownLease(deposit));
 }

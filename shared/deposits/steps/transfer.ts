@@ -8,8 +8,8 @@
  *   4. submits the transfer once: by beneficiary id (with its details on a first transfer) and
  *      `sync: false`, so that the bank names the operation before its outcome is known; or, for
  *      banks that create no beneficiary, with the receiver inline (that call has no `sync`);
- *   5. accepted (`initialized`): the operation's id is recorded with that answer and `reconcile`
- *      reads its outcome; done: done with the bank's reference; a question for the caller; a refusal
+ *   5. accepted (`initialized`): the deposit keeps the connection's lease while the bank carries the
+ *      transfer out, the operation's id is recorded with that answer and `reconcile` reads its outcome; done: done with the bank's reference; a question for the caller; a refusal
  *      (`transfer-outcomes.ts`); an unknown outcome of the submission itself fails as
  *      TRANSFER_OUTCOME_UNKNOWN, for an operator to resolve.
  */
@@ -19,12 +19,12 @@ import {
   ProviderRefusal,
   ProviderUnknownOutcome,
 } from '#shared/provider/client';
-import { type ConnectionContext, openCredentials, takeLease } from '../connection.ts';
+import { type ConnectionContext, keepLease, openCredentials, takeLease } from '../connection.ts';
 import { answerFor, type PauseContext, pauseForInput } from '../input.ts';
 import { bankOf, type Deposit, isSource } from '../model.ts';
 import type { DepositCredentials, Provider, SharedWakes, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
-import { advance, fail, waitForConnection } from '../transitions.ts';
+import { advance, fail, waitForLease } from '../transitions.ts';
 import { wakeAt, wakeFollowers } from '../wake-ups.ts';
 import { walletOf } from '../wallets.ts';
 import {
@@ -66,7 +66,7 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
   const credentials = await openCredentials(ctx, deposit);
   const lease = await takeLease(ctx, deposit);
   if (!lease) {
-    await waitForConnection(ctx, deposit, 'transfer');
+    await waitForLease(ctx, deposit, 'transfer');
     return;
   }
   const attempting = await advance(ctx, deposit, {
@@ -92,8 +92,14 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
     await pauseForInput(ctx, paused, 'transfer', outcome, { operation: 'transfer', lease });
     return;
   }
+  if (outcome.status === 'initialized') {
+    // The bank holds the connection until the transfer ends: the deposit keeps the lease until then
+    // (`reconcile` frees it with the outcome, or it runs out), so the next deposit of the connection
+    // waits on the lease instead of hearing the bank's "busy".
+    await keepLease(ctx, attempting, lease);
+    return awaitOutcome(ctx, attempting, outcome.id);
+  }
   await ctx.leases.release(deposit.ownerKey, lease);
-  if (outcome.status === 'initialized') return awaitOutcome(ctx, attempting, outcome.id);
   return completeTransfer(ctx, attempting, outcome.response.reference);
 }
 
