@@ -49,6 +49,11 @@ export interface RouteSpec {
   path: string;
   /** Handler module, relative to the project root; it exports `handler`. */
   handler: string;
+  /**
+   * Changes something (a deposit, a queue's message): on the operator API, only the acting
+   * operators' policy reaches it; the read-only one does not.
+   */
+  acts?: true;
 }
 
 export interface ApiSpec {
@@ -202,7 +207,9 @@ export const sandboxApi: ApiSpec = {
     { method: 'POST', path: '/v1/payment/transfer/create', handler: sandboxHandler('transfer-create') },
     { method: 'POST', path: '/v1/payment/transfer/autoflow', handler: sandboxHandler('transfer-autoflow') },
     { method: 'POST', path: '/v2/data/balance/get', handler: sandboxHandler('balance-get') },
-    { method: 'POST', path: '/v1/operation/get', handler: sandboxHandler('operation-get') },
+    { method: 'POST', path: '/v2/operation/get', handler: sandboxHandler('operation-get') },
+    // An alias of the read above, at the sandbox's first path: its own function, removed with it.
+    { method: 'POST', path: '/v1/operation/get', handler: sandboxHandler('operation-get-v1') },
     { method: 'GET', path: '/sandbox/banks', handler: sandboxHandler('banks-list') },
     { method: 'POST', path: '/sandbox/applications', handler: sandboxHandler('applications-create') },
     { method: 'POST', path: '/sandbox/users', handler: sandboxHandler('users-create') },
@@ -225,9 +232,9 @@ export const operatorApi: ApiSpec = {
   routes: [
     { method: 'POST', path: '/v1/ops/deposits/list', handler: operatorHandler('list') },
     { method: 'POST', path: '/v1/ops/deposits/get', handler: operatorHandler('get') },
-    { method: 'POST', path: '/v1/ops/deposits/resolve', handler: operatorHandler('resolve') },
-    { method: 'POST', path: '/v1/ops/deposits/cancel', handler: operatorHandler('cancel') },
-    { method: 'POST', path: '/v1/ops/deposits/redrive', handler: operatorHandler('redrive') },
+    { method: 'POST', path: '/v1/ops/deposits/resolve', handler: operatorHandler('resolve'), acts: true },
+    { method: 'POST', path: '/v1/ops/deposits/cancel', handler: operatorHandler('cancel'), acts: true },
+    { method: 'POST', path: '/v1/ops/deposits/redrive', handler: operatorHandler('redrive'), acts: true },
     { method: 'POST', path: '/v1/ops/queues', handler: operatorHandler('queues') },
   ],
 };

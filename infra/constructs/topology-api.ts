@@ -38,6 +38,11 @@ const accessLogFormat = AccessLogFormat.custom(
   JSON.stringify({
     requestId: '$context.requestId',
     ip: '$context.identity.sourceIp',
+    // Who called, as the IAM authorizer verified it (SigV4); empty on an API without IAM.
+    userArn: '$context.identity.userArn',
+    caller: '$context.identity.caller',
+    callerAccount: '$context.identity.accountId',
+    authorizerError: '$context.authorizer.error',
     requestTime: '$context.requestTime',
     method: '$context.httpMethod',
     routeKey: '$context.routeKey',

@@ -241,24 +241,34 @@ export class DepositsStatelessStack extends Stack {
       alarmOnServerErrors: true,
       access: { authorizer: new HttpIamAuthorizer(), openRoutes: [] },
     });
-    const operatorPolicy = new iam.ManagedPolicy(this, 'OperatorApiCallerPolicy', {
-      description: `Calls the ${config.prefix} operator API (attach it to the operators' role)`,
-      statements: [
-        new iam.PolicyStatement({
-          actions: ['execute-api:Invoke'],
-          resources: operatorApi.routes.map((route) =>
-            this.operatorApi.api.arnForExecuteApi(route.method, route.path, '$default'),
-          ),
-        }),
-      ],
-    });
     new CfnOutput(this, 'OperatorApiUrl', {
       value: this.operatorApi.url,
       description: 'The operator API (IAM: sign with SigV4)',
     });
-    new CfnOutput(this, 'OperatorApiCallerPolicyArn', {
-      value: operatorPolicy.managedPolicyArn,
-      description: "Attach to the operators' IAM role: they may then call the operator API (SigV4)",
+    // Two powers: reading (list, get, the queues) and acting (resolve, cancel, redrive, and reading).
+    const invoke = (routes: typeof operatorApi.routes) =>
+      new iam.PolicyStatement({
+        actions: ['execute-api:Invoke'],
+        resources: routes.map((route) =>
+          this.operatorApi.api.arnForExecuteApi(route.method, route.path, '$default'),
+        ),
+      });
+    const readerPolicy = new iam.ManagedPolicy(this, 'OperatorApiReaderPolicy', {
+      description: `Reads through the ${config.prefix} operator API: list, get, queues (attach it to the operators' role)`,
+      statements: [invoke(operatorApi.routes.filter((route) => !route.acts))],
+    });
+    const actorPolicy = new iam.ManagedPolicy(this, 'OperatorApiActorPolicy', {
+      description: `Reads and acts through the ${config.prefix} operator API: resolve, cancel, redrive too (attach it to the role of the operators who act)`,
+      statements: [invoke(operatorApi.routes)],
+    });
+    new CfnOutput(this, 'OperatorApiReaderPolicyArn', {
+      value: readerPolicy.managedPolicyArn,
+      description: "Attach to the operators' IAM role: they may read through the operator API (SigV4)",
+    });
+    new CfnOutput(this, 'OperatorApiActorPolicyArn', {
+      value: actorPolicy.managedPolicyArn,
+      description:
+        'Attach to the IAM role of the operators who act: they may also resolve, cancel and redrive (SigV4)',
     });
 
     this.monitoring = new DepositsMonitoring(this, 'Monitoring', {

@@ -156,6 +156,15 @@ describe.concurrent('resolving an unknown transfer outcome', () => {
       outcome: 'failed',
       reason: 'x'.repeat(501),
     });
+    const noReason = await ops('/v1/ops/deposits/resolve', {
+      operationID: started.body.operationID,
+      outcome: 'failed',
+    });
+    const blankReason = await ops('/v1/ops/deposits/resolve', {
+      operationID: started.body.operationID,
+      outcome: 'failed',
+      reason: '   ',
+    });
 
     expect(known).toMatchObject({ status: 409, body: { type: 'DEPOSIT_NOT_RESOLVABLE' } });
     expect(missing).toMatchObject({ status: 404, body: { type: 'DEPOSIT_NOT_FOUND' } });
@@ -164,5 +173,11 @@ describe.concurrent('resolving an unknown transfer outcome', () => {
       body: { type: 'BAD_REQUEST', details: [expect.stringContaining('reference')] },
     });
     expect(longReason).toMatchObject({ status: 400, body: { type: 'BAD_REQUEST' } });
+    for (const refused of [noReason, blankReason]) {
+      expect(refused).toMatchObject({
+        status: 400,
+        body: { type: 'BAD_REQUEST', details: [expect.stringContaining('reason')] },
+      });
+    }
   });
 });

@@ -50,20 +50,41 @@ describe('the operator API in AWS', () => {
     }
   });
 
-  it("outputs its URL, and a policy for the operators' role to invoke exactly its routes", () => {
+  it('outputs its URL, a read-only policy (list, get, queues) and an acting one (every route)', () => {
     const template = dev.templates.stateless;
     template.hasOutput('OperatorApiUrl', {});
-    template.hasOutput('OperatorApiCallerPolicyArn', {});
-    const policy = managedPolicy(dev, 'OperatorApiCallerPolicy') ?? expect.fail('no operator policy');
-    const document = policy.Properties?.PolicyDocument as { Statement: Statement[] } | undefined;
-    const [statement, ...others] = document?.Statement ?? [];
-    expect(others).toEqual([]);
-    expect(statement?.Action).toBe('execute-api:Invoke');
-    expect(statement?.Resource).toHaveLength(routeKeys.length);
-    const resources = text(statement?.Resource);
-    for (const key of routeKeys) expect(resources).toContain(`/$default/${key.replace(' ', '')}`);
-    expect(resources).toContain('OperatorApi');
-    expect(resources).not.toContain('DepositsApi');
+    template.hasOutput('OperatorApiReaderPolicyArn', {});
+    template.hasOutput('OperatorApiActorPolicyArn', {});
+    const invoked = (name: string) => {
+      const policy = managedPolicy(dev, name) ?? expect.fail(`no ${name}`);
+      const document = policy.Properties?.PolicyDocument as { Statement: Statement[] } | undefined;
+      const [statement, ...others] = document?.Statement ?? [];
+      expect(others).toEqual([]);
+      expect(statement?.Action).toBe('execute-api:Invoke');
+      const resources = text(statement?.Resource);
+      expect(resources).toContain('OperatorApi');
+      expect(resources).not.toContain('DepositsApi');
+      return routeKeys.filter((key) => resources.includes(`/$default/${key.replace(' ', '')}"`));
+    };
+    expect(invoked('OperatorApiReaderPolicy')).toEqual([
+      'POST /v1/ops/deposits/list',
+      'POST /v1/ops/deposits/get',
+      'POST /v1/ops/queues',
+    ]);
+    expect(invoked('OperatorApiActorPolicy')).toEqual(routeKeys);
+    expect(routeKeys).toContain('POST /v1/ops/deposits/resolve');
+  });
+
+  it("logs each call with the caller's verified identity, refused calls included", () => {
+    const stages = resourcesOf(dev.templates.stateless, 'AWS::ApiGatewayV2::Stage');
+    const [, stage] = stages.find(([id]) => id.startsWith('OperatorApi')) ?? expect.fail('no operator stage');
+    const format = JSON.parse(String((stage?.Properties?.AccessLogSettings as { Format?: unknown })?.Format));
+    expect(format).toMatchObject({
+      userArn: '$context.identity.userArn',
+      caller: '$context.identity.caller',
+      status: '$context.status',
+      authorizerError: '$context.authorizer.error',
+    });
   });
 
   it('alarms on its 5xx answers', () => {
