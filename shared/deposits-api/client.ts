@@ -212,6 +212,8 @@ export class DepositsClient {
         headers,
         body: request.body,
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+        // A redirect would resend the connection's token and secrets to another origin: never followed.
+        redirect: 'manual',
       });
       text = await response.text();
     } catch (error) {
@@ -223,6 +225,13 @@ export class DepositsClient {
       // The body as it came (checked, not rewritten), so fields a newer API adds are not lost.
       if (schema.safeParse(json).success) return { status: response.status, body: json as z.infer<S> };
       throw new DepositsUnavailable('unreadable', `${path}: answered ${response.status} off its schema`);
+    }
+    if (response.status >= 300 && response.status < 400) {
+      throw new DepositsUnavailable(
+        'unreadable',
+        `${path}: answered ${response.status}, a redirect (not followed)`,
+        response.status,
+      );
     }
     const failed = FailedEnvelope.safeParse(json);
     if (failed.success) throw new DepositsApiError(response.status, json as FailedEnvelope);

@@ -1,7 +1,8 @@
 /**
  * Webhook delivery, signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`,
  * `webhook-signature`): receivers verify with any Standard Webhooks library and de-duplicate on the
- * id. A delivery that does not get a 2xx throws, and the notifier retries it with backoff.
+ * id. A delivery that does not get a 2xx throws, and the notifier retries it with backoff; a redirect
+ * is not followed (it is not a 2xx either).
  */
 import { Webhook } from 'standardwebhooks';
 import type { DepositEvent } from './model.ts';
@@ -35,7 +36,14 @@ export class WebhookSender {
       },
       body: payload,
       signal: AbortSignal.timeout(this.timeoutMs),
+      // A redirect would resend the signed event to another origin: never followed, a failed delivery.
+      redirect: 'manual',
     });
+    if (response.status >= 300 && response.status < 400) {
+      throw new Error(
+        `webhook answered ${response.status}: a redirect, not followed (set WEBHOOK_URL to its target)`,
+      );
+    }
     if (!response.ok) throw new Error(`webhook answered ${response.status}`);
   }
 }
