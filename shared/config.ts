@@ -3,7 +3,7 @@
  * malformed variable fails at start, with the variable's name.
  */
 import * as z from 'zod';
-import { faultWaitBudgetMs } from './spec/limits.ts';
+import { faultWaitBudgetMs, inputLimits } from './spec/limits.ts';
 
 const number = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
 
@@ -35,6 +35,11 @@ const WalletAccountConfig = z.object({
   branchName: z.string().default(''),
   branchAddress: z.string().default(''),
   address: z.object({ line1: z.string(), line2: z.string(), line3: z.string() }).optional(),
+  /**
+   * The largest deposit this account takes, in its currency (major units, like a request's
+   * `amount`); 100,000 when absent. Larger ones are refused AMOUNT_ABOVE_MAXIMUM.
+   */
+  maxDeposit: z.number().positive().optional(),
 });
 export type WalletAccountConfig = z.infer<typeof WalletAccountConfig>;
 
@@ -73,6 +78,19 @@ export const stepQueueVariables = {
 } as const;
 export type QueueStep = keyof typeof stepQueueVariables;
 
+/**
+ * A URL secrets travel to (the provider's, the webhook receiver's): https, or http to this machine
+ * only (the local stack); anything else is refused at start, naming the variable.
+ */
+const secureUrl = z.url().refine(
+  (value) => {
+    const url = new URL(value);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && loopback.has(url.hostname));
+  },
+  { message: 'must be https:// (http:// only to 127.0.0.1, ::1 or localhost, the local stack)' },
+);
+const loopback = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
 const SchedulerEnv = z.object({
   SCHEDULE_GROUP_NAME: z.string().min(1),
   SCHEDULER_ROLE_ARN: z.string().startsWith('arn:'),
@@ -80,8 +98,10 @@ const SchedulerEnv = z.object({
 });
 
 const ProviderEnv = z.object({
-  PROVIDER_BASE_URL: z.url().default('http://127.0.0.1:3001'),
+  PROVIDER_BASE_URL: secureUrl.default('http://127.0.0.1:3001'),
   PROVIDER_TIMEOUT_MS: number(10_000),
+  /** The `action` of the inline transfer: the provider's name of the payment flow (no values in the spec). */
+  PROVIDER_AUTOFLOW_ACTION: z.string().trim().min(1).max(inputLimits.action).default('transfer'),
 });
 
 const WalletsEnv = z.object({
@@ -125,7 +145,7 @@ const OperatorEnv = z.object({
 });
 
 const WebhookEnv = z.object({
-  WEBHOOK_URL: z.url().optional(),
+  WEBHOOK_URL: secureUrl.optional(),
   /** Standard Webhooks secret (`whsec_...`), locally. */
   WEBHOOK_SECRET: z.string().min(1).optional(),
   /** In AWS: the Secrets Manager secret holding it, read once at cold start. */

@@ -13,15 +13,26 @@
  *   tuning                   JSON object of the service's tuning variables (see `Tuning`)
  *   depositsAuth             iam (default) | jwt: who may call the deposits API (the wallet's backend)
  *   jwtIssuer, jwtAudience   with depositsAuth=jwt: the issuer's URL, and the audiences (JSON array or a,b)
- *   jwtScopes                with depositsAuth=jwt: scopes a token must carry (JSON array or a,b; default none)
+ *   jwtScopes                with depositsAuth=jwt, required: scopes a token must carry (JSON array or a,b)
  *   depositsThrottle         JSON object of route key to { rateLimit, burstLimit }, over the defaults
+ *   reservedConcurrency      JSON object of API function name to its reserved concurrency, over the
+ *                            defaults (settings.ts); or false: none reserved
+ *   accountConcurrency       the account's concurrent executions quota (default 1000), which the
+ *                            reservations must fit
  *   account, region          the target environment (default: the CLI's, else region us-east-1)
  */
 import * as z from 'zod';
 import { localWallets } from '#infra/local/wallets';
 import { depositsApi } from '#infra/topology';
 import type { WalletAccountConfig } from '#shared/config';
-import { depositsRouteThrottle, limits } from './settings.ts';
+import { inputLimits } from '#shared/spec/limits';
+import {
+  apiReservedConcurrency,
+  consumersConcurrency,
+  depositsRouteThrottle,
+  lambdaUnreservedMinimum,
+  limits,
+} from './settings.ts';
 
 export const stages = ['dev', 'prod'] as const;
 export type Stage = (typeof stages)[number];
@@ -35,6 +46,8 @@ const whole = (max = Number.MAX_SAFE_INTEGER, min = 0) =>
 
 const Tuning = z.strictObject({
   PROVIDER_TIMEOUT_MS: whole(limits.providerTimeoutMs),
+  /** The inline transfer's `action`, as the provider names the payment flow (`shared/config.ts`). */
+  PROVIDER_AUTOFLOW_ACTION: z.string().trim().min(1).max(inputLimits.action).optional(),
   LONG_WAIT_SECONDS: whole(900),
   INPUT_TTL_SECONDS: whole(),
   STALL_AFTER_SECONDS: whole(Number.MAX_SAFE_INTEGER, limits.minStallAfterSeconds),
@@ -79,6 +92,8 @@ export interface DeploymentConfig {
   depositsAccess: DepositsAccess;
   /** Per deposits route (`POST /v1/deposits/create`, ...): the defaults, with the context's over them. */
   depositsThrottle: Record<string, RouteThrottle>;
+  /** Per API function name (`deposits-create`, ...): its reserved concurrency; empty when off. */
+  reservedConcurrency: Record<string, number>;
 }
 
 /** Reads a context value; `-c` gives strings, `cdk.json` may give JSON values. */
@@ -109,7 +124,11 @@ const WalletAccount = z.looseObject({
   countryCode: z.string().length(2),
 });
 
-const httpsUrl = z.url({ protocol: /^https?$/ });
+/** Where secrets travel (the provider, the webhook receiver): https only in AWS (http is the local stack's). */
+const httpsUrl = z.url({
+  protocol: /^https$/,
+  error: 'must be an https:// URL (http:// only on the local stack)',
+});
 
 /** A list: a JSON array, or from the command line also `a,b`. */
 const list = z.preprocess(
@@ -147,6 +166,10 @@ const Context = z.object({
   jwtAudience: list.optional(),
   jwtScopes: list.optional(),
   depositsThrottle: jsonOrValue(z.record(z.string(), Throttle)).optional(),
+  reservedConcurrency: jsonOrValue(
+    z.union([z.literal(false), z.record(z.string(), z.int().min(1))]),
+  ).optional(),
+  accountConcurrency: z.coerce.number().int().min(1).default(1_000),
   account: z
     .string()
     .regex(/^\d{12}$/, 'must be a 12-digit account id')
@@ -229,7 +252,30 @@ export function readDeploymentConfig(
     tuning: context.tuning ?? {},
     depositsAccess,
     depositsThrottle: { ...depositsRouteThrottle, ...context.depositsThrottle },
+    reservedConcurrency: reservationsOf(context),
   };
+}
+
+/** The API functions' reservations: the defaults with the context's over them, fitting the account. */
+function reservationsOf(context: z.infer<typeof Context>): Record<string, number> {
+  const given = context.reservedConcurrency;
+  if (given === false) return {};
+  const names = Object.keys(apiReservedConcurrency);
+  const unknown = Object.keys(given ?? {}).find((name) => !names.includes(name));
+  if (unknown) {
+    throw new DeploymentConfigError(
+      `reservedConcurrency: ${unknown} is not an API function (${names.join(', ')})`,
+    );
+  }
+  const reserved = { ...apiReservedConcurrency, ...given };
+  const total = Object.values(reserved).reduce((sum, value) => sum + value, 0);
+  const room = context.accountConcurrency - lambdaUnreservedMinimum - consumersConcurrency;
+  if (total > room) {
+    throw new DeploymentConfigError(
+      `reservedConcurrency: reserves ${total} of accountConcurrency ${context.accountConcurrency}, which must keep ${lambdaUnreservedMinimum} unreserved (Lambda's minimum) and ${consumersConcurrency} for the queue consumers: lower it, give the account's quota as accountConcurrency, or set reservedConcurrency=false`,
+    );
+  }
+  return reserved;
 }
 
 function accessOf(context: z.infer<typeof Context>): DepositsAccess {
@@ -243,10 +289,16 @@ function accessOf(context: z.infer<typeof Context>): DepositsAccess {
   if (!context.jwtIssuer)
     throw new DeploymentConfigError('jwtIssuer: required with depositsAuth=jwt (https://...)');
   if (!context.jwtAudience) throw new DeploymentConfigError('jwtAudience: required with depositsAuth=jwt');
+  // Without scopes any token the issuer gives for that audience would do, whatever it was meant for.
+  if (!context.jwtScopes) {
+    throw new DeploymentConfigError(
+      'jwtScopes: required with depositsAuth=jwt (the scope a token must carry)',
+    );
+  }
   return {
     kind: 'jwt',
     issuer: context.jwtIssuer,
     audience: context.jwtAudience,
-    scopes: context.jwtScopes ?? [],
+    scopes: context.jwtScopes,
   };
 }

@@ -230,6 +230,44 @@ export const depositsRouteThrottle: Record<string, { rateLimit: number; burstLim
   'GET /health': { rateLimit: 5, burstLimit: 10 },
 };
 
+/**
+ * Each API function's reserved concurrency: at most this many instances at once, so that a flood of
+ * calls (creates above all) cannot take the account's concurrency from the step consumers, which
+ * share what is left. About a second of the route's steady rate (`depositsRouteThrottle`: a call
+ * takes tens to hundreds of milliseconds warm, about a second cold), at most 50 for the reads, which
+ * take tens of milliseconds; 5 for what answers alone; the operator API serves a few people. 245 in
+ * all: an account's default 1,000 keeps 755 unreserved, far above Lambda's minimum of 100 and the
+ * consumers' ceiling. CDK context `reservedConcurrency` changes any of them, or sets none (`false`).
+ */
+export const apiReservedConcurrency: Record<string, number> = {
+  'deposits-create': 25,
+  'deposits-get': 50,
+  'deposits-list': 20,
+  'deposits-cancel': 10,
+  'sources-create': 10,
+  'sources-get': 50,
+  'sources-list': 10,
+  'sources-cancel': 10,
+  'deposits-health': 5,
+  'deposits-not-found': 5,
+  'operator-list': 10,
+  'operator-get': 10,
+  'operator-queues': 10,
+  'operator-resolve': 5,
+  'operator-cancel': 5,
+  'operator-redrive': 5,
+  'operator-not-found': 5,
+};
+
+/** Lambda refuses reservations that leave an account fewer unreserved executions than this. */
+export const lambdaUnreservedMinimum = 100;
+
+/** The most the queue consumers run at once: each queue's event source mapping's `maxConcurrency`. */
+export const consumersConcurrency = Object.values(queues).reduce(
+  (total, spec) => total + spec.maxConcurrency,
+  0,
+);
+
 /** An SQS message stays hidden this many times its consumer's timeout (AWS's advice: at least six). */
 export const visibilityTimeoutFactor = 6;
 

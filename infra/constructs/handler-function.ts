@@ -50,6 +50,8 @@ export interface HandlerFunctionProps {
   alarmTopic: sns.ITopic;
   /** The deployment's prefix: of alarm names, and of the roles that seal or open credentials. */
   prefix: string;
+  /** At most this many instances at once, always available to it (the API functions'). */
+  reservedConcurrency?: number;
 }
 
 export class HandlerFunction extends Construct {
@@ -97,6 +99,9 @@ export class HandlerFunction extends Construct {
       logGroup: this.logGroup,
       description: settings.handler,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      ...(props.reservedConcurrency === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrency }),
       bundling,
     });
 

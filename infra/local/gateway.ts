@@ -6,6 +6,8 @@
  * Locally each API also serves its contract: `GET /openapi.json` and the reference page `/docs`.
  * An API behind IAM in AWS (the operator API) requires a bearer token here instead: the gateway
  * plays the IAM authorizer, and puts the local operator's identity on the event as AWS would.
+ * Before anything else, a request whose Host is not the gateway's own address is refused (421
+ * WRONG_HOST, against DNS rebinding: host-guard.ts); the local controls take only JSON bodies.
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -15,7 +17,9 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { ApiSpec } from '#infra/topology';
 import { contracts } from '#shared/contracts/contracts';
 import { serveContract } from './docs.ts';
+import { hostAllowed, reachableHost } from './host-guard.ts';
 import { lambdaContext } from './lambda-context.ts';
+import { localBody, writeEnvelope } from './refusals.ts';
 
 type Handler = (
   event: APIGatewayProxyEventV2,
@@ -100,7 +104,10 @@ export async function startGateway(
     handler: await loadHandler(api.defaultHandler),
   };
 
-  const server = createServer((request, response) => {
+  // The port is known once listening (0 takes any free one); no request comes before.
+  const listening = { host, port };
+  // A request without Host reaches the guard (Node would refuse it with a bare 400 of its own).
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
     const requestId = randomUUID();
     serve(request, response, requestId).catch((error: unknown) => {
       writeEnvelope(response, 500, 'INTERNAL_ERROR', `Local gateway error: ${String(error)}`, requestId);
@@ -108,6 +115,17 @@ export async function startGateway(
   });
 
   async function serve(request: IncomingMessage, response: ServerResponse, requestId: string) {
+    if (!hostAllowed(request.headers.host, listening)) {
+      const own = `${reachableHost(host)}:${listening.port}`;
+      writeEnvelope(
+        response,
+        421,
+        'WRONG_HOST',
+        `Host not allowed: the local stack answers only at its own address (http://${own})`,
+        requestId,
+      );
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of request) {
@@ -134,8 +152,13 @@ export async function startGateway(
     }
     const local = localRoutes.get(`${method} ${url.pathname}`);
     if (local) {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const answer = await local(text ? JSON.parse(text) : {});
+      const body = localBody(request, chunks);
+      if ('refusal' in body) {
+        const { status, type, msg, details } = body.refusal;
+        writeEnvelope(response, status, type, msg, requestId, details);
+        return;
+      }
+      const answer = await local(body.value);
       response.writeHead(answer.status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(answer.body));
       return;
@@ -167,8 +190,9 @@ export async function startGateway(
   });
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
+  listening.port = actualPort;
   return {
-    url: `http://${host}:${actualPort}`,
+    url: `http://${reachableHost(host)}:${actualPort}`,
     close: () =>
       new Promise((done) => {
         server.closeAllConnections();
@@ -239,19 +263,4 @@ function iamAuthorizer(userArn: string) {
 
 function stringHeaders(headers: APIGatewayProxyStructuredResultV2['headers']): Record<string, string> {
   return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name, String(value)]));
-}
-
-function writeEnvelope(
-  response: ServerResponse,
-  status: number,
-  type: string,
-  msg: string,
-  requestId: string,
-) {
-  if (response.headersSent) {
-    response.end();
-    return;
-  }
-  response.writeHead(status, { 'content-type': 'application/json', 'x-request-id': requestId });
-  response.end(JSON.stringify({ success: false, status: 'failed', type, msg, requestId }));
 }

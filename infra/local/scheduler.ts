@@ -4,11 +4,15 @@
  * given time by sending the target's input to its SQS queue. There is no emulator to install, so
  * this is ours. Tests reach a few local-only controls under `/_local/`: the list of schedules and of
  * fired ones, and firing a schedule now (early, or twice). Its time is the local clock's: when that
- * moves forward, every schedule it passed fires.
+ * moves forward, every schedule it passed fires. As the gateways, it answers only requests whose Host
+ * is its own address, and its controls take only JSON bodies (host-guard.ts, refusals.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { GetQueueUrlCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { localClock } from './clock.ts';
+import { hostAllowed } from './host-guard.ts';
+import { localBody, writeEnvelope } from './refusals.ts';
 
 interface Schedule {
   name: string;
@@ -89,7 +93,7 @@ export async function startLocalScheduler(options: { sqs: SQSClient }): Promise<
     for (const schedule of schedules.values()) arm(schedule);
   });
 
-  const server = createServer((request, response) => {
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
     handle(request, response).catch((error: unknown) =>
       reply(response, 500, { Message: String(error) }, 'InternalServerException'),
     );
@@ -97,9 +101,19 @@ export async function startLocalScheduler(options: { sqs: SQSClient }): Promise<
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const url = new URL(request.url ?? '/', 'http://local');
-    const body = await readJson(request);
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    if (!hostAllowed(request.headers.host, { host: '127.0.0.1', port })) {
+      const msg = `Host not allowed: the local scheduler answers only at http://127.0.0.1:${port}`;
+      return writeEnvelope(response, 421, 'WRONG_HOST', msg, randomUUID());
+    }
     const local = /^\/_local\/schedules(?:\/([^/]+)\/fire)?$/.exec(url.pathname);
     if (local) {
+      const refused = localBody(request, chunks);
+      if ('refusal' in refused) {
+        const { status, type, msg, details } = refused.refusal;
+        return writeEnvelope(response, status, type, msg, randomUUID(), details);
+      }
       if (request.method === 'GET')
         return reply(response, 200, { schedules: [...schedules.values()].map(describe), fired });
       const schedule = schedules.get(
@@ -119,6 +133,8 @@ export async function startLocalScheduler(options: { sqs: SQSClient }): Promise<
         { Message: `Unsupported ${request.method} ${url.pathname}` },
         'ResourceNotFoundException',
       );
+    const body = parseJson(chunks);
+    if (!body) return reply(response, 400, { Message: 'The body is not valid JSON' }, 'ValidationException');
     const name = decodeURIComponent(match[1]);
     const groupName =
       (body.GroupName as string | undefined) ?? url.searchParams.get('groupName') ?? 'default';
@@ -168,9 +184,11 @@ export async function startLocalScheduler(options: { sqs: SQSClient }): Promise<
     return reply(response, 405, { Message: 'Method not allowed' }, 'ValidationException');
   }
 
+  // The port is known once listening; no request comes before.
+  let port = 0;
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  port = typeof address === 'object' && address ? address.port : 0;
   return {
     endpoint: `http://127.0.0.1:${port}`,
     stop: () =>
@@ -201,14 +219,13 @@ function describe(schedule: Schedule) {
   };
 }
 
-async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
+/** The body of an API call as the SDK sends it (none is `{}`), or undefined when it does not parse. */
+function parseJson(chunks: Buffer[]): Record<string, unknown> | undefined {
   if (chunks.length === 0) return {};
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
   } catch {
-    return {};
+    return undefined;
   }
 }
 

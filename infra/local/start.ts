@@ -2,9 +2,12 @@
  * `npm start`: the whole service on this machine. Ctrl-C stops it. It says what it is doing while it
  * starts; a port already in use ends it with one line naming the variable to set, and nothing left
  * running (the ports are checked before DynamoDB Local starts, and a failed start stops what it began).
+ * A HOST beyond loopback is warned about first: the stack has test credentials and no real
+ * authentication.
  */
 import { sandboxBanks } from '#shared/sandbox/catalog';
 import { PortInUseError } from './gateway.ts';
+import { exposureWarning } from './host-guard.ts';
 import { type LocalStack, startLocalStack } from './stack.ts';
 
 /** The environment variable that sets each API's port. */
@@ -14,11 +17,15 @@ const portVariables: Record<string, string> = {
   operator: 'OPERATOR_PORT',
 };
 
+const host = process.env.HOST || '127.0.0.1';
+const warning = exposureWarning(host);
+if (warning) process.stderr.write(`\n${warning}\n\n`);
+
 let stack: LocalStack;
 try {
   stack = await startLocalStack({
     depositsPort: Number(process.env.PORT ?? 3000),
-    host: process.env.HOST ?? '127.0.0.1',
+    host,
     sandboxPort: Number(process.env.SANDBOX_PORT ?? 3001),
     operatorPort: Number(process.env.OPERATOR_PORT ?? 3002),
     ...(process.env.OPERATOR_TOKEN ? { operatorToken: process.env.OPERATOR_TOKEN } : {}),
@@ -65,6 +72,8 @@ Bank Data and Payments Service: local stack is up
 
 Press Ctrl-C to stop.
 `);
+// Said again where it is seen, under the banner.
+if (warning) process.stderr.write(`\n${warning}\n`);
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

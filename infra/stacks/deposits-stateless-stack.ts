@@ -115,6 +115,8 @@ export class DepositsStatelessStack extends Stack {
           },
           alarmTopic: stateful.alarmTopic,
           prefix: config.prefix,
+          // The API functions' caps keep a flood of calls from the step consumers' concurrency.
+          reservedConcurrency: config.reservedConcurrency[settings.name],
         });
         handler.grantAccess({
           tables: { deposits: stateful.depositsTable },

@@ -27,6 +27,13 @@ export const CHECK_SHARDS = 8;
 export const MAX_CONFLICT_RETRIES = 5;
 export const idempotencyTtlSeconds = 30 * 86_400;
 const depositTtlAfterEndSeconds = 400 * 86_400;
+/** A lease means nothing past its `until`: its item is tidied away a day later. */
+export const leaseTtlAfterUntilSeconds = 86_400;
+/**
+ * Our record of a connection's beneficiary goes after 400 days without a claim or a transfer
+ * through it; the next deposit then finds the beneficiary in the bank's list again.
+ */
+export const claimTtlSeconds = 400 * 86_400;
 
 export const keys = {
   deposit: (id: string) => ({ pk: `DEPOSIT#${id}`, sk: 'DEPOSIT' }),

@@ -14,10 +14,12 @@ import type {
   IdempotencyRecords,
 } from '#shared/deposits/ports';
 import {
+  claimTtlSeconds,
   depositItem,
   getItem,
   idempotencyTtlSeconds,
   keys,
+  leaseTtlAfterUntilSeconds,
   MAX_CONFLICT_RETRIES,
   type Table,
 } from './deposits-table-items.ts';
@@ -143,9 +145,13 @@ export class BeneficiaryClaimItems implements BeneficiaryClaims {
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: keys.beneficiary(ownerKey, walletAccountId),
-          UpdateExpression: 'SET used = :true',
+          // Used again: kept another whole time to live.
+          UpdateExpression: 'SET used = :true, expiresAt = :expires',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':true': true },
+          ExpressionAttributeValues: {
+            ':true': true,
+            ':expires': Math.floor(Date.now() / 1000) + claimTtlSeconds,
+          },
         }),
       ),
     );
@@ -194,7 +200,11 @@ export class BeneficiaryClaimItems implements BeneficiaryClaims {
       this.table.client.send(
         new PutCommand({
           TableName: this.table.tableName,
-          Item: { ...keys.beneficiary(claim.ownerKey, claim.walletAccountId), ...claim },
+          Item: {
+            ...keys.beneficiary(claim.ownerKey, claim.walletAccountId),
+            ...claim,
+            expiresAt: Math.floor(claim.claimedAt / 1000) + claimTtlSeconds,
+          },
           ExpressionAttributeNames: { '#state': 'state' },
           ...condition,
         }),
@@ -213,7 +223,7 @@ export class ConnectionLeaseItems implements ConnectionLeases {
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: keys.lease(ownerKey),
-          UpdateExpression: 'SET holder = :holder, #until = :until',
+          UpdateExpression: 'SET holder = :holder, #until = :until, expiresAt = :expires',
           ConditionExpression:
             'attribute_not_exists(holder) OR holder = :holder OR holder = :reclaimable OR #until < :now',
           ExpressionAttributeNames: { '#until': 'until' },
@@ -222,6 +232,7 @@ export class ConnectionLeaseItems implements ConnectionLeases {
             ':reclaimable': reclaimable ?? holder,
             ':until': until,
             ':now': now,
+            ':expires': Math.ceil(until / 1000) + leaseTtlAfterUntilSeconds,
           },
         }),
       ),

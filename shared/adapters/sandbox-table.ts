@@ -16,6 +16,7 @@ import {
   type AccountRecord,
   type ApplicationRecord,
   type BeneficiaryRecord,
+  type CallLimit,
   type CardRecord,
   type ConnectionRecord,
   type OperationPrecondition,
@@ -26,6 +27,7 @@ import {
   type StoredFault,
   type TransferRecord,
 } from '#shared/sandbox/store';
+import { countCallInWindow } from './sandbox-call-window.ts';
 import {
   fromItem,
   type Key,
@@ -138,7 +140,7 @@ export class SandboxTable implements SandboxStore {
           Key: keys.connection(connectionId),
           UpdateExpression: 'SET lockOperationId = :operation, lockUntil = :until',
           ConditionExpression:
-            'attribute_exists(pk) AND (attribute_not_exists(lockOperationId) OR lockOperationId = :operation OR lockUntil < :now)',
+            'attribute_exists(pk) AND (attribute_not_exists(lockOperationId) OR lockOperationId = :operation OR lockUntil <= :now)',
           ExpressionAttributeValues: { ':operation': operationId, ':until': until, ':now': now },
         }),
       ),
@@ -163,6 +165,10 @@ export class SandboxTable implements SandboxStore {
         }),
       ),
     );
+  }
+
+  countCall(connectionId: string, now: number, limit: CallLimit) {
+    return countCallInWindow(this.client, this.tableName, connectionId, now, limit);
   }
 
   async getUserAssets(connectionId: string) {

@@ -66,8 +66,25 @@ function operation(
     body: { schema: request, example: { ...credentials, ...example } },
     responses: {
       200: { description: 'Answered: `done`, or `user_input_required` (answer with rule 1)', schema: answer },
-      202: { description: '`sync: false`: `initialized`; read it with `/v1/operation/get`', schema: answer },
+      202: { description: '`sync: false`: `initialized`; read it with `/v2/operation/get`', schema: answer },
     },
+  };
+}
+
+/** The operation read, at `path`: bearer token, the secrets and one id, the operation as it stands. */
+function operationRead(path: string, summary: string, description: string): RouteContract {
+  return {
+    method: 'POST',
+    path,
+    tag: 'provider',
+    summary,
+    description,
+    security: ['connectionToken'],
+    body: {
+      schema: OperationGetRequest,
+      example: { ...credentials, jobID: 'job_01M812W7SXHYZAEH7814YWVTV8' },
+    },
+    responses: { 200: { description: 'The operation as it stands', schema: OperationResponse } },
   };
 }
 
@@ -136,18 +153,16 @@ export const sandboxContract: ApiContract = {
       { cardID: 'card_3a9c7e5b' },
       BalanceResponse,
     ),
-    {
-      method: 'POST',
-      path: '/v1/operation/get',
-      tag: 'provider',
-      summary: 'Read an operation (`operationID` or `jobID`)',
-      security: ['connectionToken'],
-      body: {
-        schema: OperationGetRequest,
-        example: { ...credentials, jobID: 'job_01M812W7SXHYZAEH7814YWVTV8' },
-      },
-      responses: { 200: { description: 'The operation as it stands', schema: OperationResponse } },
-    },
+    operationRead(
+      '/v2/operation/get',
+      'Read an operation (`operationID` or `jobID`)',
+      "The spec shows no read of an operation; this is the path the provider's public documentation names.",
+    ),
+    operationRead(
+      '/v1/operation/get',
+      'Alias of `/v2/operation/get`',
+      "The sandbox's first path for the operation read, kept for callers that use it: the same request and answers as `/v2/operation/get`.",
+    ),
     {
       method: 'GET',
       path: '/sandbox/banks',

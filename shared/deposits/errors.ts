@@ -7,6 +7,8 @@ export const depositErrorTypes = {
   DEPOSIT_NOT_FOUND: 404,
   SOURCE_NOT_FOUND: 404,
   INVALID_WALLET_ACCOUNT_ID: 400,
+  /** An amount over the largest deposit its wallet account takes (`maxDeposit` of its configuration). */
+  AMOUNT_ABOVE_MAXIMUM: 400,
   IDEMPOTENCY_KEY_REUSED: 409,
   /** A cancel of a deposit at its transfer, or finished. */
   DEPOSIT_NOT_CANCELLABLE: 409,

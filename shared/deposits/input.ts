@@ -5,8 +5,16 @@
  * the deposit, woken by a message or a schedule armed here.
  */
 import type { InputAnswer, ProviderAnswer } from '#shared/provider/client';
+import { inputLimits } from '#shared/spec/limits';
 import type { UserInput } from '#shared/spec/schemas';
-import type { AskingOperation, Deposit, StepMessage, WorkStep } from './model.ts';
+import {
+  type AskedInput,
+  type AskingOperation,
+  askedOf,
+  type Deposit,
+  type StepMessage,
+  type WorkStep,
+} from './model.ts';
 import type { ConnectionLeases, CredentialOpener, StepQueues } from './ports.ts';
 import { advance, type FailContext, fail, ownLease, sendStep } from './transitions.ts';
 import { delaySeconds, deliverAt, expiryName, type WakeContext } from './wake-ups.ts';
@@ -42,6 +50,13 @@ export async function pauseForInput<S extends WorkStep>(
   },
 ): Promise<Deposit | undefined> {
   const heldLease = asked.lease;
+  const userInputs = keptQuestion(question.userInputs);
+  if (!userInputs) {
+    if (heldLease) await ctx.leases.release(deposit.ownerKey, heldLease);
+    const msg = `The bank asked a question past what one may hold (${inputLimits.userInputs} inputs, ids of ${inputLimits.inputId} characters)`;
+    await fail(ctx, deposit, 'PROVIDER_PROTOCOL_ERROR', msg);
+    return undefined;
+  }
   const now = ctx.clock.now();
   const expiresAt = Math.min(now, asked.since ?? now) + ctx.settings.inputTtlMs;
   const next = await advance(
@@ -56,7 +71,7 @@ export async function pauseForInput<S extends WorkStep>(
       pendingInput: {
         providerOperationId: question.id,
         operation: asked.operation,
-        userInputs: question.userInputs,
+        userInputs,
         expiresAt,
       },
       sealedAnswers: undefined,
@@ -64,7 +79,7 @@ export async function pauseForInput<S extends WorkStep>(
     'waiting for user input',
     {
       type: 'deposit.user_input_required',
-      data: { userInputs: question.userInputs, inputExpiresAt: new Date(expiresAt).toISOString() },
+      data: { userInputs: askedOf(userInputs), inputExpiresAt: new Date(expiresAt).toISOString() },
     },
   );
   if (!next) {
@@ -153,6 +168,17 @@ export async function expireInput<S extends WorkStep>(
   const expiresAt = deposit.pendingInput?.expiresAt ?? 0;
   if (expiresAt > ctx.clock.now()) return ctx.queues.send(message, delaySeconds(expiresAt - ctx.clock.now()));
   await fail(ctx, deposit, 'INPUT_EXPIRED', 'Nobody answered the bank in time');
+}
+
+/**
+ * The bank's question as the deposit keeps it: each input's id, index and query, never the `answer`
+ * field the bank sent; queries cut to `inputLimits.query`. Undefined past what a question may hold
+ * (more inputs than a caller may answer, or an id longer than one it may send back).
+ */
+export function keptQuestion(inputs: readonly UserInput[]): AskedInput[] | undefined {
+  if (inputs.length > inputLimits.userInputs) return undefined;
+  if (inputs.some((input) => input.id.length > inputLimits.inputId)) return undefined;
+  return inputs.map(({ id, index, query }) => ({ id, index, query: query.slice(0, inputLimits.query) }));
 }
 
 /** The caller's answers to the provider's pending question (of `operation`, if given), if there are any. */

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { type CurrencyCode, fromMinorUnits } from '#shared/money';
 import type { InlineBeneficiary, NewBeneficiary, UserInput } from '#shared/spec/schemas';
+import { ownerMessage } from './failures.ts';
 
 export const DepositStatus = z.enum(['initialized', 'user_input_required', 'done', 'failed']);
 export type DepositStatus = z.infer<typeof DepositStatus>;
@@ -44,6 +45,8 @@ export interface WalletAccount {
   beneficiary: NewBeneficiary;
   /** As a receiver is given inline (two-letter country code). */
   inline: InlineBeneficiary;
+  /** The largest deposit it takes, in minor units. */
+  maxDepositMinor: number;
 }
 
 export interface BankFacts {
@@ -62,8 +65,17 @@ export interface PendingInput {
   providerOperationId: string;
   /** Which of the step's calls asked (absent on deposits from before it was recorded: the creation). */
   operation?: AskingOperation;
-  userInputs: UserInput[];
+  /** The question as kept: each input's id, index and query, bounded (`keptQuestion`); never an answer. */
+  userInputs: AskedInput[];
   expiresAt: number;
+}
+
+/** One input of the bank's question, as the deposit keeps it. */
+export type AskedInput = Pick<UserInput, 'id' | 'index' | 'query'>;
+
+/** The question as its caller sees it: the spec's UserInput, its `answer` for the caller to fill. */
+export function askedOf(inputs: readonly AskedInput[]): UserInput[] {
+  return inputs.map(({ id, index, query }) => ({ id, index, query, answer: '' }));
 }
 
 export interface HistoryEntry {
@@ -182,12 +194,12 @@ export function depositView(deposit: Deposit, now: number) {
       : {}),
     ...(deposit.status === 'user_input_required' && deposit.pendingInput
       ? {
-          userInputs: deposit.pendingInput.userInputs,
+          userInputs: askedOf(deposit.pendingInput.userInputs),
           inputExpiresAt: new Date(deposit.pendingInput.expiresAt).toISOString(),
         }
       : {}),
     ...(deposit.reference ? { reference: deposit.reference } : {}),
-    ...(deposit.failure ? { type: deposit.failure.type, msg: deposit.failure.msg } : {}),
+    ...(deposit.failure ? { type: deposit.failure.type, msg: ownerMessage(deposit.failure.type) } : {}),
     history: deposit.history.map((entry) => ({ ...entry, at: new Date(entry.at).toISOString() })),
     createdAt: new Date(deposit.createdAt).toISOString(),
     updatedAt: new Date(deposit.updatedAt).toISOString(),

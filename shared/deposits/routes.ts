@@ -1,8 +1,10 @@
 /**
  * The deposits API's handler shape: middy, the failed envelope for every error, the JSON body
  * validated, and the caller's bearer token (the provider access token of the user's connection):
- * `X-Provider-Authorization: Bearer <token>` when sent (in AWS `Authorization` carries the wallet
- * backend's own SigV4 signature or JWT), else `Authorization: Bearer <token>`.
+ * `X-Provider-Authorization: Bearer <token>` when sent, else `Authorization: Bearer <token>`; but
+ * behind an authorizer (in AWS: IAM or JWT) `Authorization` is the wallet backend's own identity,
+ * never the user's token: it must never reach the provider, so there the token must come in
+ * `X-Provider-Authorization` (401 without it).
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
@@ -28,13 +30,22 @@ export function depositRoute<S extends z.ZodType>(
     .use(errorEnvelope())
     .handler(async (event) => {
       const body = parseBody(event, schema);
-      const accessToken = bearerTokenOf(
-        event.headers['x-provider-authorization'] ?? event.headers.authorization,
-      );
+      const accessToken = bearerTokenOf(providerAuthorizationOf(event));
       if (!accessToken) throw new DepositError('UNAUTHORIZED', 'Invalid access token');
       const { status, body: answer } = await action({ body, accessToken, event });
       return json(status, answer);
     });
+}
+
+/** The header that carries the user's provider token: never the backend's own `Authorization`. */
+function providerAuthorizationOf(event: HttpEvent): string | undefined {
+  const sent = event.headers['x-provider-authorization'];
+  if (sent !== undefined) return sent;
+  const context = event.requestContext as HttpEvent['requestContext'] & { authorizer?: unknown };
+  if (context.authorizer) {
+    throw new DepositError('UNAUTHORIZED', 'X-Provider-Authorization: Bearer <access token> is required');
+  }
+  return event.headers.authorization;
 }
 
 /** The request's `Idempotency-Key` header, required on the create routes. */

@@ -5,7 +5,8 @@
  * queues, leases, claims and wake-ups, and stops before the transfer (`steps/transfer.ts`): `done`
  * means ready. Here: how its caller sees it, and the events it hears.
  */
-import type { Deposit, DepositEvent } from './model.ts';
+import { ownerMessage } from './failures.ts';
+import { askedOf, type Deposit, type DepositEvent } from './model.ts';
 
 export const SourceStatus = [
   'initialized',
@@ -37,11 +38,11 @@ export function sourceView(source: Deposit) {
       : {}),
     ...(source.status === 'user_input_required' && source.pendingInput
       ? {
-          userInputs: source.pendingInput.userInputs,
+          userInputs: askedOf(source.pendingInput.userInputs),
           inputExpiresAt: new Date(source.pendingInput.expiresAt).toISOString(),
         }
       : {}),
-    ...(source.failure ? { type: source.failure.type, msg: source.failure.msg } : {}),
+    ...(source.failure ? { type: source.failure.type, msg: ownerMessage(source.failure.type) } : {}),
     history: source.history.map((entry) => ({
       step: entry.step,
       status: sourceStatus(entry),

@@ -1,14 +1,14 @@
 /**
  * The deposits API's create (and the sources API's): starts a deposit, or answers for the one its
  * idempotency key started.
- *   1. the wallet account, and the amount in its currency's minor units;
+ *   1. the wallet account, and the amount in its currency's minor units, at most the account's largest;
  *   2. the deposit and its idempotency record, written together, credentials sealed;
  *   3. the first step's message;
  *   4. a repeat of the same request answers the same deposit; a repeat with `userInputs` resumes
  *      a deposit waiting for them, at the step that asked.
  */
 import { ulid } from 'ulid';
-import { AmountError, toMinorUnits } from '#shared/money';
+import { AmountError, fromMinorUnits, toMinorUnits } from '#shared/money';
 import { digest, matchesDigest } from '#shared/secrets';
 import type { UserInput } from '#shared/spec/schemas';
 import { DepositError } from './errors.ts';
@@ -51,6 +51,10 @@ export async function startDeposit(request: StartDeposit, ctx: StartContext) {
     if (error instanceof AmountError)
       throw new DepositError('BAD_REQUEST', 'Invalid JSON request', [`amount: ${error.message}`]);
     throw error;
+  }
+  if (amountMinor > wallet.maxDepositMinor) {
+    const most = `${fromMinorUnits(wallet.maxDepositMinor, wallet.currency)} ${wallet.currency}`;
+    throw new DepositError('AMOUNT_ABOVE_MAXIMUM', `The largest deposit into ${wallet.id} is ${most}`);
   }
   const fingerprint = digest(JSON.stringify([amountMinor, wallet.currency, request.senderID, wallet.id]));
   const deposit = await newRecord(`dep_${ulid()}`, request, ctx, {

@@ -9,6 +9,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '#shared/clock';
+import { ownerMessage } from './failures.ts';
 import { type Deposit, type DepositEvent, isSource, type WorkStep } from './model.ts';
 import type {
   BeneficiaryClaims,
@@ -119,7 +120,7 @@ export async function fail(
     deposit,
     { ...changes, status: 'failed', step: 'completed', failure: { type, msg }, pendingInput: undefined },
     note,
-    { type: 'deposit.failed', data: { type, msg } },
+    { type: 'deposit.failed', data: { type, msg: ownerMessage(type) } },
   );
   // Another writer moved the deposit first: what it holds is that writer's to keep or free.
   if (!failed) return undefined;

@@ -1,8 +1,11 @@
 /** Wallet accounts (the receiving accounts) from configuration, in the two shapes the spec uses. */
 import type { WalletAccountConfig } from '#shared/config';
-import { isCurrencyCode } from '#shared/money';
+import { isCurrencyCode, toMinorUnits } from '#shared/money';
 import type { Deposit, WalletAccount } from './model.ts';
 import type { Wallets } from './ports.ts';
+
+/** The largest deposit a wallet account takes when its configuration names none, in its currency. */
+export const DEFAULT_MAX_DEPOSIT = 100_000;
 
 export function walletAccounts(configs: WalletAccountConfig[]): WalletAccount[] {
   return configs.map((config) => {
@@ -28,6 +31,7 @@ export function walletAccounts(configs: WalletAccountConfig[]): WalletAccount[] 
       currency: config.currency,
       beneficiary: { type: 'local', ...fields, country: config.country },
       inline: { ...fields, country: config.countryCode },
+      maxDepositMinor: toMinorUnits(config.maxDeposit ?? DEFAULT_MAX_DEPOSIT, config.currency),
     };
   });
 }

@@ -23,8 +23,10 @@ export async function cancelAsOperator(
   request: { depositId: string; reason: string; who: string },
   ctx: CancelContext,
 ) {
+  // Who and why stay in the failure's detail, for the operators; the owner's note names no one.
   const said = `Cancelled by ${request.who}: ${request.reason}`;
-  const cancelled = await cancelBeforeTransfer(ctx, request.depositId, anyDeposit, { msg: said, note: said });
+  const note = 'cancelled by an operator';
+  const cancelled = await cancelBeforeTransfer(ctx, request.depositId, anyDeposit, { msg: said, note });
   return { status: 200, body: operatorView(cancelled, ctx.clock.now()) };
 }
 

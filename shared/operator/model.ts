@@ -47,6 +47,8 @@ function defined<T extends Record<string, unknown>>(fields: T): Partial<T> {
 export function operatorView(deposit: Deposit, now: number) {
   return {
     ...depositView(deposit, now),
+    // The failure's detail (the bank's words, an exception's text, who acted and why): operators only.
+    ...(deposit.failure ? { msg: deposit.failure.msg } : {}),
     version: deposit.version,
     connection: deposit.ownerKey.slice(0, CONNECTION_CHARS),
     retries: deposit.retries,

@@ -4,12 +4,14 @@
  *   1. `done`: the money moved; the deposit becomes done with the bank's reference;
  *      `failed`: it did not; the deposit stays failed, now TRANSFER_NOT_EXECUTED with the reason;
  *   2. in ONE conditional write on the version (`advance`), the deposit records the resolution
- *      (who, how, why, when), a history note, and the event its caller hears (`deposit.done` or
- *      `deposit.failed`, naming who resolved it and why), which the outbox relays like any other.
+ *      (who, how, why, when: for the operators), a history note, and the event its caller hears
+ *      (`deposit.done`, or `deposit.failed` with the fixed message of its type, each `resolved`:
+ *      never who nor why), which the outbox relays like any other.
  * Anything else (in flight, done, failed otherwise, resolved already) is 409 DEPOSIT_NOT_RESOLVABLE;
  * of two operators resolving at once, the second finds it resolved.
  */
 import { DepositError } from '#shared/deposits/errors';
+import { ownerMessage } from '#shared/deposits/failures';
 import type { Deposit } from '#shared/deposits/model';
 import { advance, type EventOf, type TransitionContext } from '#shared/deposits/transitions';
 import { OperatorError } from './errors.ts';
@@ -45,7 +47,8 @@ export async function resolveDeposit(request: Resolve, ctx: ResolveContext) {
       );
     }
     const { changes, event } = resolution(request, ctx.clock.now());
-    const note = `resolved ${request.outcome} by ${request.who}: ${request.reason}`;
+    // The note is the owner's to read too: who and why stay on the resolution, for the operators.
+    const note = `resolved ${request.outcome} by an operator`;
     const resolved = await advance(ctx, deposit, changes, note, event);
     if (resolved) return { status: 200, body: operatorView(resolved, ctx.clock.now()) };
   }
@@ -54,7 +57,7 @@ export async function resolveDeposit(request: Resolve, ctx: ResolveContext) {
 
 function resolution(request: Resolve, now: number) {
   const record = { outcome: request.outcome, by: request.who, reason: request.reason, at: now };
-  const told = { resolvedBy: request.who, reason: request.reason };
+  const told = { resolved: true };
   if (request.outcome === 'done') {
     const reference = request.reference ?? '';
     const changes: Partial<Deposit> = { status: 'done', failure: undefined, reference, resolution: record };
@@ -63,6 +66,9 @@ function resolution(request: Resolve, now: number) {
   }
   const failure = { type: NOT_EXECUTED, msg: request.reason };
   const changes: Partial<Deposit> = { failure, resolution: record };
-  const event: EventOf = { type: 'deposit.failed', data: { ...failure, ...told } };
+  const event: EventOf = {
+    type: 'deposit.failed',
+    data: { type: NOT_EXECUTED, msg: ownerMessage(NOT_EXECUTED), ...told },
+  };
   return { changes, event };
 }

@@ -32,15 +32,14 @@ import type {
   NewBeneficiary,
   UserInput,
 } from '#shared/spec/schemas';
-
 import {
   type InputAnswer,
   type ProviderAnswer,
   type ProviderCredentials,
-  ProviderRefusal,
   ProviderUnknownOutcome,
   retryAfterMs,
 } from './outcomes.ts';
+import { type RawResponse, type Read, readBody, refusal, withoutNulls } from './reading.ts';
 
 // The client is the provider's entry point: what it answers is imported from here.
 export {
@@ -60,11 +59,19 @@ export interface ProviderClientOptions {
   fetch?: typeof fetch;
   /** The time a refusal's `Retry-After` date is read against (epoch ms); the system's by default. */
   now?: () => number;
+  /**
+   * The `action` an inline transfer names (endpoint 5: "a string naming the automated payment flow",
+   * no values shown): the provider's name for the flow this application uses; `transfer` by default.
+   */
+  autoflowAction?: string;
 }
 
+/** The inline transfer's `action` when the configuration names none (`PROVIDER_AUTOFLOW_ACTION`). */
+export const defaultAutoflowAction = 'transfer';
+
 type IdField = 'jobID' | 'operationID';
-type Enveloped = { success: boolean; status: string; userInputs?: UserInput[] | undefined } & Partial<
-  Record<IdField, string>
+type Enveloped = { success: boolean; status: string; userInputs?: UserInput[] | null | undefined } & Partial<
+  Record<IdField, string | null>
 >;
 
 export interface TransferOrder {
@@ -90,7 +97,7 @@ export class ProviderClient {
       accessCode,
       connectionID,
     });
-    return this.parse(ExchangeTokenResponse, response, '/v1/auth/ExchangeToken');
+    return readBody(ExchangeTokenResponse, response, '/v1/auth/ExchangeToken');
   }
 
   getMetadata(credentials: ProviderCredentials, answer?: InputAnswer) {
@@ -154,7 +161,12 @@ export class ProviderClient {
     order: TransferOrder & { beneficiary: InlineBeneficiary; action?: string },
     answer?: InputAnswer,
   ) {
-    const { amountMinor, currency, action = 'transfer', ...rest } = order;
+    const {
+      amountMinor,
+      currency,
+      action = this.options.autoflowAction ?? defaultAutoflowAction,
+      ...rest
+    } = order;
     const body: Omit<AutoflowTransferRequest, 'appSecret' | 'userSecret' | 'sync'> = {
       amount: fromMinorUnits(amountMinor, currency),
       action,
@@ -181,10 +193,13 @@ export class ProviderClient {
     );
   }
 
-  /** Reads an operation back (after `sync: false`, or to learn what became of one). */
+  /**
+   * Reads an operation back (after `sync: false`, or to learn what became of one). The spec shows no
+   * such endpoint; the path and its `operationID` are the ones the provider's public documentation names.
+   */
   getOperation(credentials: ProviderCredentials, id: { operationID: string } | { jobID: string }) {
     const idField: IdField = 'operationID' in id ? 'operationID' : 'jobID';
-    return this.operation('/v1/operation/get', idField, OperationResponse, credentials, id);
+    return this.operation('/v2/operation/get', idField, OperationResponse, credentials, id);
   }
 
   private async operation<S extends z.ZodType<Enveloped>>(
@@ -194,14 +209,14 @@ export class ProviderClient {
     credentials: ProviderCredentials,
     body: Record<string, unknown>,
     answer?: InputAnswer,
-  ): Promise<ProviderAnswer<z.infer<S>>> {
+  ): Promise<ProviderAnswer<Read<z.infer<S>>>> {
     const response = await this.post(path, credentials.accessToken, {
       appSecret: credentials.appSecret,
       userSecret: credentials.userSecret,
       ...body,
       ...(answer ? { [idField]: answer.id, userInputs: answer.userInputs } : {}),
     });
-    const parsed = this.parse(schema, response, path);
+    const parsed = withoutNulls(readBody(schema, response, path));
     const id = parsed[idField];
     if (id === undefined)
       throw new ProviderUnknownOutcome('unreadable', `${path} answered without ${idField}`);
@@ -239,6 +254,8 @@ export class ProviderClient {
         },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(this.options.timeoutMs),
+        // A redirect would resend the token and the secrets to another origin: never followed.
+        redirect: 'manual',
       });
       text = await response.text();
     } catch (error) {
@@ -250,6 +267,14 @@ export class ProviderClient {
         );
       }
       throw new ProviderUnknownOutcome('network', `${path}: ${(error as Error).message}`);
+    }
+    if (response.status >= 300 && response.status < 400) {
+      // Nothing says whether the request took effect before the redirect: an unknown outcome.
+      throw new ProviderUnknownOutcome(
+        'unreadable',
+        `${path} answered ${response.status}: a redirect, not followed`,
+        response.status,
+      );
     }
     if (response.status >= 500) {
       throw new ProviderUnknownOutcome(
@@ -271,37 +296,4 @@ export class ProviderClient {
     const retryAfter = retryAfterMs(response.headers.get('retry-after'), this.now());
     return { status: response.status, json, retryAfterMs: retryAfter };
   }
-
-  /**
-   * Validates a body: a failed envelope is a refusal whatever the HTTP status below 500 (a provider
-   * may answer its failures with 200), anything off-spec an unknown outcome. (A 5xx never reaches
-   * here: even with an envelope, a server error says nothing of what took effect.)
-   */
-  private parse<S extends z.ZodType>(schema: S, response: RawResponse, path: string): z.infer<S> {
-    const failed = FailedEnvelope.safeParse(response.json);
-    if (failed.success) {
-      throw refusal(failed.data, response, failed.data.operationID ?? failed.data.jobID);
-    }
-    const parsed = schema.safeParse(response.json);
-    if (!parsed.success || response.status >= 400) {
-      throw new ProviderUnknownOutcome(
-        'unreadable',
-        `${path} answered ${response.status} with a body outside the spec`,
-        response.status,
-      );
-    }
-    return parsed.data;
-  }
-}
-
-interface RawResponse {
-  status: number;
-  json: unknown;
-  /** Its `Retry-After`, read when it came. */
-  retryAfterMs?: number | undefined;
-}
-
-/** The refusal a failed envelope stands for, with the operation it names and the wait it asks. */
-function refusal(failed: { type: string; msg: string }, response: RawResponse, operationId?: string) {
-  return new ProviderRefusal(failed.type, failed.msg, response.status, operationId, response.retryAfterMs);
 }

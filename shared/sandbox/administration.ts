@@ -9,7 +9,7 @@ import type { Clock } from '#shared/clock';
 import { type CurrencyCode, fromMinorUnits, toMinorUnits } from '#shared/money';
 import { digest, matchesDigest, randomSecret } from '#shared/secrets';
 import { ProviderError } from '#shared/spec/errors';
-import { bearerTokenOf, inputLimits } from '#shared/spec/limits';
+import { bearerTokenOf, inputLimits, isOverLongAuthorization } from '#shared/spec/limits';
 import type { ExchangeTokenResponse } from '#shared/spec/responses';
 import type {
   CreateSandboxUserRequest,
@@ -162,6 +162,8 @@ export class Administration {
     appSecret: string,
     userSecret: string,
   ): Promise<ConnectionRecord> {
+    // The spec answers any invalid token UNAUTHORIZED: one too long to be a token is one.
+    if (isOverLongAuthorization(authorization)) throw new ProviderError('UNAUTHORIZED');
     const token = bearerTokenOf(authorization);
     const connectionId = token?.split('.')[0];
     // A connection id longer than any the sandbox issues names no connection: nothing is read.

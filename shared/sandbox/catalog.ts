@@ -7,6 +7,7 @@ import { type CurrencyCode, currencyObject } from '#shared/money';
 import type { AccountsMetadata } from '#shared/spec/schemas';
 import type { HttpAnswer } from './answer.ts';
 import type { QuestionId } from './questions.ts';
+import type { CallLimit } from './store.ts';
 
 /** The operations a bank may ask questions on (`transfer`: both the beneficiary and the inline form). */
 export type AskedOn = 'metadata' | 'beneficiaries.list' | 'beneficiaries.create' | 'transfer' | 'balance';
@@ -21,11 +22,12 @@ export interface SandboxBank {
   detailsOnFirstTransfer: boolean;
   /** Opening balance of a new user's account, in minor units. */
   openingBalanceMinor: number;
-  /**
-   * What a beneficiary creation answers as its `reference`: the beneficiary's id (the default), or a
-   * receipt number of the bank's, unrelated to the id the list shows. The spec does not say which.
-   */
-  creationReference?: 'receipt';
+  /** At most this many calls per connection in a rolling window; past it, 429 with Retry-After. */
+  callLimit?: CallLimit;
+  /** The beneficiary list shows account numbers and IBANs masked to their last four characters. */
+  masksAccounts?: boolean;
+  /** How the bank writes its answers: `sparse`, every envelope field, null where absent (`answer-style.ts`). */
+  answers?: 'sparse';
 }
 
 const uae = { code: 'AE', name: 'United Arab Emirates' };
@@ -217,7 +219,19 @@ export const sandboxBanks: readonly SandboxBank[] = [
     asks: asksNothing,
     detailsOnFirstTransfer: false,
     openingBalanceMinor: 10_000_000,
-    creationReference: 'receipt',
+  },
+  {
+    bankId: 'SANDBOX_SPARSE',
+    currency: 'AED',
+    accountsMetadata: metadata(
+      { swiftCode: 'SBXSAEAD', bankName: 'Sandbox Sparse Bank' },
+      'AED',
+      aedMinimums,
+    ),
+    asks: asksNothing,
+    detailsOnFirstTransfer: false,
+    openingBalanceMinor: 10_000_000,
+    answers: 'sparse',
   },
   {
     bankId: 'SANDBOX_KWD',
@@ -236,6 +250,26 @@ export const sandboxBanks: readonly SandboxBank[] = [
     detailsOnFirstTransfer: false,
     openingBalanceMinor: 1_000_000,
   },
+  ...[
+    { bankId: 'SANDBOX_MASKED', swiftCode: 'SBXMAEAD', bankName: 'Sandbox Masked Bank', masksAccounts: true },
+    // 5 calls per rolling 10 seconds: short enough for a test to see the limit and its end.
+    {
+      bankId: 'SANDBOX_RATE_LIMITED',
+      swiftCode: 'SBXPAEAD',
+      bankName: 'Sandbox Rate-Limited Bank',
+      callLimit: { calls: 5, windowMs: 10_000 },
+    },
+  ].map(
+    ({ bankId, swiftCode, bankName, ...behaviour }): SandboxBank => ({
+      bankId,
+      currency: 'AED',
+      accountsMetadata: metadata({ swiftCode, bankName }, 'AED', aedMinimums),
+      asks: asksNothing,
+      detailsOnFirstTransfer: false,
+      openingBalanceMinor: 10_000_000,
+      ...behaviour,
+    }),
+  ),
 ];
 
 /** The questions `bank` asks before an operation of this kind (none: an empty list). */

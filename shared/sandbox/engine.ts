@@ -9,9 +9,12 @@
  *      held, until they are answered or the wait expires; a wrong answer asks again, up to
  *      `MAX_INPUT_TRIES` answers, the last wrong one failing the operation with INVALID_MFA;
  *   5. `commit`: write the outcome and the operation record in one transaction;
- *   6. answer: the envelope (`sync: true`), or `initialized` (`sync: false`) while the connection stays
- *      held until the operation completes, `asyncDelayMs` later; a bank that carries operations out at
- *      once (a delay of 0) has nothing in progress to report, so it answers the envelope then too.
+ *   6. answer: `initialized` (`sync: false`) while the connection stays held until the operation
+ *      completes, `asyncDelayMs` later; or (`sync: true`) the request is held that long, then answers
+ *      the envelope, so that neither mode is quicker: a bank takes the same time either way. A hold
+ *      longer than the request can wait (`faultWaitBudgetMs`, less the request's latency) answers
+ *      `initialized` once it ends, as `sync: false` would have. A bank that carries operations out at
+ *      once (a delay of 0) has nothing in progress to report, so it answers the envelope at once.
  */
 
 import type { Clock } from '#shared/clock';
@@ -31,6 +34,7 @@ import {
   type SandboxStore,
   StoreConflict,
 } from './store.ts';
+import { heldAnswer } from './sync-hold.ts';
 
 export interface EngineSettings {
   /** How long an operation sent with `sync: false` stays `initialized`. */
@@ -167,7 +171,7 @@ export class OperationEngine {
         plan = await spec.prepare(now);
       } catch (error) {
         if (error instanceof ProviderError)
-          return await this.fail(connection, spec, operationId, precondition, error);
+          return await this.fail(connection, spec, operationId, precondition, error, latencyMs);
         throw error;
       }
       const base = this.operationRecord(connection, spec, operationId, now);
@@ -189,9 +193,9 @@ export class OperationEngine {
           wrongAnswers: 0,
         };
         await this.store.saveOperation(operation, precondition);
-        // The connection stays taken while the bank waits for the answer.
+        // The connection stays taken while the bank waits for the answer, and no longer.
         await this.store.releaseLock(connection.id, operationId, inputExpiresAt);
-        return answerOf(operation, spec.request.sync, spec.idField);
+        return await this.answer(operation, spec, latencyMs);
       }
 
       const envelope = { [spec.idField]: operationId, success: true, status: 'done' };
@@ -206,15 +210,11 @@ export class OperationEngine {
           : this.store.saveOperation(operation, precondition));
       } catch (error) {
         const refusal = refusalOf(error);
-        if (refusal) return await this.fail(connection, spec, operationId, precondition, refusal);
+        if (refusal) return await this.fail(connection, spec, operationId, precondition, refusal, latencyMs);
         throw error;
       }
       await this.releaseConnection(connection, operation);
-      return answerOf(
-        { ...operation, response: { ...envelope, ...result } },
-        spec.request.sync,
-        spec.idField,
-      );
+      return await this.answer({ ...operation, response: { ...envelope, ...result } }, spec, latencyMs);
     } catch (error) {
       await this.store.releaseLock(connection.id, operationId);
       if (error instanceof StoreConflict && error.reason === 'operation') {
@@ -236,6 +236,7 @@ export class OperationEngine {
     operationId: string,
     precondition: OperationPrecondition,
     error: ProviderError,
+    latencyMs = 0,
   ): Promise<HttpAnswer> {
     const operation: OperationRecord = {
       ...this.operationRecord(connection, spec, operationId, this.clock.now()),
@@ -250,7 +251,13 @@ export class OperationEngine {
       throw conflict;
     }
     await this.releaseConnection(connection, operation);
-    return answerOf(operation, spec.request.sync, spec.idField);
+    return this.answer(operation, spec, latencyMs);
+  }
+
+  /** The request's answer, held while the bank takes its time when sent with `sync: true`. */
+  private answer<Plan>(operation: OperationRecord, spec: OperationSpec<Plan>, latencyMs: number) {
+    const request = { sync: spec.request.sync, idField: spec.idField, latencyMs };
+    return heldAnswer({ clock: this.clock, store: this.store }, operation, request);
   }
 
   private operationRecord<Plan>(
@@ -267,7 +274,8 @@ export class OperationEngine {
       state: 'final',
       response: { success: true, status: 'done' },
       httpStatus: 200,
-      completesAt: spec.request.sync ? now : now + (connection.asyncDelayMs ?? this.settings.asyncDelayMs),
+      // The bank takes this long whether it is asked to answer at once (`sync: true`) or not.
+      completesAt: now + (connection.asyncDelayMs ?? this.settings.asyncDelayMs),
       createdAt: now,
     };
   }
@@ -279,7 +287,7 @@ export class OperationEngine {
     }
   }
 
-  /** A synchronous operation frees its connection; an asynchronous one holds it until it completes. */
+  /** An operation carried out at once frees its connection; one that takes time holds it until it completes. */
   private releaseConnection(connection: ConnectionRecord, operation: OperationRecord) {
     const until = operation.completesAt > operation.createdAt ? operation.completesAt : undefined;
     return this.store.releaseLock(connection.id, operation.id, until);

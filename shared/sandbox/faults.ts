@@ -178,18 +178,27 @@ async function applyOutcome(
   // A refusal is always before effect: the bank never sees the request it refuses.
   const phase = fault?.outcome === 'refusal' ? 'before' : (fault?.phase ?? 'before');
   if (fault?.outcome && phase === 'before') await failAsTold(settings, fault, naming);
+  const startedAt = settings.clock.now();
   const answer = await run();
-  if (fault?.outcome && phase === 'after') await failAsTold(settings, fault, naming);
+  // The operation's own time (a `sync: true` request held while the bank carries it out) is part of
+  // the hang that follows: the request waits no longer in all than the fault says.
+  const ranMs = settings.clock.now() - startedAt - (fault?.latencyMs ?? 0);
+  if (fault?.outcome && phase === 'after') await failAsTold(settings, fault, naming, Math.max(0, ranMs));
   return answer;
 }
 
-async function failAsTold(settings: FaultSettings, fault: FaultRule, naming?: Naming): Promise<never> {
+async function failAsTold(
+  settings: FaultSettings,
+  fault: FaultRule,
+  naming?: Naming,
+  waitedMs = 0,
+): Promise<never> {
   logger.warn('sandbox fault injected', { outcome: fault.outcome, phase: fault.phase ?? 'before' });
   if (fault.outcome === 'timeout') {
     // The default hang shortened so that, after the rule's latency, the request ends inside its budget.
     const hang =
       fault.timeoutMs ?? Math.min(settings.defaultTimeoutMs(), faultWaitBudgetMs - (fault.latencyMs ?? 0));
-    await settings.clock.sleep(hang);
+    await settings.clock.sleep(Math.max(0, hang - waitedMs));
     throw new ProviderError('GATEWAY_TIMEOUT');
   }
   if (fault.outcome === 'refusal') {

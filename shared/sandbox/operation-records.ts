@@ -58,7 +58,7 @@ function acceptedAnswer(idField: IdField, id: string): HttpAnswer {
   return { status: 202, body: { [idField]: id, success: true, status: 'initialized' } };
 }
 
-/** What reading an operation answers at `now` (`/v1/operation/get`), as `sync: true` would have. */
+/** What reading an operation answers at `now` (`/v2/operation/get`), as `sync: true` would have. */
 export function operationStateAt(operation: OperationRecord, idField: IdField, now: number): HttpAnswer {
   if (now < operation.completesAt) {
     return { status: 200, body: { [idField]: operation.id, success: true, status: 'initialized' } };

@@ -11,6 +11,7 @@ import { systemClock } from '#shared/clock';
 import { sandboxConfig } from '#shared/config';
 import { logger } from '#shared/logger';
 import { errorEnvelope, type HttpEvent, type HttpResult, json, parseBody } from '#shared/middleware/http';
+import { badRequest } from '#shared/spec/errors';
 import type { HttpAnswer } from './answer.ts';
 import { type FaultSettings, runActionWithFault } from './faults.ts';
 
@@ -25,9 +26,21 @@ export function publicRoute<S extends z.ZodType>(
   action: (body: z.infer<S>, event: HttpEvent) => Promise<HttpAnswer> | HttpAnswer,
 ) {
   return sandboxHandler(async (event) => {
-    const body = schema ? parseBody(event, schema) : undefined;
+    const body = schema ? parseJsonBody(event, schema) : undefined;
     return runActionWithFault(publicFaults, event.headers, () => action(body as z.infer<S>, event));
   });
+}
+
+/**
+ * A request body, as the spec sends it: with `Content-Type: application/json` (parameters such as a
+ * charset allowed), else BAD_REQUEST naming the header; then parsed and validated by its schema.
+ */
+export function parseJsonBody<S extends z.ZodType>(event: HttpEvent, schema: S): z.infer<S> {
+  const contentType = event.headers?.['content-type'] ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(contentType.trim())) {
+    throw badRequest(['Content-Type header: must be application/json']);
+  }
+  return parseBody(event, schema);
 }
 
 /** The middy composition of every sandbox handler: Lambda context in the logs, errors as envelopes. */

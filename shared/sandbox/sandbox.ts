@@ -5,11 +5,14 @@
  */
 
 import { type Clock, systemClock } from '#shared/clock';
+import { EnvelopeError } from '#shared/spec/errors';
 import { Administration, type AdministrationSettings } from './administration.ts';
 import type { HttpAnswer } from './answer.ts';
+import { styledAnswer } from './answer-style.ts';
 import { type EngineSettings, type OperationContext, OperationEngine } from './engine.ts';
 import { type FaultedRequest, type FaultSettings, runOperationWithFault } from './faults.ts';
-import type { SandboxStore } from './store.ts';
+import { bankOf } from './rules.ts';
+import type { ConnectionRecord, SandboxStore } from './store.ts';
 
 export interface SandboxOptions extends AdministrationSettings, EngineSettings {
   /** How long a `timeout` fault hangs when it names no time of its own. */
@@ -30,7 +33,7 @@ export class Sandbox {
   constructor(
     private readonly store: SandboxStore,
     options: SandboxOptions,
-    clock: Clock = systemClock,
+    private readonly clock: Clock = systemClock,
   ) {
     this.administration = new Administration(store, options, clock);
     this.engine = new OperationEngine(store, options, clock);
@@ -39,7 +42,8 @@ export class Sandbox {
 
   /**
    * One provider request: authenticated against its connection, then `operation` under the fault
-   * chosen for it, the fault's latency spent while the operation holds the connection.
+   * chosen for it, the fault's latency spent while the operation holds the connection; answered as
+   * the connection's bank writes its answers.
    */
   async operate(
     request: ProviderRequest,
@@ -50,8 +54,26 @@ export class Sandbox {
       request.appSecret,
       request.userSecret,
     );
-    return runOperationWithFault(this.store, this.faults, connection, request, (latencyMs) =>
+    // A bank that limits calls counts this one first: over its limit, nothing happens (429).
+    await this.countCall(connection);
+    const answer = await runOperationWithFault(this.store, this.faults, connection, request, (latencyMs) =>
       operation(this.engine.context(connection, latencyMs)),
     );
+    return styledAnswer(bankOf(connection), answer);
+  }
+
+  /**
+   * Counts a call of the connection against its bank's limit, if it has one: a full window is
+   * `429 TOO_MANY_REQUESTS`, with `Retry-After` the seconds until its oldest call leaves it.
+   */
+  private async countCall(connection: ConnectionRecord): Promise<void> {
+    const limit = bankOf(connection).callLimit;
+    if (!limit) return;
+    const waitMs = await this.store.countCall(connection.id, this.clock.now(), limit);
+    if (waitMs === undefined) return;
+    const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
+    throw new EnvelopeError('TOO_MANY_REQUESTS', 429, 'Too many requests', undefined, {
+      'retry-after': retryAfter,
+    });
   }
 }

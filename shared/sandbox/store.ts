@@ -37,6 +37,12 @@ export interface ConnectionRecord {
 
 export type StoredFault = FaultRule & { remaining?: number };
 
+/** A bank's limit on a connection's calls: at most `calls` in any `windowMs`. */
+export interface CallLimit {
+  calls: number;
+  windowMs: number;
+}
+
 export interface AccountRecord {
   connectionId: string;
   id: string;
@@ -144,10 +150,18 @@ export interface SandboxStore {
   /** Uses one application of a counted fault rule; false when it has none left. */
   consumeFault(connectionId: string, index: number): Promise<boolean>;
 
-  /** Takes the connection for an operation when free, expired, or already held by that operation. */
+  /**
+   * Takes the connection for an operation when free, expired (a lock held until T is free from T on),
+   * or already held by that operation.
+   */
   acquireLock(connectionId: string, operationId: string, until: number, now: number): Promise<boolean>;
   /** Releases the connection (no `until`) or keeps it until a time, if the operation still holds it. */
   releaseLock(connectionId: string, operationId: string, until?: number): Promise<void>;
+  /**
+   * Counts a call of the connection at `now` when its bank's window has a place left: undefined when
+   * counted, else how long (ms) until the oldest call in the window leaves it (nothing counted).
+   */
+  countCall(connectionId: string, now: number, limit: CallLimit): Promise<number | undefined>;
 
   /** Everything the user holds: accounts, cards and transfers, oldest first. */
   getUserAssets(

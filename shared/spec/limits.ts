@@ -13,8 +13,10 @@ export const inputLimits = {
   secret: 1024,
   /** The bearer token of the `Authorization` header. */
   bearerToken: 2048,
-  /** Names, bank, branch and address lines, `country` (the full name), `type`, `action`. */
+  /** Names, bank, branch and address lines, `country` (the full name), `type`. */
   text: 256,
+  /** The inline transfer's `action`: a name of a payment flow. */
+  action: 64,
   /** `iban`, as sent (spaces allowed); a valid one has at most 34 characters. */
   iban: 64,
   /** `accountNumber`. */
@@ -45,14 +47,19 @@ export const sandboxFunctionTimeoutSeconds = 30;
  */
 export const faultWaitBudgetMs = (sandboxFunctionTimeoutSeconds - 5) * 1000;
 
+/** Whether an `Authorization` header is longer than any bearer token taken (`Bearer ` and the limit). */
+export function isOverLongAuthorization(authorization: string | undefined): boolean {
+  return (authorization?.trim() ?? '').length > inputLimits.bearerToken + 'Bearer '.length;
+}
+
 /**
  * The bearer token of an `Authorization` header (`Bearer <token>`); undefined when there is none.
- * A header longer than the limit is BAD_REQUEST naming it, before the token is looked up anywhere.
+ * A header longer than the limit is BAD_REQUEST naming it, before the token is looked up anywhere
+ * (the deposits API's answer; the sandbox, as the provider, answers UNAUTHORIZED before calling this).
  */
 export function bearerTokenOf(authorization: string | undefined): string | undefined {
-  const header = authorization?.trim() ?? '';
-  if (header.length > inputLimits.bearerToken + 'Bearer '.length) {
+  if (isOverLongAuthorization(authorization)) {
     throw badRequest([`Authorization header: at most ${inputLimits.bearerToken} characters`]);
   }
-  return /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+  return /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
 }

@@ -6,18 +6,29 @@
 import * as z from 'zod';
 import { AccountsMetadata, CardBalance, ListedBeneficiary, OperationStatus, UserInput } from './schemas.ts';
 
+/**
+ * A field the spec returns only in some answers ("returned only when ..."): absent from the others,
+ * or `null` there from a bank that writes every field of the envelope (`SANDBOX_SPARSE`). Read as
+ * absent either way.
+ */
+const returnedOnlyWhen = <T extends z.ZodType>(schema: T) => schema.nullish();
+
 const envelope = {
   success: z.boolean(),
   status: OperationStatus,
-  type: z.string().optional(),
-  msg: z.string().optional(),
-  userInputs: z.array(UserInput).optional(),
-  reference: z.string().optional(),
+  type: returnedOnlyWhen(z.string()),
+  msg: returnedOnlyWhen(z.string()),
+  userInputs: returnedOnlyWhen(z.array(UserInput)),
+  reference: returnedOnlyWhen(z.string()),
 };
 
+/** The ids: metadata and beneficiary operations return `jobID`, transfers and balance `operationID`. */
+const byJob = { jobID: z.string(), operationID: returnedOnlyWhen(z.string()) };
+const byOperation = { operationID: z.string(), jobID: returnedOnlyWhen(z.string()) };
+
 export const FailedEnvelope = z.object({
-  jobID: z.string().optional(),
-  operationID: z.string().optional(),
+  jobID: returnedOnlyWhen(z.string()),
+  operationID: returnedOnlyWhen(z.string()),
   success: z.literal(false),
   status: z.literal('failed'),
   type: z.string(),
@@ -30,40 +41,41 @@ export const FailedEnvelope = z.object({
 export type FailedEnvelope = z.infer<typeof FailedEnvelope>;
 
 export const MetadataResponse = z.object({
-  jobID: z.string(),
+  ...byJob,
   ...envelope,
   accountsMetadata: AccountsMetadata.optional(),
 });
 export type MetadataResponse = z.infer<typeof MetadataResponse>;
 
 export const ListBeneficiariesResponse = z.object({
-  jobID: z.string(),
+  ...byJob,
   ...envelope,
   beneficiaries: z.array(ListedBeneficiary).optional(),
 });
 export type ListBeneficiariesResponse = z.infer<typeof ListBeneficiariesResponse>;
 
-export const CreateBeneficiaryResponse = z.object({ jobID: z.string(), ...envelope });
+export const CreateBeneficiaryResponse = z.object({ ...byJob, ...envelope });
 export type CreateBeneficiaryResponse = z.infer<typeof CreateBeneficiaryResponse>;
 
-export const TransferResponse = z.object({ operationID: z.string(), ...envelope });
+export const TransferResponse = z.object({ ...byOperation, ...envelope });
 export type TransferResponse = z.infer<typeof TransferResponse>;
 
 export const BalanceResponse = z.object({
-  operationID: z.string(),
+  ...byOperation,
   ...envelope,
-  balance: CardBalance.optional(),
+  /** Returned when done. */
+  balance: returnedOnlyWhen(CardBalance),
 });
 export type BalanceResponse = z.infer<typeof BalanceResponse>;
 
-/** Any operation as read back from `/v1/operation/get`. */
+/** Any operation as read back from `/v2/operation/get` (the sandbox's `/v1/operation/get` alias too). */
 export const OperationResponse = z.object({
-  jobID: z.string().optional(),
-  operationID: z.string().optional(),
+  jobID: returnedOnlyWhen(z.string()),
+  operationID: returnedOnlyWhen(z.string()),
   ...envelope,
   accountsMetadata: AccountsMetadata.optional(),
   beneficiaries: z.array(ListedBeneficiary).optional(),
-  balance: CardBalance.optional(),
+  balance: returnedOnlyWhen(CardBalance),
 });
 export type OperationResponse = z.infer<typeof OperationResponse>;
 

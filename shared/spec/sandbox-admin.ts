@@ -23,7 +23,7 @@ export const CreateSandboxUserRequest = z.object({
   accessCodeTtlSeconds: z.number().int().min(1).max(86_400).optional(),
   /** How long the user's operations wait for user input, in seconds (default 300). */
   inputTtlSeconds: z.number().int().min(1).max(86_400).optional(),
-  /** How long this user's operations sent with `sync: false` stay `initialized` (default `SANDBOX_ASYNC_DELAY_MS`). */
+  /** How long the bank takes with this user's operations: `sync: false` stays `initialized`, `sync: true` is held (default `SANDBOX_ASYNC_DELAY_MS`). */
   asyncDelaySeconds: z.number().int().min(0).max(86_400).optional(),
 });
 export type CreateSandboxUserRequest = z.infer<typeof CreateSandboxUserRequest>;
@@ -72,8 +72,8 @@ const refusalStatus = z.number().int().min(400).max(499);
 /** The types an injected refusal may carry. */
 const refusalTypes = [...(Object.keys(errorTypes) as ErrorType[]), 'TOO_MANY_REQUESTS'] as const;
 
-/** The operation read: a refusal there that names its operation names the one read. */
-export const operationReadPaths = ['/v1/operation/get'] as const;
+/** The operation read (and its alias): a refusal there that names its operation names the one read. */
+export const operationReadPaths = ['/v2/operation/get', '/v1/operation/get'] as const;
 /** The calls that create an operation: a refusal there that names its operation names a new one, failed. */
 export const operationCreatingPaths = [
   '/v1/payment/transfer/create',

@@ -9,10 +9,9 @@ import type { z } from 'zod';
 import { dynamodbClient } from '#shared/adapters/clients';
 import { SandboxTable } from '#shared/adapters/sandbox-table';
 import { sandboxConfig } from '#shared/config';
-import { parseBody } from '#shared/middleware/http';
 import type { HttpAnswer } from '#shared/sandbox/answer';
 import type { OperationContext } from '#shared/sandbox/engine';
-import { sandboxHandler } from '#shared/sandbox/routes';
+import { parseJsonBody, sandboxHandler } from '#shared/sandbox/routes';
 import { Sandbox } from '#shared/sandbox/sandbox';
 import { digest } from '#shared/secrets';
 
@@ -44,7 +43,7 @@ export function connectionRoute<S extends z.ZodType<Credentials>>(
   operation: (context: OperationContext, body: z.infer<S>) => Promise<HttpAnswer>,
 ) {
   return sandboxHandler(async (event) => {
-    const body = parseBody(event, schema);
+    const body = parseJsonBody(event, schema);
     const { appSecret, userSecret } = body;
     const request = { path: event.rawPath, headers: event.headers, body, appSecret, userSecret };
     return sandbox.operate(request, (context) => operation(context, body));

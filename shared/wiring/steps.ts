@@ -20,7 +20,11 @@ export function credentialVault() {
 
 export function providerClient() {
   const config = providerConfig();
-  return new ProviderClient({ baseUrl: config.PROVIDER_BASE_URL, timeoutMs: config.PROVIDER_TIMEOUT_MS });
+  return new ProviderClient({
+    baseUrl: config.PROVIDER_BASE_URL,
+    timeoutMs: config.PROVIDER_TIMEOUT_MS,
+    autoflowAction: config.PROVIDER_AUTOFLOW_ACTION,
+  });
 }
 
 export function wallets() {

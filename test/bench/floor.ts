@@ -83,7 +83,7 @@ export async function directSequence(
         operationID = submitted.status === 'initialized' ? submitted.id : undefined;
         break;
       }
-      case '/v1/operation/get':
+      case '/v2/operation/get':
         // Read as fast as a direct caller would (every 25 ms) until the bank says how it ended: the
         // floor includes the bank's own time to carry the transfer out, not our reads' spacing.
         while (operationID) {

@@ -25,7 +25,7 @@ export async function drainWebhooks(clients: Clients, runs: DepositRun[], boundM
     const { deliveries } = await clients.deliveries();
     const heard = new Set(deliveries.filter(isFinal).map((delivery) => delivery.depositId));
     const resolution = new Set(
-      deliveries.filter((delivery) => isFinal(delivery) && delivery.data.resolvedBy).map((d) => d.depositId),
+      deliveries.filter((delivery) => isFinal(delivery) && delivery.data.resolved).map((d) => d.depositId),
     );
     const drained = finalIds.every((id) => heard.has(id)) && resolvedIds.every((id) => resolution.has(id));
     if (drained || Date.now() > deadline) return finalIds;

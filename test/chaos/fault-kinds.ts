@@ -17,7 +17,7 @@ const paths = {
   transfer: '/v1/payment/transfer/create',
   autoflow: '/v1/payment/transfer/autoflow',
   /** The transfer operation read back (`reconcile`), at banks that take beneficiaries. */
-  operation: '/v1/operation/get',
+  operation: '/v2/operation/get',
 } as const;
 
 /** A kind of provider fault: its name, whether the bank has the call it hits, its rule, its weight. */

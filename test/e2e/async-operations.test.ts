@@ -1,7 +1,7 @@
 /**
  * Asynchronous operations over real HTTP: `sync: false` answers `202 initialized`, the result is read
- * back from `POST /v1/operation/get` once the operation completes (SANDBOX_ASYNC_DELAY_MS = 400 in
- * tests), and the connection stays taken until then.
+ * back from `POST /v2/operation/get` (or its alias, `/v1/operation/get`) once the operation completes
+ * (SANDBOX_ASYNC_DELAY_MS = 400 in tests), and the connection stays taken until then.
  */
 import { describe, expect, it } from 'vitest';
 import { OperationResponse } from '#shared/spec/responses';
@@ -11,6 +11,7 @@ import {
   eventually,
   failed,
   givenBeneficiary,
+  listedIds,
   type Reply,
   stateOf,
   type TestUser,
@@ -21,9 +22,9 @@ const OTP = '123456';
 
 type OperationId = { jobID: string } | { operationID: string };
 
-const getOperation = (user: TestUser, id: Record<string, unknown>) => user.call('/v1/operation/get', id);
+const getOperation = (user: TestUser, id: Record<string, unknown>) => user.call('/v2/operation/get', id);
 
-/** Polls `/v1/operation/get` until the operation is no longer `initialized`, and returns that answer. */
+/** Polls `/v2/operation/get` until the operation is no longer `initialized`, and returns that answer. */
 function settled(user: TestUser, id: OperationId): Promise<Reply> {
   return eventually(async () => {
     const reply = await getOperation(user, id);
@@ -110,7 +111,8 @@ describe('sync: false', () => {
       status: 'done',
       beneficiaries: [
         {
-          id: created.body.reference,
+          // The bank's id, not the creation's reference (a receipt number).
+          id: expect.not.stringMatching(`^${created.body.reference}$`),
           name: walletBeneficiary().name,
           accountNumber: walletBeneficiary().accountNumber,
           type: 'local',
@@ -226,7 +228,8 @@ describe('sync: false', () => {
       jobID: asked.body.jobID,
       userInputs: [{ ...asked.body.userInputs[0], answer: OTP }],
     });
-    const fields = { amount: 20, senderID: user.accountId, receiverID: created.body.reference };
+    if (created.body.status !== 'done') throw new Error(`no beneficiary: ${JSON.stringify(created.body)}`);
+    const fields = { amount: 20, senderID: user.accountId, receiverID: (await listedIds(user))[0] };
     const before = await stateOf(user);
 
     // act
@@ -256,7 +259,32 @@ describe('sync: false', () => {
   });
 });
 
-describe('POST /v1/operation/get', () => {
+describe('POST /v2/operation/get', () => {
+  it('/v1/operation/get is an alias: the same answer for the same operation, done or refused', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const meta = await metadata(user, true);
+    const asOperation = { operationID: 'op_unknown' };
+
+    // act
+    const [v2, v1] = [
+      await user.call('/v2/operation/get', { jobID: meta.body.jobID }),
+      await user.call('/v1/operation/get', { jobID: meta.body.jobID }),
+    ];
+    const [unknownV2, unknownV1] = [
+      await user.call('/v2/operation/get', asOperation),
+      await user.call('/v1/operation/get', asOperation),
+    ];
+
+    // assess
+    expect(v2.status).toBe(200);
+    expect(v2.body).toEqual(meta.body);
+    expect(v1).toEqual(v2);
+    expect(unknownV2.body).toEqual(failed('INVALID_OPERATION_ID'));
+    expect(unknownV1.status).toBe(unknownV2.status);
+    expect(unknownV1.body).toEqual(failed('INVALID_OPERATION_ID'));
+  });
+
   it('reads back an operation sent with sync: true, done or failed, as it was answered', async () => {
     // prepare
     const user = await createUser('SANDBOX_BENEFICIARY');

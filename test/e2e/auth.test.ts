@@ -63,6 +63,7 @@ const endpoints: { path: string; body: (user: TestUser) => Record<string, unknow
     }),
   },
   { path: '/v2/data/balance/get', body: (user) => ({ sync: true, cardID: user.cardId }) },
+  { path: '/v2/operation/get', body: () => ({ operationID: 'op_unknown' }) },
   { path: '/v1/operation/get', body: () => ({ operationID: 'op_unknown' }) },
 ];
 
@@ -423,15 +424,14 @@ describe('secrets are stored as digests only', () => {
     const accessToken: string = exchanged.body.accessToken;
     const call = (path: string, body: Record<string, unknown>) =>
       post(path, { appSecret: ownApp, userSecret, ...body }, { authorization: `Bearer ${accessToken}` });
-    const beneficiary = await call('/v1/payment/beneficiaries/create', {
-      sync: true,
-      ...walletBeneficiary(),
-    });
+    await call('/v1/payment/beneficiaries/create', { sync: true, ...walletBeneficiary() });
+    // The list gives the beneficiary's id (the creation's reference is a receipt number).
+    const listed = await call('/v1/payment/beneficiaries/get', { sync: true });
     const transfer = await call('/v1/payment/transfer/create', {
       sync: true,
       amount: 12.5,
       senderID: accounts[0].id,
-      receiverID: beneficiary.body.reference,
+      receiverID: listed.body.beneficiaries[0].id,
     });
 
     // act

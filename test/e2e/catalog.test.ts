@@ -3,11 +3,21 @@
  * created at every bank (whose metadata is the catalog entry), and the administration endpoints'
  * refusals.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MetadataResponse, SandboxBanksResponse } from '#shared/spec/responses';
 import { CreateSandboxUserResponse, SandboxUserResponse } from '#shared/spec/sandbox-admin';
 import { AccountsMetadata } from '#shared/spec/schemas';
-import { appSecret, createUser, failed, post, request, walletBeneficiary } from '../support/sandbox.ts';
+import {
+  appSecret,
+  createUser,
+  failed,
+  givenBeneficiary,
+  post,
+  request,
+  walletBeneficiary,
+} from '../support/sandbox.ts';
 
 const bankIds = [
   'SANDBOX_BENEFICIARY',
@@ -21,7 +31,10 @@ const bankIds = [
   'SANDBOX_OTP_INLINE',
   'SANDBOX_OTP_TWO_QUESTIONS',
   'SANDBOX_RECEIPT_REFERENCE',
+  'SANDBOX_SPARSE',
   'SANDBOX_KWD',
+  'SANDBOX_MASKED',
+  'SANDBOX_RATE_LIMITED',
 ];
 
 /** Each bank's currency and the opening balance of a new user's account, in major units. */
@@ -54,6 +67,18 @@ describe('GET /sandbox/banks', () => {
         Object.keys(AccountsMetadata.shape).sort(),
       );
     }
+  });
+
+  it('has a row for each bank in the README bank table, and no other', () => {
+    // prepare
+    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+    const section = readme.split('### Banks')[1]?.split('\n### ')[0] ?? '';
+
+    // act
+    const rows = [...section.matchAll(/^\|\s*`(SANDBOX_[A-Z_]+)`\s*\|/gm)].map((match) => match[1]);
+
+    // assess
+    expect([...rows].sort()).toEqual([...bankIds].sort());
   });
 
   it('distinguishes the banks by their metadata', async () => {
@@ -153,6 +178,8 @@ describe('POST /sandbox/users at every bank', () => {
       success: true,
       status: 'done',
       accountsMetadata: entry,
+      // A bank that writes every envelope field writes those it does not return as null.
+      ...(bankId === 'SANDBOX_SPARSE' ? { operationID: null, type: null, msg: null, reference: null } : {}),
     });
   });
 });
@@ -233,15 +260,12 @@ describe('POST /sandbox/users/get', () => {
   it("returns the user's accounts, cards and transfers", async () => {
     // prepare
     const user = await createUser('SANDBOX_BENEFICIARY');
-    const beneficiary = await user.call('/v1/payment/beneficiaries/create', {
-      sync: true,
-      ...walletBeneficiary(),
-    });
+    const beneficiaryId = await givenBeneficiary(user);
     const transfer = await user.call('/v1/payment/transfer/create', {
       sync: true,
       amount: 20,
       senderID: user.accountId,
-      receiverID: beneficiary.body.reference,
+      receiverID: beneficiaryId,
     });
 
     // act
@@ -266,7 +290,7 @@ describe('POST /sandbox/users/get', () => {
           currency: 'AED',
           type: 'local',
           receiver: {
-            beneficiaryID: beneficiary.body.reference,
+            beneficiaryID: beneficiaryId,
             name: 'Acme Wallet LLC',
             iban: walletBeneficiary().iban,
             swiftCode: 'WALTAEAD',

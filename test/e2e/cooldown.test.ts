@@ -1,7 +1,9 @@
 /**
- * Beneficiary cool-down over real HTTP: a new beneficiary is hidden from the list and refuses
- * transfers until its cool-down has passed (SANDBOX_COOLDOWN: 24 hours; SANDBOX_COOLDOWN_FAST:
- * 0.001 hours, 3.6 s, so the release itself can be watched).
+ * Beneficiary cool-down over real HTTP: a new beneficiary is hidden from the list until its
+ * cool-down has passed (SANDBOX_COOLDOWN: 24 hours; SANDBOX_COOLDOWN_FAST: 0.001 hours, 3.6 s, so
+ * the release itself can be watched). The creation's `reference` is a receipt, not the id: until
+ * the list shows the beneficiary, a client has no id to send (the cool-down refusal of a transfer
+ * is seen at SANDBOX_COOLDOWN_LISTED, which lists it at once, and in the unit tests).
  */
 import { describe, expect, it } from 'vitest';
 import { CreateBeneficiaryResponse, ListBeneficiariesResponse } from '#shared/spec/responses';
@@ -13,8 +15,6 @@ import {
   type TestUser,
   walletBeneficiary,
 } from '../support/sandbox.ts';
-
-const hourMs = 3_600_000;
 
 const createBeneficiary = (user: TestUser, overrides: Record<string, unknown> = {}) =>
   user.call('/v1/payment/beneficiaries/create', { sync: true, ...walletBeneficiary(overrides) });
@@ -32,17 +32,15 @@ const transfer = (user: TestUser, receiverID: string, amount = 25) =>
   user.call('/v1/payment/transfer/create', { sync: true, amount, senderID: user.accountId, receiverID });
 
 describe('cool-down of 24 hours (SANDBOX_COOLDOWN)', () => {
-  it('creates the beneficiary but hides it and refuses transfers until 24 h from now', async () => {
+  it('creates the beneficiary but hides it; its receipt is no id a transfer can name', async () => {
     // prepare
     const user = await createUser('SANDBOX_COOLDOWN');
-    const before = Date.now();
 
     // act
     const created = await createBeneficiary(user);
-    const beneficiaryId = CreateBeneficiaryResponse.parse(created.body).reference ?? '';
+    const receipt = CreateBeneficiaryResponse.parse(created.body).reference ?? '';
     const list = await listed(user);
-    const refused = await transfer(user, beneficiaryId);
-    const after = Date.now();
+    const refused = await transfer(user, receipt);
 
     // assess
     expect(created.status).toBe(200);
@@ -53,13 +51,8 @@ describe('cool-down of 24 hours (SANDBOX_COOLDOWN)', () => {
       reference: expect.stringMatching(/\S/),
     });
     expect(list).toEqual([]);
-    expect(refused.status).toBe(422);
-    expect(refused.body).toEqual(failedOperation('BENEFICIARY_COOL_DOWN_PERIOD', 'operationID'));
-    const until = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/.exec(refused.body.msg)?.[0];
-    expect(until, `no ISO time in "${refused.body.msg}"`).toBeDefined();
-    const untilMs = Date.parse(until ?? '');
-    expect(untilMs).toBeGreaterThanOrEqual(before + 24 * hourMs - 60_000);
-    expect(untilMs).toBeLessThanOrEqual(after + 24 * hourMs + 60_000);
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual(failedOperation('INVALID_BENEFICIARY_ID', 'operationID'));
     expect(await stateOf(user)).toEqual({ balance: 100_000, transfers: [] });
   });
 
@@ -89,24 +82,20 @@ describe('cool-down of 3.6 seconds (SANDBOX_COOLDOWN_FAST)', () => {
     await transfer(user, 'ben_WARM_UP');
     const createdAt = Date.now();
     const created = await createBeneficiary(user);
-    const beneficiaryId = CreateBeneficiaryResponse.parse(created.body).reference ?? '';
+    const receipt = CreateBeneficiaryResponse.parse(created.body).reference ?? '';
     const listedEarly = await listed(user);
-    const refusedEarly = await transfer(user, beneficiaryId);
     if (Date.now() - createdAt >= 3_000) throw new Error('the early checks did not fit in the cool-down');
 
     // act
-    const released = await eventually(
-      async () => (await listed(user)).find(({ id }) => id === beneficiaryId),
-      10_000,
-    );
+    const released = await eventually(async () => (await listed(user))[0], 10_000);
+    const beneficiaryId = released.id;
     const paid = await transfer(user, beneficiaryId);
 
     // assess
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ success: true, status: 'done' });
     expect(listedEarly).toEqual([]);
-    expect(refusedEarly.status).toBe(422);
-    expect(refusedEarly.body).toEqual(failedOperation('BENEFICIARY_COOL_DOWN_PERIOD', 'operationID'));
+    expect(beneficiaryId).not.toBe(receipt);
     expect(released).toEqual({
       id: beneficiaryId,
       name: 'Acme Wallet LLC',

@@ -51,11 +51,12 @@ describe('cancel, in the other states', () => {
   });
 
   it('refuses a deposit reading its transfer outcome (reconcile), which then ends done', async () => {
-    // prepare: the bank carries the transfer out 4 s after accepting it
-    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 4 });
+    // prepare: the bank takes 2 s over every operation (its sync reads held that long too, within
+    // PROVIDER_TIMEOUT_MS), so the transfer is carried out 2 s after the bank accepted it
+    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 2 });
     const started = await startDeposit(user, { amount: 31 });
     const id = String(started.body.operationID);
-    await depositWhen(user, id, (deposit) => deposit.step === 'reconcile');
+    await depositWhen(user, id, (deposit) => deposit.step === 'reconcile', 60_000);
 
     // act
     const refused = await cancelDeposit(user, id);
@@ -65,7 +66,7 @@ describe('cancel, in the other states', () => {
     expect(refused.body).toMatchObject({ type: 'DEPOSIT_NOT_CANCELLABLE' });
     expect(await depositWhen(user, id, undefined, 30_000)).toMatchObject({ status: 'done' });
     expect((await stateOf(user)).transfers).toHaveLength(1);
-  });
+  }, 110_000);
 
   it('refuses a failed deposit, which stays as it failed', async () => {
     const user = await createUser('SANDBOX_BENEFICIARY');

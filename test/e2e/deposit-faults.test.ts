@@ -18,6 +18,7 @@ import {
   readDeposit,
   startDeposit,
 } from '../support/deposits.ts';
+import { ops } from '../support/operator.ts';
 import { createUser, eventually, type Reply, setFaults, type TestUser } from '../support/sandbox.ts';
 
 type Step = 'resolve-bank' | 'ensure-beneficiary' | 'wait-cooldown' | 'transfer';
@@ -357,14 +358,14 @@ describe.concurrent('the provider fails', () => {
   it.for([
     {
       name: 'timeout after the bank moved the money',
-      fault: { outcome: 'timeout', timeoutMs: 1_500, phase: 'after' },
+      fault: { outcome: 'timeout', timeoutMs: 3_000, phase: 'after' },
       reason: 'timeout',
       transfers: 1,
       label: 'one transfer',
     },
     {
       name: 'timeout before the bank saw it',
-      fault: { outcome: 'timeout', timeoutMs: 1_500, phase: 'before' },
+      fault: { outcome: 'timeout', timeoutMs: 3_000, phase: 'before' },
       reason: 'timeout',
       transfers: 0,
       label: 'no transfer',
@@ -381,7 +382,7 @@ describe.concurrent('the provider fails', () => {
     async ({ fault, reason, transfers }, { expect }) => {
       // prepare
       const user = await createUser('SANDBOX_BENEFICIARY');
-      // fault: the sandbox fails the user's next transfer call (PROVIDER_TIMEOUT_MS is 1000)
+      // fault: the sandbox fails the user's next transfer call (PROVIDER_TIMEOUT_MS is 2500)
       await setFaults(user, [{ path: TRANSFER, times: 1, ...fault }]);
 
       // act
@@ -391,14 +392,16 @@ describe.concurrent('the provider fails', () => {
         expect((await sandboxState(user)).transfers).toHaveLength(transfers);
       });
       const bank = await sandboxState(user);
+      const detail = await ops('/v1/ops/deposits/get', { operationID: started.body.operationID });
 
-      // assess
+      // assess: the owner hears the fixed message; the operators read which fault it was
       expect(ended).toMatchObject({
         success: false,
         status: 'failed',
         type: 'TRANSFER_OUTCOME_UNKNOWN',
-        msg: expect.stringContaining(reason),
+        msg: "The transfer's outcome is not known: an operator will settle it with the bank",
       });
+      expect(detail.body.msg).toContain(reason);
       expect(bank.transfers).toHaveLength(transfers);
       expect(bank.balanceMinor).toBe(cents(user.balance) - cents(60) * transfers);
     },
@@ -414,7 +417,7 @@ describe.concurrent('the provider fails', () => {
       {
         path: '/v1/payment/beneficiaries/create',
         outcome: 'timeout',
-        timeoutMs: 1_500,
+        timeoutMs: 3_000,
         phase: 'after',
         times: 1,
       },

@@ -245,6 +245,20 @@ describe('deposits API: requests it refuses', () => {
     expect((await user.state()).transfers).toEqual([]);
   });
 
+  it("refuses an amount over the wallet account's largest: AMOUNT_ABOVE_MAXIMUM, nothing started", async () => {
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const key = `too-much-${randomUUID()}`;
+
+    const answer = await startDeposit(user, { amount: 100_000.01 }, key);
+    const corrected = await startDeposit(user, { amount: 10 }, key);
+
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(failed('AMOUNT_ABOVE_MAXIMUM'));
+    expect(answer.body.msg).toBe('The largest deposit into wallet-aed is 100000 AED');
+    // Nothing was stored under the key: the same key starts the corrected deposit.
+    expect(corrected.status).toBe(202);
+  });
+
   it('answers unknown routes with a NOT_FOUND envelope, and /health with 200', async () => {
     const unknownPath = await rawCall('POST', '/v1/deposits/refund', { body: {} });
     const wrongMethod = await rawCall('GET', '/v1/deposits/create');

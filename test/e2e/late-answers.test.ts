@@ -15,7 +15,7 @@ describe('the bank stopped waiting for the answer', () => {
   it('three lost reads at an OTP bank with a short wait: asked again, answered, done with one transfer', async () => {
     // prepare
     const user = await createUser('SANDBOX_OTP', { inputTtlSeconds: 4 });
-    await setFaults(user, [{ path: '/v1/operation/get', outcome: 'error', status: 503, times: 3 }]);
+    await setFaults(user, [{ path: '/v2/operation/get', outcome: 'error', status: 503, times: 3 }]);
     const request = { amount: 57 };
     const key = `late-answers-${user.connectionID}`;
 

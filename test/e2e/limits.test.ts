@@ -133,7 +133,7 @@ const providerRoutes: ProviderRoute[] = [
       ...secrets,
       ...answers('operationID'),
       { field: 'senderID', value: over(limits.id) },
-      { field: 'action', value: over(limits.text) },
+      { field: 'action', value: over(limits.action) },
       ...inlineBeneficiary,
     ],
   },
@@ -190,7 +190,7 @@ describe('provider routes: one character over a maximum is BAD_REQUEST naming th
     expect(listed.body.beneficiaries).toEqual([]);
   });
 
-  it('a bearer token over its maximum is BAD_REQUEST naming the Authorization header', async () => {
+  it('a bearer token over its maximum is UNAUTHORIZED, as any token the provider does not know', async () => {
     // act
     const reply = await post(
       '/v1/metadata/accounts/get',
@@ -199,8 +199,14 @@ describe('provider routes: one character over a maximum is BAD_REQUEST naming th
     );
 
     // assess
-    expect(reply.status).toBe(400);
-    expect(reply.body).toEqual(badRequestNaming('Authorization header'));
+    expect(reply.status).toBe(401);
+    expect(reply.body).toEqual({
+      success: false,
+      status: 'failed',
+      type: 'UNAUTHORIZED',
+      msg: 'Invalid access token',
+      requestId: expect.any(String),
+    });
   });
 
   it('a token naming a connection id longer than any issued is UNAUTHORIZED, not a refused key (5xx)', async () => {
@@ -242,7 +248,7 @@ describe('provider routes: one character over a maximum is BAD_REQUEST naming th
     // assess
     expect(created.body).toMatchObject({ status: 'done' });
     expect(listed.body.beneficiaries).toEqual([
-      expect.objectContaining({ id: created.body.reference, name: longest(limits.text) }),
+      expect.objectContaining({ id: expect.any(String), name: longest(limits.text) }),
     ]);
   });
 });

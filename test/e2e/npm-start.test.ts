@@ -1,11 +1,12 @@
 /**
  * `npm start` (infra/local/start.ts) as a developer meets it: it says what it does while DynamoDB
  * Local starts; a port already in use ends it with one clear line naming the variable to set, and
- * leaves no DynamoDB Local process behind.
+ * leaves no DynamoDB Local process behind; a HOST beyond loopback is warned about.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -124,10 +125,14 @@ describe('npm start when the stack is up', () => {
     // prepare
     const child = spawn(resolve(projectRoot, 'node_modules/.bin/tsx'), ['infra/local/start.ts'], {
       cwd: projectRoot,
-      env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', OPERATOR_PORT: '0', OPERATOR_TOKEN: '' },
+      env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', OPERATOR_PORT: '0', OPERATOR_TOKEN: '', HOST: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     try {
       // act
       const stdout = await new Promise<string>((done, failed) => {
@@ -166,6 +171,69 @@ describe('npm start when the stack is up', () => {
       expect(await queuesWith(token ?? '')).toBe(200);
       expect(await queuesWith('not-the-token')).toBe(401);
       expect((await fetch(`${operatorUrl}/`)).status).toBe(200);
+      // On loopback (the default) there is nothing to warn about.
+      expect(stderr).not.toContain('HOST=');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }, 60_000);
+});
+
+/** The status of a GET to `url` sent with this Host header. */
+function statusWithHost(url: string, host: string): Promise<number> {
+  return new Promise((done, failed) => {
+    const call = httpRequest(url, { headers: { host } }, (answer) => {
+      answer.resume();
+      answer.on('end', () => done(answer.statusCode ?? 0));
+    });
+    call.on('error', failed);
+    call.end();
+  });
+}
+
+describe('npm start with HOST beyond loopback', () => {
+  it('warns that the stack has test credentials and no real authentication, and still refuses a foreign Host', async () => {
+    // prepare
+    const child = spawn(resolve(projectRoot, 'node_modules/.bin/tsx'), ['infra/local/start.ts'], {
+      cwd: projectRoot,
+      env: { ...process.env, HOST: '0.0.0.0', PORT: '0', SANDBOX_PORT: '0', OPERATOR_PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    try {
+      // act
+      const stdout = await new Promise<string>((done, failed) => {
+        let text = '';
+        const timer = setTimeout(
+          () => failed(new Error(`npm start did not come up:\n${text}${stderr}`)),
+          45_000,
+        );
+        child.stdout.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          if (text.includes('Press Ctrl-C to stop.')) {
+            clearTimeout(timer);
+            done(text);
+          }
+        });
+      });
+      // The URLs printed are the ones this machine calls (loopback), not 0.0.0.0.
+      const depositsUrl = /Deposits API\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1] ?? '';
+      const port = new URL(depositsUrl).port;
+      const own = await statusWithHost(`${depositsUrl}/_local/clock`, `127.0.0.1:${port}`);
+      const foreign = await statusWithHost(`${depositsUrl}/_local/clock`, `evil.example:${port}`);
+
+      // assess
+      expect(stderr).toContain('Warning: HOST=0.0.0.0 makes the local stack reachable from other machines');
+      expect(stderr).toContain('test credentials');
+      expect(stderr).toContain('no real authentication');
+      expect(stdout).not.toContain('0.0.0.0');
+      expect(own).toBe(200);
+      expect(foreign).toBe(421);
     } finally {
       child.kill('SIGTERM');
       await exited;

@@ -168,11 +168,14 @@ describe('a deposit, as an operator', () => {
       status: 200,
       body: { status: 'failed', type: 'CANCELLED', msg: said },
     });
-    expect(cancelled.body.history.at(-1)).toMatchObject({ note: said });
+    expect(cancelled.body.history.at(-1)).toMatchObject({ note: 'cancelled by an operator' });
     expect(again).toMatchObject({ status: 409, body: { type: 'DEPOSIT_NOT_CANCELLABLE' } });
     expect(redrive).toMatchObject({ status: 409, body: { type: 'DEPOSIT_NOT_IN_FLIGHT' } });
-    expect(owner.body).toMatchObject({ status: 'failed', type: 'CANCELLED', msg: said });
-    expect(heard.data).toMatchObject({ type: 'CANCELLED', msg: said });
+    // The owner hears the type and its fixed message: who and why are the operators' to read.
+    const told = 'The deposit was cancelled before its transfer';
+    expect(owner.body).toMatchObject({ status: 'failed', type: 'CANCELLED', msg: told });
+    expect(heard.data).toMatchObject({ type: 'CANCELLED', msg: told });
+    expect(JSON.stringify([owner.body, heard.data])).not.toContain('local-operator');
   });
 });
 

@@ -62,13 +62,15 @@ describe('provider client over the sandbox', () => {
       amountMinor: 12_345,
       currency: 'AED',
       senderID: user.accountId,
-      receiverID: created.response.reference ?? '',
+      // The list gives the id; the creation's reference is a receipt number.
+      receiverID: listed.response.beneficiaries?.[0]?.id ?? '',
     });
 
     expect(metadata.status).toBe('done');
     expect(metadata.response.accountsMetadata?.isCreateBeneficiaryEndpointRequired).toBe(true);
     expect(created.status).toBe('done');
-    expect(listed.response.beneficiaries?.map((b) => b.id)).toEqual([created.response.reference]);
+    expect(listed.response.beneficiaries?.map((b) => b.id)).toEqual([expect.any(String)]);
+    expect(listed.response.beneficiaries?.map((b) => b.id)).not.toContain(created.response.reference);
     expect(transfer).toMatchObject({ status: 'done', response: { reference: expect.any(String) } });
     const state = await user.state();
     expect(state.accounts[0].balance).toBe(99_876.55);
@@ -143,7 +145,7 @@ describe('provider client over the sandbox', () => {
       connectionID: user.connectionID,
       faults: [
         {
-          path: '/v1/operation/get',
+          path: '/v2/operation/get',
           outcome: 'refusal',
           status: 429,
           type: 'TOO_MANY_REQUESTS',

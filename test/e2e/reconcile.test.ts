@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { depositWhen, startDeposit, webhookDeliveries } from '../support/deposits.ts';
 import { createUser, eventually, setFaults, stateOf } from '../support/sandbox.ts';
 
-const OPERATION_GET = '/v1/operation/get';
+const OPERATION_GET = '/v2/operation/get';
 type Entry = { step: string; status: string; note?: string };
 
 function notesAt(deposit: Record<string, unknown>, step: string) {
@@ -18,13 +18,19 @@ function notesAt(deposit: Record<string, unknown>, step: string) {
 
 describe('reconcile', () => {
   it('the operation completing later: read until done, one transfer, one deposit.done', async () => {
-    // prepare: the bank takes 3 s to carry out an asynchronous operation
-    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 3 });
+    // prepare: the bank takes 2 s over every operation (its sync reads held that long too), so the
+    // transfer is still running at the first read, 1 s after its submission
+    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 2 });
 
     // act
     const started = await startDeposit(user, { amount: 40 });
-    const reconciling = await depositWhen(user, started.body.operationID, (d) => d.step === 'reconcile');
-    const done = await depositWhen(user, started.body.operationID);
+    const reconciling = await depositWhen(
+      user,
+      started.body.operationID,
+      (d) => d.step === 'reconcile',
+      40_000,
+    );
+    const done = await depositWhen(user, started.body.operationID, undefined, 30_000);
 
     // assess
     expect(reconciling.status).toBe('initialized');
@@ -42,14 +48,14 @@ describe('reconcile', () => {
     expect(delivered.filter((event) => event.type === 'deposit.done')[0]?.data).toMatchObject({
       reference: done.reference,
     });
-  });
+  }, 90_000);
 
   it('reads of the operation lost (a 503, then a timeout): read again, done, one transfer', async () => {
     // prepare: the sandbox fails the next two reads of any operation of this user
     const user = await createUser('SANDBOX_BENEFICIARY');
     await setFaults(user, [
       { path: OPERATION_GET, outcome: 'error', status: 503, times: 1 },
-      { path: OPERATION_GET, outcome: 'timeout', timeoutMs: 1_500, times: 1 },
+      { path: OPERATION_GET, outcome: 'timeout', timeoutMs: 3_000, times: 1 },
     ]);
 
     // act

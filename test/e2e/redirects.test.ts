@@ -1,6 +1,6 @@
 /**
- * Redirects are never followed where secrets travel: a webhook delivery (the signed event) and the
- * typed client's calls (the connection's token and secrets). Real HTTP on this machine: a server
+ * Redirects are never followed where secrets travel: a webhook delivery (the signed event), the
+ * typed client's calls (the connection's token and secrets) and the provider client's (the same). Real HTTP on this machine: a server
  * that redirects (307, which would resend the body) to another that counts what reaches it.
  */
 import { createServer, type Server } from 'node:http';
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DepositEvent } from '#shared/deposits/model';
 import { WebhookSender } from '#shared/deposits/webhooks';
 import { DepositsClient, DepositsUnavailable } from '#shared/deposits-api/client';
+import { ProviderClient, ProviderUnknownOutcome } from '#shared/provider/client';
 
 let target: Server;
 let redirector: Server;
@@ -77,6 +78,18 @@ describe('redirects', () => {
 
     expect(error).toBeInstanceOf(DepositsUnavailable);
     expect(String(error)).toMatch(/answered 307, a redirect \(not followed\)/);
+    expect(reached).toEqual([]);
+  });
+
+  it("the provider client's call answered with a redirect is an unknown outcome, and the secrets go nowhere else", async () => {
+    reached = [];
+    const client = new ProviderClient({ baseUrl: redirectorUrl, timeoutMs: 2_000 });
+    const credentials = { accessToken: 'tok', appSecret: 'app-secret', userSecret: 'user-secret' };
+
+    const error = await client.getMetadata(credentials).catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(ProviderUnknownOutcome);
+    expect(String((error as Error).message)).toMatch(/answered 307: a redirect, not followed/);
     expect(reached).toEqual([]);
   });
 });

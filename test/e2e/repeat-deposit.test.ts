@@ -1,6 +1,6 @@
 /**
  * A repeat deposit from a connection makes exactly one provider operation, its transfer (and reads
- * its outcome back, `/v1/operation/get`, which changes nothing): the bank's metadata is remembered
+ * its outcome back, `/v2/operation/get`, which changes nothing): the bank's metadata is remembered
  * for the connection (BANK_MEMORY_SECONDS) and the beneficiary is on record. Proven over the running
  * stack by making every other call fail for the repeat: it is done anyway, with nothing retried.
  */

@@ -10,11 +10,13 @@ describe('sandbox smoke', () => {
       ...walletBeneficiary(),
     });
     expect(created.body).toMatchObject({ success: true, status: 'done' });
+    // The list gives the beneficiary's id (the creation's reference is a receipt number).
+    const listed = await user.call('/v1/payment/beneficiaries/get', { sync: true });
     const transfer = await user.call('/v1/payment/transfer/create', {
       sync: true,
       amount: 25.5,
       senderID: user.accountId,
-      receiverID: created.body.reference,
+      receiverID: listed.body.beneficiaries[0].id,
     });
     expect(transfer.body).toMatchObject({ success: true, status: 'done' });
     expect((await user.state()).accounts[0].balance).toBe(99_974.5);

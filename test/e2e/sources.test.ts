@@ -78,6 +78,9 @@ const banks = [
     asksOnTransfer: true,
   },
   { bankId: 'SANDBOX_RECEIPT_REFERENCE', asks: false, coolsDown: false, beneficiary: true },
+  { bankId: 'SANDBOX_SPARSE', asks: false, coolsDown: false, beneficiary: true },
+  { bankId: 'SANDBOX_MASKED', asks: false, coolsDown: false, beneficiary: true },
+  { bankId: 'SANDBOX_RATE_LIMITED', asks: false, coolsDown: false, beneficiary: true },
   { bankId: 'SANDBOX_KWD', asks: false, coolsDown: false, beneficiary: true, wallet: 'wallet-kwd' },
 ];
 
@@ -155,8 +158,8 @@ describe('a payment source on every sandbox bank', () => {
     expect(done.status).toBe('done');
     expect(calls[0]).toBe('/v1/payment/transfer/create');
     expect(calls.length).toBeGreaterThan(1);
-    expect(calls.slice(1).every((path) => path === '/v1/operation/get')).toBe(true);
-  });
+    expect(calls.slice(1).every((path) => path === '/v2/operation/get')).toBe(true);
+  }, 90_000);
 
   it('SANDBOX_COOLDOWN (24 hours): cooling down until the next day, and a deposit started then waits for its wake-up', async () => {
     // prepare

@@ -51,7 +51,9 @@ async function givenBeneficiary(user: TestUser): Promise<string> {
   if (done.status !== 200 || done.body.status !== 'done') {
     throw new Error(`beneficiary not created: ${done.status} ${JSON.stringify(done.body)}`);
   }
-  return done.body.reference;
+  // The list gives its id (the creation's reference is a receipt number); this bank lists freely.
+  const listed = await user.call('/v1/payment/beneficiaries/get', { sync: true });
+  return listed.body.beneficiaries[0].id;
 }
 
 /** A user of the OTP bank with the wallet beneficiary, ready to transfer. */
@@ -118,7 +120,7 @@ describe('beneficiary creation that asks for an OTP', () => {
       reference: expect.stringMatching(/\S/),
     });
     expect(listed.body.beneficiaries).toEqual([
-      expect.objectContaining({ id: done.body.reference, name: walletBeneficiary().name }),
+      expect.objectContaining({ id: expect.any(String), name: walletBeneficiary().name }),
     ]);
   });
   it('rule 1: the repeated request with userInputs and without the jobID answers the waiting creation', async () => {
@@ -142,7 +144,9 @@ describe('beneficiary creation that asks for an OTP', () => {
       status: 'done',
       reference: expect.stringMatching(/\S/),
     });
-    expect(listed.body.beneficiaries).toEqual([expect.objectContaining({ id: withoutId.body.reference })]);
+    // Listed under the bank's id, not the creation's reference (a receipt number).
+    expect(listed.body.beneficiaries).toEqual([expect.objectContaining({ id: expect.any(String) })]);
+    expect(listed.body.beneficiaries[0].id).not.toBe(withoutId.body.reference);
   });
 });
 
@@ -272,6 +276,36 @@ describe('transfer that asks for an OTP', () => {
     expect(reply.status).toBe(404);
     expect(reply.body).toEqual(failed('INVALID_OPERATION_ID'));
     expect((await stateOf(user)).transfers).toEqual([]);
+  });
+
+  it('an empty userInputs list answers nothing: BAD_REQUEST naming userInputs, with or without an operation waiting', async () => {
+    // prepare: one user with nothing waiting, one whose transfer waits for its password
+    const idle = await givenOtpUser();
+    const waiting = await givenOtpUser();
+    const asked = await askedTransfer(waiting.user, waiting.fields);
+
+    // act
+    const withNothingWaiting = await idle.user.call(TRANSFER, { ...idle.fields, userInputs: [] });
+    const withOneWaiting = await waiting.user.call(TRANSFER, {
+      ...waiting.fields,
+      operationID: asked.body.operationID,
+      userInputs: [],
+    });
+    // The empty list cost the waiting transfer none of its tries: the right answer still transfers.
+    const answeredRightly = await waiting.user.call(TRANSFER, {
+      ...waiting.fields,
+      userInputs: answered(asked, OTP),
+    });
+
+    // assess
+    for (const reply of [withNothingWaiting, withOneWaiting]) {
+      expect(reply.status).toBe(400);
+      expect(reply.body).toEqual(failed('BAD_REQUEST'));
+      expect(reply.body.details).toEqual([expect.stringMatching(/^userInputs: /)]);
+    }
+    expect((await stateOf(idle.user)).transfers).toEqual([]);
+    expect(answeredRightly.body).toMatchObject({ operationID: asked.body.operationID, status: 'done' });
+    expect((await stateOf(waiting.user)).transfers).toHaveLength(1);
   });
 
   it("refuses the id of another user's waiting operation, which stays answerable by its owner", async () => {

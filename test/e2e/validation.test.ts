@@ -134,6 +134,12 @@ const endpoints: EndpointCase[] = [
     ],
   },
   {
+    path: '/v2/operation/get',
+    valid: () => ({ operationID: 'op_unknown' }),
+    missing: 'operationID',
+    illTyped: [{ field: 'operationID', value: 42 }],
+  },
+  {
     path: '/v1/operation/get',
     valid: () => ({ operationID: 'op_unknown' }),
     missing: 'operationID',
@@ -197,6 +203,79 @@ describe('malformed bodies answer 400 BAD_REQUEST on every provider endpoint', (
   });
 });
 
+describe('a body without Content-Type: application/json answers 400 BAD_REQUEST naming the header', () => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await createUser('SANDBOX_BENEFICIARY');
+  });
+
+  /** A POST of `body` sent as bytes, so that fetch adds no Content-Type of its own; `contentType` if given. */
+  async function sendAs(path: string, body: string, headers: Record<string, string>, contentType?: string) {
+    const response = await fetch(`${sandboxUrl}${path}`, {
+      method: 'POST',
+      headers: { ...headers, ...(contentType === undefined ? {} : { 'content-type': contentType }) },
+      body: new TextEncoder().encode(body),
+    });
+    return { contentType, status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  /** Every route of the sandbox that reads a body, with a well-formed one. */
+  const routes: { path: string; body: (user: TestUser) => Record<string, unknown> }[] = [
+    ...endpoints.map(({ path, valid }) => ({
+      path,
+      body: (user: TestUser) => ({ ...secretsOf(user), ...valid(user) }),
+    })),
+    {
+      path: '/v1/auth/ExchangeToken',
+      body: () => ({ appSecret, accessCode: 'ac_unknown', connectionID: 'conn_unknown' }),
+    },
+    { path: '/sandbox/users', body: () => ({ appSecret, bankId: 'SANDBOX_BENEFICIARY' }) },
+    { path: '/sandbox/users/get', body: (user) => ({ appSecret, connectionID: user.connectionID }) },
+    { path: '/sandbox/faults', body: (user) => ({ appSecret, connectionID: user.connectionID, faults: [] }) },
+  ];
+
+  it.each(routes)('$path', async ({ path, body }) => {
+    // prepare
+    const sent = JSON.stringify(body(user));
+    const refusedTypes = [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'application/jsonp'];
+    const acceptedTypes = ['application/json; charset=utf-8', 'Application/JSON'];
+
+    // act
+    const refused = await Promise.all(refusedTypes.map((type) => sendAs(path, sent, bearer(user), type)));
+    const accepted = [];
+    for (const type of acceptedTypes) accepted.push(await sendAs(path, sent, bearer(user), type));
+
+    // assess
+    for (const reply of refused) {
+      expect(reply).toEqual({
+        contentType: reply.contentType,
+        status: 400,
+        body: badRequestNaming('Content-Type header'),
+      });
+    }
+    for (const reply of accepted) expect(reply.body.type, reply.contentType).not.toBe('BAD_REQUEST');
+  });
+
+  it('a transfer sent without it moves nothing', async () => {
+    // prepare
+    const direct = await createUser('SANDBOX_NO_BENEFICIARY');
+    const transfer = { ...secretsOf(direct), amount: 10, senderID: direct.accountId, action: 'deposit' };
+
+    // act
+    const reply = await sendAs(
+      '/v1/payment/transfer/create',
+      JSON.stringify({ ...transfer, beneficiary: walletInline() }),
+      bearer(direct),
+    );
+    const after = await direct.state();
+
+    // assess
+    expect(reply.status).toBe(400);
+    expect(after.transfers).toEqual([]);
+    expect(after.accounts[0].balance).toBe(direct.balance);
+  });
+});
+
 describe('amounts carry no more decimals than their currency has', () => {
   async function withBeneficiary(bankId: string) {
     const user = await createUser(bankId);
@@ -205,12 +284,14 @@ describe('amounts carry no more decimals than their currency has', () => {
       ...walletBeneficiary(),
     });
     if (created.body.status !== 'done') throw new Error(`no beneficiary: ${JSON.stringify(created.body)}`);
+    // The list gives the beneficiary's id (the creation's reference is a receipt number).
+    const listed = await user.call('/v1/payment/beneficiaries/get', { sync: true });
     const transfer = (amount: unknown) =>
       user.call('/v1/payment/transfer/create', {
         sync: true,
         amount,
         senderID: user.accountId,
-        receiverID: created.body.reference,
+        receiverID: listed.body.beneficiaries[0].id,
       });
     return { user, transfer };
   }

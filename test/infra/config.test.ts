@@ -70,10 +70,19 @@ describe('deployment configuration (CDK context)', () => {
     expect(fromFile.tuning).toEqual({ LONG_WAIT_SECONDS: '600' });
   });
 
+  it("takes the inline transfer's action in tuning, for the orchestrator's functions", () => {
+    expect(read({ tuning: '{"PROVIDER_AUTOFLOW_ACTION":"deposit"}' }).tuning).toEqual({
+      PROVIDER_AUTOFLOW_ACTION: 'deposit',
+    });
+  });
+
   it.each([
     [{ stage: 'staging' }, /stage/],
     [{ sandbox: 'yes' }, /sandbox/],
     [{ providerBaseUrl: 'not a url' }, /providerBaseUrl/],
+    // Secrets travel there: https only in AWS.
+    [{ providerBaseUrl: 'http://provider.example.com' }, /providerBaseUrl: must be an https:\/\/ URL/],
+    [{ webhookUrl: 'http://hooks.wallet.example.com' }, /webhookUrl: must be an https:\/\/ URL/],
     [{ walletAccounts: '[{"id":"w"}]' }, /walletAccounts/],
     [{ walletAccounts: 'not json' }, /walletAccounts: must be JSON/],
     [{ defaultWalletAccountId: 'wallet-usd' }, /defaultWalletAccountId: wallet-usd is not one of/],
@@ -83,6 +92,8 @@ describe('deployment configuration (CDK context)', () => {
     [{ tuning: '{"WEBHOOK_SECRET":"whsec_x"}' }, /tuning/],
     [{ tuning: '{"PROVIDER_TIMEOUT_MS":60000}' }, /tuning.PROVIDER_TIMEOUT_MS/],
     [{ tuning: '{"LONG_WAIT_SECONDS":901}' }, /tuning.LONG_WAIT_SECONDS/],
+    [{ tuning: '{"PROVIDER_AUTOFLOW_ACTION":" "}' }, /tuning.PROVIDER_AUTOFLOW_ACTION/],
+    [{ tuning: `{"PROVIDER_AUTOFLOW_ACTION":"${'a'.repeat(65)}"}` }, /tuning.PROVIDER_AUTOFLOW_ACTION/],
     // Below twice the step functions' timeout, the sweeper could re-drive a step still running.
     [{ tuning: '{"STALL_AFTER_SECONDS":90}' }, /tuning.STALL_AFTER_SECONDS/],
     [

@@ -156,6 +156,9 @@ describe('deposits access context', () => {
     expect(() => read({ depositsAuth: 'jwt', jwtIssuer: 'https://issuer.example.com' })).toThrow(
       /jwtAudience/,
     );
+    expect(() =>
+      read({ depositsAuth: 'jwt', jwtIssuer: 'https://issuer.example.com', jwtAudience: 'a' }),
+    ).toThrow(/jwtScopes: required with depositsAuth=jwt/);
     expect(() => read({ jwtIssuer: 'https://issuer.example.com' })).toThrow(
       /jwtIssuer: only with depositsAuth=jwt/,
     );

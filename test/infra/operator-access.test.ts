@@ -32,6 +32,7 @@ beforeAll(() => {
     depositsAuth: 'jwt',
     jwtIssuer: 'https://auth.wallet.example.com/',
     jwtAudience: 'deposits-api',
+    jwtScopes: 'deposits/write',
   });
 });
 

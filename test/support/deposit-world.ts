@@ -73,6 +73,8 @@ function bank(facts: Partial<BankFacts>): BankFacts {
 }
 
 export const question: UserInput[] = [{ id: 'otp', index: 0, query: 'One-time password', answer: '' }];
+/** That question as a deposit keeps it: id, index and query, no answer. */
+export const asked = question.map(({ id, index, query }) => ({ id, index, query }));
 
 /** Waiting out the cool-down of beneficiary `ben-1` until `until` (the fields of the deposit's kind). */
 export function coolingUntil(until: number) {

@@ -17,6 +17,7 @@ import {
   type AccountRecord,
   type ApplicationRecord,
   type BeneficiaryRecord,
+  type CallLimit,
   type CardRecord,
   type ConnectionRecord,
   type OperationPrecondition,
@@ -122,7 +123,7 @@ export class FakeSandboxStore implements SandboxStore {
     const free =
       connection.lockOperationId === undefined ||
       connection.lockOperationId === operationId ||
-      (connection.lockUntil ?? 0) < now;
+      (connection.lockUntil ?? 0) <= now;
     if (!free) return false;
     connection.lockOperationId = operationId;
     connection.lockUntil = until;
@@ -139,6 +140,17 @@ export class FakeSandboxStore implements SandboxStore {
     }
     delete connection.lockOperationId;
     delete connection.lockUntil;
+  }
+
+  /** The connection's calls inside the window, oldest first (as the table keeps them). */
+  private readonly recentCalls = new Map<string, number[]>();
+
+  async countCall(connectionId: string, now: number, limit: CallLimit): Promise<number | undefined> {
+    const recent = (this.recentCalls.get(connectionId) ?? []).filter((at) => at > now - limit.windowMs);
+    const [oldest] = recent;
+    if (recent.length >= limit.calls && oldest !== undefined) return oldest + limit.windowMs - now;
+    this.recentCalls.set(connectionId, [...recent, now]);
+    return undefined;
   }
 
   async getUserAssets(connectionId: string) {

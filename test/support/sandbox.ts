@@ -130,11 +130,40 @@ export function failedOperation(type: string, idField: 'jobID' | 'operationID') 
   });
 }
 
-/** Creates the wallet beneficiary (with overrides) and returns its id, failing loudly when refused. */
+/**
+ * The ids of the user's listed beneficiaries, oldest first; a bank that asks a question on the list
+ * is answered with the sandbox's one-time password.
+ */
+export async function listedIds(user: TestUser): Promise<string[]> {
+  let reply = await user.call('/v1/payment/beneficiaries/get', { sync: true });
+  if (reply.body.status === 'user_input_required') {
+    const userInputs = reply.body.userInputs.map((input: object) => ({ ...input, answer: '123456' }));
+    reply = await user.call('/v1/payment/beneficiaries/get', { sync: true, userInputs });
+  }
+  if (reply.body.status !== 'done') throw new Error(`no list: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body.beneficiaries.map((beneficiary: { id: string }) => beneficiary.id);
+}
+
+/**
+ * The id of a beneficiary just created: the one the list shows that it did not show before (the
+ * creation's `reference` is a receipt number, not the id). Fails loudly when the list shows none.
+ */
+export async function newlyListedId(user: TestUser, before: string[]): Promise<string> {
+  const added = (await listedIds(user)).filter((id) => !before.includes(id));
+  if (added.length !== 1)
+    throw new Error(`expected one new beneficiary listed, got ${JSON.stringify(added)}`);
+  return added[0] as string;
+}
+
+/**
+ * Creates the wallet beneficiary (with overrides) and returns its id, as the list gives it, failing
+ * loudly when refused. Only at banks that list new beneficiaries at once.
+ */
 export async function givenBeneficiary(
   user: TestUser,
   overrides: Record<string, unknown> = {},
 ): Promise<string> {
+  const before = await listedIds(user);
   const reply = await user.call('/v1/payment/beneficiaries/create', {
     sync: true,
     ...walletBeneficiary(overrides),
@@ -142,7 +171,7 @@ export async function givenBeneficiary(
   if (reply.status !== 200 || reply.body.status !== 'done') {
     throw new Error(`beneficiary not created: ${reply.status} ${JSON.stringify(reply.body)}`);
   }
-  return reply.body.reference;
+  return newlyListedId(user, before);
 }
 
 /** The user's account balance and transfers as the sandbox holds them now. */

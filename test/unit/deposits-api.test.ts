@@ -1,8 +1,10 @@
 /** The deposits API's use cases through the fakes: starting a deposit once per key, and reading it. */
 import { describe, expect, it } from 'vitest';
+import { localWallets } from '#infra/local/wallets';
 import { DepositError } from '#shared/deposits/errors';
 import { readDeposit } from '#shared/deposits/read';
 import { type StartDeposit, startDeposit } from '#shared/deposits/start';
+import { DEFAULT_MAX_DEPOSIT, walletAccounts } from '#shared/deposits/wallets';
 import { credentials, ownerKey, settings, world } from '../support/deposit-world.ts';
 
 const request = (overrides: Partial<StartDeposit> = {}): StartDeposit => ({
@@ -105,6 +107,36 @@ describe('starting a deposit', () => {
     const kwd = await startDeposit(request({ walletAccountID: 'wallet-kwd', amount: 1.005 }), ctx);
     expect(w.table.current(kwd.body.operationID).amountMinor).toBe(1005);
     expect(w.table.items.size).toBe(1);
+  });
+});
+
+describe('the largest deposit', () => {
+  it("takes the wallet account's largest, and refuses a cent more (AMOUNT_ABOVE_MAXIMUM), storing nothing", async () => {
+    const w = world();
+    const ctx = w.contexts.start();
+    const wallet = w.wallets.find('wallet-aed') ?? expect.fail('no wallet-aed');
+
+    const largest = await startDeposit(request({ amount: DEFAULT_MAX_DEPOSIT }), ctx);
+    const over = startDeposit(request({ amount: DEFAULT_MAX_DEPOSIT + 0.01 }), ctx);
+
+    expect(wallet.maxDepositMinor).toBe(10_000_000);
+    expect(largest.status).toBe(202);
+    await expect(over).rejects.toMatchObject({
+      type: 'AMOUNT_ABOVE_MAXIMUM',
+      status: 400,
+      message: 'The largest deposit into wallet-aed is 100000 AED',
+    });
+    expect(w.table.items.size).toBe(1);
+  });
+
+  it("takes each account's own largest, in its currency's minor units", () => {
+    const [aedConfig, kwdConfig] = localWallets;
+    if (!aedConfig || !kwdConfig) throw new Error('the local wallets are two');
+    const [aed, kwd] = walletAccounts([
+      { ...aedConfig, maxDeposit: 2_500.5 },
+      { ...kwdConfig, maxDeposit: 1_000.125 },
+    ]);
+    expect([aed?.maxDepositMinor, kwd?.maxDepositMinor]).toEqual([250_050, 1_000_125]);
   });
 });
 

@@ -4,6 +4,7 @@ import { type BankFacts, type BeneficiaryClaim, type Deposit, depositView } from
 import { ensureBeneficiary, LOOK_UP_AGAIN_MS } from '#shared/deposits/steps/ensure-beneficiary';
 import {
   answers,
+  asked,
   banks,
   credentials,
   ownerKey,
@@ -513,7 +514,7 @@ describe('ensure-beneficiary', () => {
         status: 'user_input_required',
         step: 'ensure-beneficiary',
         version: 1,
-        pendingInput: { providerOperationId: 'op-q', userInputs: question, expiresAt },
+        pendingInput: { providerOperationId: 'op-q', userInputs: asked, expiresAt },
       });
       expect(w.table.claimItems.get(claimKey)).toMatchObject({
         state: 'creating',

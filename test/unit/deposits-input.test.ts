@@ -2,11 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { DepositError } from '#shared/deposits/errors';
 import { answerFor, expireInput, pauseForInput } from '#shared/deposits/input';
-import type { Deposit, StepMessage, WorkStep } from '#shared/deposits/model';
+import { type Deposit, depositView, type StepMessage, type WorkStep } from '#shared/deposits/model';
 import { type StartDeposit, startDeposit } from '#shared/deposits/start';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
+import { inputLimits } from '#shared/spec/limits';
 import {
   answers,
+  asked,
   banks,
   credentials,
   ownerKey,
@@ -43,6 +45,75 @@ async function pausedAtBeneficiary(w: World) {
 }
 
 describe('pauseForInput', () => {
+  it("keeps the bank's question bounded: id, index and a query cut to its limit, never the answer field", async () => {
+    // prepare: the bank sends an `answer` of its own and a query past the limit
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const deposit = await w.deposit({ step: 'transfer', bank: banks.beneficiary });
+    const sent = [
+      { id: 'otp', index: 0, query: 'q'.repeat(inputLimits.query + 50), answer: 'whatever-the-bank-put' },
+    ];
+
+    // act
+    await pauseForInput(
+      ctx,
+      deposit,
+      'transfer',
+      { ...answers.question('op-t'), userInputs: sent },
+      { operation: 'transfer' },
+    );
+
+    // assess
+    const after = w.table.current(deposit.id);
+    expect(after.pendingInput?.userInputs).toEqual([
+      { id: 'otp', index: 0, query: 'q'.repeat(inputLimits.query) },
+    ]);
+    expect(depositView(after, w.clock.now()).userInputs).toEqual([
+      { id: 'otp', index: 0, query: 'q'.repeat(inputLimits.query), answer: '' },
+    ]);
+    expect(JSON.stringify([after, w.events.published])).not.toContain('whatever-the-bank-put');
+  });
+
+  it.for([
+    [
+      'more inputs than a caller may answer',
+      Array.from({ length: inputLimits.userInputs + 1 }, (_, index) => ({
+        id: `q${index}`,
+        index,
+        query: 'Q',
+        answer: '',
+      })),
+    ],
+    [
+      'an id longer than a caller may send back',
+      [{ id: 'i'.repeat(inputLimits.inputId + 1), index: 0, query: 'Q', answer: '' }],
+    ],
+  ] as const)(
+    "fails PROVIDER_PROTOCOL_ERROR for a question past its bounds (%s), freeing the call's lease",
+    async ([, sent]) => {
+      const w = world();
+      const ctx = w.contexts.transfer();
+      const deposit = await w.deposit({ step: 'transfer', bank: banks.beneficiary });
+      w.table.leaseItems.set(ownerKey, { holder: 'call-lease', until: w.clock.now() + settings.leaseMs });
+
+      const next = await pauseForInput(
+        ctx,
+        deposit,
+        'transfer',
+        { ...answers.question('op-t'), userInputs: [...sent] },
+        { operation: 'transfer', lease: 'call-lease' },
+      );
+
+      expect(next).toBeUndefined();
+      expect(w.table.current(deposit.id)).toMatchObject({
+        status: 'failed',
+        failure: { type: 'PROVIDER_PROTOCOL_ERROR' },
+      });
+      expect(w.table.current(deposit.id).pendingInput).toBeUndefined();
+      expect(w.table.leaseItems.size).toBe(0);
+    },
+  );
+
   it('waits for the caller: the question, the lease passed on, the expiry to the asking step, the event', async () => {
     // prepare
     const w = world();
@@ -64,7 +135,7 @@ describe('pauseForInput', () => {
       status: 'user_input_required',
       step: 'transfer',
       version: 1,
-      pendingInput: { providerOperationId: 'op-t', userInputs: question, expiresAt },
+      pendingInput: { providerOperationId: 'op-t', userInputs: asked, expiresAt },
       checkAt: expiresAt + settings.stallAfterMs,
     });
     expect(after.sealedAnswers).toBeUndefined();
@@ -263,7 +334,7 @@ describe('resuming through startDeposit', () => {
       step,
       version: 3,
       bank: banks.beneficiary,
-      pendingInput: { providerOperationId: 'op-q', userInputs: question, expiresAt },
+      pendingInput: { providerOperationId: 'op-q', userInputs: asked, expiresAt },
     });
     w.table.leaseItems.set(ownerKey, { holder: `${id}#own`, until: expiresAt });
     w.table.claimItems.set(claimKey, {

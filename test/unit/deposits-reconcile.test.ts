@@ -8,15 +8,7 @@ import type { Deposit } from '#shared/deposits/model';
 import { MAX_POLLS, reconcile } from '#shared/deposits/steps/reconcile';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { pollDelaySeconds } from '#shared/deposits/steps/transfer-outcomes';
-import {
-  answers,
-  banks,
-  credentials,
-  ownerKey,
-  question,
-  settings,
-  world,
-} from '../support/deposit-world.ts';
+import { answers, asked, banks, credentials, ownerKey, settings, world } from '../support/deposit-world.ts';
 
 type World = ReturnType<typeof world>;
 
@@ -279,7 +271,7 @@ describe('reconcile', () => {
     expect(after).toMatchObject({
       status: 'user_input_required',
       step: 'transfer',
-      pendingInput: { providerOperationId: 'op-7', operation: 'transfer', userInputs: question, expiresAt },
+      pendingInput: { providerOperationId: 'op-7', operation: 'transfer', userInputs: asked, expiresAt },
     });
     expect(after.transferAttempt).toBeUndefined();
     expect(after.transferOperationId).toBeUndefined();

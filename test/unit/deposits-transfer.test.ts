@@ -6,6 +6,7 @@ import { MAX_BUSY_WAITS, SHORT_LEASE_WAITS } from '#shared/deposits/transitions'
 import type { UnknownReason } from '#shared/provider/client';
 import {
   answers,
+  asked,
   banks,
   credentials,
   ownerKey,
@@ -335,7 +336,7 @@ describe('transfer: the bank asks', () => {
       status: 'user_input_required',
       step: 'transfer',
       version: 4,
-      pendingInput: { providerOperationId: 'op-q', userInputs: question, expiresAt },
+      pendingInput: { providerOperationId: 'op-q', userInputs: asked, expiresAt },
     });
     expect(after.transferAttempt).toBeUndefined();
     expect(after.sealedCredentials).toBeDefined();
@@ -398,7 +399,7 @@ describe('transfer: the bank asks', () => {
     ]);
     const deposit = await atTransfer(w, {
       id,
-      pendingInput: { providerOperationId: 'op-q', userInputs: question, expiresAt },
+      pendingInput: { providerOperationId: 'op-q', userInputs: asked, expiresAt },
       sealedAnswers,
     });
     // The connection waits for this deposit's answer under its input lease.
@@ -590,7 +591,7 @@ describe('transfer: refusals', () => {
     ]);
   });
 
-  it('fails any other refusal with its type and message, and frees the connection', async () => {
+  it("fails any other refusal with its type, the bank's words kept for the operators, and frees the connection", async () => {
     const w = world();
     const ctx = w.contexts.transfer();
     const deposit = await atTransfer(w);
@@ -615,7 +616,8 @@ describe('transfer: refusals', () => {
           step: 'completed',
           version: after.version,
           type: 'INSUFFICIENT_BALANCE',
-          msg: 'Not enough money',
+          // The owner hears the type with its fixed message, never the bank's own words.
+          msg: 'Insufficient balance in the sender account',
         },
       }),
     ]);

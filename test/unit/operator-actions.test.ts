@@ -67,7 +67,8 @@ describe('resolve', () => {
       step: 'completed',
       status: 'done',
       at: w.clock.now(),
-      note: `resolved done by ${who}: On the statement`,
+      // The owner reads the history too: no one's identity, no reason.
+      note: 'resolved done by an operator',
     });
     expect(w.events.published).toEqual([
       expect.objectContaining({
@@ -76,8 +77,7 @@ describe('resolve', () => {
         data: expect.objectContaining({
           status: 'done',
           reference: 'TRX-1',
-          resolvedBy: who,
-          reason: 'On the statement',
+          resolved: true,
         }),
       }),
     ]);
@@ -109,8 +109,8 @@ describe('resolve', () => {
         type: 'deposit.failed',
         data: expect.objectContaining({
           type: 'TRANSFER_NOT_EXECUTED',
-          resolvedBy: who,
-          reason: 'The bank has no such transfer',
+          msg: 'The bank did not carry the transfer out (settled by an operator)',
+          resolved: true,
         }),
       }),
     ]);
@@ -200,12 +200,14 @@ describe('cancel by an operator', () => {
       step: 'completed',
       failure: { type: 'CANCELLED', msg: said },
     });
-    expect(stored.history.at(-1)?.note).toBe(said);
+    expect(stored.history.at(-1)?.note).toBe('cancelled by an operator');
     expect(stored.sealedCredentials).toBeUndefined();
+    // The owner hears the type and its fixed message: who and why stay with the operators.
     expect(w.events.published.at(-1)).toMatchObject({
       type: 'deposit.failed',
-      data: { type: 'CANCELLED', msg: said },
+      data: { type: 'CANCELLED', msg: 'The deposit was cancelled before its transfer' },
     });
+    expect(JSON.stringify(w.events.published)).not.toContain(who);
     expect(body).toMatchObject({ status: 'failed', type: 'CANCELLED', msg: said });
   });
 

@@ -138,9 +138,10 @@ describe('the fake sandbox store', () => {
     await store.acquireLock('conn_1', 'op_1', NOW + 1_000, NOW);
 
     // act
-    const otherWhileHeld = await store.acquireLock('conn_1', 'op_2', NOW + 1_000, NOW + 1_000);
+    // Held until its time, free from that instant on.
+    const otherWhileHeld = await store.acquireLock('conn_1', 'op_2', NOW + 1_000, NOW + 999);
     const sameAgain = await store.acquireLock('conn_1', 'op_1', NOW + 1_000, NOW + 500);
-    const otherAfterExpiry = await store.acquireLock('conn_1', 'op_2', NOW + 2_001, NOW + 1_001);
+    const otherAfterExpiry = await store.acquireLock('conn_1', 'op_2', NOW + 2_000, NOW + 1_000);
     await store.releaseLock('conn_1', 'op_1');
     const holder = (await store.getConnection('conn_1'))?.lockOperationId;
 

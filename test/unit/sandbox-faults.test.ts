@@ -35,8 +35,10 @@ const failed = (type: string) =>
 async function givenTransferringUser() {
   const world = givenSandbox();
   const user = await world.createUser('SANDBOX_BENEFICIARY');
-  const created = await user.call(createBeneficiary, { sync: true, ...walletBeneficiary() });
-  const receiverID = String(created.body.reference);
+  await user.call(createBeneficiary, { sync: true, ...walletBeneficiary() });
+  // The bank's id (the creation's reference is a receipt number).
+  const [beneficiary] = await world.store.listBeneficiaries(user.connectionId);
+  const receiverID = String(beneficiary?.id);
   const transfer = (headers: Record<string, string> = {}) =>
     user.call(
       createTransfer,

@@ -12,6 +12,9 @@
  *      a bank that lists new beneficiaries; at one that hides them, after the cool-down, waited in
  *      wait-cooldown (which wakes this step);
  *   5. then on to the cool-down wait, or straight to the transfer.
+ * At a bank that lists accounts masked, the id is the one new entry the list shows right after our
+ * own creation; where nothing tells the wallet's entry apart, the deposit fails BENEFICIARY_AMBIGUOUS
+ * (never a match by name or by a masked fragment alone: `beneficiary-match.ts`).
  * The claim's rules (waiting for another's, the look-up later) are in `beneficiary-claim.ts`.
  */
 import { ProviderRefusal } from '#shared/provider/client';
@@ -25,13 +28,14 @@ import {
   type Question,
   SPENT_ANSWERS,
 } from '../input.ts';
-import { type BeneficiaryClaim, bankOf, type Deposit, type WalletAccount } from '../model.ts';
+import { type BeneficiaryClaim, bankOf, type Deposit } from '../model.ts';
 import type { BeneficiaryClaims, Provider, SharedWakes, StepQueues, Wallets } from '../ports.ts';
 import type { SendsOf, WakesOf } from '../reach.ts';
 import { advance, fail, sendStep } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
-import { isWalletAccount, walletOf } from '../wallets.ts';
+import { walletOf } from '../wallets.ts';
 import { claimLifeMs, LOOK_UP_AGAIN_MS, lookUpLater, waitForClaim } from './beneficiary-claim.ts';
+import { matchWallet } from './beneficiary-match.ts';
 
 export { LOOK_UP_AGAIN_MS } from './beneficiary-claim.ts';
 
@@ -97,20 +101,26 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
   // The list shows the beneficiary at once, or (banks that hide new ones) once its cool-down is over.
   const listFirst =
     listAnswer !== undefined || (!createAnswer && (!bank.hidesNewBeneficiaries || lookupAt !== undefined));
+  // The list showed entries that may be the wallet's, masked: nothing identifies it there.
+  let ambiguous = false;
   const called = await callUnderLease(
     ctx,
     deposit,
     'ensure-beneficiary',
     listAnswer || createAnswer ? [...existsSignals, SPENT_ANSWERS, LATE_ANSWERS] : existsSignals,
     async (credentials, renewLease): Promise<Found> => {
+      // The ids listed before our creation: the one new entry after it is the one the bank made.
+      let before: string[] | undefined;
       if (listFirst) {
         const listed = await ctx.provider.listBeneficiaries(credentials, listAnswer);
         if (listed.status === 'user_input_required')
           return { kind: 'question', operation: 'list', question: listed };
-        const match = walletIn(listed.response, wallet);
-        if (match) return match;
-        // A look-up of a beneficiary the bank has: not there, and never created twice.
-        if (lookupAt !== undefined) return { kind: 'unlisted' };
+        const match = matchWallet(listed.response.beneficiaries, wallet);
+        if (match?.kind === 'listed') return match;
+        ambiguous = match?.kind === 'ambiguous';
+        // A look-up of a beneficiary the bank has: not there (or not told apart), never created twice.
+        if (lookupAt !== undefined) return { kind: ambiguous ? 'ambiguous' : 'unlisted' };
+        before = listed.response.beneficiaries?.map((entry) => entry.id) ?? [];
         await renewLease();
       }
       const created = await ctx.provider.createBeneficiary(credentials, wallet.beneficiary, createAnswer);
@@ -123,7 +133,8 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
       const listed = await ctx.provider.listBeneficiaries(credentials);
       if (listed.status === 'user_input_required')
         return { kind: 'question', operation: 'list', question: listed, afterCreation: true };
-      return walletIn(listed.response, wallet) ?? { kind: 'created' };
+      const match = matchWallet(listed.response.beneficiaries, wallet, before);
+      return match?.kind === 'listed' ? match : { kind: 'created' };
     },
   );
   if (!called) return;
@@ -163,15 +174,22 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     // It exists: an earlier attempt whose answer was lost created it. If this run listed (at a time
     // the bank shows it) and did not find it, it cannot be resolved. Else look it up in the list;
     // the caller's answers belonged to the lost creation and are spent.
+    if (listFirst && ambiguous) {
+      await fail(ctx, deposit, 'BENEFICIARY_AMBIGUOUS', AMBIGUOUS_MSG);
+      return;
+    }
     if (listFirst) {
       await fail(ctx, deposit, 'BENEFICIARY_UNRESOLVED', 'The bank has the beneficiary but does not list it');
       return;
     }
     return lookUpLater(ctx, deposit, claim, 'beneficiary exists', 0);
   }
-  if (outcome.kind === 'unlisted') {
-    const msg = 'The bank created the beneficiary but does not list it';
-    const failed = await fail(ctx, deposit, 'BENEFICIARY_UNRESOLVED', msg);
+  if (outcome.kind === 'unlisted' || outcome.kind === 'ambiguous') {
+    const [type, msg] =
+      outcome.kind === 'ambiguous'
+        ? (['BENEFICIARY_AMBIGUOUS', AMBIGUOUS_MSG] as const)
+        : (['BENEFICIARY_UNRESOLVED', 'The bank created the beneficiary but does not list it'] as const);
+    const failed = await fail(ctx, deposit, type, msg);
     // Its record goes with it: a later deposit may create it again (the bank says if it exists).
     if (failed && created) await ctx.claims.forget(deposit.ownerKey, deposit.walletAccountId);
     return;
@@ -190,21 +208,19 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
  */
 const existsSignals = ['BENEFICIARY_ALREADY_EXISTS', 'BENEFICIARY_EXISTS', 'DUPLICATE_BENEFICIARY'] as const;
 
-/** The wallet's beneficiary in a list the bank answered, as found. */
-function walletIn(
-  list: { beneficiaries?: { id: string; accountNumber: string; status: string }[] | undefined },
-  wallet: WalletAccount,
-): Found | undefined {
-  const match = list.beneficiaries?.find((candidate) => isWalletAccount(wallet, candidate));
-  return match && { kind: 'listed', id: match.id, approved: match.status === 'approved' };
-}
+const AMBIGUOUS_MSG =
+  "The bank lists the wallet's account only masked, and nothing tells which entry is the wallet's (its full IBAN, or the id of our own creation)";
 
-/** What the calls under the lease found: a question (of the list or the creation), a match, or a creation. */
+/**
+ * What the calls under the lease found: a question (of the list or the creation), a match, a
+ * creation, or on a look-up, nothing (unlisted) or only masked entries that may be it (ambiguous).
+ */
 type Found =
   | { kind: 'question'; operation: 'list' | 'create'; question: Question; afterCreation?: boolean }
   | { kind: 'listed'; id: string; approved: boolean }
   | { kind: 'created' }
-  | { kind: 'unlisted' };
+  | { kind: 'unlisted' }
+  | { kind: 'ambiguous' };
 
 /** Records the beneficiary on the deposit; then the cool-down wait (its caller hears) or the transfer. */
 async function useBeneficiary(

@@ -1,6 +1,7 @@
 /**
- * reconcile: reads the transfer operation the bank accepted (`/v1/operation/get`, by the id recorded
- * with its submission's answer) until the bank says how it ended:
+ * reconcile: reads the transfer operation the bank accepted (`/v2/operation/get`: the spec shows no
+ * read of an operation, the provider's public documentation names this one; by the id recorded with
+ * its submission's answer) until the bank says how it ended:
  *   1. done: the deposit is done with the bank's reference;
  *   2. refused (a refusal that names the transfer's operation, not "later"): nothing moved; another
  *      try where the bank says how, a failure otherwise;

@@ -48,11 +48,20 @@ export async function beneficiariesAsOf(
       (beneficiary): ListedBeneficiary => ({
         id: beneficiary.id,
         name: beneficiary.name,
-        accountNumber: beneficiary.accountNumber,
+        accountNumber: bank.masksAccounts ? maskedAccount(beneficiary) : beneficiary.accountNumber,
         type: transferType(bank, beneficiary.swiftCode),
         status: at >= beneficiary.coolDownUntil ? 'approved' : 'pending',
       }),
     );
+}
+
+/**
+ * What a bank that masks accounts lists: the account number, or the IBAN when it has none, as four
+ * asterisks and its last four characters (`****3456`), whatever its length.
+ */
+export function maskedAccount(beneficiary: Pick<BeneficiaryRecord, 'accountNumber' | 'iban'>): string {
+  const shown = beneficiary.accountNumber.replace(/[\s-]/g, '') || beneficiary.iban;
+  return `****${shown.slice(-4)}`;
 }
 
 export function createBeneficiary(context: OperationContext, request: CreateBeneficiaryRequest) {
@@ -92,11 +101,10 @@ export function createBeneficiary(context: OperationContext, request: CreateBene
         coolDownUntil: now + periodMs(bank.accountsMetadata.beneficiaryCoolDownPeriod),
       };
     },
-    // The reference of a created beneficiary is its id (the `receiverID` of later transfers), or at
-    // a bank that answers receipts, a number unrelated to it: only the list gives the id there.
-    result: (beneficiary) => ({
-      reference: bank.creationReference === 'receipt' ? newId('rcp') : beneficiary.id,
-    }),
+    // The reference of a created beneficiary is the bank's receipt number for the creation, never
+    // its id: the list gives the id (the `receiverID` of later transfers), as at a bank whose
+    // receipts and beneficiaries are numbered apart.
+    result: () => ({ reference: newId('rcp') }),
     commit: (beneficiary, operation, precondition) =>
       store.createBeneficiary(beneficiary, operation, precondition),
   });

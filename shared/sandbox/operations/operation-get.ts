@@ -1,5 +1,5 @@
 /**
- * `/v1/operation/get`: the state of an operation of this connection, as `sync: true` would have
+ * `/v2/operation/get` (and its alias `/v1/operation/get`): the state of an operation of this connection, as `sync: true` would have
  * answered it (`initialized` while an asynchronous one runs, `USER_INPUT_EXPIRED` after a wait expired).
  * Records keep no copies of lists: a metadata or list operation's result is rebuilt here, from the
  * catalog and from the user's beneficiaries as they stood when the operation ran.

@@ -1,0 +1,182 @@
+/**
+ * The wallet's beneficiary in a bank's list, only when unambiguous: by its full account number or
+ * IBAN, or (a bank that masks them) by the one new entry after our own creation; never by name or
+ * by a masked fragment alone. Then the ensure-beneficiary step at such a bank, through the fakes.
+ */
+import { describe, expect, it } from 'vitest';
+import { localWallets } from '#infra/local/wallets';
+import { type ListedEntry, matchWallet } from '#shared/deposits/steps/beneficiary-match';
+import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
+import { walletAccounts } from '#shared/deposits/wallets';
+import { answers, banks, claimKey, world } from '../support/deposit-world.ts';
+
+// Account number 0331234567890123456, IBAN AE070331234567890123456.
+const [wallet] = walletAccounts(localWallets);
+if (!wallet) throw new Error('the local wallets have an AED account');
+
+const entry = (id: string, accountNumber: string, status = 'approved'): ListedEntry => ({
+  id,
+  accountNumber,
+  status,
+});
+
+describe('matchWallet', () => {
+  it.each([
+    ['the account number', '0331234567890123456'],
+    ['the IBAN', 'AE070331234567890123456'],
+    ['the IBAN, spaced and in lower case', 'ae07 0331 2345 6789 0123 456'],
+  ])('finds the entry listing %s in full', (_, accountNumber) => {
+    // act
+    const match = matchWallet([entry('ben-other', '9999'), entry('ben-1', accountNumber)], wallet);
+
+    // assess
+    expect(match).toEqual({ kind: 'listed', id: 'ben-1', approved: true });
+  });
+
+  it('finds nothing in a list of other accounts, whatever their names', () => {
+    // act
+    const match = matchWallet([entry('ben-1', '111122223333'), entry('ben-2', '****9999')], wallet);
+
+    // assess
+    expect(match).toBeUndefined();
+  });
+
+  it('two different ids listing the wallet in full are ambiguous', () => {
+    // act
+    const match = matchWallet(
+      [entry('ben-1', '0331234567890123456'), entry('ben-2', 'AE070331234567890123456')],
+      wallet,
+    );
+
+    // assess
+    expect(match).toEqual({ kind: 'ambiguous' });
+  });
+
+  it.each([
+    ['the account number', '****3456'],
+    ['with dots and a dash', '••••-3456'],
+    ['the IBAN', 'XXXXXXXXXXXXXXXXXXX3456'],
+  ])('a masked entry ending as %s does is ambiguous on its own', (_, accountNumber) => {
+    // act
+    const match = matchWallet([entry('ben-1', accountNumber)], wallet);
+
+    // assess
+    expect(match).toEqual({ kind: 'ambiguous' });
+  });
+
+  it('a masked entry with another end, or nothing visible, is not the wallet', () => {
+    // act
+    const match = matchWallet([entry('ben-1', '****1111'), entry('ben-2', '********')], wallet);
+
+    // assess
+    expect(match).toBeUndefined();
+  });
+
+  it('the one new masked entry after our creation is ours', () => {
+    // act
+    const match = matchWallet(
+      [entry('ben-old', '****1111'), entry('ben-new', '****3456', 'pending')],
+      wallet,
+      ['ben-old'],
+    );
+
+    // assess
+    expect(match).toEqual({ kind: 'listed', id: 'ben-new', approved: false });
+  });
+
+  it('a fitting entry listed before our creation does not hide the new one; two new ones are ambiguous', () => {
+    // act
+    const withOld = matchWallet([entry('ben-old', '****3456'), entry('ben-new', '****3456')], wallet, [
+      'ben-old',
+    ]);
+    const twoNew = matchWallet([entry('ben-a', '****3456'), entry('ben-b', '****3456')], wallet, []);
+
+    // assess
+    expect(withOld).toEqual({ kind: 'listed', id: 'ben-new', approved: true });
+    expect(twoNew).toEqual({ kind: 'ambiguous' });
+  });
+});
+
+/** A list the masked bank answers: each entry masked to its last four characters. */
+function maskedListing(...entries: ListedEntry[]) {
+  const beneficiaries = entries.map((listed) => ({ ...listed, name: 'Acme Wallet LLC', type: 'local' }));
+  return answers.done({ jobID: 'j', success: true, status: 'done', beneficiaries });
+}
+
+describe('ensure-beneficiary at a bank that masks accounts', () => {
+  it('creates the beneficiary and takes the one new masked entry as its id', async () => {
+    // prepare
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
+    w.provider.answer('listBeneficiaries', maskedListing(entry('ben-old', '****1111')));
+    w.provider.answer(
+      'createBeneficiary',
+      answers.done({ jobID: 'j', success: true, status: 'done', reference: 'rcp-1' }),
+    );
+    w.provider.answer(
+      'listBeneficiaries',
+      maskedListing(entry('ben-old', '****1111'), entry('ben-new', '****3456')),
+    );
+
+    // act
+    await ensureBeneficiary(deposit, ctx);
+
+    // assess
+    expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-new' });
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', beneficiaryId: 'ben-new' });
+  });
+
+  it('fails BENEFICIARY_AMBIGUOUS when the bank says it exists and lists it only masked', async () => {
+    // prepare
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
+    w.provider.answer('listBeneficiaries', maskedListing(entry('ben-1', '****3456')));
+    w.provider.answer('createBeneficiary', answers.refusal('BENEFICIARY_ALREADY_EXISTS'));
+
+    // act
+    await ensureBeneficiary(deposit, ctx);
+
+    // assess
+    expect(w.table.current(deposit.id)).toMatchObject({
+      status: 'failed',
+      step: 'completed',
+      failure: { type: 'BENEFICIARY_AMBIGUOUS', msg: expect.stringContaining('masked') },
+    });
+    expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+  });
+
+  it('on the look-up of a beneficiary the bank has, masked entries that may be it: BENEFICIARY_AMBIGUOUS', async () => {
+    // prepare
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const now = w.clock.now();
+    const deposit = await w.deposit({
+      step: 'ensure-beneficiary',
+      bank: banks.beneficiary,
+      beneficiaryLookupAt: now,
+    });
+    w.table.claimItems.set(claimKey, {
+      ownerKey: deposit.ownerKey,
+      walletAccountId: 'wallet-aed',
+      state: 'created',
+      depositId: deposit.id,
+      claimedAt: now,
+      lookupAt: now,
+    });
+    w.provider.answer('listBeneficiaries', maskedListing(entry('ben-1', '****3456')));
+
+    // act
+    await ensureBeneficiary(deposit, ctx);
+
+    // assess
+    expect(w.table.current(deposit.id)).toMatchObject({
+      status: 'failed',
+      failure: { type: 'BENEFICIARY_AMBIGUOUS' },
+    });
+    expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
+    // Its record goes with it: a later deposit may try again (the bank says if it exists).
+    expect(w.table.claimItems.get(claimKey)).toBeUndefined();
+  });
+});

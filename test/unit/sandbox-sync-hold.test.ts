@@ -1,0 +1,153 @@
+/**
+ * The time a bank takes, whichever way it is asked, over the in-memory store and a manual clock: a
+ * request sent with `sync: true` is held for the user's async delay, then answers its outcome (past
+ * what a request can wait, `initialized`, as `sync: false` would); a question holds the connection
+ * exactly its lifetime, and no longer.
+ */
+import { describe, expect, it } from 'vitest';
+import { createBeneficiary, listBeneficiaries } from '#shared/sandbox/operations/beneficiaries';
+import { getCardBalance } from '#shared/sandbox/operations/card-balance';
+import { getMetadata } from '#shared/sandbox/operations/metadata';
+import { getOperation } from '#shared/sandbox/operations/operation-get';
+import { createTransfer } from '#shared/sandbox/operations/transfers';
+import { faultWaitBudgetMs } from '#shared/spec/limits';
+import { givenSandbox, type SandboxTestUser, walletBeneficiary } from '../support/fake-sandbox-store.ts';
+
+const failed = (type: string) =>
+  expect.objectContaining({ success: false, status: 'failed', type, msg: expect.any(String) });
+
+/** The wallet beneficiary created; the id the list gives for it. */
+async function givenBeneficiary(user: SandboxTestUser): Promise<string> {
+  await user.call(createBeneficiary, { sync: true, ...walletBeneficiary() });
+  const listed = await user.call(listBeneficiaries, { sync: true });
+  const [beneficiary] = listed.body.beneficiaries as { id: string }[];
+  return String(beneficiary?.id);
+}
+
+describe('sync: true at a bank that takes time', () => {
+  it('holds the request for the async delay, then answers done and frees the connection', async () => {
+    // prepare
+    const { store, clock, createUser } = givenSandbox();
+    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 2 });
+    const receiverID = await givenBeneficiary(user);
+    const startedAt = clock.now();
+
+    // act
+    const answered = await user.call(createTransfer, {
+      sync: true,
+      amount: 30,
+      senderID: user.accountId,
+      receiverID,
+    });
+    const tookMs = clock.now() - startedAt;
+    const connection = await store.getConnection(user.connectionId);
+    const { transfers } = await store.getUserAssets(user.connectionId);
+
+    // assess
+    expect(tookMs).toBe(2_000);
+    expect(answered).toEqual({
+      status: 200,
+      body: {
+        operationID: expect.any(String),
+        success: true,
+        status: 'done',
+        reference: transfers[0]?.reference,
+      },
+    });
+    expect(connection?.lockOperationId).toBeUndefined();
+  });
+
+  it('takes as long as sync: false takes to complete, refusals too', async () => {
+    // prepare
+    const { clock, createUser } = givenSandbox();
+    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 3, balance: 10 });
+    const receiverID = await givenBeneficiary(user);
+    const fields = { amount: 50, senderID: user.accountId, receiverID };
+
+    // act
+    const syncStartedAt = clock.now();
+    const synchronous = await user.call(createTransfer, { ...fields, sync: true });
+    const syncMs = clock.now() - syncStartedAt;
+    const accepted = await user.call(createTransfer, { ...fields, sync: false });
+    const operationID = String(accepted.body.operationID);
+    clock.advance(3_000 - 1);
+    const early = await user.call(getOperation, { operationID });
+    clock.advance(1);
+    const completed = await user.call(getOperation, { operationID });
+
+    // assess
+    expect(syncMs).toBe(3_000);
+    expect(synchronous).toEqual({ status: 422, body: failed('INSUFFICIENT_BALANCE') });
+    expect(accepted.status).toBe(202);
+    expect(early.body).toMatchObject({ status: 'initialized' });
+    expect(completed.body).toEqual(failed('INSUFFICIENT_BALANCE'));
+  });
+
+  it('past what a request can wait: answers initialized when the wait ends, done once read after', async () => {
+    // prepare
+    const { store, clock, createUser } = givenSandbox();
+    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 60 });
+    const startedAt = clock.now();
+
+    // act
+    const answered = await user.call(getMetadata, { sync: true });
+    const tookMs = clock.now() - startedAt;
+    const jobID = String(answered.body.jobID);
+    const meanwhile = await user.call(getCardBalance, { cardID: 'card_none', sync: true });
+    clock.set(startedAt + 60_000);
+    const completed = await user.call(getOperation, { jobID });
+    const connection = await store.getConnection(user.connectionId);
+
+    // assess
+    expect(tookMs).toBe(faultWaitBudgetMs);
+    expect(answered).toEqual({ status: 202, body: { jobID, success: true, status: 'initialized' } });
+    expect(meanwhile).toEqual({ status: 409, body: failed('OPERATION_IN_PROGRESS') });
+    expect(completed.body).toMatchObject({ jobID, success: true, status: 'done' });
+    expect(connection?.lockUntil).toBe(startedAt + 60_000);
+  });
+
+  it('a question: held for the delay, then asked; answerable at once', async () => {
+    // prepare
+    const { clock, createUser } = givenSandbox();
+    const user = await createUser('SANDBOX_OTP', { asyncDelaySeconds: 2 });
+    const startedAt = clock.now();
+
+    // act
+    const asked = await user.call(getCardBalance, { cardID: user.cardId, sync: true });
+    const tookMs = clock.now() - startedAt;
+    const userInputs = [{ id: 'otp', index: 0, query: '', answer: '123456' }];
+    const done = await user.call(getCardBalance, { cardID: user.cardId, sync: true, userInputs });
+
+    // assess
+    expect(tookMs).toBe(2_000);
+    expect(asked.body).toMatchObject({ success: true, status: 'user_input_required' });
+    expect(done.body).toMatchObject({ operationID: asked.body.operationID, status: 'done' });
+  });
+});
+
+describe('a question holds the connection exactly its lifetime', () => {
+  it.each([
+    { sync: true, name: 'sync: true' },
+    { sync: false, name: 'sync: false' },
+  ])('$name: taken until the question expires, free from that instant', async ({ sync }) => {
+    // prepare
+    const { clock, createUser } = givenSandbox();
+    const user = await createUser('SANDBOX_OTP', { asyncDelaySeconds: 0, inputTtlSeconds: 30 });
+    const asked = await user.call(getCardBalance, { cardID: user.cardId, sync });
+    const askedAt = clock.now();
+
+    // act
+    clock.set(askedAt + 30_000 - 1);
+    const justBefore = await user.call(getCardBalance, { cardID: user.cardId, sync: true });
+    clock.set(askedAt + 30_000);
+    const atExpiry = await user.call(getCardBalance, { cardID: user.cardId, sync: true });
+    const late = await user.call(getOperation, { operationID: String(asked.body.operationID) });
+
+    // assess
+    expect(asked.body).toMatchObject({ status: 'user_input_required' });
+    expect(justBefore).toEqual({ status: 409, body: failed('OPERATION_IN_PROGRESS') });
+    expect(atExpiry.body).toMatchObject({ success: true, status: 'user_input_required' });
+    expect(atExpiry.body.operationID).not.toBe(asked.body.operationID);
+    expect(late.body).toEqual(failed('USER_INPUT_EXPIRED'));
+  });
+});
