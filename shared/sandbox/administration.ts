@@ -76,6 +76,9 @@ export class Administration {
         ...(request.asyncDelaySeconds === undefined
           ? {}
           : { asyncDelayMs: request.asyncDelaySeconds * 1000 }),
+        ...(request.transferDelaySeconds === undefined
+          ? {}
+          : { transferDelayMs: request.transferDelaySeconds * 1000 }),
         faults: [],
         createdAt: now,
       },

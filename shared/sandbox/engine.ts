@@ -275,9 +275,16 @@ export class OperationEngine {
       response: { success: true, status: 'done' },
       httpStatus: 200,
       // The bank takes this long whether it is asked to answer at once (`sync: true`) or not.
-      completesAt: now + (connection.asyncDelayMs ?? this.settings.asyncDelayMs),
+      completesAt: now + this.takesMs(connection, spec.kind),
       createdAt: now,
     };
+  }
+
+  /** How long the bank takes over an operation of this kind for this user. */
+  private takesMs(connection: ConnectionRecord, kind: OperationKind): number {
+    const all = connection.asyncDelayMs ?? this.settings.asyncDelayMs;
+    const transfer = kind === 'transfer.create' || kind === 'transfer.autoflow';
+    return transfer ? (connection.transferDelayMs ?? all) : all;
   }
 
   private async takeConnection(connection: ConnectionRecord, operationId: string) {

@@ -28,6 +28,8 @@ export interface ConnectionRecord {
   inputTtlMs?: number;
   /** How long this user's asynchronous operations run (else the sandbox's setting). */
   asyncDelayMs?: number;
+  /** How long this user's transfers run, where it differs (else `asyncDelayMs`). */
+  transferDelayMs?: number;
   /** The operation holding the connection, and until when (epoch ms). */
   lockOperationId?: string;
   lockUntil?: number;

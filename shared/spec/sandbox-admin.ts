@@ -25,6 +25,12 @@ export const CreateSandboxUserRequest = z.object({
   inputTtlSeconds: z.number().int().min(1).max(86_400).optional(),
   /** How long the bank takes with this user's operations: `sync: false` stays `initialized`, `sync: true` is held (default `SANDBOX_ASYNC_DELAY_MS`). */
   asyncDelaySeconds: z.number().int().min(0).max(86_400).optional(),
+  /**
+   * How long the bank takes to carry out this user's transfers (both forms), where that differs from
+   * its other operations: a bank whose reads answer at once while its payments clear later
+   * (default `asyncDelaySeconds`).
+   */
+  transferDelaySeconds: z.number().int().min(0).max(86_400).optional(),
 });
 export type CreateSandboxUserRequest = z.infer<typeof CreateSandboxUserRequest>;
 

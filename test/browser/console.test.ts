@@ -54,10 +54,9 @@ describe('the operator console', () => {
     // prepare: the console open before the deposit exists, so it is seen arriving
     const page = await openConsole();
     await page.getByTestId('tab-initialized').click();
-    // The bank takes 2 s over each operation (its reads held that long too, within PROVIDER_TIMEOUT_MS):
-    // the deposit stays in flight (reads, cool-down, then the transfer's outcome read back) for some
-    // 12 s, well past the page's first look at it.
-    const user = await createUser(stack, 'SANDBOX_COOLDOWN_FAST', { asyncDelaySeconds: 2 });
+    // The bank carries the transfer out 4 s after accepting it: the deposit stays in flight (cool-down,
+    // then the transfer's outcome read back) for some 9 s, well past the page's first look at it.
+    const user = await createUser(stack, 'SANDBOX_COOLDOWN_FAST', { transferDelaySeconds: 4 });
     const deposits = depositsOf(stack, user);
 
     // act
@@ -122,7 +121,7 @@ describe('the operator console', () => {
     // prepare: the bank moves the money, then the answer is lost (past PROVIDER_TIMEOUT_MS)
     const user = await createUser(stack, 'SANDBOX_BENEFICIARY');
     await setFaults(stack, user, [
-      { path: '/v1/payment/transfer/create', outcome: 'timeout', timeoutMs: 3_000, phase: 'after', times: 1 },
+      { path: '/v1/payment/transfer/create', outcome: 'timeout', timeoutMs: 1_500, phase: 'after', times: 1 },
     ]);
     const deposits = depositsOf(stack, user);
     const operationID = await deposits.start(42);

@@ -51,9 +51,8 @@ describe('cancel, in the other states', () => {
   });
 
   it('refuses a deposit reading its transfer outcome (reconcile), which then ends done', async () => {
-    // prepare: the bank takes 2 s over every operation (its sync reads held that long too, within
-    // PROVIDER_TIMEOUT_MS), so the transfer is carried out 2 s after the bank accepted it
-    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 2 });
+    // prepare: the bank carries the transfer out 4 s after accepting it (its reads answer at once)
+    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 0, transferDelaySeconds: 4 });
     const started = await startDeposit(user, { amount: 31 });
     const id = String(started.body.operationID);
     await depositWhen(user, id, (deposit) => deposit.step === 'reconcile', 60_000);

@@ -358,14 +358,14 @@ describe.concurrent('the provider fails', () => {
   it.for([
     {
       name: 'timeout after the bank moved the money',
-      fault: { outcome: 'timeout', timeoutMs: 3_000, phase: 'after' },
+      fault: { outcome: 'timeout', timeoutMs: 1_500, phase: 'after' },
       reason: 'timeout',
       transfers: 1,
       label: 'one transfer',
     },
     {
       name: 'timeout before the bank saw it',
-      fault: { outcome: 'timeout', timeoutMs: 3_000, phase: 'before' },
+      fault: { outcome: 'timeout', timeoutMs: 1_500, phase: 'before' },
       reason: 'timeout',
       transfers: 0,
       label: 'no transfer',
@@ -382,7 +382,7 @@ describe.concurrent('the provider fails', () => {
     async ({ fault, reason, transfers }, { expect }) => {
       // prepare
       const user = await createUser('SANDBOX_BENEFICIARY');
-      // fault: the sandbox fails the user's next transfer call (PROVIDER_TIMEOUT_MS is 2500)
+      // fault: the sandbox fails the user's next transfer call (PROVIDER_TIMEOUT_MS is 1000)
       await setFaults(user, [{ path: TRANSFER, times: 1, ...fault }]);
 
       // act
@@ -417,7 +417,7 @@ describe.concurrent('the provider fails', () => {
       {
         path: '/v1/payment/beneficiaries/create',
         outcome: 'timeout',
-        timeoutMs: 3_000,
+        timeoutMs: 1_500,
         phase: 'after',
         times: 1,
       },

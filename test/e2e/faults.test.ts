@@ -185,7 +185,7 @@ describe('fault headers on provider operations', () => {
     const user = await createUser('SANDBOX_BENEFICIARY');
     const started = performance.now();
 
-    // act: the sandbox hangs for SANDBOX_TIMEOUT_MS (3 s); the client waits 300 ms only
+    // act: the sandbox hangs for SANDBOX_TIMEOUT_MS (1.5 s); the client waits 300 ms only
     const attempt = fetch(`${sandboxUrl}${METADATA}`, {
       method: 'POST',
       headers: {

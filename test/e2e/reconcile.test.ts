@@ -18,9 +18,9 @@ function notesAt(deposit: Record<string, unknown>, step: string) {
 
 describe('reconcile', () => {
   it('the operation completing later: read until done, one transfer, one deposit.done', async () => {
-    // prepare: the bank takes 2 s over every operation (its sync reads held that long too), so the
-    // transfer is still running at the first read, 1 s after its submission
-    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 2 });
+    // prepare: the bank takes 3 s to carry out a transfer (its reads answer in the stack's 400 ms),
+    // so the transfer is still running at the first read, 1 s after its submission
+    const user = await createUser('SANDBOX_BENEFICIARY', { transferDelaySeconds: 3 });
 
     // act
     const started = await startDeposit(user, { amount: 40 });
@@ -55,7 +55,7 @@ describe('reconcile', () => {
     const user = await createUser('SANDBOX_BENEFICIARY');
     await setFaults(user, [
       { path: OPERATION_GET, outcome: 'error', status: 503, times: 1 },
-      { path: OPERATION_GET, outcome: 'timeout', timeoutMs: 3_000, times: 1 },
+      { path: OPERATION_GET, outcome: 'timeout', timeoutMs: 1_500, times: 1 },
     ]);
 
     // act
@@ -65,8 +65,12 @@ describe('reconcile', () => {
     // assess
     expect(done).toMatchObject({ status: 'done', reference: expect.any(String) });
     const notes = notesAt(done, 'reconcile');
-    expect(notes).toContain('transfer outcome, read 1: the read failed (server_error)');
-    expect(notes).toContain('transfer outcome, read 2: the read failed (timeout)');
+    expect(notes, JSON.stringify(notes)).toContain(
+      'transfer outcome, read 1: the read failed (server_error)',
+    );
+    expect(notes, JSON.stringify(done.history)).toContain(
+      'transfer outcome, read 2: the read failed (timeout)',
+    );
     expect((await stateOf(user)).transfers).toHaveLength(1);
   });
 

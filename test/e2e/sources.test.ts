@@ -146,7 +146,8 @@ describe('a payment source on every sandbox bank', () => {
 
   it('at a bank that carries the transfer out later: the transfer, then reads of its outcome until done', async () => {
     // prepare
-    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 2 });
+    // the bank carries transfers out 2 s after accepting them (its reads answer at once)
+    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 0, transferDelaySeconds: 2 });
     expect((await prepareSource(user)).status).toBe('ready');
     await takeProviderCalls(user);
 

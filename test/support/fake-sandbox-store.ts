@@ -314,7 +314,12 @@ export function givenSandbox<C extends Clock = ManualClock>(
 
   async function createUser(
     bankId: string,
-    settings: { balance?: number; inputTtlSeconds?: number; asyncDelaySeconds?: number } = {},
+    settings: {
+      balance?: number;
+      inputTtlSeconds?: number;
+      asyncDelaySeconds?: number;
+      transferDelaySeconds?: number;
+    } = {},
   ): Promise<SandboxTestUser> {
     const { administration } = sandbox;
     const created = await administration.createUser({ appSecret: testAppSecret, bankId, ...settings });

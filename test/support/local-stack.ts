@@ -25,14 +25,12 @@ declare module 'vitest' {
 export const testEnv = {
   SANDBOX_APP_SECRET: 'sandbox-local-app-secret',
   SANDBOX_ASYNC_DELAY_MS: '400',
-  // A hang outlasts the client's wait; a bank that takes 2 s (`asyncDelaySeconds: 2`) holds a
-  // `sync: true` read that long, which the client waits out.
-  SANDBOX_TIMEOUT_MS: '3000',
+  SANDBOX_TIMEOUT_MS: '1500',
   // The fast cool-down bank (3.6 s) then goes through the schedule path.
   LONG_WAIT_SECONDS: '2',
   INPUT_TTL_SECONDS: '6',
   STALL_AFTER_SECONDS: '3',
-  PROVIDER_TIMEOUT_MS: '2500',
+  PROVIDER_TIMEOUT_MS: '1000',
   MAX_RETRIES: '6',
   // Webhook retries come at once (the backoff itself is a unit test), so the DLQ is seconds away.
   WEBHOOK_RETRY_BASE_SECONDS: '0',

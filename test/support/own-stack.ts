@@ -41,7 +41,7 @@ export interface User {
 export async function createUser(
   stack: LocalStack,
   bankId: string,
-  settings: { asyncDelaySeconds?: number } = {},
+  settings: { asyncDelaySeconds?: number; transferDelaySeconds?: number } = {},
 ): Promise<User> {
   const created = await post(`${stack.sandboxUrl}/sandbox/users`, { appSecret, bankId, ...settings });
   if (created.status !== 201) throw new Error(`user not created: ${JSON.stringify(created.body)}`);

@@ -61,6 +61,7 @@ export async function createUser(
     balance?: number;
     inputTtlSeconds?: number;
     asyncDelaySeconds?: number;
+    transferDelaySeconds?: number;
     appSecret?: string;
   } = {},
 ): Promise<TestUser> {

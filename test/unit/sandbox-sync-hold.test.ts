@@ -57,6 +57,42 @@ describe('sync: true at a bank that takes time', () => {
     expect(connection?.lockOperationId).toBeUndefined();
   });
 
+  it('a bank whose transfers take longer than its reads (transferDelaySeconds): reads held their time, transfers theirs', async () => {
+    // prepare
+    const { clock, createUser } = givenSandbox();
+    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 0, transferDelaySeconds: 4 });
+    const receiverID = await givenBeneficiary(user);
+
+    // act
+    const readStartedAt = clock.now();
+    const metadata = await user.call(getMetadata, { sync: true });
+    const readMs = clock.now() - readStartedAt;
+    const transferStartedAt = clock.now();
+    const transfer = await user.call(createTransfer, {
+      sync: true,
+      amount: 30,
+      senderID: user.accountId,
+      receiverID,
+    });
+    const transferMs = clock.now() - transferStartedAt;
+    const accepted = await user.call(createTransfer, {
+      sync: false,
+      amount: 31,
+      senderID: user.accountId,
+      receiverID,
+    });
+    clock.advance(4_000 - 1);
+    const early = await user.call(getOperation, { operationID: String(accepted.body.operationID) });
+
+    // assess
+    expect(metadata.body).toMatchObject({ status: 'done' });
+    expect(readMs).toBe(0);
+    expect(transfer.body).toMatchObject({ status: 'done' });
+    expect(transferMs).toBe(4_000);
+    expect(accepted).toMatchObject({ status: 202, body: { status: 'initialized' } });
+    expect(early.body).toMatchObject({ status: 'initialized' });
+  });
+
   it('takes as long as sync: false takes to complete, refusals too', async () => {
     // prepare
     const { clock, createUser } = givenSandbox();
