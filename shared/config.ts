@@ -128,6 +128,45 @@ const VaultEnv = z.object({
   LOCAL_ENCRYPTION_KEY: z.string().optional(),
 });
 
+/** The owner key's least length: an HMAC-SHA256 key of 256 bits or more. */
+const ownerKeyMinBytes = 32;
+const ownerKeyForm = `base64 of at least ${ownerKeyMinBytes} random bytes (openssl rand -base64 32)`;
+/** An owner key as written (base64, or base64url), as the bytes it stands for. */
+const OwnerKeyValue = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, `must be ${ownerKeyForm}`)
+  .transform((text) => Buffer.from(text, 'base64'))
+  .refine((key) => key.length >= ownerKeyMinBytes, `must be ${ownerKeyForm}`);
+
+/**
+ * The owner key: what callers' access tokens and user secrets are keyed by (HMAC-SHA256), so that
+ * their deposits, leases and claims are (`shared/wiring/owner-digests.ts`). Locally OWNER_KEY (the
+ * local stack makes one per start when unset); in AWS the Secrets Manager secret holding it, read
+ * once at cold start (wins over the value). Only the routes that take a caller's token read it.
+ */
+const OwnerKeyEnv = z
+  .object({
+    OWNER_KEY: OwnerKeyValue.optional(),
+    OWNER_KEY_SECRET_ARN: z.string().startsWith('arn:').optional(),
+  })
+  .superRefine((env, context) => {
+    if (env.OWNER_KEY === undefined && env.OWNER_KEY_SECRET_ARN === undefined)
+      context.addIssue({
+        code: 'custom',
+        path: ['OWNER_KEY'],
+        message: `must be set to ${ownerKeyForm}, or OWNER_KEY_SECRET_ARN to the secret holding it`,
+      });
+  });
+
+/** The owner key a secret holds, checked as OWNER_KEY is; an error names `variable` (the secret's ARN). */
+export function ownerKeyFrom(value: unknown, variable: string): Buffer {
+  const parsed = OwnerKeyValue.safeParse(value);
+  if (!parsed.success)
+    throw new Error(`Invalid configuration: ${variable}: the secret must hold ${ownerKeyForm}`);
+  return parsed.data;
+}
+
 const NotifyEnv = z.object({ NOTIFY_QUEUE_URL: queueUrl.optional() });
 
 /**
@@ -194,6 +233,7 @@ export const providerConfig = once(ProviderEnv);
 export const walletsConfig = once(WalletsEnv);
 export const tuningConfig = once(TuningEnv);
 export const vaultConfig = once(VaultEnv);
+export const ownerKeyConfig = once(OwnerKeyEnv);
 export const notifyConfig = once(NotifyEnv);
 export const operatorConfig = once(OperatorEnv);
 export const webhookConfig = once(WebhookEnv);

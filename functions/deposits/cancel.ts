@@ -1,9 +1,9 @@
 import { cancelDeposit } from '#shared/deposits/cancel';
 import { depositRoute } from '#shared/deposits/routes';
 import { CancelDepositRequest } from '#shared/deposits/schemas';
-import { cancelPorts } from '#shared/wiring/cancel';
+import { ownerCancelPorts } from '#shared/wiring/cancel';
 
-const context = cancelPorts('cancel');
+const context = await ownerCancelPorts('cancel');
 
 export const handler = depositRoute(CancelDepositRequest, ({ body, accessToken }) =>
   cancelDeposit({ depositId: body.operationID, accessToken, userSecret: body.userSecret }, context),

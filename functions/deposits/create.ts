@@ -3,7 +3,7 @@ import { CreateDepositRequest } from '#shared/deposits/schemas';
 import { startDeposit } from '#shared/deposits/start';
 import { startPorts } from '#shared/wiring/start';
 
-const context = startPorts('create');
+const context = await startPorts('create');
 
 export const handler = depositRoute(CreateDepositRequest, ({ body, accessToken, event }) =>
   startDeposit({ ...body, accessToken, idempotencyKey: idempotencyKeyOf(event) }, context),

@@ -2,9 +2,14 @@ import { systemClock } from '#shared/clock';
 import { type ReadContext, readDeposit } from '#shared/deposits/read';
 import { depositRoute } from '#shared/deposits/routes';
 import { GetDepositRequest } from '#shared/deposits/schemas';
+import { ownerDigests } from '#shared/wiring/owner-digests';
 import { tableEntities } from '#shared/wiring/table';
 
-const context: ReadContext = { deposits: tableEntities.deposits(), clock: systemClock };
+const context: ReadContext = {
+  deposits: tableEntities.deposits(),
+  clock: systemClock,
+  ownerDigests: await ownerDigests(),
+};
 
 export const handler = depositRoute(GetDepositRequest, ({ body, accessToken }) =>
   readDeposit({ depositId: body.operationID, accessToken, userSecret: body.userSecret }, context),

@@ -2,9 +2,14 @@ import { systemClock } from '#shared/clock';
 import { type ListContext, listDeposits } from '#shared/deposits/read';
 import { depositRoute } from '#shared/deposits/routes';
 import { ListDepositsRequest } from '#shared/deposits/schemas';
+import { ownerDigests } from '#shared/wiring/owner-digests';
 import { tableEntities } from '#shared/wiring/table';
 
-const context: ListContext = { owners: tableEntities.owners(), clock: systemClock };
+const context: ListContext = {
+  owners: tableEntities.owners(),
+  clock: systemClock,
+  ownerDigests: await ownerDigests(),
+};
 
 export const handler = depositRoute(ListDepositsRequest, ({ body, accessToken }) =>
   listDeposits({ accessToken, userSecret: body.userSecret, limit: body.limit, cursor: body.cursor }, context),

@@ -1,9 +1,9 @@
 import { cancelSource } from '#shared/deposits/cancel';
 import { depositRoute } from '#shared/deposits/routes';
 import { CancelSourceRequest } from '#shared/deposits/schemas';
-import { cancelPorts } from '#shared/wiring/cancel';
+import { ownerCancelPorts } from '#shared/wiring/cancel';
 
-const context = cancelPorts('cancelSource');
+const context = await ownerCancelPorts('cancelSource');
 
 export const handler = depositRoute(CancelSourceRequest, ({ body, accessToken }) =>
   cancelSource({ sourceId: body.sourceID, accessToken, userSecret: body.userSecret }, context),

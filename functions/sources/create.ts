@@ -3,7 +3,7 @@ import { CreateSourceRequest } from '#shared/deposits/schemas';
 import { startSource } from '#shared/deposits/start';
 import { startPorts } from '#shared/wiring/start';
 
-const context = startPorts('createSource');
+const context = await startPorts('createSource');
 
 export const handler = depositRoute(CreateSourceRequest, ({ body, accessToken, event }) =>
   startSource({ ...body, accessToken, idempotencyKey: idempotencyKeyOf(event) }, context),

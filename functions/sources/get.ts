@@ -2,9 +2,14 @@ import { systemClock } from '#shared/clock';
 import { type ReadContext, readSource } from '#shared/deposits/read';
 import { depositRoute } from '#shared/deposits/routes';
 import { GetSourceRequest } from '#shared/deposits/schemas';
+import { ownerDigests } from '#shared/wiring/owner-digests';
 import { tableEntities } from '#shared/wiring/table';
 
-const context: ReadContext = { deposits: tableEntities.deposits(), clock: systemClock };
+const context: ReadContext = {
+  deposits: tableEntities.deposits(),
+  clock: systemClock,
+  ownerDigests: await ownerDigests(),
+};
 
 export const handler = depositRoute(GetSourceRequest, ({ body, accessToken }) =>
   readSource({ sourceId: body.sourceID, accessToken, userSecret: body.userSecret }, context),

@@ -2,9 +2,14 @@ import { systemClock } from '#shared/clock';
 import { type ListContext, listSources } from '#shared/deposits/read';
 import { depositRoute } from '#shared/deposits/routes';
 import { ListSourcesRequest } from '#shared/deposits/schemas';
+import { ownerDigests } from '#shared/wiring/owner-digests';
 import { tableEntities } from '#shared/wiring/table';
 
-const context: ListContext = { owners: tableEntities.owners(), clock: systemClock };
+const context: ListContext = {
+  owners: tableEntities.owners(),
+  clock: systemClock,
+  ownerDigests: await ownerDigests(),
+};
 
 export const handler = depositRoute(ListSourcesRequest, ({ body, accessToken }) =>
   listSources({ accessToken, userSecret: body.userSecret, limit: body.limit, cursor: body.cursor }, context),

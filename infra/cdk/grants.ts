@@ -13,6 +13,7 @@
  *   status index    Query on the `byStatus` index, BatchGetItem of the deposits it names (the operator's list)
  *   queue depths    GetQueueAttributes on every queue of the topology and its DLQ (the operator's)
  *   credentials     seal: GenerateDataKey (the API); open: Decrypt (the steps) - AWS Encryption SDK
+ *   owner keys      GetSecretValue of the owner-key secret (the routes that take a caller's token)
  *   sends / wakes   SendMessage on those step queues; CreateSchedule in the group and PassRole of
  *                   the scheduler's role when it wakes any
  *   unschedules     DeleteSchedule in the group (the cancel)
@@ -67,6 +68,8 @@ export interface Grants {
   deletesSchedules?: boolean;
   /** Reads the message counts of every queue and of its DLQ. */
   readsQueueDepths?: boolean;
+  /** The secrets it reads at cold start: the owner key, for the routes that take a token. */
+  secrets?: readonly 'ownerKey'[];
 }
 
 /** A deposits handler's grants, from its reach. */
@@ -83,5 +86,6 @@ export function grantsOf(name: ReachName): Grants {
     createsSchedules: handler.wakes.length > 0,
     ...(handler.unschedules ? { deletesSchedules: true } : {}),
     ...(handler.queueDepths ? { readsQueueDepths: true } : {}),
+    ...(handler.ownerKeys ? { secrets: ['ownerKey'] as const } : {}),
   };
 }

@@ -28,6 +28,11 @@ export const suppressions = {
     reason:
       'The webhook signing secret is shared with the receiver, who must switch to a new one at the same moment; it is rotated by hand with the receiver (README, "Rotate the webhook secret"), not by a Lambda on a timer.',
   },
+  ownerKeyRotation: {
+    id: 'AwsSolutions-SMG4',
+    reason:
+      'The owner key keys every deposit, lease and claim by its caller: a new key makes the deposits in flight unreachable by their owners, so it is rotated by hand with no deposit in flight (README, "The owner key"), never by a Lambda on a timer.',
+  },
   sandboxSecretRotation: {
     id: 'AwsSolutions-SMG4',
     reason:

@@ -20,10 +20,10 @@ import { type Grants, grantsOf } from './grants.ts';
 
 export type TableKey = keyof typeof tables;
 export type QueueKey = keyof typeof queues;
-export type SecretKey = 'webhookSigning' | 'sandboxApp';
+export type SecretKey = 'webhookSigning' | 'sandboxApp' | 'ownerKey';
 export type Component = 'deposits' | 'sandbox';
 
-export interface FunctionSettings extends Omit<Grants, 'table' | 'index'> {
+export interface FunctionSettings extends Omit<Grants, 'table' | 'index' | 'secrets'> {
   /** The handler module, relative to the project root (the topology's path). */
   handler: string;
   component: Component;
@@ -35,6 +35,7 @@ export interface FunctionSettings extends Omit<Grants, 'table' | 'index'> {
   table?: { key: TableKey; actions: readonly string[] };
   /** Query on one index. */
   index?: { key: TableKey; name: string };
+  /** The secrets it reads (at cold start), by their ARNs in its environment. */
   secrets: readonly SecretKey[];
 }
 

@@ -8,8 +8,8 @@
  */
 import { z } from 'zod';
 import { failedEnvelope, problemsOf } from '#shared/middleware/http';
-import { digest } from '#shared/secrets';
 import { badRequest } from '#shared/spec/errors';
+import { configuredOwnerDigests } from '#shared/wiring/owner-digests';
 import { localClock } from './clock.ts';
 import { crashPointNames, crashPoints } from './crash-points.ts';
 import type { LocalRoutes } from './gateway.ts';
@@ -54,7 +54,8 @@ export function localControls(): LocalRoutes {
       'POST /_local/crash',
       async (body) =>
         parsed(CrashRule, body, ({ point, accessToken, step, times }) => {
-          crashPoints.arm(point, digest(accessToken), { step, times });
+          // Keyed as the deposits key their connection (`ownerKey`), so a rule meets their writes.
+          crashPoints.arm(point, configuredOwnerDigests().of(accessToken), { step, times });
           return { status: 200, body: { armed: { point, step, times: times ?? 1 } } };
         }),
     ],

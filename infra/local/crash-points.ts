@@ -3,7 +3,8 @@
  * prove that no deposit transfers twice or gets stranded. Production code carries no seam for them:
  * `crash-wrappers.ts` wraps the adapters and the provider client from outside, on their prototypes,
  * when the local stack starts. Inert until a test arms a rule (`POST /_local/crash` on the deposits
- * gateway), for one connection (the digest of its access token) and optionally a step.
+ * gateway), for one connection (its deposits' `ownerKey`: the keyed digest of its access token under
+ * the stack's OWNER_KEY) and optionally a step.
  *
  * Around every write a step makes, and its provider calls, a step can die before it or after it:
  * together they cover the gap between any two consecutive writes.

@@ -12,7 +12,7 @@ import { SqsStepQueues } from '#shared/adapters/step-queues';
 import type { BeneficiaryClaim, Deposit, DepositStep, StepMessage } from '#shared/deposits/model';
 import { ProviderClient, type ProviderCredentials } from '#shared/provider/client';
 import { ProviderUnknownOutcome } from '#shared/provider/outcomes';
-import { digest } from '#shared/secrets';
+import { configuredOwnerDigests } from '#shared/wiring/owner-digests';
 import {
   anyArmed,
   type CrashPoint,
@@ -159,7 +159,8 @@ function wrapProvider() {
     const call = client[name];
     if (!call) throw new Error(`ProviderClient has no ${name}`);
     client[name] = async function (this: ProviderClient, credentials, ...rest) {
-      const ownerKey = digest(credentials.accessToken);
+      // The deposits' own key of the connection (the stack's owner key), which the rules name.
+      const ownerKey = configuredOwnerDigests().of(credentials.accessToken);
       const depositId = lastOfOwner.get(ownerKey)?.depositId;
       await check('before-provider-call', step, ownerKey, depositId);
       let answer: unknown;

@@ -1,9 +1,11 @@
 /**
  * The provider journal, for the local stack only: every request this process's provider client sends,
  * by connection (the digest of its access token), so a test can say exactly which calls a deposit
- * made. Production code carries no seam for it: `installProviderJournal` wraps the client's one
- * sending method on its prototype, as the crash points wrap its operations. Read and cleared through
- * `POST /_local/provider-calls` on the deposits gateway.
+ * made. A bare SHA-256 on purpose: the journal is a map of this process's own, in memory, written
+ * and read only here (never compared with a deposit's `ownerKey`, which is keyed), and it keeps no
+ * token in the clear. Production code carries no seam for it: `installProviderJournal` wraps the
+ * client's one sending method on its prototype, as the crash points wrap its operations. Read and
+ * cleared through `POST /_local/provider-calls` on the deposits gateway.
  */
 import { ProviderClient } from '#shared/provider/client';
 import { digest } from '#shared/secrets';

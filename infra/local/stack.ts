@@ -136,6 +136,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       WALLET_ACCOUNTS: JSON.stringify(localWallets),
       DEFAULT_WALLET_ACCOUNT_ID: localWallets[0]?.id ?? '',
       LOCAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      // What callers' tokens are keyed by (HMAC): OWNER_KEY when set, else random per start (the
+      // tables are in memory: nothing outlives the stack that keyed it).
+      OWNER_KEY: process.env.OWNER_KEY || randomBytes(32).toString('base64'),
       // Metrics are CloudWatch EMF lines; locally they would only clutter the terminal.
       POWERTOOLS_METRICS_DISABLED: 'true',
       ...userEnv,

@@ -1,8 +1,9 @@
 /**
- * What the deposits keep: the deposits table, the key that seals callers' credentials, the webhook
- * signing secret, the step queues and their DLQs (deposits in flight), and the schedule group with
- * the role and DLQ its pending wake-ups use. Plus the alarm topic every stack reports to. Apart from
- * the functions, so that redeploying or removing those never touches a deposit.
+ * What the deposits keep: the deposits table, the key that seals callers' credentials, the owner key
+ * (the secret a caller's deposits are keyed by), the webhook signing secret, the step queues and
+ * their DLQs (deposits in flight), and the schedule group with the role and DLQ its pending wake-ups
+ * use. Plus the alarm topic every stack reports to. Apart from the functions, so that redeploying or
+ * removing those never touches a deposit.
  */
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -31,6 +32,8 @@ export class DepositsStatefulStack extends Stack {
   readonly depositsTable: dynamodb.Table;
   readonly credentialsKey: kms.Key;
   readonly webhookSecret: secretsmanager.Secret;
+  /** The key of the keyed digests (HMAC) a caller's deposits, leases and claims are keyed by. */
+  readonly ownerKeySecret: secretsmanager.Secret;
   readonly queues: Record<QueueKey, StepQueue>;
   readonly scheduleGroup: scheduler.ScheduleGroup;
   readonly schedulerRole: iam.Role;
@@ -64,6 +67,16 @@ export class DepositsStatefulStack extends Stack {
       removalPolicy,
     });
     suppress(this.webhookSecret, ['webhookSecretRotation']);
+
+    // 64 random characters of [A-Za-z0-9], read as base64: a 48-byte HMAC key (about 380 bits).
+    // Only the routes that take a caller's token read it; it stays with the deposits it keys.
+    this.ownerKeySecret = new secretsmanager.Secret(this, 'OwnerKeySecret', {
+      description:
+        'The key of the keyed digests (HMAC-SHA256) of callers’ access tokens and user secrets that deposits, leases and claims are keyed by',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+      removalPolicy,
+    });
+    suppress(this.ownerKeySecret, ['ownerKeyRotation']);
 
     this.queues = Object.fromEntries(
       (Object.entries(queues) as [QueueKey, (typeof queues)[QueueKey]][]).map(([key, spec]) => [
@@ -150,6 +163,11 @@ export class DepositsStatefulStack extends Stack {
       'WebhookSecretArn',
       this.webhookSecret.secretArn,
       'The webhook signing secret (whsec_ + its value)',
+    );
+    output(
+      'OwnerKeySecretArn',
+      this.ownerKeySecret.secretArn,
+      'The owner key: rotating it orphans every deposit in flight (README, "The owner key")',
     );
     output('AlarmTopicArn', this.alarmTopic.topicArn, 'Subscribe here to hear of every alarm');
     output('ScheduleGroupName', this.scheduleGroup.scheduleGroupName, 'The wake-up schedules of deposits');

@@ -93,6 +93,9 @@ export class DepositsStatelessStack extends Stack {
       ? { WEBHOOK_URL: config.webhookUrl, WEBHOOK_SECRET_ARN: stateful.webhookSecret.secretArn }
       : {};
 
+    // The routes that take a caller's token alone key it: the owner key's ARN, never its value.
+    const ownerKeyEnvironment = { OWNER_KEY_SECRET_ARN: stateful.ownerKeySecret.secretArn };
+
     // The operator's queues handler alone reads the depths: every queue's URL and its DLQ's.
     const depthsEnvironment = {
       [watchedQueuesVariable]: this.toJsonString(
@@ -112,6 +115,7 @@ export class DepositsStatelessStack extends Stack {
             ...environment,
             ...(settings.handler === queues.notify.consumer ? webhookEnvironment : {}),
             ...(settings.readsQueueDepths ? depthsEnvironment : {}),
+            ...(settings.secrets.includes('ownerKey') ? ownerKeyEnvironment : {}),
           },
           alarmTopic: stateful.alarmTopic,
           prefix: config.prefix,
@@ -128,7 +132,7 @@ export class DepositsStatelessStack extends Stack {
           ),
           credentialsKey: stateful.credentialsKey,
           scheduler: { group: stateful.scheduleGroup, role: stateful.schedulerRole },
-          secrets: { webhookSigning: stateful.webhookSecret },
+          secrets: { webhookSigning: stateful.webhookSecret, ownerKey: stateful.ownerKeySecret },
         });
         if (settings.createsSchedules || settings.deletesSchedules) {
           suppress(

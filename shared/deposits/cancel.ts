@@ -18,7 +18,7 @@
 import type { Clock } from '#shared/clock';
 import { DepositError } from './errors.ts';
 import { type Deposit, depositView, isSource } from './model.ts';
-import type { WakeCancels } from './ports.ts';
+import type { OwnerDigests, WakeCancels } from './ports.ts';
 import { ownedBy } from './read.ts';
 import { sourceView } from './sources.ts';
 import { type FailContext, fail } from './transitions.ts';
@@ -29,18 +29,23 @@ export interface CancelContext extends FailContext {
   clock: Clock;
 }
 
+/** The owner's cancel: also the keys of the caller's token and user secret, to find its own. */
+export interface OwnerCancelContext extends CancelContext {
+  ownerDigests: OwnerDigests;
+}
+
 /** How many times a cancel decides again when a step moved the deposit under it. */
 const MAX_TRIES = 5;
 
 /** The owner's cancel: a deposit of another connection (or user), or a source, does not exist to it. */
 export async function cancelDeposit(
   request: { depositId: string; accessToken: string; userSecret: string },
-  ctx: CancelContext,
+  ctx: OwnerCancelContext,
 ) {
   const cancelled = await cancelBeforeTransfer(
     ctx,
     request.depositId,
-    (deposit): deposit is Deposit => ownedBy(deposit, request) && !isSource(deposit),
+    (deposit): deposit is Deposit => ownedBy(deposit, request, ctx.ownerDigests) && !isSource(deposit),
     { msg: 'Cancelled by its owner' },
   );
   return { status: 200, body: depositView(cancelled, ctx.clock.now()) };
@@ -49,12 +54,12 @@ export async function cancelDeposit(
 /** The owner's cancel of a payment source that is not ready yet: the same rules, in the source's words. */
 export async function cancelSource(
   request: { sourceId: string; accessToken: string; userSecret: string },
-  ctx: CancelContext,
+  ctx: OwnerCancelContext,
 ) {
   const cancelled = await cancelBeforeTransfer(
     ctx,
     request.sourceId,
-    (deposit): deposit is Deposit => ownedBy(deposit, request) && isSource(deposit),
+    (deposit): deposit is Deposit => ownedBy(deposit, request, ctx.ownerDigests) && isSource(deposit),
     { msg: 'Cancelled by its owner', missing: 'SOURCE_NOT_FOUND' },
   );
   return { status: 200, body: sourceView(cancelled) };

@@ -78,6 +78,8 @@ export async function callUnderLease<T, S extends WorkStep>(
   step: S,
   tolerated: readonly string[],
   call: (credentials: DepositCredentials, renewLease: () => Promise<void>) => Promise<T>,
+  /** What the deposit keeps for its retry when the outcome of a call is unknown. */
+  keepOnUnknown: () => Partial<Deposit> = () => ({}),
 ): Promise<{ value: T | ProviderRefusal; lease: string } | undefined> {
   const lease = await takeLease(ctx, deposit);
   if (!lease) {
@@ -108,7 +110,7 @@ export async function callUnderLease<T, S extends WorkStep>(
       return undefined;
     }
     if (error instanceof ProviderUnknownOutcome) {
-      await retryLater(ctx, deposit, step, `provider ${error.reason}`);
+      await retryLater(ctx, deposit, step, `provider ${error.reason}`, keepOnUnknown());
       return undefined;
     }
     throw error;

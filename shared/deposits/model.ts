@@ -113,6 +113,12 @@ export interface Deposit {
   bank?: BankFacts;
   beneficiaryId?: string;
   /**
+   * At a bank that lists accounts masked: the ids of the entries that fitted the wallet right before
+   * this deposit created its beneficiary, kept when the creation's answer was lost, so that its retry
+   * takes the one new fitting entry as ours (`beneficiary-match.ts`).
+   */
+  fittingBeforeCreation?: string[];
+  /**
    * The bank said the beneficiary exists, but an earlier attempt's answer (its id) was lost: look it
    * up in the list at this time, when even a bank that hides new beneficiaries shows it.
    */

@@ -1,10 +1,10 @@
 /**
  * The ports through which the deposit steps reach the world, one per thing they touch: the deposits
  * table's entities (deposits, idempotency records, beneficiary claims, connection leases), the step
- * queues, the wake-up scheduler, the credential vault, the provider, and the webhook queue the outbox
- * relay sends the caller's events to (time comes through `#shared/clock`). Each step's context (in
- * its module, `steps/*.ts`) names only the ports, and the parts of them, it uses. No AWS here: the
- * adapters in `shared/adapters/` implement these.
+ * queues, the wake-up scheduler, the credential vault, the owner digests, the provider, and the
+ * webhook queue the outbox relay sends the caller's events to (time comes through `#shared/clock`).
+ * Each step's context (in its module, `steps/*.ts`) names only the ports, and the parts of them, it
+ * uses. No AWS here: the adapters in `shared/adapters/` implement these.
  */
 import type { ProviderClient, ProviderCredentials } from '#shared/provider/client';
 import type { AccountsMetadata } from '#shared/spec/schemas';
@@ -21,6 +21,19 @@ import type {
 } from './model.ts';
 
 export type DepositCredentials = ProviderCredentials;
+
+/**
+ * What a caller's access token and user secret are known by: a deposit's `ownerKey` (and so its
+ * connection's leases, claims, idempotency records, list) and `readerKey` are their keyed digests
+ * (an HMAC under a key the table does not hold), so that whoever reads the table, or a backup,
+ * cannot confirm a guessed or leaked token against it. The routes that take a token use it.
+ */
+export interface OwnerDigests {
+  /** The key of a token or user secret. */
+  of(secret: string): string;
+  /** Whether `stored` is the key of `secret`, compared in constant time (false for none). */
+  matches(secret: string, stored: string | undefined): boolean;
+}
 
 /** The deposit items: read by id, written only if still at the version the writer read. */
 export interface DepositRecords {

@@ -40,6 +40,11 @@ export interface Reach {
   queueDepths?: boolean;
   /** Calls the provider. */
   provider?: boolean;
+  /**
+   * Turns a caller's access token and user secret into their keys (`OwnerDigests`): reads the
+   * owner key, the secret the keyed digests are made with. The routes that take a token only.
+   */
+  ownerKeys?: boolean;
 }
 
 /**
@@ -56,6 +61,7 @@ const starting = {
   // A source failed here (its answers refused past the re-asks) wakes its followers.
   sharedWakes: ['take'],
   leases: true,
+  ownerKeys: true,
 } as const satisfies Reach;
 
 /** A cancel, the owner's or an operator's: a cancelled payment source's followers are woken at their steps. */
@@ -147,20 +153,20 @@ export const reach = {
   /** POST /v1/sources/create: starts a payment source, or resumes the one waiting for these answers. */
   createSource: starting,
   /** POST /v1/sources/get. */
-  getSource: { sends: [], wakes: [], deposits: 'read' },
+  getSource: { sends: [], wakes: [], deposits: 'read', ownerKeys: true },
   /** POST /v1/sources/list: the connection's sources, by the owner index. */
-  listSources: { sends: [], wakes: [], ownerIndex: true },
+  listSources: { sends: [], wakes: [], ownerIndex: true, ownerKeys: true },
   /** POST /v1/deposits/get. */
-  get: { sends: [], wakes: [], deposits: 'read' },
+  get: { sends: [], wakes: [], deposits: 'read', ownerKeys: true },
   /** POST /v1/deposits/list: the connection's deposits, by the owner index. */
-  list: { sends: [], wakes: [], ownerIndex: true },
+  list: { sends: [], wakes: [], ownerIndex: true, ownerKeys: true },
   /**
    * POST /v1/deposits/cancel: ends a deposit before its transfer; frees its connection and its
    * beneficiary claim, and deletes its wake-up schedules.
    */
-  cancel: cancelling,
+  cancel: { ...cancelling, ownerKeys: true },
   /** POST /v1/sources/cancel: the same, for a source; its followers are woken at their steps. */
-  cancelSource: cancelling,
+  cancelSource: { ...cancelling, ownerKeys: true },
   /** Re-drives every deposit due a look to its own step's queue. */
   sweeper: {
     sends: ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer', 'reconcile'],

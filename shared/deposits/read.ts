@@ -5,15 +5,15 @@
  */
 
 import type { Clock } from '#shared/clock';
-import { digest, matchesDigest } from '#shared/secrets';
 import { DepositError } from './errors.ts';
 import { type Deposit, depositView, isSource } from './model.ts';
-import type { DepositRecords, ListPosition, OwnerDeposits } from './ports.ts';
+import type { DepositRecords, ListPosition, OwnerDeposits, OwnerDigests } from './ports.ts';
 import { sourceView } from './sources.ts';
 
 export interface ReadContext {
   deposits: Pick<DepositRecords, 'get'>;
   clock: Pick<Clock, 'now'>;
+  ownerDigests: OwnerDigests;
 }
 
 export async function readDeposit(
@@ -21,7 +21,7 @@ export async function readDeposit(
   ctx: ReadContext,
 ) {
   const deposit = await ctx.deposits.get(request.depositId);
-  if (!ownedBy(deposit, request) || isSource(deposit))
+  if (!ownedBy(deposit, request, ctx.ownerDigests) || isSource(deposit))
     throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${request.depositId}`);
   return { status: 200, body: depositView(deposit, ctx.clock.now()) };
 }
@@ -32,27 +32,29 @@ export async function readSource(
   ctx: ReadContext,
 ) {
   const source = await ctx.deposits.get(request.sourceId);
-  if (!ownedBy(source, request) || !isSource(source))
+  if (!ownedBy(source, request, ctx.ownerDigests) || !isSource(source))
     throw new DepositError('SOURCE_NOT_FOUND', `No source ${request.sourceId}`);
   return { status: 200, body: sourceView(source) };
 }
 
 /**
- * Whether the caller owns the deposit: both are compared, in constant time (and compared even when
- * there is no deposit), since a deposit is the connection's (token) and the user's (secret).
+ * Whether the caller owns the deposit: both keys are compared, in constant time (and compared even
+ * when there is no deposit), since a deposit is the connection's (token) and the user's (secret).
  */
 export function ownedBy(
   deposit: Deposit | undefined,
   caller: { accessToken: string; userSecret: string },
+  digests: OwnerDigests,
 ): deposit is Deposit {
-  const owner = matchesDigest(caller.accessToken, deposit?.ownerKey);
-  const reader = matchesDigest(caller.userSecret, deposit?.readerKey);
+  const owner = digests.matches(caller.accessToken, deposit?.ownerKey);
+  const reader = digests.matches(caller.userSecret, deposit?.readerKey);
   return deposit !== undefined && owner && reader;
 }
 
 export interface ListContext {
   owners: OwnerDeposits;
   clock: Pick<Clock, 'now'>;
+  ownerDigests: OwnerDigests;
 }
 
 type ListRequest = { accessToken: string; userSecret: string; limit: number; cursor?: string | undefined };
@@ -73,9 +75,12 @@ export async function listSources(request: ListRequest, ctx: ListContext) {
 
 async function pageOf(request: ListRequest, ctx: ListContext, purpose?: 'source') {
   const after = request.cursor === undefined ? undefined : positionOf(request.cursor);
-  const page = await ctx.owners.page(digest(request.accessToken), request.limit, after, purpose);
+  const owner = ctx.ownerDigests.of(request.accessToken);
+  const page = await ctx.owners.page(owner, request.limit, after, purpose);
   // The connection's records are the user's; one another secret reads stays out (as in get).
-  const records = page.deposits.filter((deposit) => matchesDigest(request.userSecret, deposit.readerKey));
+  const records = page.deposits.filter((deposit) =>
+    ctx.ownerDigests.matches(request.userSecret, deposit.readerKey),
+  );
   return { records, cursor: page.last && cursorOf(page.last) };
 }
 

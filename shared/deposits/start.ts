@@ -9,7 +9,7 @@
  */
 import { ulid } from 'ulid';
 import { AmountError, fromMinorUnits, toMinorUnits } from '#shared/money';
-import { digest, matchesDigest } from '#shared/secrets';
+import { digest } from '#shared/secrets';
 import type { UserInput } from '#shared/spec/schemas';
 import { DepositError } from './errors.ts';
 import { type Deposit, depositView, isSource } from './model.ts';
@@ -17,6 +17,7 @@ import type {
   CredentialSealer,
   DepositCredentials,
   IdempotencyRecords,
+  OwnerDigests,
   StepQueues,
   Wallets,
 } from './ports.ts';
@@ -40,6 +41,8 @@ export interface StartContext extends FailContext {
   vault: CredentialSealer;
   wallets: Wallets;
   queues: StepQueues<SendsOf<'create'>>;
+  /** The keys of the caller's token and user secret (`ownerKey`, `readerKey`). */
+  ownerDigests: OwnerDigests;
 }
 
 export async function startDeposit(request: StartDeposit, ctx: StartContext) {
@@ -113,8 +116,8 @@ async function newRecord(
   return {
     id,
     ...(what.purpose ? { purpose: what.purpose } : {}),
-    ownerKey: digest(request.accessToken),
-    readerKey: digest(request.userSecret),
+    ownerKey: ctx.ownerDigests.of(request.accessToken),
+    readerKey: ctx.ownerDigests.of(request.userSecret),
     idempotencyKey: request.idempotencyKey,
     fingerprint: what.fingerprint,
     status: 'initialized',
@@ -153,7 +156,7 @@ async function begin<V>(
   const existing = outcome.depositId ? await ctx.deposits.get(outcome.depositId) : undefined;
   if (
     !existing ||
-    !matchesDigest(request.userSecret, existing.readerKey) ||
+    !ctx.ownerDigests.matches(request.userSecret, existing.readerKey) ||
     existing.fingerprint !== record.fingerprint ||
     existing.purpose !== record.purpose
   ) {

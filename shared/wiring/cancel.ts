@@ -1,7 +1,8 @@
 /** What the cancel routes (the owner's of a deposit or a source, an operator's) build: the ports of `CancelContext`. */
 import { systemClock } from '#shared/clock';
-import type { CancelContext } from '#shared/deposits/cancel';
+import type { CancelContext, OwnerCancelContext } from '#shared/deposits/cancel';
 import { scheduleCancels } from './messaging.ts';
+import { ownerDigests } from './owner-digests.ts';
 import { failPorts } from './transitions.ts';
 
 export function cancelPorts(name: 'cancel' | 'cancelSource' | 'operator-cancel'): CancelContext {
@@ -10,4 +11,9 @@ export function cancelPorts(name: 'cancel' | 'cancelSource' | 'operator-cancel')
     schedules: scheduleCancels(),
     clock: systemClock,
   };
+}
+
+/** The owner's cancel: the same, and the owner digests that find the caller's own (the operator's needs none). */
+export async function ownerCancelPorts(name: 'cancel' | 'cancelSource'): Promise<OwnerCancelContext> {
+  return { ...cancelPorts(name), ownerDigests: await ownerDigests() };
 }

@@ -21,6 +21,9 @@ export const chaosEnv = {
   PROVIDER_TIMEOUT_MS: '3000',
   SANDBOX_TIMEOUT_MS: '4000',
   STALL_AFTER_SECONDS: '8',
+  // A fast bank's 3.6 s cool-down, less the bank's time over the creation and the list (held with
+  // `sync: true`), still goes through a one-shot schedule: the schedule's crash points meet it.
+  LONG_WAIT_SECONDS: '1',
   INPUT_TTL_SECONDS: '10',
   // Webhook retries after 1 s, doubling: a refusing receiver is a while, not an instant.
   WEBHOOK_RETRY_BASE_SECONDS: '1',

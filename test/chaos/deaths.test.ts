@@ -10,9 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Death } from '#infra/local/crash-points';
 import { type LocalStack, startLocalStack } from '#infra/local/stack';
 import { DepositsClient } from '#shared/deposits-api/client';
-import { digest } from '#shared/secrets';
 import { eventually } from '../support/eventually.ts';
-import { testEnv } from '../support/local-stack.ts';
+import { testEnv, testOwnerDigests } from '../support/local-stack.ts';
 import { appSecret, createUser, post, transfersOf, type User } from '../support/own-stack.ts';
 
 let stack: LocalStack;
@@ -76,7 +75,7 @@ describe('step workers killed with SIGKILL at crash points', () => {
     expect(deposit.status).toBe('done');
     expect(await transfersOf(stack, user)).toHaveLength(1);
     const report = await crashReport();
-    const deaths = report.deaths.filter((death) => death.ownerKey === digest(user.accessToken));
+    const deaths = report.deaths.filter((death) => death.ownerKey === testOwnerDigests.of(user.accessToken));
     expect(deaths.map((death) => [death.point, death.step])).toEqual(points.map(([p, s]) => [p, s]));
     expect(deaths.every((death) => death.how === 'killed')).toBe(true);
     expect((stack.stepWorkerKills()?.planned ?? 0) - killedBefore).toBe(points.length);
@@ -93,7 +92,9 @@ describe('step workers killed with SIGKILL at crash points', () => {
     expect(deposit.type).toBe('TRANSFER_OUTCOME_UNKNOWN');
     // The transfer left before the death: the bank has it, once.
     expect(await transfersOf(stack, user)).toHaveLength(1);
-    const death = (await crashReport()).deaths.find((one) => one.ownerKey === digest(user.accessToken));
+    const death = (await crashReport()).deaths.find(
+      (one) => one.ownerKey === testOwnerDigests.of(user.accessToken),
+    );
     expect(death).toMatchObject({ point: 'after-provider-call', step: 'transfer', how: 'killed' });
     expect(death?.attemptsOpen).toContain(deposit.operationID);
   });

@@ -110,7 +110,14 @@ export async function driveSource(
     }
     // Waiting on the day-long bank (cooling down, or following a deposit's claim until its look-up):
     // parked, once its cancel (if any) is behind it.
-    if (user.bank.longCoolDown && source !== undefined && (plan.cancelAfterMs === undefined || run.cancel)) {
+    // Not while its schedule is still to be lost: the wake-up is on the item before its schedule exists.
+    const hunting = plan.losesSchedule && !run.scheduleDeleted;
+    if (
+      user.bank.longCoolDown &&
+      source !== undefined &&
+      !hunting &&
+      (plan.cancelAfterMs === undefined || run.cancel)
+    ) {
       const item = await clients.depositItem(id);
       if (item && wakeOf(item) > Date.now() + PARK_AFTER_MS) {
         run.outcome = 'parked';
@@ -122,7 +129,6 @@ export async function driveSource(
       return;
     }
     // Quick while its schedule is still to be lost: a short cool-down's schedule fires in seconds.
-    const hunting = plan.losesSchedule && !run.scheduleDeleted;
     await sleep(hunting ? 100 : random.int(500, 1_000));
   }
 }

@@ -98,8 +98,11 @@ export async function gatherEvidence(
     }
     if (listed.status === 200) {
       const wallet = localWalletAccountNumber(bank.walletAccountID);
+      // A bank that masks its list (SANDBOX_MASKED) shows the last four characters: the user's only
+      // beneficiaries in the run are the wallet's, so its masked form counts them there.
+      const shown = new Set([wallet, `****${wallet.slice(-4)}`]);
       const count = ((listed.body.beneficiaries ?? []) as { accountNumber?: string }[]).filter(
-        (beneficiary) => normalise(beneficiary.accountNumber ?? '') === wallet,
+        (beneficiary) => shown.has(normalise(beneficiary.accountNumber ?? '')),
       ).length;
       beneficiaries.set(user.plan.index, count);
     } else {

@@ -137,21 +137,29 @@ function providerFaultsFor(
 }
 
 function crashesFor(random: Random, coverage: Coverage, points: readonly CrashPoint[]): CrashRule[] {
-  return Array.from({ length: random.int(1, 2) }, () => {
-    const fresh = points.filter((point) => coverage.crashPoints.has(point));
-    const point = fresh.length > 0 ? random.pick(fresh) : random.pick(points);
+  const rules: CrashRule[] = [];
+  for (let n = random.int(1, 2); n > 0; n -= 1) {
+    // One schedule point per user: a worker killed at the first leaves the wake-up to its message's
+    // redelivery, which comes after a short cool-down has passed and arms no schedule for the second.
+    const open = rules.some((rule) => rule.point.endsWith('schedule'))
+      ? points.filter((point) => !point.endsWith('schedule'))
+      : points;
+    const fresh = open.filter((point) => coverage.crashPoints.has(point));
+    const point = fresh.length > 0 ? random.pick(fresh) : random.pick(open);
     const left = coverage.crashPoints.get(point);
     if (left !== undefined) {
       // Still to be met: armed at whatever step makes that write first, so that it surely goes off.
       if (left <= 1) coverage.crashPoints.delete(point);
       else coverage.crashPoints.set(point, left - 1);
-      return { point, times: 1 };
+      rules.push({ point, times: 1 });
+      continue;
     }
     // Met already: at a step chosen at random (the rarer writes at whatever step makes them first).
     const common = /provider-call|state-write|lost-write|lease-write|queue-send/.test(point);
     const step = !common || random.chance(0.2) ? undefined : random.pick(steps);
-    return { point, ...(step ? { step } : {}), times: 1 };
-  });
+    rules.push({ point, ...(step ? { step } : {}), times: 1 });
+  }
+  return rules;
 }
 
 /**
@@ -169,7 +177,23 @@ export function explainedFailures(user: PlannedUser, deposit: PlannedDeposit): S
     types.add('INSUFFICIENT_BALANCE');
   if (deposit.cancelAfterMs !== undefined) types.add('CANCELLED');
   if (kinds.includes('metadata-down')) types.add('PROVIDER_UNAVAILABLE');
+  if (losesCreationAtMaskedBank(user)) types.add('BENEFICIARY_AMBIGUOUS');
   return types;
+}
+
+/**
+ * Banks that list accounts masked (the catalog's `masksAccounts`, which GET /sandbox/banks does not
+ * show): there the wallet's beneficiary is told apart only as the one new entry after our own
+ * creation. A creation whose answer was lost is told apart on its retry (the deposit keeps what
+ * fitted before it), but a worker killed right after the creation's call keeps nothing, and the
+ * connection's deposits then fail BENEFICIARY_AMBIGUOUS (the README's failure types).
+ */
+const masksAccounts = new Set(['SANDBOX_MASKED']);
+
+function losesCreationAtMaskedBank(user: PlannedUser): boolean {
+  return (
+    masksAccounts.has(user.bank.bankId) && user.crashes.some((crash) => crash.point === 'after-provider-call')
+  );
 }
 
 /** The failure types a user's faults explain for its payment source. */
@@ -178,5 +202,6 @@ export function explainedSourceFailures(user: PlannedUser, cancelled: boolean): 
   if (cancelled) types.add('CANCELLED');
   const kinds = user.providerFaults.map((fault) => fault.kind);
   if (kinds.includes('metadata-down')) types.add('PROVIDER_UNAVAILABLE');
+  if (losesCreationAtMaskedBank(user)) types.add('BENEFICIARY_AMBIGUOUS');
   return types;
 }

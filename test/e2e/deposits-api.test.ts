@@ -2,12 +2,14 @@
  * The deposits API itself, over real HTTP against the local stack: idempotency, validation and its
  * envelopes, reading a deposit back, a deposit that waits for input, and secrets at rest.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { keys } from '#shared/adapters/deposits-table-items';
 import { expectDocumented } from '../support/contract.ts';
 import { depositsUrl, depositWhen, otpAnswer, readDeposit, startDeposit } from '../support/deposits.ts';
+import { testOwnerDigests } from '../support/local-stack.ts';
 import { appSecret, createUser, failed, type Reply, type TestUser } from '../support/sandbox.ts';
 
 const dynamo = DynamoDBDocumentClient.from(
@@ -376,6 +378,27 @@ describe('deposits API: a deposit waiting for input', () => {
 });
 
 describe('deposits API: secrets at rest', () => {
+  it("keys the deposit and its idempotency record by keyed digests under the stack's owner key, never a bare SHA-256", async () => {
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    const key = randomUUID();
+    const started = await startDeposit(user, { amount: 10 }, key);
+    const item = await storedDeposit(started.body.operationID);
+    const ownerKey = testOwnerDigests.of(user.accessToken);
+    const { Item: record } = await dynamo.send(
+      new GetCommand({ TableName: 'deposits', Key: keys.idempotency(ownerKey, key), ConsistentRead: true }),
+    );
+
+    expect(item.ownerKey).toBe(ownerKey);
+    expect(item.readerKey).toBe(testOwnerDigests.of(user.userSecret));
+    expect(record).toMatchObject({ depositId: started.body.operationID });
+    const sha256 = (secret: string) => createHash('sha256').update(secret).digest('base64url');
+    const text = JSON.stringify([item, record]);
+    for (const secret of [user.accessToken, user.userSecret]) {
+      expect(text).not.toContain(sha256(secret));
+      expect(text).not.toContain(secret);
+    }
+  });
+
   it('keeps the credentials sealed while the deposit runs, and drops them when it ends', async () => {
     const user = await createUser('SANDBOX_OTP');
     const key = `at-rest-${randomUUID()}`;

@@ -149,9 +149,21 @@ describe('function bundles', () => {
       expect(result.exported, result.handler).toBe('function');
       if (healthHandlers.includes(result.handler)) expect(result.statusCode, result.handler).toBe(200);
     }
-    // The sandbox functions and the notifier (with a webhook) read their secret at cold start.
+    // The sandbox functions and the notifier (with a webhook) read their secret at cold start; so
+    // do the routes that take a caller's token (the owner key), and no other deposits function.
     const reading = results.filter((result) => result.secretsRead > 0).map((result) => result.handler);
     expect(reading).toContain('functions/notifier/deliver.ts');
     expect(reading).toContain('functions/sandbox/users-create.ts');
+    const tokenRoutes = depositsApi.routes
+      .filter((route) => /^\/v1\/(deposits|sources)\/(create|get|list|cancel)$/.test(route.path))
+      .map((route) => route.handler);
+    expect(tokenRoutes).toHaveLength(8);
+    const readingDeposits = results
+      .filter(
+        (result) =>
+          result.secretsRead > 0 && /^functions\/(deposits|sources|operator|steps)\//.test(result.handler),
+      )
+      .map((result) => result.handler);
+    expect([...new Set(readingDeposits)].sort()).toEqual([...tokenRoutes].sort());
   });
 });

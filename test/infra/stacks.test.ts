@@ -44,6 +44,11 @@ beforeAll(() => {
   prod = synthesize(configurations.prodWithoutSandbox);
 });
 
+/** The routes that take a caller's token (and user secret): they alone key it with the owner key. */
+const tokenRoutes = depositsApi.routes
+  .filter((route) => /^\/v1\/(deposits|sources)\/(create|get|list|cancel)$/.test(route.path))
+  .map((route) => route.handler);
+
 const handlersOf = (component: 'deposits' | 'sandbox') =>
   [...functionSettings.values()].filter((settings) => settings.component === component);
 
@@ -142,11 +147,14 @@ describe('functions', () => {
         const variables = environmentOf(resource);
         const notifier = handler === queues.notify.consumer && webhook;
         const names = Object.keys(variables).filter(
-          (name) => !name.startsWith('WEBHOOK_') && name !== watchedQueuesVariable,
+          (name) =>
+            !name.startsWith('WEBHOOK_') && name !== watchedQueuesVariable && name !== 'OWNER_KEY_SECRET_ARN',
         );
         expect(names.sort(), handler).toEqual(expected(webhook));
         // The operator's queues handler alone reads every queue's depth (and its DLQ's).
         expect(watchedQueuesVariable in variables, handler).toBe(handler === operatorQueues);
+        // The routes that take a caller's token alone key it (the owner key's ARN).
+        expect('OWNER_KEY_SECRET_ARN' in variables, handler).toBe(tokenRoutes.includes(handler));
         expect(
           Object.keys(variables)
             .filter((name) => name.startsWith('WEBHOOK_'))
@@ -158,6 +166,7 @@ describe('functions', () => {
           'SQS_ENDPOINT',
           'SCHEDULER_ENDPOINT',
           'LOCAL_ENCRYPTION_KEY',
+          'OWNER_KEY',
         ]) {
           expect(variables[local]).toBeUndefined();
         }
@@ -217,6 +226,11 @@ describe('functions', () => {
     const notifier = functionsByHandler(prod.templates.stateless).get(queues.notify.consumer);
     const variables = environmentOf(notifier?.resource);
     expect(secretArn(variables)).toMatch(/WebhookSigningSecret/);
+    for (const handler of tokenRoutes) {
+      const { resource } = functionsByHandler(prod.templates.stateless).get(handler) ?? expect.fail(handler);
+      expect(environmentOf(resource).OWNER_KEY, handler).toBeUndefined();
+      expect(text(environmentOf(resource).OWNER_KEY_SECRET_ARN), handler).toMatch(/OwnerKeySecret/);
+    }
   });
 
   it('sweep on a recurring schedule', () => {
@@ -450,6 +464,27 @@ describe('keys, secrets and the scheduler', () => {
     });
   });
 
+  it('keep the owner key in Secrets Manager, generated (64 characters of [A-Za-z0-9]: 48 bytes as base64), kept in prod', () => {
+    for (const synthesized of [dev, prod]) {
+      const template = synthesized.templates.stateful;
+      const secrets = resourcesOf(template, 'AWS::SecretsManager::Secret').filter(([id]) =>
+        id.startsWith('OwnerKeySecret'),
+      );
+      expect(secrets).toHaveLength(1);
+      const [, secret] = secrets[0] ?? expect.fail('no owner key secret');
+      expect(secret.Properties?.GenerateSecretString).toEqual({
+        PasswordLength: 64,
+        ExcludePunctuation: true,
+        IncludeSpace: false,
+      });
+      expect(secret.Properties?.SecretString).toBeUndefined();
+      template.hasResource('AWS::SecretsManager::Secret', {
+        Properties: Match.objectLike({ GenerateSecretString: Match.objectLike({ PasswordLength: 64 }) }),
+        DeletionPolicy: synthesized === prod ? 'Retain' : 'Delete',
+      });
+    }
+  });
+
   it('let the scheduler role send to the queues that receive wake-ups (and its own DLQ) only, for this group only', () => {
     const template = dev.templates.stateful;
     const roleId = logicalId(template, 'AWS::IAM::Role', (props) =>
@@ -536,13 +571,17 @@ describe('each function touches only what it uses', () => {
         actions.filter((action) => /^(scheduler|iam):/.test(action)),
         handler,
       ).toEqual(cancels.includes(handler) ? ['scheduler:DeleteSchedule'] : []);
+      // The owner key, read by the routes that take a caller's token; no other secret.
       expect(
         actions.filter((action) => action.startsWith('secretsmanager:')),
         handler,
-      ).toEqual([]);
+      ).toEqual(tokenRoutes.includes(handler) ? ['secretsmanager:GetSecretValue'] : []);
     }
     const get = actionsOf(statementsOf(route('POST', '/v1/deposits/get')));
-    expect(get.filter((action) => !action.startsWith('logs:'))).toEqual(['dynamodb:GetItem']);
+    expect(get.filter((action) => !action.startsWith('logs:'))).toEqual([
+      'dynamodb:GetItem',
+      'secretsmanager:GetSecretValue',
+    ]);
     const create = statementsOf(route('POST', '/v1/deposits/create'));
     expect(actionsOf(withAction(create, 'kms:GenerateDataKey'))).toEqual(['kms:GenerateDataKey']);
     expect(actionsOf(create)).not.toContain('kms:Decrypt');
@@ -555,6 +594,29 @@ describe('each function touches only what it uses', () => {
         handler,
       ).toEqual([]);
     }
+  });
+
+  it('lets only the routes that take a caller’s token read the owner key: no step, operator, notifier or sweeper', () => {
+    for (const synthesized of [dev, prod]) {
+      const readers = [...functionsByHandler(synthesized.templates.stateless).keys()].filter((handler) =>
+        statementsOfFunction(synthesized.templates.stateless, handler).some((statement) =>
+          text(statement.Resource).includes('OwnerKeySecret'),
+        ),
+      );
+      expect(readers.sort()).toEqual([...tokenRoutes].sort());
+      for (const handler of readers) {
+        const reads = statementsOfFunction(synthesized.templates.stateless, handler).filter((statement) =>
+          text(statement.Resource).includes('OwnerKeySecret'),
+        );
+        expect(actionsOf(reads), handler).toEqual(['secretsmanager:GetSecretValue']);
+      }
+    }
+    expect(tokenRoutes).toHaveLength(8);
+    for (const handler of [
+      ...operatorApi.routes.map((r) => r.handler),
+      ...Object.values(queues).map((q) => q.consumer),
+    ])
+      expect(settingsOf(handler).secrets, handler).not.toContain('ownerKey');
   });
 
   it('lets only the steps that arm wake-ups create schedules, in the group, passing the scheduler role', () => {

@@ -5,11 +5,11 @@
  */
 
 import { localWallets } from '#infra/local/wallets';
-import type { CancelContext } from '#shared/deposits/cancel';
+import type { OwnerCancelContext } from '#shared/deposits/cancel';
 import type { BankFacts, Deposit, WorkStep } from '#shared/deposits/model';
 import type { DepositSettings, StepQueues } from '#shared/deposits/ports';
 import { reach, type SendsOf, type WakesOf } from '#shared/deposits/reach';
-import type { ListContext } from '#shared/deposits/read';
+import type { ListContext, ReadContext } from '#shared/deposits/read';
 import type { StartContext } from '#shared/deposits/start';
 import type { EnsureBeneficiaryContext } from '#shared/deposits/steps/ensure-beneficiary';
 import type { ReconcileContext } from '#shared/deposits/steps/reconcile';
@@ -19,7 +19,7 @@ import type { WaitCooldownContext } from '#shared/deposits/steps/wait-cooldown';
 import type { SweepContext } from '#shared/deposits/sweeper';
 import { walletAccounts, walletBook } from '#shared/deposits/wallets';
 import { ProviderRefusal, ProviderUnknownOutcome, type UnknownReason } from '#shared/provider/client';
-import { digest } from '#shared/secrets';
+import { keyedDigests } from '#shared/secrets';
 import type { AccountsMetadata, UserInput } from '#shared/spec/schemas';
 import {
   FakeDepositsTable,
@@ -47,7 +47,11 @@ export const settings: DepositSettings = {
 };
 
 export const credentials = { accessToken: 'token-1', appSecret: 'app-secret', userSecret: 'user-secret' };
-export const ownerKey = digest(credentials.accessToken);
+/** The owner key of the world (as OWNER_KEY would give it: 32 bytes), and the keyed digests under it. */
+export const ownerSecretKey = Buffer.alloc(32, 'unit-test-owner-key');
+export const ownerDigests = keyedDigests(ownerSecretKey);
+/** The world's connection's key: the keyed digest of its access token. */
+export const ownerKey = ownerDigests.of(credentials.accessToken);
 
 /** Bank facts by the sandbox's scenarios. */
 export const banks = {
@@ -229,20 +233,30 @@ export function world() {
     },
     start: (): StartContext & { queues: FakeQueues<SendsOf<'create'>> } => {
       const sent = queues('create');
-      return { ...base, ...failing(sent), idempotency: table.idempotency, vault, wallets, queues: sent };
+      return {
+        ...base,
+        ...failing(sent),
+        idempotency: table.idempotency,
+        vault,
+        wallets,
+        queues: sent,
+        ownerDigests,
+      };
     },
     /** The cancel, deleting the schedules of `scheduler` (a step's, that armed them) when given. */
     cancel: (
       armed?: FakeScheduler<WorkStep>,
-    ): CancelContext & {
+    ): OwnerCancelContext & {
       schedules: FakeWakeCancels;
       followers: { queues: FakeQueues<SendsOf<'cancel'>> };
     } => ({
       ...base,
       ...failing(queues('cancel')),
       schedules: new FakeWakeCancels(armed),
+      ownerDigests,
     }),
-    list: (): ListContext => ({ owners: table.owners, clock }),
+    read: (): ReadContext => ({ deposits: table.deposits, clock, ownerDigests }),
+    list: (): ListContext => ({ owners: table.owners, clock, ownerDigests }),
     sweep: (): SweepContext & { queues: FakeQueues<SendsOf<'sweeper'>> } => ({
       due: table.due,
       clock,
@@ -260,7 +274,7 @@ export function world() {
     return table.put({
       id,
       ownerKey,
-      readerKey: digest(credentials.userSecret),
+      readerKey: ownerDigests.of(credentials.userSecret),
       idempotencyKey: `key-${sequence}`,
       fingerprint: 'fingerprint',
       status: 'initialized',

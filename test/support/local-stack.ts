@@ -5,6 +5,7 @@
  */
 import type { TestProject } from 'vitest/node';
 import { startLocalStack } from '#infra/local/stack';
+import { keyedDigests } from '#shared/secrets';
 import { startWebhookReceiver } from './webhook-receiver.ts';
 
 declare module 'vitest' {
@@ -35,7 +36,12 @@ export const testEnv = {
   // Webhook retries come at once (the backoff itself is a unit test), so the DLQ is seconds away.
   WEBHOOK_RETRY_BASE_SECONDS: '0',
   POWERTOOLS_LOG_LEVEL: 'ERROR',
+  // A fixed owner key (base64 of 39 bytes), so that a test can key a token as the stack does.
+  OWNER_KEY: Buffer.from('the owner key of the tests local stacks').toString('base64'),
 };
+
+/** The keys the tests' stacks give a token or user secret (a deposit's `ownerKey`, `readerKey`). */
+export const testOwnerDigests = keyedDigests(Buffer.from(testEnv.OWNER_KEY, 'base64'));
 
 export default async function setup(project: TestProject) {
   const webhook = await startWebhookReceiver();

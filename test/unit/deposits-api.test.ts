@@ -145,7 +145,7 @@ describe('reading a deposit', () => {
     const w = world();
     const started = await startDeposit(request(), w.contexts.start());
     const depositId = started.body.operationID;
-    const ctx = { deposits: w.table.deposits, clock: w.clock };
+    const ctx = w.contexts.read();
 
     const read = await readDeposit({ depositId, ...credentials }, ctx);
 
@@ -166,7 +166,7 @@ describe('reading a deposit', () => {
 
   it('shows when a cooling-down deposit resumes, and the question of one waiting for its caller', async () => {
     const w = world();
-    const ctx = { deposits: w.table.deposits, clock: w.clock };
+    const ctx = w.contexts.read();
     const until = w.clock.now() + 3_600_000;
     const cooling = await w.deposit({ step: 'wait-cooldown', cooldownUntil: until });
     const asking = await w.deposit({

@@ -127,6 +127,29 @@ describe('ensure-beneficiary at a bank that masks accounts', () => {
     expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', beneficiaryId: 'ben-new' });
   });
 
+  it("a creation whose answer was lost: the retry takes the one new masked entry, never creates again", async () => {
+    // prepare: a list before the creation, the creation carried out but its answer lost
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
+    w.provider.answer('listBeneficiaries', maskedListing(entry('ben-old', '****1111')));
+    w.provider.answer('createBeneficiary', answers.unknown('timeout'));
+    await ensureBeneficiary(deposit, ctx);
+    const retried = w.table.current(deposit.id);
+    w.provider.answer(
+      'listBeneficiaries',
+      maskedListing(entry('ben-old', '****1111'), entry('ben-new', '****3456')),
+    );
+
+    // act: the step again, as its retry message brings it
+    await ensureBeneficiary(retried, ctx);
+
+    // assess: the one fitting entry that was not there before our creation is ours
+    expect(retried).toMatchObject({ step: 'ensure-beneficiary', fittingBeforeCreation: [] });
+    expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-new' });
+    expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+  });
+
   it('fails BENEFICIARY_AMBIGUOUS when the bank says it exists and lists it only masked', async () => {
     // prepare
     const w = world();

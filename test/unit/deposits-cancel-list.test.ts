@@ -10,8 +10,15 @@ import type { Deposit } from '#shared/deposits/model';
 import { listDeposits } from '#shared/deposits/read';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { waitCooldown } from '#shared/deposits/steps/wait-cooldown';
-import { digest } from '#shared/secrets';
-import { answers, banks, credentials, ownerKey, settings, world } from '../support/deposit-world.ts';
+import {
+  answers,
+  banks,
+  credentials,
+  ownerDigests,
+  ownerKey,
+  settings,
+  world,
+} from '../support/deposit-world.ts';
 
 type World = ReturnType<typeof world>;
 
@@ -222,7 +229,7 @@ describe('list', () => {
     const w = world();
     const made = await connectionWith(w, 5);
     // Another connection's deposit is never listed.
-    await w.deposit({ ownerKey: digest('another-token') });
+    await w.deposit({ ownerKey: ownerDigests.of('another-token') });
     const list = (cursor?: string) =>
       listDeposits(
         { accessToken: credentials.accessToken, userSecret: credentials.userSecret, limit: 2, cursor },
@@ -264,7 +271,7 @@ describe('list', () => {
 
   it('answers an empty list to a connection without deposits, and leaves out a deposit of another user secret', async () => {
     const w = world();
-    await w.deposit({ readerKey: digest('another-secret') });
+    await w.deposit({ readerKey: ownerDigests.of('another-secret') });
 
     const page = await listDeposits(
       { accessToken: credentials.accessToken, userSecret: credentials.userSecret, limit: 20 },

@@ -35,7 +35,7 @@ import { advance, fail, sendStep } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
 import { walletOf } from '../wallets.ts';
 import { claimLifeMs, LOOK_UP_AGAIN_MS, lookUpLater, waitForClaim } from './beneficiary-claim.ts';
-import { matchWallet } from './beneficiary-match.ts';
+import { fitsMasked, matchWallet } from './beneficiary-match.ts';
 
 export { LOOK_UP_AGAIN_MS } from './beneficiary-claim.ts';
 
@@ -103,24 +103,28 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     listAnswer !== undefined || (!createAnswer && (!bank.hidesNewBeneficiaries || lookupAt !== undefined));
   // The list showed entries that may be the wallet's, masked: nothing identifies it there.
   let ambiguous = false;
+  // The ids of the entries that fitted the wallet masked, listed right before our creation: kept for
+  // the retry when the creation's answer is lost, so that the one new entry is still told apart.
+  let before: string[] | undefined;
   const called = await callUnderLease(
     ctx,
     deposit,
     'ensure-beneficiary',
     listAnswer || createAnswer ? [...existsSignals, SPENT_ANSWERS, LATE_ANSWERS] : existsSignals,
     async (credentials, renewLease): Promise<Found> => {
-      // The ids listed before our creation: the one new entry after it is the one the bank made.
-      let before: string[] | undefined;
       if (listFirst) {
         const listed = await ctx.provider.listBeneficiaries(credentials, listAnswer);
         if (listed.status === 'user_input_required')
           return { kind: 'question', operation: 'list', question: listed };
-        const match = matchWallet(listed.response.beneficiaries, wallet);
+        // After a creation whose answer was lost, what fitted before it tells ours apart.
+        const match = matchWallet(listed.response.beneficiaries, wallet, deposit.fittingBeforeCreation);
         if (match?.kind === 'listed') return match;
         ambiguous = match?.kind === 'ambiguous';
         // A look-up of a beneficiary the bank has: not there (or not told apart), never created twice.
         if (lookupAt !== undefined) return { kind: ambiguous ? 'ambiguous' : 'unlisted' };
-        before = listed.response.beneficiaries?.map((entry) => entry.id) ?? [];
+        before = (listed.response.beneficiaries ?? [])
+          .filter((entry) => fitsMasked(wallet, entry))
+          .map((entry) => entry.id);
         await renewLease();
       }
       const created = await ctx.provider.createBeneficiary(credentials, wallet.beneficiary, createAnswer);
@@ -136,6 +140,7 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
       const match = matchWallet(listed.response.beneficiaries, wallet, before);
       return match?.kind === 'listed' ? match : { kind: 'created' };
     },
+    () => (before === undefined ? {} : { fittingBeforeCreation: before }),
   );
   if (!called) return;
   const { value: outcome, lease } = called;
