@@ -127,7 +127,7 @@ describe('ensure-beneficiary at a bank that masks accounts', () => {
     expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', beneficiaryId: 'ben-new' });
   });
 
-  it("a creation whose answer was lost: the retry takes the one new masked entry, never creates again", async () => {
+  it('a creation whose answer was lost: the retry takes the one new masked entry, never creates again', async () => {
     // prepare: a list before the creation, the creation carried out but its answer lost
     const w = world();
     const ctx = w.contexts.ensureBeneficiary();
