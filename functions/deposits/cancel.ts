@@ -1,6 +1,6 @@
 import { cancelDeposit } from '#shared/deposits/cancel';
-import { depositRoute } from '#shared/deposits/routes';
 import { CancelDepositRequest } from '#shared/deposits/schemas';
+import { depositRoute } from '#shared/middleware/deposit-route';
 import { ownerCancelPorts } from '#shared/wiring/cancel';
 
 const context = await ownerCancelPorts('cancel');

@@ -1,6 +1,6 @@
-import { depositRoute, idempotencyKeyOf } from '#shared/deposits/routes';
 import { CreateDepositRequest } from '#shared/deposits/schemas';
 import { startDeposit } from '#shared/deposits/start';
+import { depositRoute, idempotencyKeyOf } from '#shared/middleware/deposit-route';
 import { startPorts } from '#shared/wiring/start';
 
 const context = await startPorts('create');

@@ -1,7 +1,7 @@
 import { systemClock } from '#shared/clock';
 import { type ListContext, listDeposits } from '#shared/deposits/read';
-import { depositRoute } from '#shared/deposits/routes';
 import { ListDepositsRequest } from '#shared/deposits/schemas';
+import { depositRoute } from '#shared/middleware/deposit-route';
 import { ownerDigests } from '#shared/wiring/owner-digests';
 import { tableEntities } from '#shared/wiring/table';
 

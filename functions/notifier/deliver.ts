@@ -1,7 +1,8 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import { WebhookSender } from '#shared/adapters/webhook-sender';
 import { webhookConfig } from '#shared/config';
 import { DepositEvent } from '#shared/deposits/model';
-import { backoffSeconds, WebhookSender } from '#shared/deposits/webhooks';
+import { backoffSeconds } from '#shared/deposits/webhooks';
 import { sqsConsumer } from '#shared/middleware/sqs';
 import { depositEvents } from '#shared/wiring/messaging';
 

@@ -1,5 +1,5 @@
+import { operatorRoute } from '#shared/middleware/operator-route';
 import { cancelAsOperator } from '#shared/operator/interventions';
-import { operatorRoute } from '#shared/operator/routes';
 import { CancelRequest } from '#shared/operator/schemas';
 import { cancelPorts } from '#shared/wiring/cancel';
 

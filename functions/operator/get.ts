@@ -1,6 +1,6 @@
 import { systemClock } from '#shared/clock';
+import { operatorRoute } from '#shared/middleware/operator-route';
 import { getDeposit, type OperatorReadContext } from '#shared/operator/read';
-import { operatorRoute } from '#shared/operator/routes';
 import { GetRequest } from '#shared/operator/schemas';
 import { tableEntities } from '#shared/wiring/table';
 

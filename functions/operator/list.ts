@@ -1,6 +1,6 @@
 import { systemClock } from '#shared/clock';
+import { operatorRoute } from '#shared/middleware/operator-route';
 import { listByStatus, type StatusListContext } from '#shared/operator/read';
-import { operatorRoute } from '#shared/operator/routes';
 import { ListRequest } from '#shared/operator/schemas';
 import { tableEntities } from '#shared/wiring/table';
 

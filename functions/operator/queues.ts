@@ -1,5 +1,5 @@
+import { operatorRoute } from '#shared/middleware/operator-route';
 import { readQueues } from '#shared/operator/read';
-import { operatorRoute } from '#shared/operator/routes';
 import { QueuesRequest } from '#shared/operator/schemas';
 import { queueDepths } from '#shared/wiring/messaging';
 

@@ -1,6 +1,6 @@
 import { systemClock } from '#shared/clock';
+import { operatorRoute } from '#shared/middleware/operator-route';
 import { type RedriveContext, redriveDeposit } from '#shared/operator/interventions';
-import { operatorRoute } from '#shared/operator/routes';
 import { RedriveRequest } from '#shared/operator/schemas';
 import { queuesOf } from '#shared/wiring/messaging';
 import { tableEntities } from '#shared/wiring/table';

@@ -1,5 +1,5 @@
+import { operatorRoute } from '#shared/middleware/operator-route';
 import { type ResolveContext, resolveDeposit } from '#shared/operator/resolve';
-import { operatorRoute } from '#shared/operator/routes';
 import { ResolveRequest } from '#shared/operator/schemas';
 import { transitionPorts } from '#shared/wiring/transitions';
 

@@ -1,4 +1,4 @@
+import { publicRoute } from '#shared/middleware/sandbox-route';
 import { listBanks } from '#shared/sandbox/catalog';
-import { publicRoute } from '#shared/sandbox/routes';
 
 export const handler = publicRoute(undefined, () => listBanks());

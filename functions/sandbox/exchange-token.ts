@@ -1,4 +1,4 @@
-import { publicRoute } from '#shared/sandbox/routes';
+import { publicRoute } from '#shared/middleware/sandbox-route';
 import { ExchangeTokenRequest } from '#shared/spec/schemas';
 import { sandbox } from '#shared/wiring/sandbox';
 

@@ -1,4 +1,4 @@
-import { publicRoute } from '#shared/sandbox/routes';
+import { publicRoute } from '#shared/middleware/sandbox-route';
 import { ProviderError } from '#shared/spec/errors';
 
 /** The `$default` route: any method and path the API does not serve. */

@@ -1,4 +1,4 @@
-import { publicRoute } from '#shared/sandbox/routes';
+import { publicRoute } from '#shared/middleware/sandbox-route';
 import { CreateSandboxUserRequest } from '#shared/spec/sandbox-admin';
 import { sandbox } from '#shared/wiring/sandbox';
 

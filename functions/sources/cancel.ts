@@ -1,6 +1,6 @@
 import { cancelSource } from '#shared/deposits/cancel';
-import { depositRoute } from '#shared/deposits/routes';
 import { CancelSourceRequest } from '#shared/deposits/schemas';
+import { depositRoute } from '#shared/middleware/deposit-route';
 import { ownerCancelPorts } from '#shared/wiring/cancel';
 
 const context = await ownerCancelPorts('cancelSource');

@@ -1,6 +1,6 @@
-import { depositRoute, idempotencyKeyOf } from '#shared/deposits/routes';
 import { CreateSourceRequest } from '#shared/deposits/schemas';
 import { startSource } from '#shared/deposits/start';
+import { depositRoute, idempotencyKeyOf } from '#shared/middleware/deposit-route';
 import { startPorts } from '#shared/wiring/start';
 
 const context = await startPorts('createSource');

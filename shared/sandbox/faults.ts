@@ -22,7 +22,6 @@
  */
 import * as z from 'zod';
 import type { Clock } from '#shared/clock';
-import { logger } from '#shared/logger';
 import {
   badRequest,
   EnvelopeError,
@@ -49,6 +48,8 @@ export interface FaultSettings {
   clock: Clock;
   /** How long a `timeout` fault hangs when it names no time of its own. */
   defaultTimeoutMs(): number;
+  /** Told of each fault as it is injected (the handlers log it; the domain has no logger). */
+  onFault?: (fault: { outcome: string | undefined; phase: 'before' | 'after' }) => void;
 }
 
 /** A request as the fault rules see it: its path and its headers (names in lower case). */
@@ -193,7 +194,7 @@ async function failAsTold(
   naming?: Naming,
   waitedMs = 0,
 ): Promise<never> {
-  logger.warn('sandbox fault injected', { outcome: fault.outcome, phase: fault.phase ?? 'before' });
+  settings.onFault?.({ outcome: fault.outcome, phase: fault.phase ?? 'before' });
   if (fault.outcome === 'timeout') {
     // The default hang shortened so that, after the rule's latency, the request ends inside its budget.
     const hang =

@@ -17,6 +17,8 @@ import type { ConnectionRecord, SandboxStore } from './store.ts';
 export interface SandboxOptions extends AdministrationSettings, EngineSettings {
   /** How long a `timeout` fault hangs when it names no time of its own. */
   timeoutFaultMs: number;
+  /** Told of each fault as it is injected (the handlers log it). */
+  onFault?: FaultSettings['onFault'];
 }
 
 /** A provider request: its path and headers (the bearer token among them) and the two secrets of its body. */
@@ -37,7 +39,11 @@ export class Sandbox {
   ) {
     this.administration = new Administration(store, options, clock);
     this.engine = new OperationEngine(store, options, clock);
-    this.faults = { clock, defaultTimeoutMs: () => options.timeoutFaultMs };
+    this.faults = {
+      clock,
+      defaultTimeoutMs: () => options.timeoutFaultMs,
+      ...(options.onFault ? { onFault: options.onFault } : {}),
+    };
   }
 
   /**

@@ -9,9 +9,9 @@ import type { z } from 'zod';
 import { dynamodbClient } from '#shared/adapters/clients';
 import { SandboxTable } from '#shared/adapters/sandbox-table';
 import { sandboxConfig } from '#shared/config';
+import { logFault, parseJsonBody, sandboxHandler } from '#shared/middleware/sandbox-route';
 import type { HttpAnswer } from '#shared/sandbox/answer';
 import type { OperationContext } from '#shared/sandbox/engine';
-import { parseJsonBody, sandboxHandler } from '#shared/sandbox/routes';
 import { Sandbox } from '#shared/sandbox/sandbox';
 import { digest } from '#shared/secrets';
 
@@ -30,6 +30,7 @@ export const sandbox = new Sandbox(new SandboxTable(dynamodbClient(), config.SAN
   lockMs: 30_000,
   accessCodeTtlMs: config.SANDBOX_ACCESS_CODE_TTL_SECONDS * 1000,
   timeoutFaultMs: config.SANDBOX_TIMEOUT_MS,
+  onFault: logFault,
 });
 
 type Credentials = { appSecret: string; userSecret: string };

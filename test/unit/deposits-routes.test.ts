@@ -7,7 +7,7 @@
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { depositRoute } from '#shared/deposits/routes';
+import { depositRoute } from '#shared/middleware/deposit-route';
 import type { HttpEvent } from '#shared/middleware/http';
 
 const taken: string[] = [];

@@ -9,7 +9,7 @@ import { type BeneficiaryClaim, bankOf, type Deposit } from '../model.ts';
 import type { DepositSettings } from '../ports.ts';
 import { advance, sendStep } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
-import type { EnsureBeneficiaryContext } from './ensure-beneficiary.ts';
+import type { EnsureBeneficiaryContext } from './ensure-beneficiary-context.ts';
 
 /**
  * How long a creation claim stays live after its holder last ran the step (its `claimedAt`, which a

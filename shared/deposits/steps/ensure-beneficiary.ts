@@ -18,37 +18,18 @@
  * The claim's rules (waiting for another's, the look-up later) are in `beneficiary-claim.ts`.
  */
 import { ProviderRefusal } from '#shared/provider/client';
-import { type ConnectionContext, callUnderLease } from '../connection.ts';
-import {
-  answerFor,
-  askAgain,
-  LATE_ANSWERS,
-  type PauseContext,
-  pauseForInput,
-  type Question,
-  SPENT_ANSWERS,
-} from '../input.ts';
+import { callUnderLease } from '../connection.ts';
+import { answerFor, askAgain, LATE_ANSWERS, pauseForInput, type Question, SPENT_ANSWERS } from '../input.ts';
 import { type BeneficiaryClaim, bankOf, type Deposit } from '../model.ts';
-import type { BeneficiaryClaims, Provider, SharedWakes, StepQueues, Wallets } from '../ports.ts';
-import type { SendsOf, WakesOf } from '../reach.ts';
 import { advance, fail, sendStep } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
 import { walletOf } from '../wallets.ts';
 import { claimLifeMs, LOOK_UP_AGAIN_MS, lookUpLater, waitForClaim } from './beneficiary-claim.ts';
 import { fitsMasked, matchWallet } from './beneficiary-match.ts';
+import type { EnsureBeneficiaryContext } from './ensure-beneficiary-context.ts';
 
 export { LOOK_UP_AGAIN_MS } from './beneficiary-claim.ts';
-
-export interface EnsureBeneficiaryContext
-  extends ConnectionContext<SendsOf<'ensure-beneficiary'>>,
-    PauseContext<WakesOf<'ensure-beneficiary'>> {
-  queues: StepQueues<SendsOf<'ensure-beneficiary'>>;
-  provider: Pick<Provider, 'listBeneficiaries' | 'createBeneficiary'>;
-  claims: Pick<BeneficiaryClaims, 'get' | 'claim' | 'update' | 'forget' | 'release'>;
-  wallets: Wallets;
-  /** Joins a payment source's wake-up while the source holds the claim until a time of its own. */
-  sharedWakes: Pick<SharedWakes, 'follow'>;
-}
+export type { EnsureBeneficiaryContext } from './ensure-beneficiary-context.ts';
 
 export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiaryContext): Promise<void> {
   const now = ctx.clock.now();

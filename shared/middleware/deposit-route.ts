@@ -9,11 +9,11 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { z } from 'zod';
+import { DepositError } from '#shared/deposits/errors';
+import { IdempotencyKey } from '#shared/deposits/schemas';
 import { logger } from '#shared/logger';
 import { errorEnvelope, type HttpEvent, type HttpResult, json, parseBody } from '#shared/middleware/http';
 import { bearerTokenOf } from '#shared/spec/limits';
-import { DepositError } from './errors.ts';
-import { IdempotencyKey } from './schemas.ts';
 
 export interface DepositRouteInput<T> {
   body: T;

@@ -11,15 +11,21 @@ import { systemClock } from '#shared/clock';
 import { sandboxConfig } from '#shared/config';
 import { logger } from '#shared/logger';
 import { errorEnvelope, type HttpEvent, type HttpResult, json, parseBody } from '#shared/middleware/http';
+import type { HttpAnswer } from '#shared/sandbox/answer';
+import { type FaultSettings, runActionWithFault } from '#shared/sandbox/faults';
 import { badRequest } from '#shared/spec/errors';
-import type { HttpAnswer } from './answer.ts';
-import { type FaultSettings, runActionWithFault } from './faults.ts';
 
 /** Read only when a `timeout` fault names no time of its own. */
 const publicFaults: FaultSettings = {
   clock: systemClock,
   defaultTimeoutMs: () => sandboxConfig().SANDBOX_TIMEOUT_MS,
+  onFault: logFault,
 };
+
+/** The line each injected fault leaves in the handler's log. */
+export function logFault(fault: { outcome: string | undefined; phase: 'before' | 'after' }) {
+  logger.warn('sandbox fault injected', fault);
+}
 
 export function publicRoute<S extends z.ZodType>(
   schema: S | undefined,

@@ -1,0 +1,83 @@
+/**
+ * The import rules `npm test` checks (`npm run deps`): no cycles, and nothing imports upward. The
+ * layers, top to bottom: the handlers (`functions/`), the composition (`shared/wiring/`), the HTTP
+ * layer (`shared/middleware/`) and the adapters (`shared/adapters/`), the domains (`shared/deposits/`,
+ * `shared/operator/`, `shared/sandbox/`), the provider client (`shared/provider/`), and the
+ * primitives (the provider interface's schemas in `shared/spec/`, money, IBANs, the clock, secrets).
+ * The domains reach the world only through their ports: no middy, Powertools, AWS SDK or HTTP layer
+ * (and no `fetch`, a global no import shows: `test/unit/import-rules.test.ts`).
+ */
+const domain = '^shared/(deposits|operator|sandbox)/';
+const handlers = '^functions/';
+const wiring = '^shared/wiring/';
+const http = '^shared/middleware/';
+const adapters = '^shared/adapters/';
+const provider = '^shared/provider/';
+const primitives = '^shared/(spec/|money\\.ts|iban\\.ts|clock\\.ts|secrets\\.ts)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'A module never imports itself back, however far round.',
+      severity: 'error',
+      from: { path: '^(shared|functions|infra)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'domain-without-transport',
+      comment: 'The domains know what a deposit is and how it moves; transport is in the layers above.',
+      severity: 'error',
+      from: { path: domain },
+      to: {
+        path: [
+          '@middy/',
+          '@aws-lambda-powertools/',
+          '@aws-sdk/',
+          'standardwebhooks',
+          '^shared/logger\\.ts$',
+          '^shared/metrics\\.ts$',
+          http,
+          adapters,
+          wiring,
+          handlers,
+          '^infra/',
+        ],
+      },
+    },
+    {
+      name: 'adapters-below-wiring',
+      severity: 'error',
+      from: { path: [adapters, http] },
+      to: { path: [wiring, handlers, '^infra/'] },
+    },
+    {
+      name: 'wiring-below-handlers',
+      severity: 'error',
+      from: { path: wiring },
+      to: { path: [handlers, '^infra/'] },
+    },
+    {
+      name: 'provider-client-below-domains',
+      severity: 'error',
+      from: { path: provider },
+      to: { path: [domain, adapters, wiring, http, handlers, '^infra/'] },
+    },
+    {
+      name: 'primitives-at-the-bottom',
+      severity: 'error',
+      from: { path: primitives },
+      to: { path: [provider, domain, adapters, wiring, http, handlers, '^infra/'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
+  },
+};
