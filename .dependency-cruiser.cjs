@@ -3,7 +3,7 @@
  * layers, top to bottom: the handlers (`functions/`), the composition (`shared/wiring/`), the HTTP
  * layer (`shared/middleware/`) and the adapters (`shared/adapters/`), the domains (`shared/deposits/`,
  * `shared/operator/`, `shared/sandbox/`), the provider client (`shared/provider/`), and the
- * primitives (the provider interface's schemas in `shared/spec/`, money, IBANs, the clock, secrets).
+ * primitives (the provider interface's schemas in `shared/provider/interface/`, money, IBANs, the clock, secrets).
  * The domains reach the world only through their ports: no middy, Powertools, AWS SDK or HTTP layer
  * (and no `fetch`, a global no import shows: `test/unit/import-rules.test.ts`).
  */
@@ -12,8 +12,8 @@ const handlers = '^functions/';
 const wiring = '^shared/wiring/';
 const http = '^shared/middleware/';
 const adapters = '^shared/adapters/';
-const provider = '^shared/provider/';
-const primitives = '^shared/(spec/|money\\.ts|iban\\.ts|clock\\.ts|secrets\\.ts)';
+const provider = '^shared/provider/[^/]+\\.ts$';
+const primitives = '^shared/(provider/interface/|money\\.ts|iban\\.ts|clock\\.ts|secrets\\.ts)';
 
 module.exports = {
   forbidden: [

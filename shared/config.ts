@@ -3,7 +3,7 @@
  * malformed variable fails at start, with the variable's name.
  */
 import * as z from 'zod';
-import { faultWaitBudgetMs, inputLimits } from './spec/limits.ts';
+import { faultWaitBudgetMs, inputLimits } from './provider/interface/limits.ts';
 
 const number = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
 

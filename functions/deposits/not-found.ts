@@ -2,7 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { logger } from '#shared/logger';
 import { errorEnvelope, type HttpEvent, type HttpResult } from '#shared/middleware/http';
-import { ProviderError } from '#shared/spec/errors';
+import { ProviderError } from '#shared/provider/interface/errors';
 
 /** The `$default` route: any method and path the deposits API does not serve. */
 export const handler = middy<HttpEvent, HttpResult>()

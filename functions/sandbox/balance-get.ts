@@ -1,5 +1,5 @@
+import { BalanceRequest } from '#shared/provider/interface/schemas';
 import { getCardBalance } from '#shared/sandbox/operations/card-balance';
-import { BalanceRequest } from '#shared/spec/schemas';
 import { connectionRoute } from '#shared/wiring/sandbox';
 
 export const handler = connectionRoute(BalanceRequest, getCardBalance);

@@ -1,5 +1,5 @@
 import { publicRoute } from '#shared/middleware/sandbox-route';
-import { ProviderError } from '#shared/spec/errors';
+import { ProviderError } from '#shared/provider/interface/errors';
 
 /** The `$default` route: any method and path the API does not serve. */
 export const handler = publicRoute(undefined, (_body, event) => {

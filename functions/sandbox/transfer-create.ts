@@ -1,5 +1,5 @@
+import { TransferRequest } from '#shared/provider/interface/schemas';
 import { createTransfer } from '#shared/sandbox/operations/transfers';
-import { TransferRequest } from '#shared/spec/schemas';
 import { connectionRoute } from '#shared/wiring/sandbox';
 
 export const handler = connectionRoute(TransferRequest, createTransfer);

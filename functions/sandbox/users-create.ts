@@ -1,5 +1,5 @@
 import { publicRoute } from '#shared/middleware/sandbox-route';
-import { CreateSandboxUserRequest } from '#shared/spec/sandbox-admin';
+import { CreateSandboxUserRequest } from '#shared/sandbox/admin-schemas';
 import { sandbox } from '#shared/wiring/sandbox';
 
 export const handler = publicRoute(CreateSandboxUserRequest, (body) =>

@@ -25,7 +25,7 @@ import * as z from 'zod';
 import { localWallets } from '#infra/local/wallets';
 import { depositsApi } from '#infra/topology';
 import type { WalletAccountConfig } from '#shared/config';
-import { inputLimits } from '#shared/spec/limits';
+import { inputLimits } from '#shared/provider/interface/limits';
 import {
   apiReservedConcurrency,
   consumersConcurrency,

@@ -15,7 +15,7 @@ import {
   type tables,
 } from '#infra/topology';
 import { type ReachName, reach } from '#shared/deposits/reach';
-import { faultWaitBudgetMs, sandboxFunctionTimeoutSeconds } from '#shared/spec/limits';
+import { faultWaitBudgetMs, sandboxFunctionTimeoutSeconds } from '#shared/provider/interface/limits';
 import { type Grants, grantsOf } from './grants.ts';
 
 export type TableKey = keyof typeof tables;

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { failedEnvelope, problemsOf } from '#shared/middleware/http';
-import { badRequest } from '#shared/spec/errors';
+import { badRequest } from '#shared/provider/interface/errors';
 import { configuredOwnerDigests } from '#shared/wiring/owner-digests';
 import { localClock } from './clock.ts';
 import { crashPointNames, crashPoints } from './crash-points.ts';

@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { ApiSpec } from '#infra/topology';
 import { contracts } from '#shared/contracts/contracts';
+import { withOwnLogger } from '#shared/logger';
 import { serveContract } from './docs.ts';
 import { hostAllowed, reachableHost } from './host-guard.ts';
 import { lambdaContext } from './lambda-context.ts';
@@ -172,7 +173,11 @@ export async function startGateway(
       requestId,
       access?.identity,
     );
-    const result = await route.handler(event, lambdaContext(`${api.name}-${route.name}`));
+    // Its own logger (handlers share this process): the service its stack names in AWS.
+    const service = api.name === 'sandbox' ? 'sandbox' : 'deposits';
+    const result = await withOwnLogger(service, () =>
+      route.handler(event, lambdaContext(`${api.name}-${route.name}`)),
+    );
     response.writeHead(result.statusCode ?? 200, {
       'content-type': 'application/json',
       ...stringHeaders(result.headers),

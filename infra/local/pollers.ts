@@ -17,6 +17,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { QueueSpec } from '#infra/topology';
+import { withOwnLogger } from '#shared/logger';
 import { lambdaContext } from './lambda-context.ts';
 
 type Consumer = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
@@ -93,7 +94,7 @@ async function poll(client: SQSClient, queue: PolledQueue, consumer: Consumer, s
     const event = toSqsEvent(messages, queue);
     let failed = new Set<string>();
     try {
-      const response = await consumer(event, lambdaContext(queue.name));
+      const response = await withOwnLogger('deposits', () => consumer(event, lambdaContext(queue.name)));
       failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
     } catch {
       // A handler that throws fails the whole batch, as in Lambda.

@@ -4,7 +4,7 @@
  * control runs.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorTypes } from '#shared/spec/errors';
+import { errorTypes } from '#shared/provider/interface/errors';
 
 export interface Refusal {
   status: number;

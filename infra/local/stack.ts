@@ -25,6 +25,7 @@ import {
   watchedQueues,
   watchedQueuesVariable,
 } from '#infra/topology';
+import { withOwnLogger } from '#shared/logger';
 import { serveConsole } from '../console/serve.ts';
 import { installLocalClock } from './clock.ts';
 import { localControls } from './controls.ts';
@@ -205,9 +206,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     };
     const timer = setInterval(
       () => {
-        void sweep.handler({}, lambdaContext('sweeper')).catch((error: unknown) => {
-          process.stderr.write(`local sweeper: ${String(error)}\n`);
-        });
+        void withOwnLogger('deposits', () => sweep.handler({}, lambdaContext('sweeper'))).catch(
+          (error: unknown) => {
+            process.stderr.write(`local sweeper: ${String(error)}\n`);
+          },
+        );
       },
       options.sweepIntervalMs ?? sweeper.everyMinutes * 60_000,
     );

@@ -17,6 +17,7 @@ import {
   TrimmedDataAccessException,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { withOwnLogger } from '#shared/logger';
 import { localCredentials } from './dynamodb-local.ts';
 import { lambdaContext } from './lambda-context.ts';
 
@@ -142,7 +143,9 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
       Records: batch.map((record) => lambdaRecord(record, streamArn ?? '')),
     };
     try {
-      const response = await options.handler(event, lambdaContext(options.functionName));
+      const response = await withOwnLogger('deposits', () =>
+        options.handler(event, lambdaContext(options.functionName)),
+      );
       const failed = response?.batchItemFailures?.[0]?.itemIdentifier;
       if (failed) process.stderr.write(`local stream: ${options.functionName} failed record ${failed}\n`);
       return failed;

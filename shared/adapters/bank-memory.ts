@@ -5,7 +5,7 @@
  */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { BankMemory } from '#shared/deposits/ports';
-import type { AccountsMetadata } from '#shared/spec/schemas';
+import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import { getItem, keys, type Table } from './deposits-table-items.ts';
 
 interface BankItem {

@@ -13,7 +13,7 @@ import {
   type ZodOpenApiOperationObject,
   type ZodOpenApiPathsObject,
 } from 'zod-openapi';
-import { FailedEnvelope } from '#shared/spec/responses';
+import { FailedEnvelope } from '#shared/provider/interface/responses';
 
 export interface RouteContract {
   /** The methods the topology's routes take (`RouteSpec.method` in `infra/topology.ts`). */

@@ -13,16 +13,7 @@ import {
   OperationResponse,
   SandboxBanksResponse,
   TransferResponse,
-} from '#shared/spec/responses';
-import {
-  CreateApplicationResponse,
-  CreateSandboxUserRequest,
-  CreateSandboxUserResponse,
-  SandboxUserRequest,
-  SandboxUserResponse,
-  SetFaultsRequest,
-  SetFaultsResponse,
-} from '#shared/spec/sandbox-admin';
+} from '#shared/provider/interface/responses';
 import {
   AutoflowTransferRequest,
   BalanceRequest,
@@ -32,7 +23,16 @@ import {
   MetadataRequest,
   OperationGetRequest,
   TransferRequest,
-} from '#shared/spec/schemas';
+} from '#shared/provider/interface/schemas';
+import {
+  CreateApplicationResponse,
+  CreateSandboxUserRequest,
+  CreateSandboxUserResponse,
+  SandboxUserRequest,
+  SandboxUserResponse,
+  SetFaultsRequest,
+  SetFaultsResponse,
+} from '#shared/sandbox/admin-schemas';
 import { type ApiContract, connectionBearer, type RouteContract } from './openapi.ts';
 
 const appSecret = 'sandbox-local-app-secret';

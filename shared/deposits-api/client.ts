@@ -30,7 +30,7 @@ import {
   Source,
   SourceList,
 } from '#shared/deposits/schemas';
-import { FailedEnvelope } from '#shared/spec/responses';
+import { FailedEnvelope } from '#shared/provider/interface/responses';
 
 export type { Deposit, DepositList, Source, SourceList } from '#shared/deposits/schemas';
 

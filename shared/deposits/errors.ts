@@ -1,5 +1,5 @@
 /** The deposits API's own refusals, answered as the spec's failed envelope with these HTTP statuses. */
-import { EnvelopeError } from '#shared/spec/errors';
+import { EnvelopeError } from '#shared/provider/interface/errors';
 
 export const depositErrorTypes = {
   BAD_REQUEST: 400,

@@ -3,7 +3,7 @@
  * from this fixed set. The deposit's record keeps the detail (the bank's own words, an exception's
  * text, who acted and why) for the operators, whose API shows it; none of it reaches an owner.
  */
-import { errorTypes } from '#shared/spec/errors';
+import { errorTypes } from '#shared/provider/interface/errors';
 
 const ownMessages: Record<string, string> = {
   AMOUNT_BELOW_MINIMUM: "The amount is below the bank's minimum for this transfer",

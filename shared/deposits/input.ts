@@ -5,8 +5,8 @@
  * the deposit, woken by a message or a schedule armed here.
  */
 import type { InputAnswer, ProviderAnswer } from '#shared/provider/client';
-import { inputLimits } from '#shared/spec/limits';
-import type { UserInput } from '#shared/spec/schemas';
+import { inputLimits } from '#shared/provider/interface/limits';
+import type { UserInput } from '#shared/provider/interface/schemas';
 import {
   type AskedInput,
   type AskingOperation,

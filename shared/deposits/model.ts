@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { type CurrencyCode, fromMinorUnits } from '#shared/money';
-import type { InlineBeneficiary, NewBeneficiary, UserInput } from '#shared/spec/schemas';
+import type { InlineBeneficiary, NewBeneficiary, UserInput } from '#shared/provider/interface/schemas';
 import { ownerMessage } from './failures.ts';
 
 export const DepositStatus = z.enum(['initialized', 'user_input_required', 'done', 'failed']);

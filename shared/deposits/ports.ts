@@ -7,7 +7,7 @@
  * uses. No AWS here: the adapters in `shared/adapters/` implement these.
  */
 import type { ProviderClient, ProviderCredentials } from '#shared/provider/client';
-import type { AccountsMetadata } from '#shared/spec/schemas';
+import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import type {
   BeneficiaryClaim,
   Deposit,

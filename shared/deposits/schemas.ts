@@ -5,8 +5,8 @@
  * built on both.
  */
 import * as z from 'zod';
-import { inputLimits } from '#shared/spec/limits';
-import { boundedText, UserInput, UserInputAnswers } from '#shared/spec/schemas';
+import { inputLimits } from '#shared/provider/interface/limits';
+import { boundedText, UserInput, UserInputAnswers } from '#shared/provider/interface/schemas';
 import { DepositStatus, DepositStep } from './model.ts';
 import { SourceStatus } from './sources.ts';
 

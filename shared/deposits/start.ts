@@ -9,8 +9,8 @@
  */
 import { ulid } from 'ulid';
 import { AmountError, fromMinorUnits, toMinorUnits } from '#shared/money';
+import type { UserInput } from '#shared/provider/interface/schemas';
 import { digest } from '#shared/secrets';
-import type { UserInput } from '#shared/spec/schemas';
 import { DepositError } from './errors.ts';
 import { type Deposit, depositView, isSource } from './model.ts';
 import type {

@@ -13,7 +13,7 @@ import { DepositError } from '#shared/deposits/errors';
 import { IdempotencyKey } from '#shared/deposits/schemas';
 import { logger } from '#shared/logger';
 import { errorEnvelope, type HttpEvent, type HttpResult, json, parseBody } from '#shared/middleware/http';
-import { bearerTokenOf } from '#shared/spec/limits';
+import { bearerTokenOf } from '#shared/provider/interface/limits';
 
 export interface DepositRouteInput<T> {
   body: T;

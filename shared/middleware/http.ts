@@ -9,7 +9,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { z } from 'zod';
 import { logger } from '#shared/logger';
-import { badRequest, EnvelopeError, ProviderError } from '#shared/spec/errors';
+import { badRequest, EnvelopeError, ProviderError } from '#shared/provider/interface/errors';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2;

@@ -11,9 +11,9 @@ import { systemClock } from '#shared/clock';
 import { sandboxConfig } from '#shared/config';
 import { logger } from '#shared/logger';
 import { errorEnvelope, type HttpEvent, type HttpResult, json, parseBody } from '#shared/middleware/http';
+import { badRequest } from '#shared/provider/interface/errors';
 import type { HttpAnswer } from '#shared/sandbox/answer';
 import { type FaultSettings, runActionWithFault } from '#shared/sandbox/faults';
-import { badRequest } from '#shared/spec/errors';
 
 /** Read only when a `timeout` fault names no time of its own. */
 const publicFaults: FaultSettings = {

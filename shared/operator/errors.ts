@@ -1,5 +1,5 @@
 /** The operator API's refusals besides the deposits API's own, as the spec's failed envelope. */
-import { EnvelopeError } from '#shared/spec/errors';
+import { EnvelopeError } from '#shared/provider/interface/errors';
 
 export const operatorErrorTypes = {
   /** A resolve of a deposit whose transfer outcome is not unknown (or is resolved already). */

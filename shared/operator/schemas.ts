@@ -5,8 +5,8 @@
 import * as z from 'zod';
 import { DepositStep } from '#shared/deposits/model';
 import { Deposit } from '#shared/deposits/schemas';
-import { inputLimits } from '#shared/spec/limits';
-import { boundedText } from '#shared/spec/schemas';
+import { inputLimits } from '#shared/provider/interface/limits';
+import { boundedText } from '#shared/provider/interface/schemas';
 import { StatusBucket } from './model.ts';
 
 const id = boundedText(inputLimits.id);

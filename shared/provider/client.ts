@@ -25,13 +25,13 @@ import {
   MetadataResponse,
   OperationResponse,
   TransferResponse,
-} from '#shared/spec/responses';
+} from '#shared/provider/interface/responses';
 import type {
   AutoflowTransferRequest,
   InlineBeneficiary,
   NewBeneficiary,
   UserInput,
-} from '#shared/spec/schemas';
+} from '#shared/provider/interface/schemas';
 import {
   type InputAnswer,
   type ProviderAnswer,

@@ -4,7 +4,7 @@
  * it may have); and what a call carries in (credentials, answers to a question). `client.ts` says
  * which HTTP answers are which.
  */
-import type { UserInput } from '#shared/spec/schemas';
+import type { UserInput } from '#shared/provider/interface/schemas';
 
 /** Who the provider acts for: the user's permanent access token and the two secrets. */
 export interface ProviderCredentials {

@@ -4,7 +4,7 @@
  * a refusal, a body the spec's schema reads is the answer, anything else an unknown outcome.
  */
 import type { z } from 'zod';
-import { FailedEnvelope } from '#shared/spec/responses';
+import { FailedEnvelope } from '#shared/provider/interface/responses';
 import { ProviderRefusal, ProviderUnknownOutcome } from './outcomes.ts';
 
 /** A provider's HTTP answer below 500, its body parsed as JSON. */

@@ -7,18 +7,18 @@
 
 import type { Clock } from '#shared/clock';
 import { type CurrencyCode, fromMinorUnits, toMinorUnits } from '#shared/money';
-import { digest, matchesDigest, randomSecret } from '#shared/secrets';
-import { ProviderError } from '#shared/spec/errors';
-import { bearerTokenOf, inputLimits, isOverLongAuthorization } from '#shared/spec/limits';
-import type { ExchangeTokenResponse } from '#shared/spec/responses';
+import { ProviderError } from '#shared/provider/interface/errors';
+import { bearerTokenOf, inputLimits, isOverLongAuthorization } from '#shared/provider/interface/limits';
+import type { ExchangeTokenResponse } from '#shared/provider/interface/responses';
+import type { ExchangeTokenRequest } from '#shared/provider/interface/schemas';
 import type {
   CreateSandboxUserRequest,
   CreateSandboxUserResponse,
   SandboxUserRequest,
   SandboxUserResponse,
   SetFaultsRequest,
-} from '#shared/spec/sandbox-admin';
-import type { ExchangeTokenRequest } from '#shared/spec/schemas';
+} from '#shared/sandbox/admin-schemas';
+import { digest, matchesDigest, randomSecret } from '#shared/secrets';
 import type { HttpAnswer } from './answer.ts';
 import { findBank } from './catalog.ts';
 import { newId } from './ids.ts';

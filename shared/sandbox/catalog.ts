@@ -4,7 +4,7 @@
  * and on which operations, details on the first transfer).
  */
 import { type CurrencyCode, currencyObject } from '#shared/money';
-import type { AccountsMetadata } from '#shared/spec/schemas';
+import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import type { HttpAnswer } from './answer.ts';
 import type { QuestionId } from './questions.ts';
 import type { CallLimit } from './store.ts';

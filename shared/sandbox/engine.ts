@@ -18,8 +18,8 @@
  */
 
 import type { Clock } from '#shared/clock';
-import { badRequest, ProviderError } from '#shared/spec/errors';
-import type { UserInput } from '#shared/spec/schemas';
+import { badRequest, ProviderError } from '#shared/provider/interface/errors';
+import type { UserInput } from '#shared/provider/interface/schemas';
 import type { HttpAnswer } from './answer.ts';
 import { questionsAsked } from './catalog.ts';
 import { newId } from './ids.ts';

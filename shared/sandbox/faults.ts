@@ -29,8 +29,8 @@ import {
   errorTypes,
   type NamedOperation,
   ProviderError,
-} from '#shared/spec/errors';
-import { faultWaitBudgetMs } from '#shared/spec/limits';
+} from '#shared/provider/interface/errors';
+import { faultWaitBudgetMs } from '#shared/provider/interface/limits';
 import {
   type FaultRule,
   FaultRuleFields,
@@ -38,7 +38,7 @@ import {
   operationNamingPaths,
   operationReadPaths,
   withinFaultBudget,
-} from '#shared/spec/sandbox-admin';
+} from '#shared/sandbox/admin-schemas';
 import type { HttpAnswer } from './answer.ts';
 import { newId } from './ids.ts';
 import { failedEnvelope, fingerprint } from './operation-records.ts';

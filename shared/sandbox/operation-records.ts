@@ -4,8 +4,9 @@
  * time: `initialized` until an asynchronous one completes, `USER_INPUT_EXPIRED` once a wait for input
  * has passed its time, else the envelope it recorded.
  */
+
+import { type EnvelopeError, ProviderError } from '#shared/provider/interface/errors';
 import { digest } from '#shared/secrets';
-import { type EnvelopeError, ProviderError } from '#shared/spec/errors';
 import type { HttpAnswer } from './answer.ts';
 import type { Envelope, OperationRecord } from './store.ts';
 

@@ -4,8 +4,8 @@
  * one waiting for input on the connection), whether the answers are right, and the wrong answers an
  * operation takes before it fails (`MAX_INPUT_TRIES`).
  */
-import { ProviderError } from '#shared/spec/errors';
-import type { UserInput } from '#shared/spec/schemas';
+import { ProviderError } from '#shared/provider/interface/errors';
+import type { UserInput } from '#shared/provider/interface/schemas';
 import { fingerprint, type IdField } from './operation-records.ts';
 import type { ConnectionRecord, OperationKind, OperationRecord, SandboxStore } from './store.ts';
 

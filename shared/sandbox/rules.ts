@@ -5,7 +5,7 @@
  */
 import { isValidIban, normalizeIban } from '#shared/iban';
 import { AmountError, type CurrencyCode, toMinorUnits } from '#shared/money';
-import { badRequest, ProviderError } from '#shared/spec/errors';
+import { badRequest, ProviderError } from '#shared/provider/interface/errors';
 import { findBank, type SandboxBank } from './catalog.ts';
 
 export type TransferType = 'same' | 'local';

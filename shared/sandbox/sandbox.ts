@@ -5,7 +5,7 @@
  */
 
 import { type Clock, systemClock } from '#shared/clock';
-import { EnvelopeError } from '#shared/spec/errors';
+import { EnvelopeError } from '#shared/provider/interface/errors';
 import { Administration, type AdministrationSettings } from './administration.ts';
 import type { HttpAnswer } from './answer.ts';
 import { styledAnswer } from './answer-style.ts';

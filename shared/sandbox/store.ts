@@ -3,8 +3,8 @@
  * (`shared/adapters/sandbox-table.ts`) implements it; the domain never sees AWS.
  */
 import type { CurrencyCode } from '#shared/money';
-import type { FaultRule } from '#shared/spec/sandbox-admin';
-import type { Address } from '#shared/spec/schemas';
+import type { Address } from '#shared/provider/interface/schemas';
+import type { FaultRule } from '#shared/sandbox/admin-schemas';
 
 /** How long a sandbox user and an application live: refused after it, then removed (DynamoDB TTL). */
 export const SANDBOX_LIFETIME_MS = 30 * 86_400_000;

@@ -6,7 +6,7 @@
  * request's latency) answers `initialized` when the wait ends, as `sync: false` would have.
  */
 import type { Clock } from '#shared/clock';
-import { faultWaitBudgetMs } from '#shared/spec/limits';
+import { faultWaitBudgetMs } from '#shared/provider/interface/limits';
 import type { HttpAnswer } from './answer.ts';
 import { answerOf, type IdField } from './operation-records.ts';
 import type { OperationRecord, SandboxStore } from './store.ts';

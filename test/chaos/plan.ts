@@ -7,8 +7,8 @@
  */
 import { localWallets } from '#infra/local/wallets';
 import { type CurrencyCode, fromMinorUnits, isCurrencyCode, toMinorUnits } from '#shared/money';
-import { periodMs } from '#shared/spec/period';
-import type { AccountsMetadata } from '#shared/spec/schemas';
+import { periodMs } from '#shared/provider/interface/period';
+import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import { bankDown } from './fault-kinds.ts';
 import { type CrashRule, faultsFor, freshCoverage, type ProviderFault } from './faults.ts';
 import { randomStream } from './random.ts';

@@ -3,7 +3,7 @@
  * the user's fault rules, and what the sandbox holds of the user (its ledger, its beneficiaries).
  */
 import type { LocalStack } from '#infra/local/stack';
-import { SandboxBanksResponse } from '#shared/spec/responses';
+import { SandboxBanksResponse } from '#shared/provider/interface/responses';
 import type { FaultRule } from './faults.ts';
 import { auth, send } from './http.ts';
 

@@ -4,8 +4,8 @@
  * (SANDBOX_ASYNC_DELAY_MS = 400 in tests), and the connection stays taken until then.
  */
 import { describe, expect, it } from 'vitest';
-import { OperationResponse } from '#shared/spec/responses';
-import { AccountsMetadata } from '#shared/spec/schemas';
+import { OperationResponse } from '#shared/provider/interface/responses';
+import { AccountsMetadata } from '#shared/provider/interface/schemas';
 import {
   createUser,
   eventually,

@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ExchangeTokenResponse } from '#shared/spec/responses';
-import { CreateApplicationResponse } from '#shared/spec/sandbox-admin';
+import { ExchangeTokenResponse } from '#shared/provider/interface/responses';
+import { CreateApplicationResponse } from '#shared/sandbox/admin-schemas';
 import {
   appSecret,
   createUser,

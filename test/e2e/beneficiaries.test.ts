@@ -3,7 +3,7 @@
  * refusals (duplicate, bad IBAN, missing fields, unsupported bank) and isolation between users.
  */
 import { describe, expect, it } from 'vitest';
-import { CreateBeneficiaryResponse, ListBeneficiariesResponse } from '#shared/spec/responses';
+import { CreateBeneficiaryResponse, ListBeneficiariesResponse } from '#shared/provider/interface/responses';
 import {
   createUser,
   failed,

@@ -3,7 +3,7 @@
  * the bank's currency, refusals for unknown, foreign or missing card ids, and the OTP some banks ask.
  */
 import { describe, expect, it } from 'vitest';
-import { BalanceResponse } from '#shared/spec/responses';
+import { BalanceResponse } from '#shared/provider/interface/responses';
 import { createUser, failed, type TestUser } from '../support/sandbox.ts';
 
 const BALANCE = '/v2/data/balance/get';

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MetadataResponse, SandboxBanksResponse } from '#shared/spec/responses';
-import { CreateSandboxUserResponse, SandboxUserResponse } from '#shared/spec/sandbox-admin';
-import { AccountsMetadata } from '#shared/spec/schemas';
+import { MetadataResponse, SandboxBanksResponse } from '#shared/provider/interface/responses';
+import { AccountsMetadata } from '#shared/provider/interface/schemas';
+import { CreateSandboxUserResponse, SandboxUserResponse } from '#shared/sandbox/admin-schemas';
 import {
   appSecret,
   createUser,

@@ -6,7 +6,7 @@
  * is seen at SANDBOX_COOLDOWN_LISTED, which lists it at once, and in the unit tests).
  */
 import { describe, expect, it } from 'vitest';
-import { CreateBeneficiaryResponse, ListBeneficiariesResponse } from '#shared/spec/responses';
+import { CreateBeneficiaryResponse, ListBeneficiariesResponse } from '#shared/provider/interface/responses';
 import {
   createUser,
   eventually,

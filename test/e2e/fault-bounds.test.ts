@@ -4,7 +4,7 @@
  * BAD_REQUEST naming the field, so a fault never becomes the API gateway's own (non-envelope) answer.
  */
 import { describe, expect, it } from 'vitest';
-import { faultWaitBudgetMs } from '#shared/spec/limits';
+import { faultWaitBudgetMs } from '#shared/provider/interface/limits';
 import { appSecret, createUser, post, request } from '../support/sandbox.ts';
 
 const badRequestNaming = (field: string) =>

@@ -7,9 +7,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { tables } from '#infra/topology';
+import { CreateApplicationResponse } from '#shared/sandbox/admin-schemas';
 import { SANDBOX_LIFETIME_MS } from '#shared/sandbox/store';
 import { digest } from '#shared/secrets';
-import { CreateApplicationResponse } from '#shared/spec/sandbox-admin';
 import { createUser, post } from '../support/sandbox.ts';
 
 const dynamodb = DynamoDBDocumentClient.from(

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inputLimits as limits } from '#shared/spec/limits';
+import { inputLimits as limits } from '#shared/provider/interface/limits';
 import { expectDocumented } from '../support/contract.ts';
 import { depositsUrl, startDeposit } from '../support/deposits.ts';
 import {

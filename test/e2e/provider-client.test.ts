@@ -7,7 +7,7 @@ import {
   ProviderRefusal,
   ProviderUnknownOutcome,
 } from '#shared/provider/client';
-import { InlineBeneficiary, NewBeneficiary } from '#shared/spec/schemas';
+import { InlineBeneficiary, NewBeneficiary } from '#shared/provider/interface/schemas';
 import {
   appSecret,
   createUser,

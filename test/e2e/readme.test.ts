@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { errorTypes } from '#shared/spec/errors';
+import { errorTypes } from '#shared/provider/interface/errors';
 import { depositsUrl } from '../support/deposits.ts';
 import { sandboxUrl } from '../support/sandbox.ts';
 

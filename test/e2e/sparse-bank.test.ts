@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ProviderClient, type ProviderCredentials } from '#shared/provider/client';
-import { NewBeneficiary } from '#shared/spec/schemas';
+import { NewBeneficiary } from '#shared/provider/interface/schemas';
 import { depositWhen, startDeposit } from '../support/deposits.ts';
 import { appSecret, createUser, sandboxUrl, stateOf, walletBeneficiary } from '../support/sandbox.ts';
 

@@ -4,7 +4,7 @@
  * (scenario 3); minimums, balance checks, ownership of ids, and exact decimal money.
  */
 import { describe, expect, it } from 'vitest';
-import { TransferResponse } from '#shared/spec/responses';
+import { TransferResponse } from '#shared/provider/interface/responses';
 import {
   createUser,
   failed,

@@ -4,7 +4,7 @@
  * refused (wrong, empty, expired, mismatched, foreign, already used, raced).
  */
 import { describe, expect, it } from 'vitest';
-import { SandboxUserResponse } from '#shared/spec/sandbox-admin';
+import { SandboxUserResponse } from '#shared/sandbox/admin-schemas';
 import {
   createUser,
   eventually,

@@ -3,7 +3,7 @@ import { readDeploymentConfig } from '#infra/cdk/config';
 import { functionSettings, limits, queueAlarms, settingsOf } from '#infra/cdk/settings';
 import { localWallets } from '#infra/local/wallets';
 import { depositsApi, operatorApi, outbox, queues, sandboxApi, sweeper } from '#infra/topology';
-import { faultWaitBudgetMs } from '#shared/spec/limits';
+import { faultWaitBudgetMs } from '#shared/provider/interface/limits';
 import { prodWallets } from './synth.ts';
 
 const read = (context: Record<string, unknown>, environment: NodeJS.ProcessEnv = {}) =>

@@ -17,7 +17,7 @@ import type {
   OwnerDeposits,
   SharedWakes,
 } from '#shared/deposits/ports';
-import type { AccountsMetadata } from '#shared/spec/schemas';
+import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 
 export * from './step-fakes.ts';
 

@@ -19,8 +19,8 @@ import type { WaitCooldownContext } from '#shared/deposits/steps/wait-cooldown';
 import type { SweepContext } from '#shared/deposits/sweeper';
 import { walletAccounts, walletBook } from '#shared/deposits/wallets';
 import { ProviderRefusal, ProviderUnknownOutcome, type UnknownReason } from '#shared/provider/client';
+import type { AccountsMetadata, UserInput } from '#shared/provider/interface/schemas';
 import { keyedDigests } from '#shared/secrets';
-import type { AccountsMetadata, UserInput } from '#shared/spec/schemas';
 import {
   FakeDepositsTable,
   FakeProvider,

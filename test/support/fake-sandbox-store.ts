@@ -10,6 +10,9 @@
 
 import type { Clock } from '#shared/clock';
 import { failedEnvelope } from '#shared/middleware/http';
+import { EnvelopeError } from '#shared/provider/interface/errors';
+import { ExchangeTokenResponse } from '#shared/provider/interface/responses';
+import { CreateSandboxUserResponse } from '#shared/sandbox/admin-schemas';
 import type { HttpAnswer } from '#shared/sandbox/answer';
 import type { OperationContext } from '#shared/sandbox/engine';
 import { Sandbox, type SandboxOptions } from '#shared/sandbox/sandbox';
@@ -28,9 +31,6 @@ import {
   type TransferRecord,
 } from '#shared/sandbox/store';
 import { digest } from '#shared/secrets';
-import { EnvelopeError } from '#shared/spec/errors';
-import { ExchangeTokenResponse } from '#shared/spec/responses';
-import { CreateSandboxUserResponse } from '#shared/spec/sandbox-admin';
 import { ManualClock } from './manual-clock.ts';
 
 /** A copy as the table would store and return it. */

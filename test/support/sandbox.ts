@@ -3,7 +3,7 @@
  * a documented route is checked against the OpenAPI document's schema for its status.
  */
 import { expect, inject } from 'vitest';
-import { SandboxUserResponse } from '#shared/spec/sandbox-admin';
+import { SandboxUserResponse } from '#shared/sandbox/admin-schemas';
 import { expectDocumented } from './contract.ts';
 
 export const sandboxUrl = inject('sandboxUrl');

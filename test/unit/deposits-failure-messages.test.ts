@@ -8,7 +8,7 @@ import { ownerMessage } from '#shared/deposits/failures';
 import { depositView } from '#shared/deposits/model';
 import { giveUp } from '#shared/deposits/transitions';
 import { operatorView } from '#shared/operator/model';
-import { errorTypes } from '#shared/spec/errors';
+import { errorTypes } from '#shared/provider/interface/errors';
 import { banks, world } from '../support/deposit-world.ts';
 
 const arn = 'arn:aws:sts::123456789012:assumed-role/deposits-transfer/i-0abc';

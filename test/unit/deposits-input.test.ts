@@ -5,7 +5,7 @@ import { answerFor, expireInput, pauseForInput } from '#shared/deposits/input';
 import { type Deposit, depositView, type StepMessage, type WorkStep } from '#shared/deposits/model';
 import { type StartDeposit, startDeposit } from '#shared/deposits/start';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
-import { inputLimits } from '#shared/spec/limits';
+import { inputLimits } from '#shared/provider/interface/limits';
 import {
   answers,
   asked,

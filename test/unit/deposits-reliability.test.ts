@@ -14,7 +14,7 @@ import { sweep } from '#shared/deposits/sweeper';
 import { giveUp } from '#shared/deposits/transitions';
 import { wakeFollowers } from '#shared/deposits/wake-ups';
 import { walletAccounts } from '#shared/deposits/wallets';
-import type { AccountsMetadata } from '#shared/spec/schemas';
+import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import {
   answers,
   metadata as bankMetadata,

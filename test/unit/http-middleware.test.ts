@@ -14,7 +14,7 @@ import {
   json,
   MAX_BODY_BYTES,
 } from '#shared/middleware/http';
-import { ProviderError } from '#shared/spec/errors';
+import { ProviderError } from '#shared/provider/interface/errors';
 
 beforeAll(() => logger.setLogLevel('SILENT'));
 

@@ -46,8 +46,8 @@ describe('import rules', () => {
       'shared/deposits/uses-adapter.ts': "import { b } from '../adapters/table.ts';\nexport const a = b;\n",
       'shared/adapters/table.ts': "import { c } from '../wiring/steps.ts';\nexport const b = c;\n",
       'shared/wiring/steps.ts': 'export const c = 1;\n',
-      'shared/spec/one.ts': "import { e } from './two.ts';\nexport const d = e;\n",
-      'shared/spec/two.ts': "import { d } from './one.ts';\nexport const e = d;\n",
+      'shared/provider/interface/one.ts': "import { e } from './two.ts';\nexport const d = e;\n",
+      'shared/provider/interface/two.ts': "import { d } from './one.ts';\nexport const e = d;\n",
     };
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(tree, path)), { recursive: true });
@@ -63,9 +63,22 @@ describe('import rules', () => {
         'adapters-below-wiring: shared/adapters/table.ts -> shared/wiring/steps.ts',
         'domain-without-transport: shared/deposits/uses-adapter.ts -> shared/adapters/table.ts',
         'domain-without-transport: shared/deposits/uses-middy.ts -> @middy/core',
-        'no-cycles: shared/spec/one.ts -> shared/spec/two.ts',
+        'no-cycles: shared/provider/interface/one.ts -> shared/provider/interface/two.ts',
       ].sort(),
     );
+  });
+
+  it('no folder among the sources is named spec (read as tests by people and tools)', () => {
+    // act
+    const folders = ['shared', 'functions', 'infra', 'test'].flatMap((top) =>
+      readdirSync(join(root, top), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => join(entry.parentPath, entry.name)),
+    );
+
+    // assess
+    expect(folders.length).toBeGreaterThan(10);
+    expect(folders.filter((folder) => /^specs?$/.test(folder.split('/').at(-1) ?? ''))).toEqual([]);
   });
 
   it('no domain module calls fetch', () => {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ProviderClient, ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
-import { InlineBeneficiary } from '#shared/spec/schemas';
+import { InlineBeneficiary } from '#shared/provider/interface/schemas';
 
 const credentials = { accessToken: 'token', appSecret: 'app', userSecret: 'user' };
 

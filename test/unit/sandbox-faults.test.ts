@@ -6,13 +6,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '#shared/logger';
+import { faultWaitBudgetMs } from '#shared/provider/interface/limits';
+import { FaultRule } from '#shared/sandbox/admin-schemas';
 import { runActionWithFault } from '#shared/sandbox/faults';
 import { createBeneficiary } from '#shared/sandbox/operations/beneficiaries';
 import { getMetadata } from '#shared/sandbox/operations/metadata';
 import { getOperation } from '#shared/sandbox/operations/operation-get';
 import { createTransfer } from '#shared/sandbox/operations/transfers';
-import { faultWaitBudgetMs } from '#shared/spec/limits';
-import { FaultRule } from '#shared/spec/sandbox-admin';
 import {
   asHttp,
   givenSandbox,

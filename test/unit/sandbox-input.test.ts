@@ -5,12 +5,12 @@
  * the beneficiary limit, and applications and users that expire.
  */
 import { describe, expect, it } from 'vitest';
+import { inputLimits } from '#shared/provider/interface/limits';
 import type { HttpAnswer } from '#shared/sandbox/answer';
 import { createBeneficiary, listBeneficiaries } from '#shared/sandbox/operations/beneficiaries';
 import { getMetadata } from '#shared/sandbox/operations/metadata';
 import { getOperation } from '#shared/sandbox/operations/operation-get';
 import { SANDBOX_LIFETIME_MS } from '#shared/sandbox/store';
-import { inputLimits } from '#shared/spec/limits';
 import { asHttp, givenSandbox, walletBeneficiary } from '../support/fake-sandbox-store.ts';
 
 const OTP = '123456';

@@ -4,6 +4,7 @@
  * balance, IBAN, cool-down and the banks' own demands).
  */
 import { describe, expect, it } from 'vitest';
+import { ProviderError } from '#shared/provider/interface/errors';
 import { findBank, type SandboxBank } from '#shared/sandbox/catalog';
 import { createBeneficiary, listBeneficiaries } from '#shared/sandbox/operations/beneficiaries';
 import { createAutoflowTransfer, createTransfer } from '#shared/sandbox/operations/transfers';
@@ -15,7 +16,6 @@ import {
   transferType,
   validIban,
 } from '#shared/sandbox/rules';
-import { ProviderError } from '#shared/spec/errors';
 import { givenSandbox, type SandboxTestUser, walletBeneficiary } from '../support/fake-sandbox-store.ts';
 
 const failed = (type: string) =>

@@ -5,12 +5,12 @@
  * exactly its lifetime, and no longer.
  */
 import { describe, expect, it } from 'vitest';
+import { faultWaitBudgetMs } from '#shared/provider/interface/limits';
 import { createBeneficiary, listBeneficiaries } from '#shared/sandbox/operations/beneficiaries';
 import { getCardBalance } from '#shared/sandbox/operations/card-balance';
 import { getMetadata } from '#shared/sandbox/operations/metadata';
 import { getOperation } from '#shared/sandbox/operations/operation-get';
 import { createTransfer } from '#shared/sandbox/operations/transfers';
-import { faultWaitBudgetMs } from '#shared/spec/limits';
 import { givenSandbox, type SandboxTestUser, walletBeneficiary } from '../support/fake-sandbox-store.ts';
 
 const failed = (type: string) =>

@@ -11,8 +11,8 @@
  */
 import { isCurrencyCode, toMinorUnits } from '#shared/money';
 import { ProviderRefusal } from '#shared/provider/client';
-import { periodMs } from '#shared/spec/period';
-import type { AccountsMetadata } from '#shared/spec/schemas';
+import { periodMs } from '#shared/provider/interface/period';
+import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import { type ConnectionContext, callUnderLease } from '../connection.ts';
 import {
   answerFor,

@@ -3,14 +3,14 @@
  * beneficiary cools down for the bank's period; some banks hide it from the list until then. The IBAN is
  * unique per user (the store enforces it in the same transaction as the operation).
  */
-import { ProviderError } from '#shared/spec/errors';
-import { inputLimits } from '#shared/spec/limits';
-import { periodMs } from '#shared/spec/period';
+import { ProviderError } from '#shared/provider/interface/errors';
+import { inputLimits } from '#shared/provider/interface/limits';
+import { periodMs } from '#shared/provider/interface/period';
 import type {
   CreateBeneficiaryRequest,
   ListBeneficiariesRequest,
   ListedBeneficiary,
-} from '#shared/spec/schemas';
+} from '#shared/provider/interface/schemas';
 import type { OperationContext } from '../engine.ts';
 import { newId } from '../ids.ts';
 import { bankOf, transferType, validIban } from '../rules.ts';

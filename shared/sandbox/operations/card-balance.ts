@@ -1,7 +1,7 @@
 /** `/v2/data/balance/get`: a card's balances, behind a one-time password at banks that ask for one. */
 import { currencyObject, fromMinorUnits } from '#shared/money';
-import { ProviderError } from '#shared/spec/errors';
-import type { BalanceRequest } from '#shared/spec/schemas';
+import { ProviderError } from '#shared/provider/interface/errors';
+import type { BalanceRequest } from '#shared/provider/interface/schemas';
 import type { OperationContext } from '../engine.ts';
 
 export function getCardBalance(context: OperationContext, request: BalanceRequest) {

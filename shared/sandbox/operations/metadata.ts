@@ -1,5 +1,5 @@
 /** `/v1/metadata/accounts/get`: the bank's `accountsMetadata`, as the catalog states it. */
-import type { MetadataRequest } from '#shared/spec/schemas';
+import type { MetadataRequest } from '#shared/provider/interface/schemas';
 import type { OperationContext } from '../engine.ts';
 import { bankOf } from '../rules.ts';
 

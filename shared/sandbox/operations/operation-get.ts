@@ -4,8 +4,8 @@
  * Records keep no copies of lists: a metadata or list operation's result is rebuilt here, from the
  * catalog and from the user's beneficiaries as they stood when the operation ran.
  */
-import { ProviderError } from '#shared/spec/errors';
-import type { OperationGetRequest } from '#shared/spec/schemas';
+import { ProviderError } from '#shared/provider/interface/errors';
+import type { OperationGetRequest } from '#shared/provider/interface/schemas';
 import type { HttpAnswer } from '../answer.ts';
 import type { OperationContext } from '../engine.ts';
 import { type IdField, operationStateAt } from '../operation-records.ts';

@@ -6,8 +6,8 @@
  * bank's minimum and the balance; then one debit, written with the transfer and the operation.
  */
 import { normalizeIban } from '#shared/iban';
-import { ProviderError } from '#shared/spec/errors';
-import type { AutoflowTransferRequest, TransferRequest } from '#shared/spec/schemas';
+import { ProviderError } from '#shared/provider/interface/errors';
+import type { AutoflowTransferRequest, TransferRequest } from '#shared/provider/interface/schemas';
 import type { OperationContext } from '../engine.ts';
 import { newTransferReference } from '../ids.ts';
 import { bankOf, checkBalance, checkMinimum, minorUnits, transferType, validIban } from '../rules.ts';

@@ -1,5 +1,5 @@
 /**
- * Every request and resource of the interface (../shared/spec/bank-data-and-payments-service.md),
+ * Every request and resource of the interface (../shared/provider/interface/bank-data-and-payments-service.md),
  * as zod schemas. The sandbox validates requests with them (responses: `responses.ts`). Types are inferred, never written twice. Unknown request fields are ignored (stripped).
  */
 import * as z from 'zod';

@@ -4,9 +4,9 @@
  * function's time. Bounded as every request is (`inputLimits`).
  */
 import * as z from 'zod';
-import { type ErrorType, errorTypes } from './errors.ts';
-import { faultWaitBudgetMs, inputLimits as limits } from './limits.ts';
-import { boundedText, TransferType } from './schemas.ts';
+import { type ErrorType, errorTypes } from '#shared/provider/interface/errors';
+import { faultWaitBudgetMs, inputLimits as limits } from '#shared/provider/interface/limits';
+import { boundedText, TransferType } from '#shared/provider/interface/schemas';
 
 const id = boundedText(limits.id);
 const secret = boundedText(limits.secret);

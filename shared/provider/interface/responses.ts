@@ -1,5 +1,5 @@
 /**
- * Every response of the interface (../shared/spec/bank-data-and-payments-service.md), as zod schemas:
+ * Every response of the interface (../shared/provider/interface/bank-data-and-payments-service.md), as zod schemas:
  * the common envelope, the failed one, and each operation's. The provider client validates responses
  * with them; the sandbox's contract documents them. Requests and resources: `schemas.ts`.
  */
