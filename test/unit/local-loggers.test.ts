@@ -33,7 +33,8 @@ describe('a logger of its own per local invocation', () => {
     // prepare: a handler that logs once it has waited, while the other one starts
     const handler = middy(async (event: { say: string; waitMs: number }) => {
       await pause(event.waitMs);
-      logger.warn(event.say);
+      // ERROR: seen at any level a run sets (the e2e stack's setup sets POWERTOOLS_LOG_LEVEL=ERROR).
+      logger.error(event.say);
     }).use(injectLambdaContext(logger));
     const lines = capture();
 
