@@ -6,6 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { localWallets } from '#infra/local/wallets';
+import { maskedAccount } from '#shared/sandbox/operations/beneficiaries';
 import type { DepositRun, Ledger, UserRun } from './audit.ts';
 import type { Clients, Delivery } from './clients.ts';
 import { OTP, pool } from './context.ts';
@@ -97,10 +98,10 @@ export async function gatherEvidence(
       listed = await clients.beneficiaries(connection, { jobID: listed.body.jobID, userInputs });
     }
     if (listed.status === 200) {
-      const wallet = localWalletAccountNumber(bank.walletAccountID);
-      // A bank that masks its list (SANDBOX_MASKED) shows the last four characters: the user's only
+      // A bank that masks its list (SANDBOX_MASKED) shows it as the sandbox masks it: the user's only
       // beneficiaries in the run are the wallet's, so its masked form counts them there.
-      const shown = new Set([wallet, `****${wallet.slice(-4)}`]);
+      const wallet = localWallets.find((candidate) => candidate.id === bank.walletAccountID);
+      const shown = new Set(wallet ? [normalise(wallet.accountNumber), maskedAccount(wallet)] : []);
       const count = ((listed.body.beneficiaries ?? []) as { accountNumber?: string }[]).filter(
         (beneficiary) => shown.has(normalise(beneficiary.accountNumber ?? '')),
       ).length;
@@ -131,9 +132,4 @@ function secretPart(token: string) {
 
 function normalise(accountNumber: string) {
   return accountNumber.replace(/[\s-]/g, '');
-}
-
-function localWalletAccountNumber(walletAccountID: string) {
-  const wallet = localWallets.find((candidate) => candidate.id === walletAccountID);
-  return normalise(wallet?.accountNumber ?? '');
 }

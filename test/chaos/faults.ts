@@ -5,6 +5,7 @@
  * deposits and its payment source.
  */
 import { type CrashPoint, crashPointNames } from '#infra/local/crash-points';
+import { findBank } from '#shared/sandbox/catalog';
 import { faultKinds } from './fault-kinds.ts';
 import type { Bank, PlannedDeposit, PlannedUser } from './plan.ts';
 import type { Random } from './random.ts';
@@ -182,17 +183,16 @@ export function explainedFailures(user: PlannedUser, deposit: PlannedDeposit): S
 }
 
 /**
- * Banks that list accounts masked (the catalog's `masksAccounts`, which GET /sandbox/banks does not
- * show): there the wallet's beneficiary is told apart only as the one new entry after our own
- * creation. A creation whose answer was lost is told apart on its retry (the deposit keeps what
- * fitted before it), but a worker killed right after the creation's call keeps nothing, and the
- * connection's deposits then fail BENEFICIARY_AMBIGUOUS (the README's failure types).
+ * At a bank that lists accounts masked (the catalog's `masksAccounts`, which GET /sandbox/banks does
+ * not show), the wallet's beneficiary is told apart only as the one new entry after our own creation.
+ * A creation whose answer was lost is told apart on its retry (the deposit keeps what fitted before
+ * it), but a worker killed right after the creation's call keeps nothing, and the connection's
+ * deposits then fail BENEFICIARY_AMBIGUOUS (the README's failure types).
  */
-const masksAccounts = new Set(['SANDBOX_MASKED']);
-
 function losesCreationAtMaskedBank(user: PlannedUser): boolean {
   return (
-    masksAccounts.has(user.bank.bankId) && user.crashes.some((crash) => crash.point === 'after-provider-call')
+    findBank(user.bank.bankId)?.masksAccounts === true &&
+    user.crashes.some((crash) => crash.point === 'after-provider-call')
   );
 }
 

@@ -4,11 +4,11 @@
  * secrets stored only as digests.
  */
 import { createHash } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ExchangeTokenResponse } from '#shared/provider/interface/responses';
 import { CreateApplicationResponse } from '#shared/sandbox/admin-schemas';
+import { localDynamoDb } from '../support/local-dynamodb.ts';
 import {
   appSecret,
   createUser,
@@ -386,14 +386,7 @@ describe('applications are isolated', () => {
 });
 
 describe('secrets are stored as digests only', () => {
-  const dynamodb = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: inject('dynamodbEndpoint'),
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
-  afterAll(() => dynamodb.destroy());
+  const dynamodb = localDynamoDb();
 
   const sha256 = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('base64url');
 

@@ -3,24 +3,16 @@
  * envelopes, reading a deposit back, a deposit that waits for input, and secrets at rest.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/adapters/deposits-table-items';
 import { expectDocumented } from '../support/contract.ts';
 import { depositsUrl, depositWhen, otpAnswer, readDeposit, startDeposit } from '../support/deposits.ts';
+import { localDynamoDb } from '../support/local-dynamodb.ts';
 import { testOwnerDigests } from '../support/local-stack.ts';
 import { appSecret, createUser, failed, type Reply, type TestUser } from '../support/sandbox.ts';
 
-const dynamo = DynamoDBDocumentClient.from(
-  new DynamoDBClient({
-    endpoint: inject('dynamodbEndpoint'),
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  }),
-);
-
-afterAll(() => dynamo.destroy());
+const dynamo = localDynamoDb();
 
 /** The deposit's item in the deposits table, as it is stored. */
 async function storedDeposit(depositId: string) {

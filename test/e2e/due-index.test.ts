@@ -6,9 +6,7 @@
  * own, never the deposits of the other tests (which its pages meet too: they are due before).
  */
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tables } from '#infra/topology';
 import { DueDepositsIndex } from '#shared/adapters/deposits-indexes';
 import { IdempotencyItems } from '#shared/adapters/deposits-table';
@@ -16,15 +14,9 @@ import type { Deposit } from '#shared/deposits/model';
 import type { DueDeposits, DuePosition } from '#shared/deposits/ports';
 import { sweep } from '#shared/deposits/sweeper';
 import { FakeQueues } from '../support/deposit-fakes.ts';
+import { localDynamoDb } from '../support/local-dynamodb.ts';
 
-const client = DynamoDBDocumentClient.from(
-  new DynamoDBClient({
-    endpoint: inject('dynamodbEndpoint'),
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  }),
-);
-afterAll(() => client.destroy());
+const client = localDynamoDb();
 const table = { client, tableName: tables.deposits.localName };
 const index = new DueDepositsIndex(table);
 

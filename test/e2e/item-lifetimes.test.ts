@@ -4,21 +4,14 @@
  * Local: the items as written (its TTL sweep is too slow to wait for; the attribute is the proof).
  */
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { tables } from '#infra/topology';
 import { BeneficiaryClaimItems, ConnectionLeaseItems } from '#shared/adapters/deposits-table';
 import { claimTtlSeconds, keys, leaseTtlAfterUntilSeconds } from '#shared/adapters/deposits-table-items';
+import { localDynamoDb } from '../support/local-dynamodb.ts';
 
-const client = DynamoDBDocumentClient.from(
-  new DynamoDBClient({
-    endpoint: inject('dynamodbEndpoint'),
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  }),
-);
-afterAll(() => client.destroy());
+const client = localDynamoDb();
 const table = { client, tableName: tables.deposits.localName };
 
 async function raw(key: { pk: string; sk: string }) {

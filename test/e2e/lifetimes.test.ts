@@ -3,23 +3,16 @@
  * (30 days on), the item carries the table's time to live for that moment, and the application works
  * until then (its refusal after it is a unit test on a manual clock: test/unit/sandbox-input.test.ts).
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { tables } from '#infra/topology';
 import { CreateApplicationResponse } from '#shared/sandbox/admin-schemas';
 import { SANDBOX_LIFETIME_MS } from '#shared/sandbox/store';
 import { digest } from '#shared/secrets';
+import { localDynamoDb } from '../support/local-dynamodb.ts';
 import { createUser, post } from '../support/sandbox.ts';
 
-const dynamodb = DynamoDBDocumentClient.from(
-  new DynamoDBClient({
-    endpoint: inject('dynamodbEndpoint'),
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  }),
-);
-afterAll(() => dynamodb.destroy());
+const dynamodb = localDynamoDb();
 
 describe('applications expire like users', () => {
   it('answers expiresAt 30 days on, stores the matching time to live, and serves until then', async () => {

@@ -120,32 +120,49 @@ describe('npm start with a port already in use', () => {
   });
 });
 
+/**
+ * `npm start` (its script, through tsx) on free ports with `env` over this process's: `up` is its
+ * standard output once it is ready (45 s at most), `stderr()` what it has written there so far.
+ */
+function startNpmStart(env: Record<string, string>) {
+  const child = spawn(resolve(projectRoot, 'node_modules/.bin/tsx'), ['infra/local/start.ts'], {
+    cwd: projectRoot,
+    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', OPERATOR_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const up = new Promise<string>((done, failed) => {
+    let text = '';
+    const timer = setTimeout(() => failed(new Error(`npm start did not come up:\n${text}${stderr}`)), 45_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('Press Ctrl-C to stop.')) {
+        clearTimeout(timer);
+        done(text);
+      }
+    });
+  });
+  return {
+    up,
+    stderr: () => stderr,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 describe('npm start when the stack is up', () => {
   it("prints each API's contract and reference page, which answer, and the operator's token and console link", async () => {
     // prepare
-    const child = spawn(resolve(projectRoot, 'node_modules/.bin/tsx'), ['infra/local/start.ts'], {
-      cwd: projectRoot,
-      env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', OPERATOR_PORT: '0', OPERATOR_TOKEN: '', HOST: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<void>((done) => child.once('exit', () => done()));
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
+    const started = startNpmStart({ OPERATOR_TOKEN: '', HOST: '' });
     try {
       // act
-      const stdout = await new Promise<string>((done, failed) => {
-        let text = '';
-        const timer = setTimeout(() => failed(new Error(`npm start did not come up:\n${text}`)), 45_000);
-        child.stdout.on('data', (chunk: Buffer) => {
-          text += chunk.toString();
-          if (text.includes('Press Ctrl-C to stop.')) {
-            clearTimeout(timer);
-            done(text);
-          }
-        });
-      });
+      const stdout = await started.up;
       const printed = [...stdout.matchAll(/http:\/\/127\.0\.0\.1:\d+\/(?:docs|openapi\.json)/g)].map(
         (m) => m[0],
       );
@@ -172,10 +189,9 @@ describe('npm start when the stack is up', () => {
       expect(await queuesWith('not-the-token')).toBe(401);
       expect((await fetch(`${operatorUrl}/`)).status).toBe(200);
       // On loopback (the default) there is nothing to warn about.
-      expect(stderr).not.toContain('HOST=');
+      expect(started.stderr()).not.toContain('HOST=');
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      await started.stop();
     }
   }, 60_000);
 });
@@ -195,32 +211,10 @@ function statusWithHost(url: string, host: string): Promise<number> {
 describe('npm start with HOST beyond loopback', () => {
   it('warns that the stack has test credentials and no real authentication, and still refuses a foreign Host', async () => {
     // prepare
-    const child = spawn(resolve(projectRoot, 'node_modules/.bin/tsx'), ['infra/local/start.ts'], {
-      cwd: projectRoot,
-      env: { ...process.env, HOST: '0.0.0.0', PORT: '0', SANDBOX_PORT: '0', OPERATOR_PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<void>((done) => child.once('exit', () => done()));
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
+    const started = startNpmStart({ HOST: '0.0.0.0' });
     try {
       // act
-      const stdout = await new Promise<string>((done, failed) => {
-        let text = '';
-        const timer = setTimeout(
-          () => failed(new Error(`npm start did not come up:\n${text}${stderr}`)),
-          45_000,
-        );
-        child.stdout.on('data', (chunk: Buffer) => {
-          text += chunk.toString();
-          if (text.includes('Press Ctrl-C to stop.')) {
-            clearTimeout(timer);
-            done(text);
-          }
-        });
-      });
+      const stdout = await started.up;
       // The URLs printed are the ones this machine calls (loopback), not 0.0.0.0.
       const depositsUrl = /Deposits API\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1] ?? '';
       const port = new URL(depositsUrl).port;
@@ -228,6 +222,7 @@ describe('npm start with HOST beyond loopback', () => {
       const foreign = await statusWithHost(`${depositsUrl}/_local/clock`, `evil.example:${port}`);
 
       // assess
+      const stderr = started.stderr();
       expect(stderr).toContain('Warning: HOST=0.0.0.0 makes the local stack reachable from other machines');
       expect(stderr).toContain('test credentials');
       expect(stderr).toContain('no real authentication');
@@ -235,8 +230,7 @@ describe('npm start with HOST beyond loopback', () => {
       expect(own).toBe(200);
       expect(foreign).toBe(421);
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      await started.stop();
     }
   }, 60_000);
 });

@@ -6,23 +6,15 @@
  * sweeper's defer leaves no event behind.
  */
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tables } from '#infra/topology';
 import { DueDepositsIndex } from '#shared/adapters/deposits-indexes';
 import { BeneficiaryClaimItems, DepositItems, IdempotencyItems } from '#shared/adapters/deposits-table';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
 import type { Deposit } from '#shared/deposits/model';
+import { localDynamoDb } from '../support/local-dynamodb.ts';
 
-const client = DynamoDBDocumentClient.from(
-  new DynamoDBClient({
-    endpoint: inject('dynamodbEndpoint'),
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  }),
-);
-afterAll(() => client.destroy());
+const client = localDynamoDb();
 const wakes = new SharedWakeItems({ client, tableName: tables.deposits.localName });
 
 describe('the shared wake-up in the deposits table', () => {

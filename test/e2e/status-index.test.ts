@@ -7,24 +7,16 @@
  * without a check time, so no other test and no sweeper sees them.
  */
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { StatusDepositsIndex } from '#shared/adapters/deposits-status-index';
 import { depositItem } from '#shared/adapters/deposits-table-items';
 import type { Deposit, DepositStep } from '#shared/deposits/model';
 import type { StatusPosition, StatusQuery } from '#shared/operator/ports';
+import { localDynamoDb } from '../support/local-dynamodb.ts';
 
-const client = DynamoDBDocumentClient.from(
-  new DynamoDBClient({
-    endpoint: inject('dynamodbEndpoint'),
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  }),
-  { marshallOptions: { removeUndefinedValues: true } },
-);
+const client = localDynamoDb({ marshallOptions: { removeUndefinedValues: true } });
 const table = { client, tableName: 'deposits' };
-afterAll(() => client.destroy());
 
 /** A range of creation times of this run alone, in 2001. */
 const start = Date.UTC(2001, 0, 1) + Math.floor(Math.random() * 1e9);

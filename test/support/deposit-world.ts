@@ -10,7 +10,7 @@ import type { BankFacts, Deposit, WorkStep } from '#shared/deposits/model';
 import type { DepositSettings, StepQueues } from '#shared/deposits/ports';
 import { reach, type SendsOf, type WakesOf } from '#shared/deposits/reach';
 import type { ListContext, ReadContext } from '#shared/deposits/read';
-import type { StartContext } from '#shared/deposits/start';
+import type { StartContext, StartDeposit } from '#shared/deposits/start';
 import type { EnsureBeneficiaryContext } from '#shared/deposits/steps/ensure-beneficiary';
 import type { ReconcileContext } from '#shared/deposits/steps/reconcile';
 import type { ResolveBankContext } from '#shared/deposits/steps/resolve-bank';
@@ -52,6 +52,15 @@ export const ownerSecretKey = Buffer.alloc(32, 'unit-test-owner-key');
 export const ownerDigests = keyedDigests(ownerSecretKey);
 /** The world's connection's key: the keyed digest of its access token. */
 export const ownerKey = ownerDigests.of(credentials.accessToken);
+
+/** A create request of the world's connection: 25.50 from `acc-1`, key `key-1`, unless overridden. */
+export const startRequest = (overrides: Partial<StartDeposit> = {}): StartDeposit => ({
+  ...credentials,
+  idempotencyKey: 'key-1',
+  amount: 25.5,
+  senderID: 'acc-1',
+  ...overrides,
+});
 
 /** Bank facts by the sandbox's scenarios. */
 export const banks = {

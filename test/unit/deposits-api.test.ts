@@ -3,17 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { localWallets } from '#infra/local/wallets';
 import { DepositError } from '#shared/deposits/errors';
 import { readDeposit } from '#shared/deposits/read';
-import { type StartDeposit, startDeposit } from '#shared/deposits/start';
+import { startDeposit } from '#shared/deposits/start';
 import { DEFAULT_MAX_DEPOSIT, walletAccounts } from '#shared/deposits/wallets';
-import { credentials, ownerKey, settings, world } from '../support/deposit-world.ts';
+import { credentials, ownerKey, settings, startRequest, world } from '../support/deposit-world.ts';
 
-const request = (overrides: Partial<StartDeposit> = {}): StartDeposit => ({
-  ...credentials,
-  idempotencyKey: 'key-1',
-  amount: 25.5,
-  senderID: 'acc-1',
-  ...overrides,
-});
+const request = startRequest;
 
 describe('starting a deposit', () => {
   it('stores it in minor units with sealed credentials, and sends resolve-bank', async () => {

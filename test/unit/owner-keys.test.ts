@@ -7,22 +7,23 @@ import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cancelDeposit, cancelSource } from '#shared/deposits/cancel';
 import { listDeposits, readDeposit, readSource } from '#shared/deposits/read';
-import { type StartDeposit, startDeposit, startSource } from '#shared/deposits/start';
+import { startDeposit, startSource } from '#shared/deposits/start';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { keyedDigest, keyedDigests, matchesKeyedDigest } from '#shared/secrets';
-import { answers, banks, credentials, ownerSecretKey, world } from '../support/deposit-world.ts';
+import {
+  answers,
+  banks,
+  credentials,
+  ownerSecretKey,
+  startRequest,
+  world,
+} from '../support/deposit-world.ts';
 
 const hmac = (key: Uint8Array, value: string) => createHmac('sha256', key).update(value).digest('base64url');
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 const anotherKey = Buffer.alloc(32, 'another-owner-key');
 
-const request = (overrides: Partial<StartDeposit> = {}): StartDeposit => ({
-  ...credentials,
-  idempotencyKey: 'key-1',
-  amount: 25.5,
-  senderID: 'acc-1',
-  ...overrides,
-});
+const request = startRequest;
 
 describe('keyed digests', () => {
   it('are HMAC-SHA256 under the key, base64url: not the SHA-256 of the value, another under another key', () => {
