@@ -9,7 +9,7 @@ const number = (fallback: number) => z.coerce.number().int().nonnegative().defau
 
 const SandboxEnv = z.object({
   SANDBOX_TABLE_NAME: z.string().min(1),
-  /** The sandbox application's secret. The local default is documented in the README. */
+  /** The sandbox application's secret. The local default is documented in docs/sandbox.md. */
   SANDBOX_APP_SECRET: z.string().min(8).default('sandbox-local-app-secret'),
   /** In AWS: the Secrets Manager secret holding it, read once at cold start (wins over the value). */
   SANDBOX_APP_SECRET_ARN: z.string().startsWith('arn:').optional(),

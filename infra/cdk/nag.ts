@@ -1,6 +1,6 @@
 /**
  * cdk-nag (AwsSolutions) runs over every stack. A finding is either fixed or suppressed here, on the
- * one resource it concerns, with the reason below; the README lists them all.
+ * one resource it concerns, with the reason below; docs/deploying.md lists them all.
  */
 import { NagSuppressions } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
@@ -26,12 +26,12 @@ export const suppressions = {
   webhookSecretRotation: {
     id: 'AwsSolutions-SMG4',
     reason:
-      'The webhook signing secret is shared with the receiver, who must switch to a new one at the same moment; it is rotated by hand with the receiver (README, "Rotate the webhook secret"), not by a Lambda on a timer.',
+      'The webhook signing secret is shared with the receiver, who must switch to a new one at the same moment; it is rotated by hand with the receiver (docs/deploying.md, "Rotate the webhook secret"), not by a Lambda on a timer.',
   },
   ownerKeyRotation: {
     id: 'AwsSolutions-SMG4',
     reason:
-      'The owner key keys every deposit, lease and claim by its caller: a new key makes the deposits in flight unreachable by their owners, so it is rotated by hand with no deposit in flight (README, "The owner key"), never by a Lambda on a timer.',
+      'The owner key keys every deposit, lease and claim by its caller: a new key makes the deposits in flight unreachable by their owners, so it is rotated by hand with no deposit in flight (docs/deploying.md, "The owner key"), never by a Lambda on a timer.',
   },
   sandboxSecretRotation: {
     id: 'AwsSolutions-SMG4',

@@ -7,7 +7,7 @@ import type { Construct } from 'constructs';
 export interface NotifyingAlarmProps {
   topic: sns.ITopic;
   alarmName: string;
-  /** What it means and what to do: the README's alarm table says the same. */
+  /** What it means and what to do: the runbook's alarm table (docs/operating.md) says the same. */
   description: string;
   metric: cloudwatch.IMetric;
   threshold: number;

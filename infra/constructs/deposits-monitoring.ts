@@ -52,12 +52,12 @@ export class DepositsMonitoring extends Construct {
       ...queueEntries.map(([key, stepQueue]): [string, sqs.IQueue, string] => [
         key,
         stepQueue.deadLetterQueue,
-        `Messages of the ${key} queue that ${props.consumers[key]} failed on every try. For a step, a deposit stopped there until the sweeper re-drives it; for notify, a webhook event was never delivered. Read the function's errors, fix the cause, then redrive the DLQ (README).`,
+        `Messages of the ${key} queue that ${props.consumers[key]} failed on every try. For a step, a deposit stopped there until the sweeper re-drives it; for notify, a webhook event was never delivered. Read the function's errors, fix the cause, then redrive the DLQ (docs/operating.md).`,
       ]),
       [
         'outbox',
         stateful.outboxDeadLetterQueue,
-        'Stream records of deposits whose event the outbox relay could not send to the notify queue after its retries: their callers were not told. Each message names the records (shard and sequence numbers); read the relay function’s errors, fix the cause, and re-send the events (README).',
+        'Stream records of deposits whose event the outbox relay could not send to the notify queue after its retries: their callers were not told. Each message names the records (shard and sequence numbers); read the relay function’s errors, fix the cause, and re-send the events (docs/operating.md).',
       ],
       [
         'scheduler',

@@ -167,7 +167,7 @@ export class DepositsStatefulStack extends Stack {
     output(
       'OwnerKeySecretArn',
       this.ownerKeySecret.secretArn,
-      'The owner key: rotating it orphans every deposit in flight (README, "The owner key")',
+      'The owner key: rotating it orphans every deposit in flight (docs/deploying.md, "The owner key")',
     );
     output('AlarmTopicArn', this.alarmTopic.topicArn, 'Subscribe here to hear of every alarm');
     output('ScheduleGroupName', this.scheduleGroup.scheduleGroupName, 'The wake-up schedules of deposits');

@@ -21,14 +21,14 @@ import { type ApiContract, connectionBearer } from './openapi.ts';
 const credentials = { appSecret: 'sandbox-local-app-secret', userSecret: 'us_2f8a6c1e9b7d4a3f' };
 const depositId = 'dep_01M812W7SXHYZAEH7814YWVTV8';
 const sourceId = 'src_01M812W7SXHYZAEH7814YWVTV9';
-/** Either header carries the connection; in AWS `Authorization` is the backend's own (README, "Who may call"). */
+/** Either header carries the connection; in AWS `Authorization` is the backend's own (docs/deposits.md, "Who may call"). */
 const security = ['providerAuthorization', 'connectionToken'];
 
 export const depositsContract: ApiContract = {
   api: 'deposits',
   title: 'Deposits API',
   description:
-    "Moves money from a user's bank account into the wallet account through the open-banking provider, durably, in the background. Every deposits route takes the user's provider connection (`X-Provider-Authorization: Bearer <accessToken>`, or locally `Authorization`) and its secrets in the body; in AWS the caller must also be the wallet's backend: `Authorization` carries its IAM SigV4 signature or its JWT (README, \"Who may call\").",
+    "Moves money from a user's bank account into the wallet account through the open-banking provider, durably, in the background. Every deposits route takes the user's provider connection (`X-Provider-Authorization: Bearer <accessToken>`, or locally `Authorization`) and its secrets in the body; in AWS the caller must also be the wallet's backend: `Authorization` carries its IAM SigV4 signature or its JWT (docs/deposits.md, \"Who may call\").",
   tags: [
     { name: 'deposits', description: 'Start, read, list and cancel deposits' },
     {

@@ -77,7 +77,8 @@ function operation(route: RouteContract): ZodOpenApiOperationObject {
         ]),
       ),
       default: {
-        description: 'A failure: the failed envelope, with the HTTP status of its type (see the README).',
+        description:
+          'A failure: the failed envelope, with the HTTP status of its type (see docs/deposits.md, Errors).',
         content: { 'application/json': { schema: FailedEnvelope } },
       },
     },

@@ -21,7 +21,7 @@ export const operatorContract: ApiContract = {
   api: 'operator',
   title: 'Operator API',
   description:
-    'For the people who run the service: any deposit, by status; settle a transfer whose outcome is unknown; cancel or redrive a deposit; the queues. In AWS every route takes the operator\'s IAM identity (SigV4, `execute-api:Invoke`); locally `Authorization: Bearer <operator token>`, which `npm start` prints (README, "Operator API").',
+    'For the people who run the service: any deposit, by status; settle a transfer whose outcome is unknown; cancel or redrive a deposit; the queues. In AWS every route takes the operator\'s IAM identity (SigV4, `execute-api:Invoke`); locally `Authorization: Bearer <operator token>`, which `npm start` prints (docs/operating.md, "Operator API").',
   tags: [
     { name: 'deposits', description: 'Read and act on any deposit' },
     { name: 'queues', description: "The queues' depths" },

@@ -92,7 +92,7 @@ export const sandboxContract: ApiContract = {
   api: 'sandbox',
   title: 'Provider sandbox',
   description:
-    'The provider interface of the specification (bank-data-and-payments-service.md) over simulated banks, and the sandbox\'s own administration: applications, test users, fault rules. A request may also carry `X-Sandbox-Fault`, `X-Sandbox-Fault-Status`, `X-Sandbox-Fault-Phase`, `X-Sandbox-Fault-Type`, `X-Sandbox-Retry-After-Seconds`, `X-Sandbox-Names-Operation`, `X-Sandbox-Latency-Ms` and `X-Sandbox-Timeout-Ms` headers: a fault for that one request (README, "Faults").',
+    'The provider interface of the specification (bank-data-and-payments-service.md) over simulated banks, and the sandbox\'s own administration: applications, test users, fault rules. A request may also carry `X-Sandbox-Fault`, `X-Sandbox-Fault-Status`, `X-Sandbox-Fault-Phase`, `X-Sandbox-Fault-Type`, `X-Sandbox-Retry-After-Seconds`, `X-Sandbox-Names-Operation`, `X-Sandbox-Latency-Ms` and `X-Sandbox-Timeout-Ms` headers: a fault for that one request (docs/sandbox.md, "Faults").',
   tags: [
     { name: 'provider', description: 'The provider interface' },
     { name: 'sandbox', description: "The sandbox's administration" },

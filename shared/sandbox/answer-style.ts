@@ -3,7 +3,7 @@
  * that writes `sparse` answers (`SANDBOX_SPARSE`) writes every field of the spec's common envelope,
  * `null` where the spec returns it only in other answers, leaves out the question list (`userInputs`),
  * and gives `amountDue` as the string the spec declares rather than the number it shows. Each of those
- * is what the spec allows (README, "Interface decisions"); the metadata's `sortCode`, the one field it
+ * is what the spec allows (docs/sandbox.md, "Interface decisions"); the metadata's `sortCode`, the one field it
  * declares nullable, is `null` at every sandbox bank. Failed envelopes are written alike at every bank.
  */
 import { currencies, isCurrencyCode } from '#shared/money';

@@ -235,7 +235,7 @@ const HeaderFault = withinFaultBudget(
   }),
 );
 
-/** A fault for this one request, from `X-Sandbox-*` headers (see the README); BAD_REQUEST if malformed. */
+/** A fault for this one request, from `X-Sandbox-*` headers (see docs/sandbox.md); BAD_REQUEST if malformed. */
 export function headerFault(headers: FaultedRequest['headers']): FaultRule | undefined {
   const header = (name: string) => headers[`x-sandbox-${name}`];
   const raw = {

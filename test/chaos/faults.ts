@@ -187,7 +187,7 @@ export function explainedFailures(user: PlannedUser, deposit: PlannedDeposit): S
  * not show), the wallet's beneficiary is told apart only as the one new entry after our own creation.
  * A creation whose answer was lost is told apart on its retry (the deposit keeps what fitted before
  * it), but a worker killed right after the creation's call keeps nothing, and the connection's
- * deposits then fail BENEFICIARY_AMBIGUOUS (the README's failure types).
+ * deposits then fail BENEFICIARY_AMBIGUOUS (the failure types in docs/deposits.md).
  */
 function losesCreationAtMaskedBank(user: PlannedUser): boolean {
   return (

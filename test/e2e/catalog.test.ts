@@ -69,10 +69,10 @@ describe('GET /sandbox/banks', () => {
     }
   });
 
-  it('has a row for each bank in the README bank table, and no other', () => {
+  it("has a row for each bank in the sandbox page's bank table, and no other", () => {
     // prepare
-    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
-    const section = readme.split('### Banks')[1]?.split('\n### ')[0] ?? '';
+    const page = readFileSync(join(import.meta.dirname, '../../docs/sandbox.md'), 'utf8');
+    const section = page.split('### Banks')[1]?.split('\n### ')[0] ?? '';
 
     // act
     const rows = [...section.matchAll(/^\|\s*`(SANDBOX_[A-Z_]+)`\s*\|/gm)].map((match) => match[1]);

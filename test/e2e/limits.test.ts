@@ -2,7 +2,7 @@
  * Every id and text field, and every array, on every route of both APIs has a maximum, checked before
  * anything is read or stored: one character over it answers 400 BAD_REQUEST naming the field, never a
  * 5xx, and nothing is written. Bearer tokens too. Fields at their maximum are accepted, and items stay
- * far from DynamoDB's limits (the README's "Limits" table is `inputLimits`).
+ * far from DynamoDB's limits (docs/sandbox.md's "Limits" table is `inputLimits`).
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@
  * is swapped for the test stack's), and its error table matches the error types the code answers.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -13,13 +13,20 @@ import { sandboxUrl } from '../support/sandbox.ts';
 
 const projectRoot = resolve(import.meta.dirname, '../..');
 const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+/** The README and the pages of `docs/`: the examples run wherever they live. */
+const docs = [
+  readme,
+  ...readdirSync(join(projectRoot, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => readFileSync(join(projectRoot, 'docs', file), 'utf8')),
+].join('\n');
 const run = promisify(execFile);
 
 function example(name: string, language = 'bash'): string {
   const match = new RegExp(`<!-- readme-example: ${name} -->\\n\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(
-    readme,
+    docs,
   );
-  if (!match?.[1]) throw new Error(`README has no example named ${name}`);
+  if (!match?.[1]) throw new Error(`neither the README nor docs/ has an example named ${name}`);
   return match[1]
     .replaceAll('http://127.0.0.1:3001', sandboxUrl)
     .replaceAll('http://127.0.0.1:3000', depositsUrl);
@@ -98,7 +105,7 @@ describe('README', () => {
 
   it('error table lists every error type with its HTTP status', () => {
     for (const [type, { status }] of Object.entries(errorTypes)) {
-      expect(readme).toMatch(new RegExp(`\\|\\s*\`${type}\`\\s*\\|\\s*${status}\\s*\\|`));
+      expect(docs).toMatch(new RegExp(`\\|\\s*\`${type}\`\\s*\\|\\s*${status}\\s*\\|`));
     }
   });
 });

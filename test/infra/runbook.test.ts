@@ -1,5 +1,5 @@
 /**
- * The README's runbook: every alarm a stage deploys has its entry in the Alarms table, and each entry
+ * The runbook (`docs/operating.md`): every alarm a stage deploys has its entry in the Alarms table, and each entry
  * names the operator console's view or the operator action that answers it.
  */
 import { readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configurations, resourcesOf, synthesize, text } from './synth.ts';
 
-const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+const readme = readFileSync(resolve(import.meta.dirname, '../../docs/operating.md'), 'utf8');
 
 /** The Alarms table's rows: the alarm name pattern of the first cell, and the console cell. */
 function runbook() {

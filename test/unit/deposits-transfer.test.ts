@@ -571,7 +571,7 @@ describe('transfer: refusals', () => {
   });
 
   it('tells the caller it cools down (deposit.cooling_down with resumesAt) when the bank names a cool-down', async () => {
-    // README, webhooks: `deposit.cooling_down` — the deposit waits for the beneficiary's cool-down.
+    // docs/deposits.md, webhooks: `deposit.cooling_down` — the deposit waits for the beneficiary's cool-down.
     const w = world();
     const ctx = w.contexts.transfer();
     const deposit = await atTransfer(w);
@@ -625,7 +625,7 @@ describe('transfer: refusals', () => {
   });
 
   it('removes the attempt record when a clear refusal fails the deposit (nothing moved)', async () => {
-    // README, "At most one transfer per deposit": a clear refusal removes the attempt.
+    // docs/design.md, "At most one transfer per deposit": a clear refusal removes the attempt.
     const w = world();
     const ctx = w.contexts.transfer();
     const deposit = await atTransfer(w);

@@ -1,7 +1,7 @@
 /**
  * The error types of the interface and the HTTP status each is answered with. The spec names two
- * (BAD_REQUEST, UNAUTHORIZED); the rest follow the names real providers of this kind use. The README's
- * error table is this object.
+ * (BAD_REQUEST, UNAUTHORIZED); the rest follow the names real providers of this kind use. The error
+ * table of docs/deposits.md is this object.
  */
 export const errorTypes = {
   BAD_REQUEST: { status: 400, msg: 'Invalid JSON request' },

@@ -2,7 +2,7 @@
  * The most any request may carry: every id and text field has a maximum length and every array a
  * maximum size, checked by the request schemas before anything is read or stored (over it is
  * BAD_REQUEST naming the field). They keep every key far inside DynamoDB's (2 KB partition, 1 KB
- * sort) and every item far inside its 400 KB. The README's "Limits" table is this object.
+ * sort) and every item far inside its 400 KB. The sandbox page's "Limits" table (docs/sandbox.md) is this object.
  */
 import { badRequest } from './errors.ts';
 
