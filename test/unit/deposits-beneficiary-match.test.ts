@@ -8,7 +8,7 @@ import { localWallets } from '#infra/local/wallets';
 import { type ListedEntry, matchWallet } from '#shared/deposits/steps/beneficiary-match';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { walletAccounts } from '#shared/deposits/wallets';
-import { answers, banks, claimKey, world } from '../support/deposit-world.ts';
+import { answers, banks, claimKey, settings, world } from '../support/deposit-world.ts';
 
 // Account number 0331234567890123456, IBAN AE070331234567890123456.
 const [wallet] = walletAccounts(localWallets);
@@ -147,6 +147,30 @@ describe('ensure-beneficiary at a bank that masks accounts', () => {
     // assess: the one fitting entry that was not there before our creation is ours
     expect(retried).toMatchObject({ step: 'ensure-beneficiary', fittingBeforeCreation: [] });
     expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-new' });
+    expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+  });
+
+  it('a holder that stopped after its creation lost its answer: the deposit taking its claim over takes the new entry', async () => {
+    // prepare: the first deposit's creation went through unanswered, then it stopped moving
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const first = await w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
+    w.provider.answer('listBeneficiaries', maskedListing(entry('ben-old', '****1111')));
+    w.provider.answer('createBeneficiary', answers.unknown('timeout'));
+    await ensureBeneficiary(first, ctx);
+    w.clock.advance(settings.stallAfterMs + settings.claimStaleMs + 1);
+    const second = await w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
+    w.provider.answer(
+      'listBeneficiaries',
+      maskedListing(entry('ben-old', '****1111'), entry('ben-new', '****3456')),
+    );
+
+    // act
+    await ensureBeneficiary(second, ctx);
+
+    // assess
+    expect(w.table.current(second.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-new' });
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', beneficiaryId: 'ben-new' });
     expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
   });
 

@@ -47,6 +47,7 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     );
   }
   const mine = existing?.depositId === deposit.id;
+  let inherited: string[] | undefined;
   // The bank has it, its id not known yet: a look-up in the list once it shows, never a creation.
   const created = existing?.state === 'created' ? existing : undefined;
   const claim: BeneficiaryClaim = created ?? {
@@ -65,6 +66,9 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
       const held = existing ?? (await ctx.claims.get(deposit.ownerKey, deposit.walletAccountId));
       return waitForClaim(ctx, deposit, held);
     }
+    // Taken over from a holder that stopped: what fitted before its creation (whose answer it lost)
+    // still tells its creation apart, at a bank that lists accounts masked.
+    if (existing) inherited = (await ctx.deposits.get(existing.depositId))?.fittingBeforeCreation;
   } else if (claim.claimedAt > (existing?.claimedAt ?? now)) {
     // Its holder runs: the claim is refreshed, so that only a holder that stopped looks abandoned.
     if (!(await ctx.claims.update(claim))) {
@@ -98,7 +102,8 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
         if (listed.status === 'user_input_required')
           return { kind: 'question', operation: 'list', question: listed };
         // After a creation whose answer was lost, what fitted before it tells ours apart.
-        const match = matchWallet(listed.response.beneficiaries, wallet, deposit.fittingBeforeCreation);
+        const fittedBefore = deposit.fittingBeforeCreation ?? inherited;
+        const match = matchWallet(listed.response.beneficiaries, wallet, fittedBefore);
         if (match?.kind === 'listed') return match;
         ambiguous = match?.kind === 'ambiguous';
         // A look-up of a beneficiary the bank has: not there (or not told apart), never created twice.
