@@ -48,7 +48,8 @@ describe('cancel, in the other states', () => {
     const listed = await user.call('/v1/payment/beneficiaries/get', { sync: true });
     expect(listed.body.beneficiaries).toHaveLength(1);
     expect((await stateOf(user)).transfers.map((transfer) => transfer.amount)).toEqual([33]);
-  });
+    // Room for the next deposit's own 30 s wait, and the steps before it, on a loaded machine.
+  }, 60_000);
 
   it('refuses a deposit reading its transfer outcome (reconcile), which then ends done', async () => {
     // prepare: the bank carries the transfer out 4 s after accepting it (its reads answer at once)
