@@ -186,13 +186,21 @@ export function explainedFailures(user: PlannedUser, deposit: PlannedDeposit): S
  * At a bank that lists accounts masked (the catalog's `masksAccounts`, which GET /sandbox/banks does
  * not show), the wallet's beneficiary is told apart only as the one new entry after our own creation.
  * A creation whose answer was lost is told apart on its retry (the deposit keeps what fitted before
- * it), but a worker killed right after the creation's call keeps nothing, and the connection's
+ * it), but a worker killed after the creation's call and before its next write keeps nothing, and the connection's
  * deposits then fail BENEFICIARY_AMBIGUOUS (the failure types in docs/deposits.md).
  */
+/** The kills that land between a provider call's answer and the step's next write of it. */
+const killsBeforeItsRecord = new Set<string>([
+  'after-provider-call',
+  'before-state-write',
+  'before-claim-write',
+  'before-lease-write',
+]);
+
 function losesCreationAtMaskedBank(user: PlannedUser): boolean {
   return (
     findBank(user.bank.bankId)?.masksAccounts === true &&
-    user.crashes.some((crash) => crash.point === 'after-provider-call')
+    user.crashes.some((crash) => killsBeforeItsRecord.has(crash.point))
   );
 }
 
