@@ -78,8 +78,6 @@ export async function callUnderLease<T, S extends WorkStep>(
   step: S,
   tolerated: readonly string[],
   call: (credentials: DepositCredentials, renewLease: () => Promise<void>) => Promise<T>,
-  /** What the deposit keeps for its retry when the outcome of a call is unknown. */
-  keepOnUnknown: () => Partial<Deposit> = () => ({}),
 ): Promise<{ value: T | ProviderRefusal; lease: string } | undefined> {
   const lease = await takeLease(ctx, deposit);
   if (!lease) {
@@ -110,7 +108,7 @@ export async function callUnderLease<T, S extends WorkStep>(
       return undefined;
     }
     if (error instanceof ProviderUnknownOutcome) {
-      await retryLater(ctx, deposit, step, `provider ${error.reason}`, keepOnUnknown());
+      await retryLater(ctx, deposit, step, `provider ${error.reason}`);
       return undefined;
     }
     throw error;

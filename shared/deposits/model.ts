@@ -113,12 +113,6 @@ export interface Deposit {
   bank?: BankFacts;
   beneficiaryId?: string;
   /**
-   * At a bank that lists accounts masked: the ids of the entries that fitted the wallet right before
-   * this deposit created its beneficiary, kept when the creation's answer was lost, so that its retry
-   * takes the one new fitting entry as ours (`beneficiary-match.ts`).
-   */
-  fittingBeforeCreation?: string[];
-  /**
    * The bank said the beneficiary exists, but an earlier attempt's answer (its id) was lost: look it
    * up in the list at this time, when even a bank that hides new beneficiaries shows it.
    */
@@ -243,6 +237,13 @@ export interface BeneficiaryClaim {
   lookupAt?: number;
   /** A transfer through it has completed, so banks that want details on the first one have them. */
   used?: boolean;
+  /**
+   * At a bank that lists accounts masked: the ids of the entries that fitted the wallet's, listed
+   * right before the holder's creation. Written before the creation is sent, so that whoever runs
+   * next (the holder again, or a deposit taking its claim over) tells the one new entry apart even
+   * when the holder died with the creation's answer.
+   */
+  fittingBeforeCreation?: string[];
 }
 
 /** Whether this record is a payment source rather than a deposit. */

@@ -5,7 +5,6 @@
  * deposits and its payment source.
  */
 import { type CrashPoint, crashPointNames } from '#infra/local/crash-points';
-import { findBank } from '#shared/sandbox/catalog';
 import { faultKinds } from './fault-kinds.ts';
 import type { Bank, PlannedDeposit, PlannedUser } from './plan.ts';
 import type { Random } from './random.ts';
@@ -178,30 +177,7 @@ export function explainedFailures(user: PlannedUser, deposit: PlannedDeposit): S
     types.add('INSUFFICIENT_BALANCE');
   if (deposit.cancelAfterMs !== undefined) types.add('CANCELLED');
   if (kinds.includes('metadata-down')) types.add('PROVIDER_UNAVAILABLE');
-  if (losesCreationAtMaskedBank(user)) types.add('BENEFICIARY_AMBIGUOUS');
   return types;
-}
-
-/**
- * At a bank that lists accounts masked (the catalog's `masksAccounts`, which GET /sandbox/banks does
- * not show), the wallet's beneficiary is told apart only as the one new entry after our own creation.
- * A creation whose answer was lost is told apart on its retry (the deposit keeps what fitted before
- * it), but a worker killed after the creation's call and before its next write keeps nothing, and the connection's
- * deposits then fail BENEFICIARY_AMBIGUOUS (the failure types in docs/deposits.md).
- */
-/** The kills that land between a provider call's answer and the step's next write of it. */
-const killsBeforeItsRecord = new Set<string>([
-  'after-provider-call',
-  'before-state-write',
-  'before-claim-write',
-  'before-lease-write',
-]);
-
-function losesCreationAtMaskedBank(user: PlannedUser): boolean {
-  return (
-    findBank(user.bank.bankId)?.masksAccounts === true &&
-    user.crashes.some((crash) => killsBeforeItsRecord.has(crash.point))
-  );
 }
 
 /** The failure types a user's faults explain for its payment source. */
@@ -210,6 +186,5 @@ export function explainedSourceFailures(user: PlannedUser, cancelled: boolean): 
   if (cancelled) types.add('CANCELLED');
   const kinds = user.providerFaults.map((fault) => fault.kind);
   if (kinds.includes('metadata-down')) types.add('PROVIDER_UNAVAILABLE');
-  if (losesCreationAtMaskedBank(user)) types.add('BENEFICIARY_AMBIGUOUS');
   return types;
 }

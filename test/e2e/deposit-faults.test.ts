@@ -91,13 +91,27 @@ async function beneficiaries(user: TestUser): Promise<unknown[]> {
   return reply.body.beneficiaries;
 }
 
-/** Ms from entering `step` (its first history entry) to the next entry: how long the deposit sat there. */
+/** Ms from entering `step` (its first history entry) to the next step's: how long the deposit sat there. */
 function timeAt(deposit: Reply['body'], step: string): number {
   const history = deposit.history as HistoryEntry[];
   const index = history.findIndex((entry) => entry.step === step);
-  const next = history[index + 1];
+  const next = history.slice(index + 1).find((entry) => entry.step !== step);
   if (index < 0 || !next) throw new Error(`no time at ${step} in ${JSON.stringify(history)}`);
   return Date.parse(next.at) - Date.parse(history[index]?.at ?? '');
+}
+
+/**
+ * The steps a deposit went through, in order. A step may record a retry of its own on a loaded machine
+ * (the provider's answer slower than the stack's timeout, or its connection busy a moment): such an
+ * entry stays at its step with a note saying so, and counts once here. Any other repeat is a defect.
+ */
+function stepsOf(deposit: Reply['body']): string[] {
+  const history = deposit.history as HistoryEntry[];
+  return history.flatMap((entry, index) => {
+    if (index === 0 || history[index - 1]?.step !== entry.step) return [entry.step];
+    if (/^(provider |connection busy)/.test(entry.note ?? '')) return [];
+    throw new Error(`a repeat of ${entry.step} that is no retry: ${JSON.stringify(history)}`);
+  });
 }
 
 /** Reads the deposit repeatedly for `ms` and fails as soon as `check` throws: a state that must hold. */
@@ -140,7 +154,7 @@ describe.concurrent('a step that crashes', () => {
       expect(bank.transfers.map((transfer) => transfer.reference)).toEqual([done.reference]);
       expect(bank.balanceMinor).toBe(cents(user.balance) - cents(25.5));
       expect(await beneficiaries(user)).toHaveLength(1);
-      expect((done.history as HistoryEntry[]).map((entry) => entry.step)).toEqual([
+      expect(stepsOf(done)).toEqual([
         'resolve-bank',
         'ensure-beneficiary',
         'transfer',
@@ -274,7 +288,7 @@ describe.concurrent('duplicate, late and re-ordered messages', () => {
 
     // assess
     expect(done).toMatchObject({ status: 'done', reference: expect.any(String) });
-    expect((done.history as HistoryEntry[]).map((entry) => entry.step)).toEqual([
+    expect(stepsOf(done)).toEqual([
       'resolve-bank',
       'ensure-beneficiary',
       'transfer',
@@ -337,7 +351,7 @@ describe.concurrent('duplicate, late and re-ordered messages', () => {
     expect([200, 404]).toContain(afterDone);
     expect(done).toMatchObject({ status: 'done', reference: expect.any(String) });
     const history = done.history as HistoryEntry[];
-    expect(history.map((entry) => entry.step)).toEqual([
+    expect(stepsOf(done)).toEqual([
       'resolve-bank',
       'ensure-beneficiary',
       'wait-cooldown',

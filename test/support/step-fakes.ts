@@ -119,7 +119,8 @@ type Script = (...args: unknown[]) => unknown;
 
 /**
  * The provider, scripted per operation: each call takes the next scripted answer (a value to
- * return, or an error to throw); an unscripted call fails the test. Calls are recorded.
+ * return, an error to throw, or a function that acts while the call runs and gives the answer); an
+ * unscripted call fails the test. Calls are recorded.
  */
 export class FakeProvider {
   readonly calls: { method: ProviderMethod; args: unknown[] }[] = [];
@@ -130,7 +131,7 @@ export class FakeProvider {
     for (const answer of answers) {
       queue.push(() => {
         if (answer instanceof Error) throw answer;
-        return answer;
+        return typeof answer === 'function' ? answer() : answer;
       });
     }
     this.scripts.set(method, queue);

@@ -136,6 +136,7 @@ describe('ensure-beneficiary at a bank that masks accounts', () => {
     w.provider.answer('createBeneficiary', answers.unknown('timeout'));
     await ensureBeneficiary(deposit, ctx);
     const retried = w.table.current(deposit.id);
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'creating', fittingBeforeCreation: [] });
     w.provider.answer(
       'listBeneficiaries',
       maskedListing(entry('ben-old', '****1111'), entry('ben-new', '****3456')),
@@ -145,20 +146,65 @@ describe('ensure-beneficiary at a bank that masks accounts', () => {
     await ensureBeneficiary(retried, ctx);
 
     // assess: the one fitting entry that was not there before our creation is ours
-    expect(retried).toMatchObject({ step: 'ensure-beneficiary', fittingBeforeCreation: [] });
     expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-new' });
     expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
   });
 
-  it('a holder that stopped after its creation lost its answer: the deposit taking its claim over takes the new entry', async () => {
+  it('a holder killed right after its creation (nothing written since): its redelivered step takes the new entry', async () => {
+    // prepare: the creation carried out at the bank, then the process died (no catch, no write)
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
+    w.provider.answer('listBeneficiaries', maskedListing(entry('ben-old', '****1111')));
+    w.provider.answer('createBeneficiary', new Error('killed after the creation'));
+    await expect(ensureBeneficiary(deposit, ctx)).rejects.toThrow('killed');
+    expect(w.table.current(deposit.id)).toEqual(deposit);
+    // The dead process's lease runs out before the message comes back.
+    w.clock.advance(settings.leaseMs + 1);
+    w.provider.answer(
+      'listBeneficiaries',
+      maskedListing(entry('ben-old', '****1111'), entry('ben-new', '****3456')),
+    );
+
+    // act: the same message again, once SQS redelivers it
+    await ensureBeneficiary(deposit, ctx);
+
+    // assess
+    expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-new' });
+    expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+  });
+
+  it('a claim taken over while its holder listed: no creation, the holder waits for the new holder', async () => {
+    // prepare: the holder's list is slow enough that its claim went stale and another took it
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
+    w.provider.answer('listBeneficiaries', () => {
+      const held = w.table.claimItems.get(claimKey);
+      if (held)
+        w.table.claimItems.set(claimKey, { ...held, depositId: 'dep_other', claimedAt: w.clock.now() });
+      return maskedListing(entry('ben-old', '****1111'));
+    });
+
+    // act
+    await ensureBeneficiary(deposit, ctx);
+
+    // assess
+    expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
+    expect(w.table.current(deposit.id)).toMatchObject({ step: 'ensure-beneficiary', claimWaits: 1 });
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({ depositId: 'dep_other' });
+    expect(w.table.claimItems.get(claimKey)?.fittingBeforeCreation).toBeUndefined();
+  });
+
+  it('a holder killed after its creation: the deposit taking its claim over takes the new entry', async () => {
     // prepare: the first deposit's creation went through unanswered, then it stopped moving
     const w = world();
     const ctx = w.contexts.ensureBeneficiary();
     const first = await w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
     w.provider.answer('listBeneficiaries', maskedListing(entry('ben-old', '****1111')));
-    w.provider.answer('createBeneficiary', answers.unknown('timeout'));
-    await ensureBeneficiary(first, ctx);
-    w.clock.advance(settings.stallAfterMs + settings.claimStaleMs + 1);
+    w.provider.answer('createBeneficiary', new Error('killed after the creation'));
+    await expect(ensureBeneficiary(first, ctx)).rejects.toThrow('killed');
+    w.clock.advance(settings.stallAfterMs + settings.claimStaleMs + settings.leaseMs + 1);
     const second = await w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
     w.provider.answer(
       'listBeneficiaries',

@@ -47,7 +47,6 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     );
   }
   const mine = existing?.depositId === deposit.id;
-  let inherited: string[] | undefined;
   // The bank has it, its id not known yet: a look-up in the list once it shows, never a creation.
   const created = existing?.state === 'created' ? existing : undefined;
   const claim: BeneficiaryClaim = created ?? {
@@ -57,6 +56,8 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     depositId: deposit.id,
     // Held until a time of its own (its caller's answer), or refreshed now: its holder runs.
     claimedAt: mine && existing && existing.claimedAt > now ? existing.claimedAt : now,
+    // Kept by whoever holds the claim next, until a list tells the creation's entry apart.
+    ...(existing?.fittingBeforeCreation ? { fittingBeforeCreation: existing.fittingBeforeCreation } : {}),
   };
   if (created) {
     // Before the list shows it, another deposit waits for its creator's look-up (or its own).
@@ -66,9 +67,6 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
       const held = existing ?? (await ctx.claims.get(deposit.ownerKey, deposit.walletAccountId));
       return waitForClaim(ctx, deposit, held);
     }
-    // Taken over from a holder that stopped: what fitted before its creation (whose answer it lost)
-    // still tells its creation apart, at a bank that lists accounts masked.
-    if (existing) inherited = (await ctx.deposits.get(existing.depositId))?.fittingBeforeCreation;
   } else if (claim.claimedAt > (existing?.claimedAt ?? now)) {
     // Its holder runs: the claim is refreshed, so that only a holder that stopped looks abandoned.
     if (!(await ctx.claims.update(claim))) {
@@ -88,9 +86,11 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     listAnswer !== undefined || (!createAnswer && (!bank.hidesNewBeneficiaries || lookupAt !== undefined));
   // The list showed entries that may be the wallet's, masked: nothing identifies it there.
   let ambiguous = false;
-  // The ids of the entries that fitted the wallet masked, listed right before our creation: kept for
-  // the retry when the creation's answer is lost, so that the one new entry is still told apart.
-  let before: string[] | undefined;
+  // What fitted the wallet masked before a creation whose answer was lost (its holder's, this
+  // deposit's or the one whose claim it took over) tells that creation's new entry apart.
+  const fittedBefore = existing?.fittingBeforeCreation;
+  // Our claim lost between the list and the creation: another deposit creates, never two.
+  let claimLost = false;
   const called = await callUnderLease(
     ctx,
     deposit,
@@ -101,16 +101,20 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
         const listed = await ctx.provider.listBeneficiaries(credentials, listAnswer);
         if (listed.status === 'user_input_required')
           return { kind: 'question', operation: 'list', question: listed };
-        // After a creation whose answer was lost, what fitted before it tells ours apart.
-        const fittedBefore = deposit.fittingBeforeCreation ?? inherited;
         const match = matchWallet(listed.response.beneficiaries, wallet, fittedBefore);
         if (match?.kind === 'listed') return match;
         ambiguous = match?.kind === 'ambiguous';
         // A look-up of a beneficiary the bank has: not there (or not told apart), never created twice.
         if (lookupAt !== undefined) return { kind: ambiguous ? 'ambiguous' : 'unlisted' };
-        before = (listed.response.beneficiaries ?? [])
+        const before = (listed.response.beneficiaries ?? [])
           .filter((entry) => fitsMasked(wallet, entry))
           .map((entry) => entry.id);
+        // On the claim before the creation is sent: no death after it loses what tells ours apart.
+        claim.fittingBeforeCreation = before;
+        if (!(await ctx.claims.update(claim))) {
+          claimLost = true;
+          return { kind: 'unlisted' };
+        }
         await renewLease();
       }
       const created = await ctx.provider.createBeneficiary(credentials, wallet.beneficiary, createAnswer);
@@ -123,13 +127,16 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
       const listed = await ctx.provider.listBeneficiaries(credentials);
       if (listed.status === 'user_input_required')
         return { kind: 'question', operation: 'list', question: listed, afterCreation: true };
-      const match = matchWallet(listed.response.beneficiaries, wallet, before);
+      const match = matchWallet(listed.response.beneficiaries, wallet, claim.fittingBeforeCreation);
       return match?.kind === 'listed' ? match : { kind: 'created' };
     },
-    () => (before === undefined ? {} : { fittingBeforeCreation: before }),
   );
   if (!called) return;
   const { value: outcome, lease } = called;
+  if (claimLost) {
+    await ctx.leases.release(deposit.ownerKey, lease);
+    return waitForClaim(ctx, deposit, await ctx.claims.get(deposit.ownerKey, deposit.walletAccountId));
+  }
   if (!(outcome instanceof ProviderRefusal) && outcome.kind === 'question') {
     const { operation, question } = outcome;
     // A question on the list after the creation: the answered list is a look-up, never a new creation.
@@ -188,7 +195,7 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
   if (outcome.kind === 'created')
     return lookUpLater(ctx, deposit, claim, 'beneficiary created', LOOK_UP_AGAIN_MS);
   const cooldownUntil = outcome.approved ? ctx.clock.now() : ctx.clock.now() + bank.coolDownMs;
-  const { lookupAt: _found, ...record } = claim;
+  const { lookupAt: _found, fittingBeforeCreation: _told, ...record } = claim;
   await ctx.claims.update({ ...record, state: 'created', beneficiaryId: outcome.id, cooldownUntil });
   return useBeneficiary(ctx, deposit, outcome.id, cooldownUntil, true);
 }
