@@ -258,3 +258,30 @@ function variables<S extends QueueStep>(steps: readonly S[], kind: 'url' | 'arn'
     string
   >;
 }
+
+/** Every variable the handlers read, with its default where it has one: docs/deploying.md's table. */
+export function configVariables(): { name: string; fallback?: unknown }[] {
+  const groups = [
+    SandboxEnv,
+    DepositsTableEnv,
+    SchedulerEnv,
+    ProviderEnv,
+    WalletsEnv,
+    TuningEnv,
+    VaultEnv,
+    OwnerKeyEnv,
+    NotifyEnv,
+    OperatorEnv,
+    WebhookEnv,
+    AwsEnv,
+    ObservabilityEnv,
+  ];
+  const fromSchemas = groups.flatMap((group) =>
+    Object.entries(group.shape as Record<string, z.ZodType>).map(([name, schema]) => {
+      const fallback = schema.safeParse(undefined);
+      return fallback.success && fallback.data !== undefined ? { name, fallback: fallback.data } : { name };
+    }),
+  );
+  const queues = Object.values(stepQueueVariables).flatMap(({ url, arn }) => [{ name: url }, { name: arn }]);
+  return [...fromSchemas, ...queues];
+}

@@ -6,7 +6,7 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { BankMemory } from '#shared/deposits/ports';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
-import { getItem, keys, type Table } from './deposits-table-items.ts';
+import { bankTtlAfterUntilSeconds, getItem, keys, type Table } from './deposits-table-items.ts';
 
 interface BankItem {
   metadata: AccountsMetadata;
@@ -25,7 +25,12 @@ export class BankMemoryItems implements BankMemory {
     await this.table.client.send(
       new PutCommand({
         TableName: this.table.tableName,
-        Item: { ...keys.bank(ownerKey), metadata, until, expiresAt: Math.ceil(until / 1000) + 86_400 },
+        Item: {
+          ...keys.bank(ownerKey),
+          metadata,
+          until,
+          expiresAt: Math.ceil(until / 1000) + bankTtlAfterUntilSeconds,
+        },
       }),
     );
   }

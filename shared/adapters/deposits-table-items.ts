@@ -2,14 +2,7 @@
  * The deposits table's items: the keys of each entity, the deposit item (with its place in the
  * sparse index and, once final, its TTL), and reading an item back.
  *
- * | Entity            | pk                                   | sk          | Notes                         |
- * |-------------------|--------------------------------------|-------------|-------------------------------|
- * | Deposit           | DEPOSIT#<id>                         | DEPOSIT     | conditional on `version`      |
- * | Idempotency key   | IDEMPOTENCY#<owner>#<key>            | IDEMPOTENCY | written with the deposit      |
- * | Beneficiary claim | BENEFICIARY#<owner>#<wallet account> | BENEFICIARY | one creator per connection    |
- * | Connection lease  | LEASE#<owner>                        | LEASE       | one provider call at a time   |
- * | Bank memory       | BANK#<owner>                         | BANK        | the bank's metadata, a while  |
- * | Shared wake-up    | WAKE#<owner>#<wallet account>        | WAKE        | a source's, deposits follow   |
+ * The entities, their keys and access patterns: `entities` below (docs/design.md shows it).
  *
  * Index `byCheckAt`: `checkShard` (CHECK#0..7, present only while a deposit is in flight) and `checkAt`.
  * Index `byOwner`: `listedBy` (the owner's key, or `SOURCE#<owner>` for a source; on deposit items
@@ -34,6 +27,12 @@ export const leaseTtlAfterUntilSeconds = 86_400;
  * through it; the next deposit then finds the beneficiary in the bank's list again.
  */
 export const claimTtlSeconds = 400 * 86_400;
+/** Remembered bank metadata is tidied away a day after it stops being fresh. */
+export const bankTtlAfterUntilSeconds = 86_400;
+/** A shared wake-up is tidied away a day after its instant, whether or not it was taken. */
+export const wakeTtlAfterInstantSeconds = 86_400;
+
+const days = (seconds: number) => (seconds === 86_400 ? '1 day' : `${seconds / 86_400} days`);
 
 export const keys = {
   deposit: (id: string) => ({ pk: `DEPOSIT#${id}`, sk: 'DEPOSIT' }),
@@ -52,6 +51,50 @@ export const keys = {
     sk: 'WAKE',
   }),
 };
+
+/** What each entity is for, as docs/design.md shows it: its keys are `keys`' own, for these arguments. */
+export const entities = {
+  deposit: {
+    name: 'Deposit',
+    args: ['<id>'],
+    access: 'Get by id (consistent); put conditional on `version` (every transition)',
+    ttl: `${days(depositTtlAfterEndSeconds)} after it ends`,
+  },
+  idempotency: {
+    name: 'Idempotency key',
+    args: ['<owner>', '<key>'],
+    access: 'Put with the new deposit in one transaction, only if absent; get when a repeat finds it taken',
+    ttl: days(idempotencyTtlSeconds),
+  },
+  beneficiary: {
+    name: 'Beneficiary claim',
+    args: ['<owner>', '<wallet account>'],
+    access:
+      'Get; conditional put (claim if free or stale, refresh or complete only by its holder, with what fitted the wallet before its creation at a bank that masks); delete by its holder; mark used',
+    ttl: `${days(claimTtlSeconds)} after its claim or its last transfer`,
+  },
+  lease: {
+    name: 'Connection lease',
+    args: ['<owner>'],
+    access:
+      "Conditional update: take if free, expired, ours or the deposit's own lease (a question, a transfer carried out); release only by its holder",
+    ttl: `${days(leaseTtlAfterUntilSeconds)} after its \`until\` (it means nothing past it)`,
+  },
+  bank: {
+    name: 'Bank memory',
+    args: ['<owner>'],
+    access:
+      'Get (fresh while `until` is ahead); put after each metadata answer; delete after a refusal that contradicts it',
+    ttl: `${days(bankTtlAfterUntilSeconds)} after \`until\``,
+  },
+  wake: {
+    name: 'Shared wake-up',
+    args: ['<owner>', '<wallet account>'],
+    access:
+      "Put by the payment source that arms it (its instant, its schedule); conditional update by a deposit that follows it while its instant is ahead; delete by whoever takes its followers (the source when ready or ended, the sweeper's backstop)",
+    ttl: `${days(wakeTtlAfterInstantSeconds)} after its instant`,
+  },
+} satisfies Record<keyof typeof keys, { name: string; args: string[]; access: string; ttl: string }>;
 
 function checkShard(depositId: string): string {
   const bucket = createHash('sha256').update(depositId).digest().readUInt8(0) % CHECK_SHARDS;

@@ -1,17 +1,7 @@
 /**
  * The items of the sandbox table (single-table design): every entity's keys in one place, the
  * `toItem` / `fromItem` pair, time to live, and the condition an operation write expects.
- *
- * | Entity          | pk                      | sk                     | TTL     |
- * |-----------------|-------------------------|------------------------|---------|
- * | Application     | APP#<secret digest>     | APP                    | 30 days |
- * | Connection/user | CONN#<connectionID>     | CONNECTION             | 30 days |
- * | Account         | CONN#<connectionID>     | ACCOUNT#<accountID>    | 30 days |
- * | Card            | CONN#<connectionID>     | CARD#<cardID>          | 30 days |
- * | Beneficiary     | CONN#<connectionID>     | BENEFICIARY#<id>       | 30 days |
- * | IBAN uniqueness | CONN#<connectionID>     | IBAN#<iban>            | 30 days |
- * | Transfer        | CONN#<connectionID>     | TRANSFER#<reference>   | 30 days |
- * | Operation       | OPERATION#<id>          | OPERATION              | 7 days  |
+ * The entities, their keys and access patterns: `entities` below (docs/design.md shows it).
  */
 import { type OperationPrecondition, type OperationRecord, SANDBOX_LIFETIME_MS } from '#shared/sandbox/store';
 
@@ -47,6 +37,55 @@ export const keys = {
   }),
   operation: (id: string): Key => ({ pk: `OPERATION#${id}`, sk: 'OPERATION' }),
 };
+
+const lifetime = `${userTtlSeconds / DAY_SECONDS} days`;
+
+/** What each entity is for, as docs/design.md shows it: its keys are `keys`' own, for these arguments. */
+export const entities = {
+  application: {
+    name: 'Application',
+    args: ['<secret digest>'],
+    access: 'Get by secret digest (creating users); refused after its lifetime, removed by TTL',
+    ttl: lifetime,
+  },
+  connection: {
+    name: 'User connection',
+    args: ['<connectionID>'],
+    access: 'Get by id (every request); conditional update for the operation lock, token exchange, faults',
+    ttl: lifetime,
+  },
+  account: {
+    name: 'Account',
+    args: ['<connectionID>', '<id>'],
+    access: 'Get by user and id; debit conditional on the balance',
+    ttl: lifetime,
+  },
+  card: { name: 'Card', args: ['<connectionID>', '<id>'], access: 'Get by user and id', ttl: lifetime },
+  beneficiary: {
+    name: 'Beneficiary',
+    args: ['<connectionID>', '<id>'],
+    access: "Get by user and id; list = Query on the user's partition",
+    ttl: lifetime,
+  },
+  iban: {
+    name: 'IBAN uniqueness',
+    args: ['<connectionID>', '<iban>'],
+    access: 'Conditional put: one beneficiary per IBAN and user',
+    ttl: lifetime,
+  },
+  transfer: {
+    name: 'Transfer',
+    args: ['<connectionID>', '<reference>'],
+    access: 'Written with the debit; read by `/sandbox/users/get`',
+    ttl: lifetime,
+  },
+  operation: {
+    name: 'Operation',
+    args: ['<id>'],
+    access: 'Get by id (polling, answering input); conditional on its state, so an answer commits once',
+    ttl: `${operationTtlSeconds / DAY_SECONDS} days`,
+  },
+} satisfies Record<keyof typeof keys, { name: string; args: string[]; access: string; ttl: string }>;
 
 export function toItem<T extends object>(key: Key, record: T, createdAtMs: number, ttlSeconds: number) {
   return { ...key, ...record, expiresAt: Math.floor(createdAtMs / 1000) + ttlSeconds };

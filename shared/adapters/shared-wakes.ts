@@ -8,11 +8,10 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { conditionally } from '#shared/adapters/dynamodb';
 import type { Follower } from '#shared/deposits/model';
 import type { SharedWakes } from '#shared/deposits/ports';
-import { keys, type Table } from './deposits-table-items.ts';
+import { keys, type Table, wakeTtlAfterInstantSeconds } from './deposits-table-items.ts';
 
 /** Most deposits that follow one wake-up; past them, each arms its own. */
 export const MAX_FOLLOWERS = 100;
-const keepAfterSeconds = 86_400;
 
 const key = keys.wake;
 
@@ -37,7 +36,13 @@ export class SharedWakeItems implements SharedWakes {
       this.table.client.send(
         new PutCommand({
           TableName: this.table.tableName,
-          Item: { ...Key, by, at, followers: [], expiresAt: Math.floor(at / 1000) + keepAfterSeconds },
+          Item: {
+            ...Key,
+            by,
+            at,
+            followers: [],
+            expiresAt: Math.floor(at / 1000) + wakeTtlAfterInstantSeconds,
+          },
           // None pending: none at all, or one whose instant has passed (its source never took it).
           ConditionExpression: 'attribute_not_exists(pk) OR #at < :now',
           ExpressionAttributeNames: { '#at': 'at' },

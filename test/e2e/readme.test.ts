@@ -1,13 +1,13 @@
 /**
  * The README is part of the product: its examples run here exactly as printed (only the sandbox URL
- * is swapped for the test stack's), and its error table matches the error types the code answers.
+ * is swapped for the test stack's), wherever they live; the tables the code defines are checked
+ * apart (`test/unit/doc-tables.test.ts`).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { errorTypes } from '#shared/provider/interface/errors';
 import { depositsUrl } from '../support/deposits.ts';
 import { sandboxUrl } from '../support/sandbox.ts';
 
@@ -100,12 +100,6 @@ describe('README', () => {
       });
     } finally {
       rmSync(directory, { recursive: true, force: true });
-    }
-  });
-
-  it('error table lists every error type with its HTTP status', () => {
-    for (const [type, { status }] of Object.entries(errorTypes)) {
-      expect(docs).toMatch(new RegExp(`\\|\\s*\`${type}\`\\s*\\|\\s*${status}\\s*\\|`));
     }
   });
 });

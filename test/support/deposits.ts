@@ -171,6 +171,18 @@ export async function armCrash(
   if (!response.ok) throw new Error(`crash not armed: ${response.status}`);
 }
 
+/** The deaths the local stack's crash points caused in this deposit's steps: proof that a crash fired. */
+export async function deathsOf(depositId: string): Promise<{ point: string; step: string; at: number }[]> {
+  const response = await fetch(`${depositsUrl}/_local/crash`);
+  if (!response.ok) throw new Error(`crash points not read: ${response.status}`);
+  const { deaths } = (await response.json()) as {
+    deaths: { point: string; step: string; at: number; depositId?: string }[];
+  };
+  return deaths
+    .filter((death) => death.depositId === depositId)
+    .map(({ point, step, at }) => ({ point, step, at }));
+}
+
 /**
  * The paths of the provider calls the local stack made for this user since the last time they were
  * taken (the journal is cleared as it is read).
