@@ -1,16 +1,9 @@
 import { expireInput } from '#shared/deposits/input';
-import { type EnsureBeneficiaryContext, ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
-import { schedulerOf } from '#shared/wiring/messaging';
+import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { stepConsumer } from '#shared/wiring/step-consumer';
-import { connectionPorts } from '#shared/wiring/steps';
+import { stepContext } from '#shared/wiring/step-context';
 
-const ports = connectionPorts('ensure-beneficiary');
-const context: EnsureBeneficiaryContext = {
-  ...ports,
-  scheduler: schedulerOf('ensure-beneficiary'),
-  // Follows a source's wake-up; a source failing at its look-up wakes its followers (`ports.followers`).
-  sharedWakes: ports.followers.sharedWakes,
-};
+const context = stepContext('ensure-beneficiary');
 
 export const handler = stepConsumer(
   {

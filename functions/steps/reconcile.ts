@@ -1,15 +1,8 @@
-import { type ReconcileContext, reconcile } from '#shared/deposits/steps/reconcile';
-import { schedulerOf } from '#shared/wiring/messaging';
+import { reconcile } from '#shared/deposits/steps/reconcile';
 import { stepConsumer } from '#shared/wiring/step-consumer';
-import { connectionPorts } from '#shared/wiring/steps';
-import { tableEntities } from '#shared/wiring/table';
+import { stepContext } from '#shared/wiring/step-context';
 
-const context: ReconcileContext = {
-  ...connectionPorts('reconcile'),
-  scheduler: schedulerOf('reconcile'),
-  beneficiaries: tableEntities.claims(),
-  banks: tableEntities.banks(),
-};
+const context = stepContext('reconcile');
 
 export const handler = stepConsumer(
   { step: 'reconcile', deposits: context.deposits, run: (deposit) => reconcile(deposit, context) },

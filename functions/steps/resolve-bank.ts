@@ -1,15 +1,9 @@
 import { expireInput } from '#shared/deposits/input';
-import { type ResolveBankContext, resolveBank } from '#shared/deposits/steps/resolve-bank';
-import { schedulerOf } from '#shared/wiring/messaging';
+import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import { stepConsumer } from '#shared/wiring/step-consumer';
-import { connectionPorts } from '#shared/wiring/steps';
-import { tableEntities } from '#shared/wiring/table';
+import { stepContext } from '#shared/wiring/step-context';
 
-const context: ResolveBankContext = {
-  ...connectionPorts('resolve-bank'),
-  scheduler: schedulerOf('resolve-bank'),
-  banks: tableEntities.banks(),
-};
+const context = stepContext('resolve-bank');
 
 export const handler = stepConsumer(
   {

@@ -1,19 +1,9 @@
 import { expireInput } from '#shared/deposits/input';
-import { type TransferContext, transfer } from '#shared/deposits/steps/transfer';
-import { schedulerOf } from '#shared/wiring/messaging';
+import { transfer } from '#shared/deposits/steps/transfer';
 import { stepConsumer } from '#shared/wiring/step-consumer';
-import { connectionPorts } from '#shared/wiring/steps';
-import { tableEntities } from '#shared/wiring/table';
+import { stepContext } from '#shared/wiring/step-context';
 
-const ports = connectionPorts('transfer');
-const context: TransferContext = {
-  ...ports,
-  scheduler: schedulerOf('transfer'),
-  beneficiaries: ports.claims,
-  banks: tableEntities.banks(),
-  // A ready source takes its followers; one given up on wakes them through `ports.followers`.
-  sharedWakes: ports.followers.sharedWakes,
-};
+const context = stepContext('transfer');
 
 export const handler = stepConsumer(
   {

@@ -38,8 +38,17 @@ export interface Reach {
   statusIndex?: boolean;
   /** Reads the depths of every queue of the service and of its DLQ. */
   queueDepths?: boolean;
-  /** Calls the provider. */
-  provider?: boolean;
+  /** The provider calls it makes. */
+  provider?: readonly (
+    | 'getMetadata'
+    | 'listBeneficiaries'
+    | 'createBeneficiary'
+    | 'createTransfer'
+    | 'createAutoflowTransfer'
+    | 'getOperation'
+  )[];
+  /** Reads the wallet accounts the deposits go to (configuration, not a grant). */
+  wallets?: true;
   /**
    * Turns a caller's access token and user secret into their keys (`OwnerDigests`): reads the
    * owner key, the secret the keyed digests are made with. The routes that take a token only.
@@ -87,7 +96,8 @@ export const reach = {
     sharedWakes: ['take'],
     banks: ['recall', 'remember'],
     leases: true,
-    provider: true,
+    provider: ['getMetadata'],
+    wallets: true,
   },
   'ensure-beneficiary': {
     sends: ['ensure-beneficiary', 'wait-cooldown', 'transfer'],
@@ -101,7 +111,8 @@ export const reach = {
     // failing at its look-up wakes its own followers.
     sharedWakes: ['follow', 'take'],
     leases: true,
-    provider: true,
+    provider: ['listBeneficiaries', 'createBeneficiary'],
+    wallets: true,
   },
   'wait-cooldown': {
     // The transfer at the end of the cool-down; or, when the bank hides new beneficiaries, the
@@ -131,7 +142,8 @@ export const reach = {
     banks: ['forget'],
     sharedWakes: ['take'],
     leases: true,
-    provider: true,
+    provider: ['createTransfer', 'createAutoflowTransfer'],
+    wallets: true,
   },
   reconcile: {
     // Reads the transfer operation again later; after the bank's refusal, the transfer again (busy
@@ -146,7 +158,7 @@ export const reach = {
     sharedWakes: ['take'],
     banks: ['forget'],
     leases: true,
-    provider: true,
+    provider: ['getOperation'],
   },
   /** POST /v1/deposits/create: starts a deposit, or resumes the one waiting for these answers. */
   create: starting,

@@ -178,6 +178,7 @@ export function world() {
         banks: table.banks,
         queues: sent,
         scheduler: scheduler('resolve-bank'),
+        sharedWakes: table.sharedWakes,
       };
     },
     ensureBeneficiary: (): EnsureBeneficiaryContext & {
@@ -199,13 +200,16 @@ export function world() {
     waitCooldown: (): WaitCooldownContext & {
       queues: FakeQueues<SendsOf<'wait-cooldown'>>;
       scheduler: FakeScheduler<WakesOf<'wait-cooldown'>>;
-    } => ({
-      clock,
-      settings,
-      queues: queues('wait-cooldown'),
-      scheduler: scheduler('wait-cooldown'),
-      sharedWakes: table.sharedWakes,
-    }),
+    } => {
+      const sent = queues('wait-cooldown');
+      return {
+        ...base,
+        ...failing(sent),
+        queues: sent,
+        scheduler: scheduler('wait-cooldown'),
+        sharedWakes: table.sharedWakes,
+      };
+    },
     transfer: (): TransferContext & {
       queues: FakeQueues<SendsOf<'transfer'>>;
       scheduler: FakeScheduler<WakesOf<'transfer'>>;
@@ -217,7 +221,6 @@ export function world() {
         vault,
         wallets,
         provider: provider.port,
-        beneficiaries: table.claims,
         banks: table.banks,
         queues: sent,
         scheduler: scheduler('transfer'),
@@ -234,10 +237,10 @@ export function world() {
         ...failing(sent),
         vault,
         provider: provider.port,
-        beneficiaries: table.claims,
         banks: table.banks,
         queues: sent,
         scheduler: scheduler('reconcile'),
+        sharedWakes: table.sharedWakes,
       };
     },
     start: (): StartContext & { queues: FakeQueues<SendsOf<'create'>> } => {

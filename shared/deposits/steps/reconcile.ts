@@ -16,25 +16,14 @@
  */
 import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
 import { openCredentials } from '../connection.ts';
-import { askAgain, LATE_ANSWERS, type PauseContext, pauseForInput, tooLateToAsk } from '../input.ts';
+import { askAgain, LATE_ANSWERS, pauseForInput, tooLateToAsk } from '../input.ts';
 import type { Deposit } from '../model.ts';
-import type { ConnectionLeases, CredentialOpener, Provider, StepQueues } from '../ports.ts';
-import type { SendsOf, WakesOf } from '../reach.ts';
+import type { StepContext } from '../step-context.ts';
 import { advance, fail, laterDelaySeconds, saysLater, sendStep } from '../transitions.ts';
-import {
-  afterTransferRefusal,
-  completeTransfer,
-  noTransfer,
-  type OutcomePorts,
-  pollDelaySeconds,
-} from './transfer-outcomes.ts';
+import { afterTransferRefusal, completeTransfer, noTransfer, pollDelaySeconds } from './transfer-outcomes.ts';
 
-export interface ReconcileContext extends PauseContext<WakesOf<'reconcile'>>, OutcomePorts {
-  queues: StepQueues<SendsOf<'reconcile'>>;
-  leases: ConnectionLeases;
-  vault: CredentialOpener;
-  provider: Pick<Provider, 'getOperation'>;
-}
+/** What reconcile touches: its line in `reach.ts`. */
+export type ReconcileContext = StepContext<'reconcile'>;
 
 /** Reads of a transfer operation before its outcome is given up as unknown: some five hours of them. */
 export const MAX_POLLS = 30;

@@ -13,30 +13,15 @@ import { isCurrencyCode, toMinorUnits } from '#shared/money';
 import { ProviderRefusal } from '#shared/provider/client';
 import { periodMs } from '#shared/provider/interface/period';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
-import { type ConnectionContext, callUnderLease } from '../connection.ts';
-import {
-  answerFor,
-  askAgain,
-  asksAgain,
-  LATE_ANSWERS,
-  type PauseContext,
-  pauseForInput,
-  SPENT_ANSWERS,
-} from '../input.ts';
+import { callUnderLease } from '../connection.ts';
+import { answerFor, askAgain, asksAgain, LATE_ANSWERS, pauseForInput, SPENT_ANSWERS } from '../input.ts';
 import { type BankFacts, type Deposit, isSource, type WalletAccount } from '../model.ts';
-import type { BankMemory, Provider, StepQueues, Wallets } from '../ports.ts';
-import type { SendsOf, WakesOf } from '../reach.ts';
+import type { StepContext } from '../step-context.ts';
 import { advance, fail, sendStep } from '../transitions.ts';
 import { walletOf } from '../wallets.ts';
 
-export interface ResolveBankContext
-  extends ConnectionContext<SendsOf<'resolve-bank'>>,
-    PauseContext<WakesOf<'resolve-bank'>> {
-  queues: StepQueues<SendsOf<'resolve-bank'>>;
-  provider: Pick<Provider, 'getMetadata'>;
-  wallets: Wallets;
-  banks: BankMemory;
-}
+/** What resolve-bank touches: its line in `reach.ts`. */
+export type ResolveBankContext = StepContext<'resolve-bank'>;
 
 export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Promise<void> {
   const answer = await answerFor(ctx, deposit, 'metadata');

@@ -28,7 +28,7 @@ export interface OutcomePorts {
    * Marks the beneficiary used once a transfer through it is done (details go with the first only),
    * and forgets one the bank says is gone or wrong, so the next deposit registers it again.
    */
-  beneficiaries: Pick<BeneficiaryClaims, 'markUsed' | 'forget'>;
+  claims: Pick<BeneficiaryClaims, 'markUsed' | 'forget'>;
   /** Forgets the connection's remembered bank when a refusal shows its metadata no longer holds. */
   banks: Pick<BankMemory, 'forget'>;
 }
@@ -95,7 +95,7 @@ export async function completeTransfer(ctx: OutcomeContext, deposit: Deposit, re
     { type: 'deposit.done', data: { reference } },
   );
   if (done && bankOf(deposit).isCreateBeneficiaryEndpointRequired) {
-    await ctx.beneficiaries.markUsed(deposit.ownerKey, deposit.walletAccountId);
+    await ctx.claims.markUsed(deposit.ownerKey, deposit.walletAccountId);
   }
 }
 
@@ -145,7 +145,7 @@ export async function afterTransferRefusal(
     case 'INVALID_BENEFICIARY_ID':
     case 'BENEFICIARY_DETAILS_MISMATCH': {
       if (deposit.beneficiaryId) {
-        await ctx.beneficiaries.forget(deposit.ownerKey, deposit.walletAccountId, deposit.beneficiaryId);
+        await ctx.claims.forget(deposit.ownerKey, deposit.walletAccountId, deposit.beneficiaryId);
       }
       break;
     }

@@ -19,31 +19,18 @@ import {
   ProviderRefusal,
   ProviderUnknownOutcome,
 } from '#shared/provider/client';
-import { type ConnectionContext, keepLease, openCredentials, takeLease } from '../connection.ts';
-import { answerFor, type PauseContext, pauseForInput } from '../input.ts';
+import { keepLease, openCredentials, takeLease } from '../connection.ts';
+import { answerFor, pauseForInput } from '../input.ts';
 import { bankOf, type Deposit, isSource } from '../model.ts';
-import type { DepositCredentials, Provider, SharedWakes, StepQueues, Wallets } from '../ports.ts';
-import type { SendsOf, WakesOf } from '../reach.ts';
+import type { DepositCredentials } from '../ports.ts';
+import type { StepContext } from '../step-context.ts';
 import { advance, fail, waitForLease } from '../transitions.ts';
 import { wakeAt, wakeFollowers } from '../wake-ups.ts';
 import { walletOf } from '../wallets.ts';
-import {
-  afterTransferRefusal,
-  awaitOutcome,
-  completeTransfer,
-  type OutcomePorts,
-} from './transfer-outcomes.ts';
+import { afterTransferRefusal, awaitOutcome, completeTransfer } from './transfer-outcomes.ts';
 
-export interface TransferContext
-  extends ConnectionContext<SendsOf<'transfer'>>,
-    PauseContext<WakesOf<'transfer'>>,
-    OutcomePorts {
-  queues: StepQueues<SendsOf<'transfer'>>;
-  provider: Pick<Provider, 'createTransfer' | 'createAutoflowTransfer'>;
-  wallets: Wallets;
-  /** A source, once ready, wakes the deposits that followed its wake-up. */
-  sharedWakes: Pick<SharedWakes, 'take'>;
-}
+/** What transfer touches: its line in `reach.ts`. */
+export type TransferContext = StepContext<'transfer'>;
 
 export async function transfer(woken: Deposit, ctx: TransferContext): Promise<void> {
   let deposit = woken;

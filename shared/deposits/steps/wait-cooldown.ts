@@ -13,13 +13,11 @@
  * then, whatever happens to the wake-up it relies on).
  */
 import { afterCoolDown, type Deposit, isSource } from '../model.ts';
-import type { SharedWakes } from '../ports.ts';
-import type { WakesOf } from '../reach.ts';
-import { type WakeContext, wakeAt } from '../wake-ups.ts';
+import type { StepContext } from '../step-context.ts';
+import { wakeAt } from '../wake-ups.ts';
 
-export interface WaitCooldownContext extends WakeContext<WakesOf<'wait-cooldown'>> {
-  sharedWakes: Pick<SharedWakes, 'arm' | 'follow'>;
-}
+/** What wait-cooldown touches: its line in `reach.ts`. */
+export type WaitCooldownContext = StepContext<'wait-cooldown'>;
 
 export async function waitCooldown(deposit: Deposit, ctx: WaitCooldownContext): Promise<void> {
   const until = deposit.cooldownUntil ?? ctx.clock.now();
