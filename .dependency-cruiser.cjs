@@ -42,6 +42,9 @@ module.exports = {
           wiring,
           handlers,
           '^infra/',
+          // The APIs' wire schemas and the typed client: what crosses HTTP, above the use cases.
+          '^shared/contracts/',
+          '^shared/deposits-api/',
         ],
       },
     },

@@ -1,5 +1,5 @@
+import { CancelDepositRequest } from '#shared/contracts/deposits-schemas';
 import { cancelDeposit } from '#shared/deposits/cancel';
-import { CancelDepositRequest } from '#shared/deposits/schemas';
 import { depositRoute } from '#shared/middleware/deposit-route';
 import { ownerCancelPorts } from '#shared/wiring/cancel';
 

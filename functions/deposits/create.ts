@@ -1,10 +1,16 @@
-import { CreateDepositRequest } from '#shared/deposits/schemas';
+import { CreateDepositRequest } from '#shared/contracts/deposits-schemas';
 import { startDeposit } from '#shared/deposits/start';
 import { depositRoute, idempotencyKeyOf } from '#shared/middleware/deposit-route';
+import { Answer } from '#shared/middleware/http';
 import { startPorts } from '#shared/wiring/start';
 
 const context = await startPorts('create');
 
-export const handler = depositRoute(CreateDepositRequest, ({ body, accessToken, event }) =>
-  startDeposit({ ...body, accessToken, idempotencyKey: idempotencyKeyOf(event) }, context),
-);
+export const handler = depositRoute(CreateDepositRequest, async ({ body, accessToken, event }) => {
+  const { started, view } = await startDeposit(
+    { ...body, accessToken, idempotencyKey: idempotencyKeyOf(event) },
+    context,
+  );
+  // Started now: accepted, it runs on; the same key again: the deposit as it stands.
+  return new Answer(started ? 202 : 200, view);
+});

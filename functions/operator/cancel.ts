@@ -1,6 +1,6 @@
+import { CancelRequest } from '#shared/contracts/operator-schemas';
 import { operatorRoute } from '#shared/middleware/operator-route';
 import { cancelAsOperator } from '#shared/operator/interventions';
-import { CancelRequest } from '#shared/operator/schemas';
 import { cancelPorts } from '#shared/wiring/cancel';
 
 const context = cancelPorts('operator-cancel');

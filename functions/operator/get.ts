@@ -1,7 +1,7 @@
 import { systemClock } from '#shared/clock';
+import { GetRequest } from '#shared/contracts/operator-schemas';
 import { operatorRoute } from '#shared/middleware/operator-route';
 import { getDeposit, type OperatorReadContext } from '#shared/operator/read';
-import { GetRequest } from '#shared/operator/schemas';
 import { tableEntities } from '#shared/wiring/table';
 
 const context: OperatorReadContext = { deposits: tableEntities.deposits(), clock: systemClock };

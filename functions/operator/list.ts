@@ -1,7 +1,7 @@
 import { systemClock } from '#shared/clock';
+import { ListRequest } from '#shared/contracts/operator-schemas';
 import { operatorRoute } from '#shared/middleware/operator-route';
 import { listByStatus, type StatusListContext } from '#shared/operator/read';
-import { ListRequest } from '#shared/operator/schemas';
 import { tableEntities } from '#shared/wiring/table';
 
 const context: StatusListContext = { byStatus: tableEntities.byStatus(), clock: systemClock };

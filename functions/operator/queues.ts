@@ -1,6 +1,6 @@
+import { QueuesRequest } from '#shared/contracts/operator-schemas';
 import { operatorRoute } from '#shared/middleware/operator-route';
 import { readQueues } from '#shared/operator/read';
-import { QueuesRequest } from '#shared/operator/schemas';
 import { queueDepths } from '#shared/wiring/messaging';
 
 const context = { queues: queueDepths() };

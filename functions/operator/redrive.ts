@@ -1,7 +1,7 @@
 import { systemClock } from '#shared/clock';
+import { RedriveRequest } from '#shared/contracts/operator-schemas';
 import { operatorRoute } from '#shared/middleware/operator-route';
 import { type RedriveContext, redriveDeposit } from '#shared/operator/interventions';
-import { RedriveRequest } from '#shared/operator/schemas';
 import { queuesOf } from '#shared/wiring/messaging';
 import { tableEntities } from '#shared/wiring/table';
 

@@ -1,6 +1,6 @@
+import { ResolveRequest } from '#shared/contracts/operator-schemas';
 import { operatorRoute } from '#shared/middleware/operator-route';
 import { type ResolveContext, resolveDeposit } from '#shared/operator/resolve';
-import { ResolveRequest } from '#shared/operator/schemas';
 import { transitionPorts } from '#shared/wiring/transitions';
 
 const context: ResolveContext = transitionPorts();

@@ -1,10 +1,15 @@
-import { CreateSourceRequest } from '#shared/deposits/schemas';
+import { CreateSourceRequest } from '#shared/contracts/deposits-schemas';
 import { startSource } from '#shared/deposits/start';
 import { depositRoute, idempotencyKeyOf } from '#shared/middleware/deposit-route';
+import { Answer } from '#shared/middleware/http';
 import { startPorts } from '#shared/wiring/start';
 
 const context = await startPorts('createSource');
 
-export const handler = depositRoute(CreateSourceRequest, ({ body, accessToken, event }) =>
-  startSource({ ...body, accessToken, idempotencyKey: idempotencyKeyOf(event) }, context),
-);
+export const handler = depositRoute(CreateSourceRequest, async ({ body, accessToken, event }) => {
+  const { started, view } = await startSource(
+    { ...body, accessToken, idempotencyKey: idempotencyKeyOf(event) },
+    context,
+  );
+  return new Answer(started ? 202 : 200, view);
+});

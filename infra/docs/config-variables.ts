@@ -173,6 +173,12 @@ export const variableRows: readonly VariableRow[] = [
       "How long an injected timeout hangs (at most 25000: the fault budget inside the sandbox functions' 30 s)",
   },
   {
+    variables: ['LOG_FORMAT'],
+    default: '`lines` at `npm start` and in the test stacks; unset (JSON) in AWS',
+    meaning:
+      'How log lines are printed: JSON, which CloudWatch Logs Insights reads, or `lines`, one readable line each (time, level, service and function, message, then its own keys)',
+  },
+  {
     variables: ['POWERTOOLS_SERVICE_NAME'],
     default: 'set by the stacks: `deposits`, `sandbox`',
     meaning: "The service its logs and metrics name (Powertools' own variable)",

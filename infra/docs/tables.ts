@@ -8,9 +8,8 @@ import { type ApiSpec, depositsApi, operatorApi, sandboxApi } from '#infra/topol
 import { entities as depositEntities, keys as depositKeys } from '#shared/adapters/deposits-table-items';
 import { entities as sandboxEntities, keys as sandboxKeys } from '#shared/adapters/sandbox-table-items';
 import { configVariables } from '#shared/config';
-import { depositErrorTypes } from '#shared/deposits/errors';
 import { failureTypes } from '#shared/deposits/failures';
-import { operatorErrorTypes } from '#shared/operator/errors';
+import { depositErrorAnswers, operatorErrorAnswers } from '#shared/middleware/api-errors';
 import { errorTypes } from '#shared/provider/interface/errors';
 import { whenAnswered } from '#shared/sandbox/error-causes';
 import { functionsOf } from '../cdk/settings.ts';
@@ -72,13 +71,13 @@ function providerErrorTable(): string {
 
 function apiErrorTable(): string {
   const rows = [
-    ...Object.entries(depositErrorTypes).map(([type, { status, when }]) => [
+    ...Object.entries(depositErrorAnswers).map(([type, { status, when }]) => [
       code(type),
       String(status),
       'both',
       when,
     ]),
-    ...Object.entries(operatorErrorTypes).map(([type, { status, when }]) => [
+    ...Object.entries(operatorErrorAnswers).map(([type, { status, when }]) => [
       code(type),
       String(status),
       'operator',
@@ -105,6 +104,7 @@ export const outsideSchemas = [
   'OPERATOR_PORT',
   'OPERATOR_TOKEN',
   'POWERTOOLS_LOG_LEVEL',
+  'LOG_FORMAT',
 ];
 
 function variableTable(): string {

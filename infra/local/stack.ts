@@ -92,6 +92,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1';
   // Lambda runs Node 22; the SDK's warning about Node 20 is noise on a developer machine.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  // One readable line per log line at a terminal (JSON in AWS): `shared/logger.ts`.
+  process.env.LOG_FORMAT ??= 'lines';
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);

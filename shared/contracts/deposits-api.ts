@@ -15,7 +15,7 @@ import {
   ListSourcesRequest,
   Source,
   SourceList,
-} from '#shared/deposits/schemas';
+} from '#shared/contracts/deposits-schemas';
 import { type ApiContract, connectionBearer } from './openapi.ts';
 
 const credentials = { appSecret: 'sandbox-local-app-secret', userSecret: 'us_2f8a6c1e9b7d4a3f' };

@@ -10,7 +10,7 @@ import {
   Redriven,
   RedriveRequest,
   ResolveRequest,
-} from '#shared/operator/schemas';
+} from '#shared/contracts/operator-schemas';
 import type { ApiContract } from './openapi.ts';
 
 const depositId = 'dep_01M812W7SXHYZAEH7814YWVTV8';

@@ -3,7 +3,7 @@
  * sandbox's own administration (`/sandbox/...`).
  */
 import type * as z from 'zod';
-import { Health } from '#shared/deposits/schemas';
+import { Health } from '#shared/contracts/deposits-schemas';
 import {
   BalanceResponse,
   CreateBeneficiaryResponse,

@@ -1,7 +1,7 @@
 /**
  * A typed client for the deposits API, for a wallet backend: create, get, list and cancel (and the
  * payment sources: create, get, list), each
- * answer validated against the API's own schemas (`#shared/deposits/schemas`, which the OpenAPI
+ * answer validated against the API's own schemas (`#shared/contracts/deposits-schemas`, which the OpenAPI
  * document is generated from). Three outcomes:
  *
  * - an answer (2xx): `{ status, body }`, the body typed and checked;
@@ -29,10 +29,10 @@ import {
   type ListDepositsRequest,
   Source,
   SourceList,
-} from '#shared/deposits/schemas';
+} from '#shared/contracts/deposits-schemas';
 import { FailedEnvelope } from '#shared/provider/interface/responses';
 
-export type { Deposit, DepositList, Source, SourceList } from '#shared/deposits/schemas';
+export type { Deposit, DepositList, Source, SourceList } from '#shared/contracts/deposits-schemas';
 
 /** Whose deposits: the user's provider connection (its access token) and the two secrets. */
 export interface DepositsConnection {

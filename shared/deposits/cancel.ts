@@ -48,7 +48,7 @@ export async function cancelDeposit(
     (deposit): deposit is Deposit => ownedBy(deposit, request, ctx.ownerDigests) && !isSource(deposit),
     { msg: 'Cancelled by its owner' },
   );
-  return { status: 200, body: depositView(cancelled, ctx.clock.now()) };
+  return depositView(cancelled, ctx.clock.now());
 }
 
 /** The owner's cancel of a payment source that is not ready yet: the same rules, in the source's words. */
@@ -62,7 +62,7 @@ export async function cancelSource(
     (deposit): deposit is Deposit => ownedBy(deposit, request, ctx.ownerDigests) && isSource(deposit),
     { msg: 'Cancelled by its owner', missing: 'SOURCE_NOT_FOUND' },
   );
-  return { status: 200, body: sourceView(cancelled) };
+  return sourceView(cancelled);
 }
 
 /**

@@ -23,7 +23,7 @@ export async function readDeposit(
   const deposit = await ctx.deposits.get(request.depositId);
   if (!ownedBy(deposit, request, ctx.ownerDigests) || isSource(deposit))
     throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${request.depositId}`);
-  return { status: 200, body: depositView(deposit, ctx.clock.now()) };
+  return depositView(deposit, ctx.clock.now());
 }
 
 /** The sources API's read: one payment source as its owner sees it. */
@@ -34,7 +34,7 @@ export async function readSource(
   const source = await ctx.deposits.get(request.sourceId);
   if (!ownedBy(source, request, ctx.ownerDigests) || !isSource(source))
     throw new DepositError('SOURCE_NOT_FOUND', `No source ${request.sourceId}`);
-  return { status: 200, body: sourceView(source) };
+  return sourceView(source);
 }
 
 /**
@@ -64,13 +64,13 @@ export async function listDeposits(request: ListRequest, ctx: ListContext) {
   const now = ctx.clock.now();
   const { records, cursor } = await pageOf(request, ctx);
   const deposits = records.map((deposit) => depositView(deposit, now));
-  return { status: 200, body: { deposits, ...(cursor ? { cursor } : {}) } };
+  return { deposits, ...(cursor ? { cursor } : {}) };
 }
 
 /** The caller's connection's payment sources, newest first, as `listDeposits`. */
 export async function listSources(request: ListRequest, ctx: ListContext) {
   const { records, cursor } = await pageOf(request, ctx, 'source');
-  return { status: 200, body: { sources: records.map(sourceView), ...(cursor ? { cursor } : {}) } };
+  return { sources: records.map(sourceView), ...(cursor ? { cursor } : {}) };
 }
 
 async function pageOf(request: ListRequest, ctx: ListContext, purpose?: 'source') {

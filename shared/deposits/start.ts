@@ -136,6 +136,12 @@ async function newRecord(
   };
 }
 
+/** What a create did: started the record (`started`), or found the one its key started; and its view. */
+export interface Started<V> {
+  started: boolean;
+  view: V;
+}
+
 /**
  * Writes the record with its idempotency record and sends its first step; or, for a key used
  * already, answers the record it started (resumed with the caller's answers when it waits for them).
@@ -145,13 +151,13 @@ async function begin<V>(
   record: Deposit,
   request: Pick<StartDeposit, 'userSecret' | 'userInputs'>,
   view: (record: Deposit, now: number) => V,
-) {
+): Promise<Started<V>> {
   const now = ctx.clock.now();
   const outcome = await ctx.idempotency.createOnce(record);
   if (outcome.created) {
     ctx.observer?.transitioned(record.status, record.step);
     await sendStep(ctx, record, 'resolve-bank');
-    return { status: 202, body: view(record, now) };
+    return { started: true, view: view(record, now) };
   }
   const existing = outcome.depositId ? await ctx.deposits.get(outcome.depositId) : undefined;
   if (
@@ -168,9 +174,9 @@ async function begin<V>(
   }
   if (request.userInputs?.length && existing.status === 'user_input_required') {
     const resumed = await resume(ctx, existing, request.userInputs);
-    return { status: 200, body: view(resumed, ctx.clock.now()) };
+    return { started: false, view: view(resumed, ctx.clock.now()) };
   }
-  return { status: 200, body: view(existing, now) };
+  return { started: false, view: view(existing, now) };
 }
 
 /** The caller's answers: sealed on the deposit, which goes back to the step that asked. */

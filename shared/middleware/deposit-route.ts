@@ -9,10 +9,17 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { z } from 'zod';
+import { IdempotencyKey } from '#shared/contracts/deposits-schemas';
 import { DepositError } from '#shared/deposits/errors';
-import { IdempotencyKey } from '#shared/deposits/schemas';
 import { logger } from '#shared/logger';
-import { errorEnvelope, type HttpEvent, type HttpResult, json, parseBody } from '#shared/middleware/http';
+import {
+  answerOf,
+  errorEnvelope,
+  type HttpEvent,
+  type HttpResult,
+  json,
+  parseBody,
+} from '#shared/middleware/http';
 import { bearerTokenOf } from '#shared/provider/interface/limits';
 
 export interface DepositRouteInput<T> {
@@ -23,7 +30,7 @@ export interface DepositRouteInput<T> {
 
 export function depositRoute<S extends z.ZodType>(
   schema: S,
-  action: (input: DepositRouteInput<z.infer<S>>) => Promise<{ status: number; body: unknown }>,
+  action: (input: DepositRouteInput<z.infer<S>>) => Promise<unknown>,
 ) {
   return middy<HttpEvent, HttpResult>()
     .use(injectLambdaContext(logger))
@@ -32,7 +39,7 @@ export function depositRoute<S extends z.ZodType>(
       const body = parseBody(event, schema);
       const accessToken = bearerTokenOf(providerAuthorizationOf(event));
       if (!accessToken) throw new DepositError('UNAUTHORIZED', 'Invalid access token');
-      const { status, body: answer } = await action({ body, accessToken, event });
+      const { status, body: answer } = answerOf(await action({ body, accessToken, event }));
       return json(status, answer);
     });
 }

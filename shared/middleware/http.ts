@@ -9,13 +9,27 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { z } from 'zod';
 import { logger } from '#shared/logger';
-import { badRequest, EnvelopeError, ProviderError } from '#shared/provider/interface/errors';
+import { badRequest, type EnvelopeError, ProviderError } from '#shared/provider/interface/errors';
+import { envelopeOf } from './api-errors.ts';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
 
 /** The largest request body a handler reads: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** An answer with a status of its own; a route that returns anything else answers it with 200. */
+export class Answer {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
+/** What a route's action returned, as its status and body. */
+export function answerOf(result: unknown): { status: number; body: unknown } {
+  return result instanceof Answer ? result : { status: 200, body: result };
+}
 
 export function json(statusCode: number, body: unknown): HttpResult {
   return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
@@ -96,10 +110,11 @@ export function errorEnvelope(): MiddlewareObj<HttpEvent, HttpResult> {
     onError: async (request) => {
       const { error } = request;
       const requestId = requestIdOf(request.event, request.context?.awsRequestId);
-      if (error instanceof EnvelopeError) {
-        const answer = json(error.status, failedEnvelope(error));
-        const response = error.headers
-          ? { ...answer, headers: { ...answer.headers, ...error.headers } }
+      const envelope = envelopeOf(error);
+      if (envelope) {
+        const answer = json(envelope.status, failedEnvelope(envelope));
+        const response = envelope.headers
+          ? { ...answer, headers: { ...answer.headers, ...envelope.headers } }
           : answer;
         request.response = withRequestId(response, requestId);
         return;

@@ -10,7 +10,14 @@ import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import type { z } from 'zod';
 import { DepositError } from '#shared/deposits/errors';
 import { logger } from '#shared/logger';
-import { errorEnvelope, type HttpEvent, type HttpResult, json, parseBody } from '#shared/middleware/http';
+import {
+  answerOf,
+  errorEnvelope,
+  type HttpEvent,
+  type HttpResult,
+  json,
+  parseBody,
+} from '#shared/middleware/http';
 
 export interface OperatorRouteInput<T> {
   body: T;
@@ -29,7 +36,7 @@ export function operatorOf(event: HttpEvent): string | undefined {
 
 export function operatorRoute<S extends z.ZodType>(
   schema: S,
-  action: (input: OperatorRouteInput<z.infer<S>>) => Promise<{ status: number; body: unknown }>,
+  action: (input: OperatorRouteInput<z.infer<S>>) => Promise<unknown>,
 ) {
   return (
     middy<HttpEvent, HttpResult>()
@@ -41,7 +48,7 @@ export function operatorRoute<S extends z.ZodType>(
         const who = operatorOf(event);
         if (!who) throw new DepositError('UNAUTHORIZED', 'Operator identity required');
         const body = parseBody(event, schema);
-        const { status, body: answer } = await action({ body, who });
+        const { status, body: answer } = answerOf(await action({ body, who }));
         return json(status, answer);
       })
   );

@@ -27,7 +27,7 @@ export async function cancelAsOperator(
   const said = `Cancelled by ${request.who}: ${request.reason}`;
   const note = 'cancelled by an operator';
   const cancelled = await cancelBeforeTransfer(ctx, request.depositId, anyDeposit, { msg: said, note });
-  return { status: 200, body: operatorView(cancelled, ctx.clock.now()) };
+  return operatorView(cancelled, ctx.clock.now());
 }
 
 export interface RedriveContext {
@@ -58,8 +58,5 @@ export async function redriveDeposit(request: { depositId: string }, ctx: Redriv
     );
   }
   await ctx.queues.send(message);
-  return {
-    status: 200,
-    body: { operationID: deposit.id, step: message.step, version: message.version, redriven: true },
-  };
+  return { operationID: deposit.id, step: message.step, version: message.version, redriven: true };
 }

@@ -18,7 +18,7 @@ export interface OperatorReadContext {
 export async function getDeposit(request: { depositId: string }, ctx: OperatorReadContext) {
   const deposit = await ctx.deposits.get(request.depositId);
   if (!deposit) throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${request.depositId}`);
-  return { status: 200, body: operatorView(deposit, ctx.clock.now()) };
+  return operatorView(deposit, ctx.clock.now());
 }
 
 export interface StatusListContext {
@@ -60,13 +60,10 @@ export async function listByStatus(request: StatusListRequest, ctx: StatusListCo
   });
   const now = ctx.clock.now();
   const deposits = page.deposits.map((deposit) => operatorView(deposit, now));
-  return {
-    status: 200,
-    body: { deposits, ...(page.last ? { cursor: cursorOf(page.last, request.status) } : {}) },
-  };
+  return { deposits, ...(page.last ? { cursor: cursorOf(page.last, request.status) } : {}) };
 }
 
 /** The service's queues and their DLQs, as SQS counts them (approximately) now. */
 export async function readQueues(ctx: { queues: QueueDepths }) {
-  return { status: 200, body: { queues: await ctx.queues.read() } };
+  return { queues: await ctx.queues.read() };
 }

@@ -50,7 +50,7 @@ export async function resolveDeposit(request: Resolve, ctx: ResolveContext) {
     // The note is the owner's to read too: who and why stay on the resolution, for the operators.
     const note = `resolved ${request.outcome} by an operator`;
     const resolved = await advance(ctx, deposit, changes, note, event);
-    if (resolved) return { status: 200, body: operatorView(resolved, ctx.clock.now()) };
+    if (resolved) return operatorView(resolved, ctx.clock.now());
   }
   throw new DepositError('DEPOSIT_BUSY', 'The deposit kept changing; read it and try again');
 }

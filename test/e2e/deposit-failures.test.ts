@@ -3,7 +3,7 @@
  * refusal's type and a message, at step `completed`, and no money moves at the sandbox.
  */
 import { describe, expect, it } from 'vitest';
-import { depositWhen, otpAnswer, readDeposit, startDeposit } from '../support/deposits.ts';
+import { depositWhen, otpAnswer, readDeposit, startDeposit, stepsOf } from '../support/deposits.ts';
 import { createUser, type TestUser } from '../support/sandbox.ts';
 
 /** The failed deposit as its owner reads it: type, a message, the end of the flow. */
@@ -38,7 +38,7 @@ describe('a deposit that fails', () => {
     // assess
     expect(started.status).toBe(202);
     expect(ended).toEqual(failedDeposit('UNAUTHORIZED'));
-    expect(ended.history.map((h: { step: string }) => h.step)).toEqual(['resolve-bank', 'completed']);
+    expect(stepsOf(ended)).toEqual(['resolve-bank', 'completed']);
     // The read is keyed by the secret it was started with: the real secret does not find it.
     expect(asRealOwner.status).toBe(404);
     await expectNoMoneyMoved(user);
@@ -54,7 +54,7 @@ describe('a deposit that fails', () => {
     expect(started.status).toBe(202);
     expect(ended).toEqual(failedDeposit('AMOUNT_BELOW_MINIMUM'));
     expect(ended.msg).toBe("The amount is below the bank's minimum for this transfer");
-    expect(ended.history.map((h: { step: string }) => h.step)).toEqual(['resolve-bank', 'completed']);
+    expect(stepsOf(ended)).toEqual(['resolve-bank', 'completed']);
     expect(listed.status).toBe(200);
     expect(listed.body.beneficiaries).toEqual([]);
     await expectNoMoneyMoved(user);
@@ -68,7 +68,7 @@ describe('a deposit that fails', () => {
 
     expect(user.balance).toBe(50);
     expect(ended).toEqual(failedDeposit('INSUFFICIENT_BALANCE'));
-    expect(ended.history.map((h: { step: string }) => h.step)).toEqual([
+    expect(stepsOf(ended)).toEqual([
       'resolve-bank',
       'ensure-beneficiary',
       'transfer',
@@ -141,7 +141,7 @@ describe('a deposit that fails', () => {
     expect(started.status).toBe(202);
     expect(started.body).toMatchObject({ currency: 'KWD', walletAccountID: 'wallet-kwd' });
     expect(ended).toEqual(failedDeposit('CURRENCY_NOT_SUPPORTED'));
-    expect(ended.history.map((h: { step: string }) => h.step)).toEqual(['resolve-bank', 'completed']);
+    expect(stepsOf(ended)).toEqual(['resolve-bank', 'completed']);
     await expectNoMoneyMoved(user);
   });
 });

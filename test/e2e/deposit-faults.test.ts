@@ -18,6 +18,7 @@ import {
   localSchedules,
   readDeposit,
   startDeposit,
+  stepsOf,
 } from '../support/deposits.ts';
 import { ops } from '../support/operator.ts';
 import { createUser, eventually, type Reply, setFaults, type TestUser } from '../support/sandbox.ts';
@@ -116,20 +117,6 @@ async function expectRanAgainAfterDeath(
   const entered = history.findIndex((entry) => entry.step === step);
   const left = history.slice(entered + 1).find((entry) => entry.step !== step);
   expect(Date.parse(left?.at ?? '')).toBeGreaterThan(deaths[0]?.at ?? Number.POSITIVE_INFINITY);
-}
-
-/**
- * The steps a deposit went through, in order. A step may record a retry of its own on a loaded machine
- * (the provider's answer slower than the stack's timeout, or its connection busy a moment): such an
- * entry stays at its step with a note saying so, and counts once here. Any other repeat is a defect.
- */
-function stepsOf(deposit: Reply['body']): string[] {
-  const history = deposit.history as HistoryEntry[];
-  return history.flatMap((entry, index) => {
-    if (index === 0 || history[index - 1]?.step !== entry.step) return [entry.step];
-    if (/^(provider |connection busy)/.test(entry.note ?? '')) return [];
-    throw new Error(`a repeat of ${entry.step} that is no retry: ${JSON.stringify(history)}`);
-  });
 }
 
 /** Reads the deposit repeatedly for `ms` and fails as soon as `check` throws: a state that must hold. */

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queues } from '#infra/topology';
-import { depositWhen, readDeposit, startDeposit, webhookDeliveries } from '../support/deposits.ts';
+import { depositWhen, readDeposit, startDeposit, stepsOf, webhookDeliveries } from '../support/deposits.ts';
 import { listAll, operatorToken, operatorUrl, ops } from '../support/operator.ts';
 import { createUser, eventually, type Reply, type TestUser } from '../support/sandbox.ts';
 
@@ -121,11 +121,7 @@ describe('a deposit, as an operator', () => {
       bankName: expect.any(String),
       checkAt: expect.any(String),
     });
-    expect(body.history.map((entry: { step: string }) => entry.step)).toEqual([
-      'resolve-bank',
-      'ensure-beneficiary',
-      'wait-cooldown',
-    ]);
+    expect(stepsOf(body)).toEqual(['resolve-bank', 'ensure-beneficiary', 'wait-cooldown']);
     expect(await ops('/v1/ops/deposits/get', { operationID: 'dep_none' })).toMatchObject({
       status: 404,
       body: { type: 'DEPOSIT_NOT_FOUND' },

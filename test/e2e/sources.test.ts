@@ -17,6 +17,7 @@ import {
   sourceWhen,
   startDeposit,
   startSource,
+  stepsOf,
   takeProviderCalls,
   webhookDeliveries,
 } from '../support/deposits.ts';
@@ -141,7 +142,7 @@ describe('a payment source on every sandbox bank', () => {
     // assess
     expect(source.status).toBe('ready');
     expect(calls).toEqual(['/v1/metadata/accounts/get']);
-    expect(source.history.map((entry) => entry.step)).toEqual(['resolve-bank', 'transfer', 'completed']);
+    expect(stepsOf(source)).toEqual(['resolve-bank', 'transfer', 'completed']);
   });
 
   it('at a bank that carries the transfer out later: the transfer, then reads of its outcome until done', async () => {

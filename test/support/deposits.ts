@@ -197,3 +197,17 @@ export async function takeProviderCalls(user: Pick<TestUser, 'accessToken'>): Pr
   const { calls } = (await response.json()) as { calls: { path: string }[] };
   return calls.map((call) => call.path);
 }
+
+/**
+ * The steps a deposit went through, in order. A step may record a retry of its own on a loaded machine
+ * (the provider's answer slower than the stack's timeout, or its connection busy a moment): such an
+ * entry stays at its step with a note saying so, and counts once here. Any other repeat is a defect.
+ */
+export function stepsOf(deposit: Record<string, unknown>): string[] {
+  const history = deposit.history as { step: string; note?: string }[];
+  return history.flatMap((entry, index) => {
+    if (index === 0 || history[index - 1]?.step !== entry.step) return [entry.step];
+    if (/^(provider |connection busy)/.test(entry.note ?? '')) return [];
+    throw new Error(`a repeat of ${entry.step} that is no retry: ${JSON.stringify(history)}`);
+  });
+}

@@ -69,7 +69,7 @@ describe('cancel', () => {
 
       const answer = await cancelDeposit(request(deposit.id), w.contexts.cancel());
 
-      expect(answer).toMatchObject({ status: 200, body: { status: 'failed', type: 'CANCELLED' } });
+      expect(answer).toMatchObject({ status: 'failed', type: 'CANCELLED' });
       expectCancelled(w, deposit.id);
     },
   );
@@ -138,7 +138,7 @@ describe('cancel', () => {
       const refused = await refusal(cancelDeposit(request(deposit.id), w.contexts.cancel()));
 
       expect(refused).toBeInstanceOf(DepositError);
-      expect(refused).toMatchObject({ type: 'DEPOSIT_NOT_CANCELLABLE', status: 409 });
+      expect(refused).toMatchObject({ type: 'DEPOSIT_NOT_CANCELLABLE' });
       expect(w.table.writes).toEqual([]);
       expect(w.events.published).toEqual([]);
     },
@@ -157,7 +157,7 @@ describe('cancel', () => {
     const unknown = await refusal(cancelDeposit(request('dep_unknown'), w.contexts.cancel()));
 
     for (const refused of [stranger, otherSecret, unknown]) {
-      expect(refused).toMatchObject({ type: 'DEPOSIT_NOT_FOUND', status: 404 });
+      expect(refused).toMatchObject({ type: 'DEPOSIT_NOT_FOUND' });
     }
     expect(w.table.writes).toEqual([]);
   });
@@ -209,8 +209,7 @@ describe('cancel', () => {
     const answer = await cancelDeposit(request(deposit.id), ctx);
 
     // assess
-    expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ status: 'failed', type: 'CANCELLED' });
+    expect(answer).toMatchObject({ status: 'failed', type: 'CANCELLED' });
     expectCancelled(w, deposit.id);
   });
 });
@@ -237,19 +236,19 @@ describe('list', () => {
       );
 
     const first = await list();
-    const second = await list(first.body.cursor);
-    const third = await list(second.body.cursor);
+    const second = await list(first.cursor);
+    const third = await list(second.cursor);
 
-    const ids = (page: typeof first) => page.body.deposits.map((deposit) => deposit.operationID);
+    const ids = (page: typeof first) => page.deposits.map((deposit) => deposit.operationID);
     const newestFirst = made.map((deposit) => deposit.id).reverse();
     expect([ids(first), ids(second), ids(third)]).toEqual([
       newestFirst.slice(0, 2),
       newestFirst.slice(2, 4),
       newestFirst.slice(4),
     ]);
-    expect(first.body.cursor).toEqual(expect.any(String));
-    expect(third.body.cursor).toBeUndefined();
-    expect(first.body.deposits[0]).toMatchObject({ status: 'initialized', amount: 25.5, currency: 'AED' });
+    expect(first.cursor).toEqual(expect.any(String));
+    expect(third.cursor).toBeUndefined();
+    expect(first.deposits[0]).toMatchObject({ status: 'initialized', amount: 25.5, currency: 'AED' });
   });
 
   it('refuses a cursor it did not give, naming the field', async () => {
@@ -266,7 +265,7 @@ describe('list', () => {
       ),
     );
 
-    expect(refused).toMatchObject({ type: 'INVALID_CURSOR', status: 400, details: ['cursor'] });
+    expect(refused).toMatchObject({ type: 'INVALID_CURSOR', details: ['cursor'] });
   });
 
   it('answers an empty list to a connection without deposits, and leaves out a deposit of another user secret', async () => {
@@ -282,7 +281,7 @@ describe('list', () => {
       w.contexts.list(),
     );
 
-    expect(page.body).toEqual({ deposits: [] });
-    expect(none.body).toEqual({ deposits: [] });
+    expect(page).toEqual({ deposits: [] });
+    expect(none).toEqual({ deposits: [] });
   });
 });

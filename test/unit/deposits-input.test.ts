@@ -325,8 +325,8 @@ describe('resuming through startDeposit', () => {
   async function waitingAt(w: World, step: Extract<WorkStep, 'ensure-beneficiary' | 'transfer'>) {
     const ctx = w.contexts.start();
     const started = await startDeposit(request(), ctx);
-    expect(started.status).toBe(202);
-    const id = started.body.operationID;
+    expect(started.started).toBe(true);
+    const id = started.view.operationID;
     const expiresAt = w.clock.now() + settings.inputTtlMs;
     const paused = w.table.put({
       ...w.table.current(id),
@@ -357,8 +357,8 @@ describe('resuming through startDeposit', () => {
 
       const response = await startDeposit(request({ userInputs: otp }), ctx);
 
-      expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ operationID: paused.id, status: 'initialized', step });
+      expect(response.started).toBe(false);
+      expect(response.view).toMatchObject({ operationID: paused.id, status: 'initialized', step });
       const after = w.table.current(paused.id);
       expect(after).toMatchObject({
         status: 'initialized',
@@ -389,8 +389,8 @@ describe('resuming through startDeposit', () => {
 
     const response = await startDeposit(request({ userInputs: otp }), ctx);
 
-    expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ status: 'failed', success: false, type: 'INPUT_EXPIRED' });
+    expect(response.started).toBe(false);
+    expect(response.view).toMatchObject({ status: 'failed', success: false, type: 'INPUT_EXPIRED' });
     const after = w.table.current(paused.id);
     expect(after).toMatchObject({ status: 'failed', step: 'completed', failure: { type: 'INPUT_EXPIRED' } });
     expect(after.sealedAnswers).toBeUndefined();
@@ -410,7 +410,7 @@ describe('resuming through startDeposit', () => {
     const attempt = startDeposit(request({ ...change, userInputs: otp }), ctx);
 
     await expect(attempt).rejects.toBeInstanceOf(DepositError);
-    await expect(attempt).rejects.toMatchObject({ type: 'IDEMPOTENCY_KEY_REUSED', status: 409 });
+    await expect(attempt).rejects.toMatchObject({ type: 'IDEMPOTENCY_KEY_REUSED' });
     expect(w.table.current(paused.id)).toEqual(paused);
     expect(ctx.queues.sent).toEqual([]);
   });
@@ -421,8 +421,8 @@ describe('resuming through startDeposit', () => {
 
     const response = await startDeposit(request(), ctx);
 
-    expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({
+    expect(response.started).toBe(false);
+    expect(response.view).toMatchObject({
       operationID: paused.id,
       status: 'user_input_required',
       userInputs: question,
@@ -440,9 +440,9 @@ describe('resuming through startDeposit', () => {
 
     const response = await startDeposit(request({ userInputs: otp }), ctx);
 
-    expect(response).toMatchObject({ status: 200, body: { operationID: started.body.operationID } });
-    expect(w.table.current(started.body.operationID)).toMatchObject({ version: 0, status: 'initialized' });
-    expect(w.table.current(started.body.operationID).sealedAnswers).toBeUndefined();
+    expect(response).toMatchObject({ started: false, view: { operationID: started.view.operationID } });
+    expect(w.table.current(started.view.operationID)).toMatchObject({ version: 0, status: 'initialized' });
+    expect(w.table.current(started.view.operationID).sealedAnswers).toBeUndefined();
     expect(ctx.queues.sent).toEqual([]);
   });
 });

@@ -7,13 +7,16 @@
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { DepositError, depositErrorTypes } from '#shared/deposits/errors';
+import { depositErrorAnswers, envelopeOf, operatorErrorAnswers } from '#shared/middleware/api-errors';
 import { depositRoute } from '#shared/middleware/deposit-route';
 import type { HttpEvent } from '#shared/middleware/http';
+import { OperatorError, operatorErrorTypes } from '#shared/operator/errors';
 
 const taken: string[] = [];
 const route = depositRoute(z.object({}), async ({ accessToken }) => {
   taken.push(accessToken);
-  return { status: 200, body: {} };
+  return {};
 });
 
 function event(headers: Record<string, string>, authorizer?: unknown): HttpEvent {
@@ -58,5 +61,24 @@ describe("the user's provider token", () => {
       'x-provider-authorization': 'Bearer user-token',
     };
     expect(await call(event(headers, jwt))).toMatchObject({ status: 200, taken: ['user-token'] });
+  });
+});
+
+describe('the refusals of the domains, over HTTP', () => {
+  it('answers each type of the deposits and operator domains with the status its table gives', () => {
+    const answered = [
+      ...depositErrorTypes.map((type) => envelopeOf(new DepositError(type, 'm'))),
+      ...operatorErrorTypes.map((type) => envelopeOf(new OperatorError(type, 'm'))),
+    ].map((envelope) => [envelope?.type, envelope?.status]);
+
+    expect(answered).toEqual([
+      ...depositErrorTypes.map((type) => [type, depositErrorAnswers[type].status]),
+      ...operatorErrorTypes.map((type) => [type, operatorErrorAnswers[type].status]),
+    ]);
+    expect(answered.filter(([, status]) => status === 404).map(([type]) => type)).toEqual([
+      'DEPOSIT_NOT_FOUND',
+      'SOURCE_NOT_FOUND',
+    ]);
+    expect(envelopeOf(new Error('anything else'))).toBeUndefined();
   });
 });

@@ -157,10 +157,11 @@ describe('transfer: the cool-down', () => {
 });
 
 describe('transfer: at most once', () => {
-  it('fails TRANSFER_OUTCOME_UNKNOWN without calling the provider when an attempt is already recorded', async () => {
+  it('fails TRANSFER_OUTCOME_UNKNOWN without calling the provider when an attempt older than the stall time is recorded', async () => {
     const w = world();
     const ctx = w.contexts.transfer();
-    const deposit = await atTransfer(w, { transferAttempt: { at: w.clock.now() - 5_000, answering: false } });
+    const at = w.clock.now() - settings.stallAfterMs;
+    const deposit = await atTransfer(w, { transferAttempt: { at, answering: false } });
 
     await transfer(deposit, ctx);
 
@@ -178,6 +179,24 @@ describe('transfer: at most once', () => {
       expect.objectContaining({ id: `${deposit.id}.v3`, type: 'deposit.failed', depositId: deposit.id }),
     ]);
     expect(ctx.queues.sent).toEqual([]);
+  });
+
+  it('a copy of the message while the attempt may still be in flight: nothing called, written or sent; the sweeper looks later', async () => {
+    // prepare: the first run recorded its attempt a moment ago and waits for the bank
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const at = w.clock.now() - 1_000;
+    const deposit = await atTransfer(w, { transferAttempt: { at, answering: false } });
+    const stored = structuredClone(w.table.current(deposit.id));
+
+    // act: SQS delivers the same message again
+    await transfer(deposit, ctx);
+
+    // assess: the first run's outcome can still land on the version it wrote
+    expect(w.provider.calls).toEqual([]);
+    expect(w.table.current(deposit.id)).toEqual(stored);
+    expect(ctx.queues.sent).toEqual([]);
+    expect(stored.checkAt).toBeGreaterThanOrEqual(at + settings.stallAfterMs);
   });
 
   it.for(['timeout', 'server_error', 'network'] as UnknownReason[])(

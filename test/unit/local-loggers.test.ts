@@ -7,14 +7,15 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lambdaContext } from '#infra/local/lambda-context';
-import { logger, withOwnLogger } from '#shared/logger';
+import { lineOf, logger, withOwnLogger } from '#shared/logger';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function capture() {
+function capture(raw: string[] = []) {
   const lines: Record<string, unknown>[] = [];
   const write = (chunk: unknown) => {
     for (const line of String(chunk).split('\n')) {
+      if (line) raw.push(line);
       if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
     }
     return true;
@@ -26,6 +27,7 @@ function capture() {
 
 afterEach(() => {
   vi.restoreAllMocks();
+  delete process.env.LOG_FORMAT;
 });
 
 describe('a logger of its own per local invocation', () => {
@@ -55,6 +57,48 @@ describe('a logger of its own per local invocation', () => {
         ['from the sandbox', 'sandbox', 'sandbox-faults-set'],
         ['from the deposits', 'deposits', 'deposits-get'],
       ]),
+    );
+  });
+});
+
+describe('readable lines at a terminal (LOG_FORMAT=lines, which the local stack sets)', () => {
+  it('prints each line as time, level, service and function, message and its own keys; JSON otherwise', async () => {
+    // prepare
+    const handler = middy(async (event: { depositId: string }) => {
+      logger.error('a deposit step kept failing', { depositId: event.depositId, step: 'transfer' });
+    }).use(injectLambdaContext(logger));
+    const raw: string[] = [];
+    const json = capture(raw);
+
+    // act
+    process.env.LOG_FORMAT = 'lines';
+    await withOwnLogger('deposits', () => handler({ depositId: 'dep_1' }, lambdaContext('steps-transfer')));
+    delete process.env.LOG_FORMAT;
+    await withOwnLogger('deposits', () => handler({ depositId: 'dep_2' }, lambdaContext('steps-transfer')));
+
+    // assess
+    const line = raw.find((text) => text.includes('dep_1'));
+    expect(line).toMatch(
+      /^\d{2}:\d{2}:\d{2}\.\d{3} ERROR deposits steps-transfer a deposit step kept failing depositId=dep_1 step=transfer$/,
+    );
+    expect(json.map((entry) => entry.depositId)).toEqual(['dep_2']);
+  });
+
+  it('keeps what a line says beyond the standard keys, objects as JSON', () => {
+    const line = lineOf({
+      level: 'WARN',
+      message: 'sandbox fault injected',
+      timestamp: '2026-11-25T19:54:25.358Z',
+      service: 'sandbox',
+      function_name: 'sandbox/metadata-get',
+      function_arn: 'arn:aws:lambda:us-east-1:0:function:x',
+      cold_start: false,
+      outcome: 'error',
+      rule: { phase: 'before', times: 1 },
+    });
+
+    expect(line).toBe(
+      '19:54:25.358 WARN sandbox sandbox/metadata-get sandbox fault injected outcome=error rule={"phase":"before","times":1}',
     );
   });
 });

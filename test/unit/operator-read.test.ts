@@ -8,6 +8,7 @@
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { depositItem, fromItem } from '#shared/adapters/deposits-table-items';
+import { GetRequest, ListRequest } from '#shared/contracts/operator-schemas';
 import type { DepositError } from '#shared/deposits/errors';
 import type { Deposit } from '#shared/deposits/model';
 import { logger } from '#shared/logger';
@@ -15,7 +16,6 @@ import type { HttpEvent } from '#shared/middleware/http';
 import { operatorRoute } from '#shared/middleware/operator-route';
 import { statusBucket } from '#shared/operator/model';
 import { getDeposit, listByStatus, readQueues } from '#shared/operator/read';
-import { GetRequest, ListRequest } from '#shared/operator/schemas';
 import { banks, world } from '../support/deposit-world.ts';
 import { FixedQueueDepths, fakeStatusIndex } from '../support/operator-fakes.ts';
 
@@ -68,12 +68,8 @@ describe('get', () => {
       version: 4,
     });
 
-    const { status, body } = await getDeposit(
-      { depositId: deposit.id },
-      { deposits: w.table.deposits, clock: w.clock },
-    );
+    const body = await getDeposit({ depositId: deposit.id }, { deposits: w.table.deposits, clock: w.clock });
 
-    expect(status).toBe(200);
     expect(body).toMatchObject({
       operationID: deposit.id,
       status: 'initialized',
@@ -101,7 +97,7 @@ describe('get', () => {
     const error = await refusal(
       getDeposit({ depositId: 'dep_none' }, { deposits: w.table.deposits, clock: w.clock }),
     );
-    expect(error).toMatchObject({ type: 'DEPOSIT_NOT_FOUND', status: 404 });
+    expect(error).toMatchObject({ type: 'DEPOSIT_NOT_FOUND' });
   });
 });
 
@@ -128,7 +124,7 @@ describe('list by status', () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const { body } = await list(w, { status: 'initialized', limit: 3, ...(cursor ? { cursor } : {}) });
+      const body = await list(w, { status: 'initialized', limit: 3, ...(cursor ? { cursor } : {}) });
       seen.push(...body.deposits.map((deposit) => deposit.operationID));
       cursor = body.cursor;
       pages += 1;
@@ -146,13 +142,13 @@ describe('list by status', () => {
     const atTransfer = await list(w, { status: 'initialized', step: 'transfer' });
     const ranged = await list(w, { status: 'initialized', from: at(made[2]), to: at(made[5]) });
 
-    expect(atTransfer.body.deposits.map((d) => d.operationID)).toEqual(
+    expect(atTransfer.deposits.map((d) => d.operationID)).toEqual(
       made
         .filter((d) => d.step === 'transfer')
         .map((d) => d.id)
         .reverse(),
     );
-    expect(ranged.body.deposits.map((d) => d.operationID)).toEqual([made[4]?.id, made[3]?.id, made[2]?.id]);
+    expect(ranged.deposits.map((d) => d.operationID)).toEqual([made[4]?.id, made[3]?.id, made[2]?.id]);
   });
 
   it('lists the unknown outcomes apart from the other failures', async () => {
@@ -162,14 +158,14 @@ describe('list by status', () => {
     const unknowns = await list(w, { status: 'outcome_unknown' });
     const failures = await list(w, { status: 'failed' });
 
-    expect(unknowns.body.deposits.map((d) => d.type)).toEqual(['TRANSFER_OUTCOME_UNKNOWN']);
-    expect(failures.body.deposits.map((d) => d.type)).toEqual(['STEP_FAILED']);
+    expect(unknowns.deposits.map((d) => d.type)).toEqual(['TRANSFER_OUTCOME_UNKNOWN']);
+    expect(failures.deposits.map((d) => d.type)).toEqual(['STEP_FAILED']);
   });
 
   it("refuses a cursor that is not this list's: garbage, another bucket's, outside the range", async () => {
     const w = world();
     const made = await many(w);
-    const { body } = await list(w, { status: 'initialized', limit: 2 });
+    const body = await list(w, { status: 'initialized', limit: 2 });
     const cursor = body.cursor ?? '';
 
     const garbage = await refusal(list(w, { status: 'initialized', cursor: 'not-a-cursor' }));
@@ -179,7 +175,7 @@ describe('list by status', () => {
     );
 
     for (const error of [garbage, otherBucket, outside]) {
-      expect(error).toMatchObject({ type: 'INVALID_CURSOR', status: 400 });
+      expect(error).toMatchObject({ type: 'INVALID_CURSOR' });
     }
   });
 
@@ -197,15 +193,12 @@ describe('queues', () => {
     const depths = [
       { name: 'transfer', visible: 2, inFlight: 1, delayed: 0, dlq: { name: 'transfer-dlq', visible: 3 } },
     ];
-    expect(await readQueues({ queues: new FixedQueueDepths(depths) })).toEqual({
-      status: 200,
-      body: { queues: depths },
-    });
+    expect(await readQueues({ queues: new FixedQueueDepths(depths) })).toEqual({ queues: depths });
   });
 });
 
 describe('the operator route', () => {
-  const route = operatorRoute(GetRequest, async ({ body, who }) => ({ status: 200, body: { who, ...body } }));
+  const route = operatorRoute(GetRequest, async ({ body, who }) => ({ who, ...body }));
   const event = (authorizer: unknown, body = '{"operationID":"dep_1"}') =>
     ({
       version: '2.0',

@@ -59,7 +59,7 @@ describe("a caller's deposits keyed by the owner key", () => {
     // act: started; then at ensure-beneficiary, the bank asks a question on the creation (the
     // deposit keeps the connection's lease and the claim while it waits)
     const started = await startDeposit(request(), w.contexts.start());
-    const stored = w.table.current(started.body.operationID);
+    const stored = w.table.current(started.view.operationID);
     w.table.items.set(stored.id, { ...stored, step: 'ensure-beneficiary', bank: banks.beneficiary });
     w.provider
       .answer(
@@ -94,7 +94,7 @@ describe("a caller's deposits keyed by the owner key", () => {
     const elsewhere = { ...w.contexts.start(), ownerDigests: keyedDigests(anotherKey) };
 
     const started = await startDeposit(request(), elsewhere);
-    const stored = w.table.current(started.body.operationID);
+    const stored = w.table.current(started.view.operationID);
 
     expect(stored.ownerKey).toBe(hmac(anotherKey, credentials.accessToken));
     expect(stored.ownerKey).not.toBe(hmac(ownerSecretKey, credentials.accessToken));
@@ -108,7 +108,7 @@ describe("a caller's deposits keyed by the owner key", () => {
     // prepare
     const w = world();
     const started = await startDeposit(request(), w.contexts.start());
-    const depositId = started.body.operationID;
+    const depositId = started.view.operationID;
     const stranger = { accessToken: 'token-2', userSecret: credentials.userSecret };
     const list = (caller: { accessToken: string; userSecret: string }) =>
       listDeposits({ ...caller, limit: 10 }, w.contexts.list());
@@ -123,17 +123,17 @@ describe("a caller's deposits keyed by the owner key", () => {
     const cancelled = await cancelDeposit({ depositId, ...credentials }, w.contexts.cancel());
 
     // assess
-    expect(read.body).toMatchObject({ operationID: depositId, status: 'initialized' });
+    expect(read).toMatchObject({ operationID: depositId, status: 'initialized' });
     await expect(strangerRead).rejects.toMatchObject({ type: 'DEPOSIT_NOT_FOUND' });
-    expect(listed.body.deposits.map((deposit) => deposit.operationID)).toEqual([depositId]);
-    expect(strangerList.body).toEqual({ deposits: [] });
-    expect(cancelled.body).toMatchObject({ status: 'failed', type: 'CANCELLED' });
+    expect(listed.deposits.map((deposit) => deposit.operationID)).toEqual([depositId]);
+    expect(strangerList).toEqual({ deposits: [] });
+    expect(cancelled).toMatchObject({ status: 'failed', type: 'CANCELLED' });
   });
 
   it("lets a payment source's owner read and cancel it; another token finds none of it", async () => {
     const w = world();
     const started = await startSource({ ...credentials, idempotencyKey: 'src-1' }, w.contexts.start());
-    const sourceId = started.body.sourceID;
+    const sourceId = started.view.sourceID;
     const stranger = { accessToken: 'token-2', userSecret: credentials.userSecret };
 
     await expect(readSource({ sourceId, ...stranger }, w.contexts.read())).rejects.toMatchObject({
@@ -142,9 +142,7 @@ describe("a caller's deposits keyed by the owner key", () => {
     await expect(cancelSource({ sourceId, ...stranger }, w.contexts.cancel())).rejects.toMatchObject({
       type: 'SOURCE_NOT_FOUND',
     });
-    expect((await readSource({ sourceId, ...credentials }, w.contexts.read())).body.sourceID).toBe(sourceId);
-    expect((await cancelSource({ sourceId, ...credentials }, w.contexts.cancel())).body.status).toBe(
-      'failed',
-    );
+    expect((await readSource({ sourceId, ...credentials }, w.contexts.read())).sourceID).toBe(sourceId);
+    expect((await cancelSource({ sourceId, ...credentials }, w.contexts.cancel())).status).toBe('failed');
   });
 });

@@ -43,6 +43,11 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
   }
   if (isSource(deposit)) return sourceReady(ctx, deposit);
   if (deposit.transferAttempt) {
+    // A copy of the message while the attempt may still be in flight (SQS delivers at least once,
+    // a copy may come while the first run waits for the bank): the attempt is that run's to finish.
+    // Nothing is written, so its outcome lands; if it died instead, the sweeper re-drives the
+    // deposit past its check time, and then the attempt on record is an interrupted one.
+    if (deposit.transferAttempt.at + ctx.settings.stallAfterMs > ctx.clock.now()) return;
     const msg = 'A transfer attempt was interrupted; reconcile with the provider before retrying';
     await fail(ctx, deposit, 'TRANSFER_OUTCOME_UNKNOWN', msg);
     return;

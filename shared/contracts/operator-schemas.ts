@@ -4,10 +4,10 @@
  */
 import * as z from 'zod';
 import { DepositStep } from '#shared/deposits/model';
-import { Deposit } from '#shared/deposits/schemas';
+import { StatusBucket } from '#shared/operator/model';
 import { inputLimits } from '#shared/provider/interface/limits';
 import { boundedText } from '#shared/provider/interface/schemas';
-import { StatusBucket } from './model.ts';
+import { Deposit } from './deposits-schemas.ts';
 
 const id = boundedText(inputLimits.id);
 /** Why an operator acts: recorded on the deposit, told to its caller. */

@@ -5,10 +5,10 @@
  * built on both.
  */
 import * as z from 'zod';
+import { DepositStatus, DepositStep } from '#shared/deposits/model';
+import { SourceStatus } from '#shared/deposits/sources';
 import { inputLimits } from '#shared/provider/interface/limits';
 import { boundedText, UserInput, UserInputAnswers } from '#shared/provider/interface/schemas';
-import { DepositStatus, DepositStep } from './model.ts';
-import { SourceStatus } from './sources.ts';
 
 const id = boundedText(inputLimits.id);
 const secret = boundedText(inputLimits.secret);

@@ -1,0 +1,60 @@
+/**
+ * How the deposits and operator APIs answer their domains' refusals: the spec's failed envelope,
+ * with these HTTP statuses; docs/deposits.md shows this table.
+ */
+import { DepositError, type DepositErrorType } from '#shared/deposits/errors';
+import { OperatorError, type OperatorErrorType } from '#shared/operator/errors';
+import { EnvelopeError } from '#shared/provider/interface/errors';
+
+export const depositErrorAnswers = {
+  BAD_REQUEST: {
+    status: 400,
+    when: 'A body that is not JSON, a field missing or ill-typed, an amount with more decimals than its currency has',
+  },
+  UNAUTHORIZED: {
+    status: 401,
+    when: "No provider token (`Authorization`, or `X-Provider-Authorization` behind the API's own authorizer); on the operator API, no operator identity",
+  },
+  DEPOSIT_NOT_FOUND: {
+    status: 404,
+    when: 'No deposit with this id, or not one the caller (its token and user secret) may read',
+  },
+  SOURCE_NOT_FOUND: { status: 404, when: 'The same, for a payment source' },
+  INVALID_WALLET_ACCOUNT_ID: { status: 400, when: 'A `walletAccountID` the deployment does not configure' },
+  AMOUNT_ABOVE_MAXIMUM: {
+    status: 400,
+    when: "More than the wallet account's `maxDeposit` (100,000 unless configured)",
+  },
+  IDEMPOTENCY_KEY_REUSED: { status: 409, when: 'An `Idempotency-Key` used before with a different body' },
+  DEPOSIT_NOT_CANCELLABLE: { status: 409, when: 'A cancel of a deposit at its transfer, or finished' },
+  SOURCE_NOT_CANCELLABLE: { status: 409, when: 'A cancel of a source that is ready (or failed) already' },
+  DEPOSIT_BUSY: { status: 409, when: 'A cancel that found the deposit moved under it, try after try' },
+  INVALID_CURSOR: { status: 400, when: "A list cursor that is not one this API gave, or not this caller's" },
+} as const satisfies Record<DepositErrorType, { status: number; when: string }>;
+
+export const operatorErrorAnswers = {
+  DEPOSIT_NOT_RESOLVABLE: {
+    status: 409,
+    when: 'A resolve of a deposit whose transfer outcome is not unknown (or is resolved already)',
+  },
+  DEPOSIT_NOT_IN_FLIGHT: { status: 409, when: 'A redrive of a finished deposit' },
+  DEPOSIT_TRANSFER_IN_FLIGHT: {
+    status: 409,
+    when: 'A redrive of a deposit whose transfer call may still be in flight (its attempt is on record and it has not stalled): re-driven, it would end `TRANSFER_OUTCOME_UNKNOWN` for no fault',
+  },
+} as const satisfies Record<OperatorErrorType, { status: number; when: string }>;
+
+/** A domain's refusal as the failed envelope it is answered with; undefined for anything else. */
+export function envelopeOf(error: unknown): EnvelopeError | undefined {
+  if (error instanceof EnvelopeError) return error;
+  if (error instanceof DepositError)
+    return new EnvelopeError(
+      error.type,
+      depositErrorAnswers[error.type].status,
+      error.message,
+      error.details,
+    );
+  if (error instanceof OperatorError)
+    return new EnvelopeError(error.type, operatorErrorAnswers[error.type].status, error.message);
+  return undefined;
+}
