@@ -1,21 +1,38 @@
 /**
- * The deposits table's `byStatus` index: each deposit under its status bucket (`opsBucket`) and its
- * creation time, projecting its `step` besides the keys. The operator's list queries a bucket
- * newest first (within a creation range), filters by step on the index, and reads the page's
- * deposits by key. A deposit that left the bucket between the index's read and its own (the index
- * is eventually consistent) is left out of the page.
+ * The deposits table's `byStatus` index: each deposit under its status bucket, in one of
+ * `STATUS_SHARDS` shards (`opsBucket`: `done#7`), and its creation time, projecting its `step` besides
+ * the keys. The operator's list queries every shard of a bucket newest first (within a creation
+ * range, filtered by step on the index), merges them in one order (newest first, then by id), and
+ * reads the page's deposits by key. A deposit that left the bucket between the index's read and its
+ * own (the index is eventually consistent) is left out of the page.
+ *
+ * A page continues after a position in that order: each shard is read from it (its items created
+ * at that instant and at or after its id in the order, seen already, skipped). A shard that stopped
+ * early (its query bound, at a rare step) bounds the page: nothing older than where it stopped is
+ * taken, and the next page starts there.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { statusBucket } from '#shared/operator/model';
 import type { StatusDeposits, StatusPosition, StatusQuery } from '#shared/operator/ports';
 import { depositsByKeys, positionOf } from './deposits-indexes.ts';
-import { keys, type Table } from './deposits-table-items.ts';
+import { STATUS_SHARDS, statusPartition, type Table } from './deposits-table-items.ts';
 
 export interface StatusIndexReading {
   /** Index items read per query when filtering by step (keys and the step: small). */
   filteredPage: number;
-  /** Queries one list may make to fill a page at a rare step; past them it answers what it found and a cursor. */
+  /** Queries one list may make in a shard to fill a page at a rare step; past them the shard stops there. */
   maxQueries: number;
+}
+
+/** What one shard gave a page: its items in order, and where it stopped when more may follow. */
+interface ShardPage {
+  items: Record<string, unknown>[];
+  stoppedAt?: StatusPosition | undefined;
+}
+
+/** Newest first, then by id: one order over every shard. */
+function newerFirst(a: StatusPosition, b: StatusPosition): number {
+  return b.createdAt - a.createdAt || (a.depositId < b.depositId ? 1 : a.depositId > b.depositId ? -1 : 0);
 }
 
 export class StatusDepositsIndex implements StatusDeposits {
@@ -25,51 +42,82 @@ export class StatusDepositsIndex implements StatusDeposits {
   ) {}
 
   async page(query: StatusQuery) {
-    const found: Record<string, unknown>[] = [];
-    let start = query.after;
-    let last: StatusPosition | undefined;
-    for (let queries = 0; queries < this.reading.maxQueries; queries += 1) {
-      const wanted = query.limit - found.length;
-      const { Items = [], LastEvaluatedKey } = await this.table.client.send(
-        new QueryCommand({
-          TableName: this.table.tableName,
-          IndexName: 'byStatus',
-          ...this.condition(query),
-          ScanIndexForward: false,
-          // Without a step filter every item counts: read exactly what the page lacks.
-          Limit: query.step ? this.reading.filteredPage : wanted,
-          ...(start ? { ExclusiveStartKey: this.startKey(query, start) } : {}),
-        }),
-      );
-      const taken = Items.slice(0, wanted);
-      found.push(...taken);
-      const cut = taken.length < Items.length;
-      // More may follow from the last item taken (the page cut a query's answer) or the last looked at.
-      const end = cut ? taken.at(-1) : LastEvaluatedKey;
-      last = end ? positionOf(end) : undefined;
-      if (!last || found.length >= query.limit) break;
-      start = last;
-    }
-    const deposits = (await depositsByKeys(this.table, found)).filter(
+    const shards = Array.from({ length: STATUS_SHARDS }, (_, shard) => statusPartition(query.bucket, shard));
+    const pages = await Promise.all(shards.map((partition) => this.shardPage(partition, query)));
+    // Nothing older than where a shard stopped early is taken: that shard may hold some of it.
+    const stops = pages.flatMap((page) => (page.stoppedAt ? [page.stoppedAt] : []));
+    const bound = stops.sort(newerFirst)[0];
+    const merged = pages
+      .flatMap((page) => page.items)
+      .map((item) => ({ item, position: positionOf(item) }))
+      .sort((a, b) => newerFirst(a.position, b.position));
+    const eligible = bound ? merged.filter(({ position }) => newerFirst(position, bound) <= 0) : merged;
+    const taken = eligible.slice(0, query.limit);
+    const more = eligible.length > taken.length || bound !== undefined;
+    const last = !more ? undefined : taken.length === query.limit ? taken.at(-1)?.position : bound;
+    const deposits = (
+      await depositsByKeys(
+        this.table,
+        taken.map(({ item }) => item),
+      )
+    ).filter(
       (deposit) =>
         statusBucket(deposit) === query.bucket && (query.step === undefined || deposit.step === query.step),
     );
     return { deposits, last };
   }
 
-  private condition(query: StatusQuery) {
-    const values: Record<string, unknown> = { ':bucket': query.bucket };
+  /** Up to `limit` items of one shard after the query's position, and where it stopped if more may follow. */
+  private async shardPage(partition: string, query: StatusQuery): Promise<ShardPage> {
+    const items: Record<string, unknown>[] = [];
+    const after = query.after;
+    const unseen = (item: Record<string, unknown>) => !after || newerFirst(positionOf(item), after) > 0;
+    let start: Record<string, unknown> | undefined;
+    for (let queries = 0; queries < this.reading.maxQueries; queries += 1) {
+      const { Items = [], LastEvaluatedKey } = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.table.tableName,
+          IndexName: 'byStatus',
+          ...this.condition(partition, query),
+          ScanIndexForward: false,
+          // Without a step filter every item counts: at most what the page lacks, and the ties of
+          // the position's instant, seen already.
+          Limit: query.step ? this.reading.filteredPage : query.limit - items.length + (after ? 1 : 0),
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      items.push(...Items.filter(unseen));
+      if (!LastEvaluatedKey) return { items };
+      if (items.length >= query.limit)
+        return {
+          items: items.slice(0, query.limit),
+          stoppedAt: positionOf(items[query.limit - 1] ?? LastEvaluatedKey),
+        };
+      start = LastEvaluatedKey;
+    }
+    // Its query bound ran out (a rare step): more may follow from the last item it looked at.
+    return { items, stoppedAt: start ? positionOf(start) : undefined };
+  }
+
+  private condition(partition: string, query: StatusQuery) {
+    const values: Record<string, unknown> = { ':bucket': partition };
+    // Creation times are whole milliseconds: before `to` is at most `to - 1`. From a position, at
+    // most its instant (its ties seen already are skipped by the caller).
+    const ends = [query.to === undefined ? undefined : query.to - 1, query.after?.createdAt].filter(
+      (end): end is number => end !== undefined,
+    );
+    const upper = ends.length ? Math.min(...ends) : undefined;
     let range = '';
-    if (query.from !== undefined && query.to !== undefined) {
-      range = ' AND createdAt BETWEEN :from AND :last';
+    if (query.from !== undefined && upper !== undefined) {
+      range = ' AND createdAt BETWEEN :from AND :upper';
       values[':from'] = query.from;
-      values[':last'] = query.to - 1;
+      values[':upper'] = upper;
     } else if (query.from !== undefined) {
       range = ' AND createdAt >= :from';
       values[':from'] = query.from;
-    } else if (query.to !== undefined) {
-      range = ' AND createdAt < :to';
-      values[':to'] = query.to;
+    } else if (upper !== undefined) {
+      range = ' AND createdAt <= :upper';
+      values[':upper'] = upper;
     }
     if (query.step) values[':step'] = query.step;
     return {
@@ -79,9 +127,5 @@ export class StatusDepositsIndex implements StatusDeposits {
         : {}),
       ExpressionAttributeValues: values,
     };
-  }
-
-  private startKey(query: StatusQuery, position: StatusPosition) {
-    return { ...keys.deposit(position.depositId), opsBucket: query.bucket, createdAt: position.createdAt };
   }
 }

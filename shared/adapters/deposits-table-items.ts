@@ -4,10 +4,11 @@
  *
  * The entities, their keys and access patterns: `entities` below (docs/design.md shows it).
  *
- * Index `byCheckAt`: `checkShard` (CHECK#0..7, present only while a deposit is in flight) and `checkAt`.
+ * Index `byCheckAt`: `checkShard` (CHECK#0..31, present only while a deposit is in flight) and `checkAt`.
  * Index `byOwner`: `listedBy` (the owner's key, or `SOURCE#<owner>` for a source; on deposit items
  * only) and `createdAt`.
- * Index `byStatus`: `opsBucket` (the deposit's status bucket, on deposit items only) and `createdAt`,
+ * Index `byStatus`: `opsBucket` (the deposit's status bucket in its shard, `done#7`, on deposit items
+ * only) and `createdAt`,
  * projecting `step`: the operator's list.
  */
 import { createHash } from 'node:crypto';
@@ -15,7 +16,14 @@ import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deposit } from '#shared/deposits/model';
 import { statusBucket } from '#shared/operator/model';
 
-export const CHECK_SHARDS = 8;
+/**
+ * The shards of the sweeper's index (`byCheckAt`) and of the operator's (`byStatus`): every write of
+ * a deposit in flight writes the first, every change of its status or step the second, so that at
+ * 1,000 deposits a second no index partition takes more than half of DynamoDB's 1,000 writes a
+ * second (`test/unit/key-model.test.ts`). A reader queries every shard and merges.
+ */
+export const CHECK_SHARDS = 32;
+export const STATUS_SHARDS = 32;
 /** Tries of a create whose transaction a concurrent one cancelled. */
 export const MAX_CONFLICT_RETRIES = 5;
 export const idempotencyTtlSeconds = 30 * 86_400;
@@ -96,9 +104,23 @@ export const entities = {
   },
 } satisfies Record<keyof typeof keys, { name: string; args: string[]; access: string; ttl: string }>;
 
+/** A deposit's shard among `shards`, from its id: spread evenly, the same for every write of it. */
+function shardOf(depositId: string, shards: number): number {
+  return createHash('sha256').update(depositId).digest().readUInt16BE(0) % shards;
+}
+
 function checkShard(depositId: string): string {
-  const bucket = createHash('sha256').update(depositId).digest().readUInt8(0) % CHECK_SHARDS;
-  return `CHECK#${bucket}`;
+  return `CHECK#${shardOf(depositId, CHECK_SHARDS)}`;
+}
+
+/** The shard of `byStatus` a deposit is listed in. */
+export function statusShardOf(depositId: string): number {
+  return shardOf(depositId, STATUS_SHARDS);
+}
+
+/** The `byStatus` partition of a deposit: its status bucket, in one of `STATUS_SHARDS` shards. */
+export function statusPartition(bucket: string, shard: number): string {
+  return `${bucket}#${shard}`;
 }
 
 /** The owner index's partition of a connection's deposits, or of its payment sources. */
@@ -112,7 +134,7 @@ export function depositItem(deposit: Deposit) {
     ...keys.deposit(deposit.id),
     ...deposit,
     listedBy: listedBy(deposit.ownerKey, deposit.purpose),
-    opsBucket: statusBucket(deposit),
+    opsBucket: statusPartition(statusBucket(deposit), statusShardOf(deposit.id)),
     ...(deposit.checkAt === undefined ? {} : { checkShard: checkShard(deposit.id) }),
     // Finished deposits stay readable for a good while, then expire.
     ...(final ? { expiresAt: Math.floor(deposit.updatedAt / 1000) + depositTtlAfterEndSeconds } : {}),

@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startLocalStack } from '#infra/local/stack';
 import { DepositsClient } from '#shared/deposits-api/client';
 import { installCounters } from './counting.ts';
+import { keyModel, recordDeposits } from './key-model.ts';
 import { runPerformance } from './performance.ts';
 
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
@@ -144,6 +145,19 @@ try {
     bundleImports: quick ? 0 : 3,
   });
   const { lines: _lines, ...figures } = results;
+  // 1,000 deposits a second on paper: each partition's writes, from a deposit's real writes.
+  const partitions = keyModel(await recordDeposits(), 1_000);
+  process.stdout.write(
+    [
+      '',
+      'Key model at 1,000 deposits/s, half of them first deposits (write units a second per partition; DynamoDB allows 1,000)',
+      ...partitions.map(
+        (load) =>
+          `${load.where.padEnd(10)} ${load.partition.padEnd(52)} ${load.writeUnits.toFixed(0).padStart(5)} WU/s  ${(load.ofLimit * 100).toFixed(1).padStart(5)}%`,
+      ),
+      '',
+    ].join('\n'),
+  );
   const file = new URL(quick ? './last-run-quick.json' : './last-run.json', import.meta.url);
   writeFileSync(
     file,
@@ -169,6 +183,7 @@ try {
           failed,
         },
         ...figures,
+        keyModel: { depositsPerSecond: 1_000, firstShare: 0.5, partitions },
       },
       null,
       2,

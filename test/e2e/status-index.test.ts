@@ -3,14 +3,15 @@
  * deposit item carries its bucket and the index projects its step; a page at a step fills across
  * several queries and ends where its last deposit is, so the next page takes the rest, each once;
  * a query budget spent answers what it found and a cursor; a deposit that left the bucket after
- * the index was read is left out. Deposits here are created far in the past (their own range) and
- * without a check time, so no other test and no sweeper sees them.
+ * the index was read is left out; deposits of many shards, several created in the same
+ * millisecond, page in one order, each once. Deposits here are created far in the past (their own
+ * range) and without a check time, so no other test and no sweeper sees them.
  */
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StatusDepositsIndex } from '#shared/adapters/deposits-status-index';
-import { depositItem } from '#shared/adapters/deposits-table-items';
+import { depositItem, statusShardOf } from '#shared/adapters/deposits-table-items';
 import type { Deposit, DepositStep } from '#shared/deposits/model';
 import type { StatusPosition, StatusQuery } from '#shared/operator/ports';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
@@ -30,9 +31,21 @@ const steps: DepositStep[] = [
   'transfer',
   'transfer',
 ];
-/** Oldest first. */
+/** Ids of one `byStatus` shard, so that a shard's query budget shows in a page. */
+function idsOfOneShard(count: number): string[] {
+  const ids: string[] = [];
+  const shard = statusShardOf(`dep_index_${start}`);
+  while (ids.length < count) {
+    const id = `dep_index_${randomUUID()}`;
+    if (statusShardOf(id) === shard) ids.push(id);
+  }
+  return ids;
+}
+const oneShard = idsOfOneShard(steps.length);
+
+/** Oldest first, all in one shard. */
 const made: Deposit[] = steps.map((step, index) => ({
-  id: `dep_index_${randomUUID()}`,
+  id: oneShard[index] ?? '',
   ownerKey: 'owner',
   readerKey: 'reader',
   idempotencyKey: randomUUID(),
@@ -94,11 +107,39 @@ describe('the byStatus index', () => {
     const first = await index.page(query);
     const second = await index.page({ ...query, after: first.last });
 
-    // Newest first: transfer, transfer (the first page's two queries find none), resolve-bank, transfer.
+    // Newest first: transfer, transfer (the first page's two queries find none); then, from the
+    // position's own instant (read again for its ties, seen already), resolve-bank: the budget spent.
     expect(first.deposits).toEqual([]);
     expect(first.last).toEqual({ depositId: made[5]?.id, createdAt: made[5]?.createdAt });
     expect(second.deposits.map((deposit) => deposit.id)).toEqual([made[4]?.id]);
-    expect(second.last).toEqual({ depositId: made[3]?.id, createdAt: made[3]?.createdAt });
+    expect(second.last).toEqual({ depositId: made[4]?.id, createdAt: made[4]?.createdAt });
+    const third = await index.page({ ...query, after: second.last });
+    expect(third.deposits.map((deposit) => deposit.id)).toEqual([]);
+    expect(third.last).toEqual({ depositId: made[3]?.id, createdAt: made[3]?.createdAt });
+  });
+
+  it('merges the shards: deposits of many shards, some created in the same millisecond, page newest first then by id, each once', async () => {
+    // prepare: 12 deposits of random ids (so of many shards), in pairs created at the same instant
+    const spread = { from: start + 5_000, to: start + 6_000 };
+    const many = Array.from({ length: 12 }, (_, index) => ({
+      ...(made[0] as Deposit),
+      id: `dep_index_${randomUUID()}`,
+      step: 'transfer' as const,
+      createdAt: spread.from + Math.floor(index / 2),
+    }));
+    for (const deposit of many) await put(deposit);
+    const index = new StatusDepositsIndex(table);
+
+    // act
+    const all = await pages(index, { bucket: 'initialized', ...spread, limit: 5 });
+
+    // assess
+    const order = [...many]
+      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+      .map((deposit) => deposit.id);
+    expect(new Set(many.map((deposit) => statusShardOf(deposit.id))).size).toBeGreaterThan(1);
+    expect(all.flat()).toEqual(order);
+    expect(all.map((page) => page.length)).toEqual([5, 5, 2]);
   });
 
   it('leaves out a deposit that moved to another bucket after the index was read', async () => {

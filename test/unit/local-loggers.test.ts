@@ -5,7 +5,7 @@
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lambdaContext } from '#infra/local/lambda-context';
 import { lineOf, logger, withOwnLogger } from '#shared/logger';
 
@@ -25,9 +25,16 @@ function capture(raw: string[] = []) {
   return lines;
 }
 
+// JSON unless a test asks for lines: a run whose stack set LOG_FORMAT for its workers is put back after.
+const logFormat = process.env.LOG_FORMAT;
+beforeEach(() => {
+  delete process.env.LOG_FORMAT;
+});
+
 afterEach(() => {
   vi.restoreAllMocks();
-  delete process.env.LOG_FORMAT;
+  if (logFormat === undefined) delete process.env.LOG_FORMAT;
+  else process.env.LOG_FORMAT = logFormat;
 });
 
 describe('a logger of its own per local invocation', () => {

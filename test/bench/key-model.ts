@@ -1,0 +1,255 @@
+/**
+ * The key model: what 1,000 deposits a second write to each partition of the deposits table and of
+ * its indexes, against DynamoDB's per-partition limits (1,000 write units and 3,000 read units a
+ * second). It is not guessed: a first and a repeat deposit run through the real steps in the unit
+ * tests' world (`deposit-world.ts`), every write each makes is recorded, and each is placed by the
+ * table's own key functions and the deposit item it writes (`depositItem`: the index keys, the
+ * shards). Scaling assumes what the service guarantees or the deployment states:
+ *   - a deposit lives at least a second (the bank's own time), so its own partitions take its
+ *     writes within no less than that;
+ *   - a connection runs at most one deposit a second (one provider operation at a time each);
+ *   - the index shards are hashes of the deposit id, so the writes spread evenly (a tenth added for
+ *     the unevenness of 1,000 ids a second over the shards).
+ * `test/unit/key-model.test.ts` asserts that no partition takes more than half of a limit;
+ * `npm run bench` prints the model.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { EncryptionSdkVault, vaultKeyring } from '#shared/adapters/credential-vault';
+import { CHECK_SHARDS, depositItem, keys, STATUS_SHARDS } from '#shared/adapters/deposits-table-items';
+import type { Deposit } from '#shared/deposits/model';
+import { startDeposit } from '#shared/deposits/start';
+import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
+import { reconcile } from '#shared/deposits/steps/reconcile';
+import { resolveBank } from '#shared/deposits/steps/resolve-bank';
+import { transfer } from '#shared/deposits/steps/transfer';
+import {
+  answers,
+  credentials,
+  metadata,
+  startRequest,
+  walletListing,
+  world,
+} from '../support/deposit-world.ts';
+
+/** What the KMS keyring's encrypted data key (its ciphertext blob and key ARN) adds over the local keyring's, about. */
+const kmsExtraBytes = 200;
+
+/** DynamoDB's limits for one partition, a second. */
+export const partitionLimits = { writeUnits: 1_000, readUnits: 3_000 };
+
+/** How a partition's key is shared: by one deposit, one connection, or every deposit (an index shard). */
+type Scope = 'deposit' | 'connection' | 'shared';
+
+/** One write as the model counts it: where it lands and how many write units it costs. */
+interface Write {
+  where: string;
+  partition: string;
+  scope: Scope;
+  units: number;
+}
+
+/** An item's size as DynamoDB counts it, closely: names and values in bytes, numbers by digits. */
+export function itemBytes(value: unknown): number {
+  if (value === undefined || value === null || typeof value === 'boolean') return 1;
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  if (typeof value === 'number')
+    return Math.ceil(String(Math.abs(value)).replace(/[.-]/g, '').length / 2) + 1;
+  if (Array.isArray(value)) return 3 + value.reduce((sum: number, item) => sum + 1 + itemBytes(item), 0);
+  return (
+    3 +
+    Object.entries(value as Record<string, unknown>)
+      .filter(([, field]) => field !== undefined)
+      .reduce((sum, [name, field]) => sum + Buffer.byteLength(name) + itemBytes(field), 0)
+  );
+}
+
+const writeUnits = (item: unknown) => Math.max(1, Math.ceil(itemBytes(item) / 1024));
+
+/** The index writes one deposit write makes, from the item before it (none: a new deposit) to the item it writes. */
+function indexWrites(
+  before: ReturnType<typeof depositItem> | undefined,
+  after: ReturnType<typeof depositItem>,
+): Write[] {
+  const writes: Write[] = [];
+  // byCheckAt projects every attribute: any change of an item in it is a write there (leaving it, a delete).
+  const shard = after.checkShard ?? before?.checkShard;
+  if (shard) {
+    writes.push({
+      where: 'byCheckAt',
+      partition: 'CHECK#<shard>',
+      scope: 'shared',
+      units: writeUnits(after),
+    });
+  }
+  // byStatus projects the keys and the step: written when one of them changes (a new partition: a
+  // delete from the old one and a put to the new one).
+  const projected = (item: typeof after) => ({
+    pk: item.pk,
+    sk: item.sk,
+    opsBucket: item.opsBucket,
+    createdAt: item.createdAt,
+    step: item.step,
+  });
+  if (!before || before.opsBucket !== after.opsBucket || before.step !== after.step) {
+    const bucket = (item: typeof after) => `${String(item.opsBucket).split('#')[0]}#<shard>`;
+    if (before && before.opsBucket !== after.opsBucket)
+      writes.push({
+        where: 'byStatus',
+        partition: bucket(before),
+        scope: 'shared',
+        units: writeUnits(projected(before)),
+      });
+    writes.push({
+      where: 'byStatus',
+      partition: bucket(after),
+      scope: 'shared',
+      units: writeUnits(projected(after)),
+    });
+  }
+  // byOwner projects the keys only, which never change: written once.
+  if (!before)
+    writes.push({ where: 'byOwner', partition: 'listedBy <owner>', scope: 'connection', units: 1 });
+  return writes;
+}
+
+/** Counts the writes of a port's methods that write, each to the partition its key function names (patched in place: contexts hold the port). */
+function counting(
+  port: object,
+  methods: Record<string, () => string>,
+  where: string,
+  scope: Scope,
+  writes: Write[],
+) {
+  const methodsOf = port as Record<string, (...args: unknown[]) => unknown>;
+  for (const [name, partition] of Object.entries(methods)) {
+    const original = methodsOf[name];
+    if (!original) throw new Error(`no method ${name} to count`);
+    methodsOf[name] = (...args: unknown[]) => {
+      writes.push({ where, partition: partition(), scope, units: 1 });
+      return original.apply(port, args);
+    };
+  }
+}
+
+/** The writes of one first deposit and of one repeat on the same connection, through the real steps. */
+export async function recordDeposits(): Promise<{ first: Write[]; repeat: Write[] }> {
+  const w = world();
+  const recorded: Write[] = [];
+  const vault = new EncryptionSdkVault(vaultKeyring({ localKey: randomBytes(32).toString('base64') }));
+  // Each entity's partition by its own key function, its arguments named.
+  const lease = () => keys.lease('<owner>').pk;
+  const claim = () => keys.beneficiary('<owner>', '<wallet account>').pk;
+  const bank = () => keys.bank('<owner>').pk;
+  const idempotency = () => keys.idempotency('<owner>', '<key>').pk;
+  const claimWrites = { claim, update: claim, markUsed: claim, forget: claim, release: claim };
+  counting(w.table.claims, claimWrites, 'table', 'connection', recorded);
+  counting(w.table.leases, { acquire: lease, release: lease }, 'table', 'connection', recorded);
+  counting(w.table.banks, { remember: bank, forget: bank }, 'table', 'connection', recorded);
+  // Written with its deposit, in one transaction.
+  counting(w.table.idempotency, { createOnce: idempotency }, 'table', 'deposit', recorded);
+
+  const run = async (idempotencyKey: string, first: boolean) => {
+    const from = recorded.length;
+    const writesFrom = w.table.writes.length;
+    const { view } = await startDeposit(startRequest({ idempotencyKey }), w.contexts.start());
+    const id = view.operationID;
+    // The create's own write (with its idempotency record, in one transaction).
+    const created = w.table.current(id);
+    if (first) w.provider.answer('getMetadata', metadata());
+    await resolveBank(w.table.current(id), w.contexts.resolveBank());
+    if (first) {
+      w.provider.answer('listBeneficiaries', walletListing(), walletListing('ben-1'));
+      w.provider.answer('createBeneficiary', answers.done({ jobID: 'j', success: true, status: 'done' }));
+    }
+    await ensureBeneficiary(w.table.current(id), w.contexts.ensureBeneficiary());
+    w.provider.answer('createTransfer', { status: 'initialized' as const, id: `op-${id}`, response: {} });
+    await transfer(w.table.current(id), w.contexts.transfer());
+    w.clock.advance(1_000);
+    w.provider.answer('getOperation', answers.done({ reference: `REF-${id}` }, `op-${id}`));
+    await reconcile(w.table.current(id), w.contexts.reconcile());
+    const ended = w.table.current(id);
+    if (ended.status !== 'done')
+      throw new Error(`the modelled deposit ended ${ended.status} at ${ended.step}`);
+    // Each version of the deposit: its own partition, and the index writes it makes.
+    const versions = [
+      created,
+      ...w.table.writes.slice(writesFrom).filter((write: Deposit) => write.id === id),
+    ];
+    let before: ReturnType<typeof depositItem> | undefined;
+    const depositWrites: Write[] = [];
+    // The unit world seals with a stand-in: the item is sized with credentials sealed as the
+    // service seals them (the AWS Encryption SDK, its local keyring; KMS's data key adds some
+    // 200 bytes, `kmsExtraBytes`).
+    const sealed = await vault.seal(id, credentials);
+    for (const version of versions) {
+      const item = depositItem(
+        version.sealedCredentials
+          ? { ...version, sealedCredentials: sealed + ' '.repeat(kmsExtraBytes) }
+          : version,
+      );
+      depositWrites.push(
+        { where: 'table', partition: keys.deposit('<id>').pk, scope: 'deposit', units: writeUnits(item) },
+        ...indexWrites(before, item),
+      );
+      before = item;
+    }
+    return [...recorded.slice(from), ...depositWrites];
+  };
+  const first = await run('key-model-1', true);
+  const repeat = await run('key-model-2', false);
+  return { first, repeat };
+}
+
+export interface PartitionLoad {
+  where: string;
+  partition: string;
+  /** Write units a second, at the rate modelled. */
+  writeUnits: number;
+  /** Share of the per-partition limit. */
+  ofLimit: number;
+}
+
+/** The shards of each sharded index, as the table has them; a model may try others. */
+export interface Shards {
+  byCheckAt: number;
+  byStatus: number;
+}
+
+/** Each partition's write units a second at `depositsPerSecond`, half of them first deposits. */
+export function keyModel(
+  recorded: { first: Write[]; repeat: Write[] },
+  depositsPerSecond = 1_000,
+  shards: Shards = { byCheckAt: CHECK_SHARDS, byStatus: STATUS_SHARDS },
+): PartitionLoad[] {
+  const loads = new Map<string, PartitionLoad>();
+  const add = (write: Write, perSecond: number) => {
+    const key = `${write.where} ${write.partition}`;
+    const load = loads.get(key) ?? {
+      where: write.where,
+      partition: write.partition,
+      writeUnits: 0,
+      ofLimit: 0,
+    };
+    load.writeUnits += write.units * perSecond;
+    load.ofLimit = load.writeUnits / partitionLimits.writeUnits;
+    loads.set(key, load);
+  };
+  for (const [writes, share] of [
+    [recorded.first, 0.5],
+    [recorded.repeat, 0.5],
+  ] as const) {
+    for (const write of writes) {
+      // One deposit's or one connection's partition: at most one deposit a second on it (the worse
+      // of a first and a repeat, counted apart below). A shard: its share of every deposit's writes.
+      if (write.scope === 'shared')
+        add(write, (depositsPerSecond * share * 1.1) / shards[write.where as keyof Shards]);
+      else
+        add(
+          { ...write, partition: `${write.partition} (${writes === recorded.first ? 'first' : 'repeat'})` },
+          1,
+        );
+    }
+  }
+  return [...loads.values()].sort((a, b) => b.writeUnits - a.writeUnits);
+}
