@@ -34,8 +34,12 @@ async function call(url: string, body: unknown, headers: Record<string, string> 
   return json;
 }
 
-export async function createUser(stack: LocalStack, bankId: string): Promise<BenchUser> {
-  const user = await call(`${stack.sandboxUrl}/sandbox/users`, { appSecret, bankId });
+export async function createUser(
+  stack: LocalStack,
+  bankId: string,
+  settings: { asyncDelaySeconds?: number } = {},
+): Promise<BenchUser> {
+  const user = await call(`${stack.sandboxUrl}/sandbox/users`, { appSecret, bankId, ...settings });
   if (!user.accessCode) throw new Error(`no sandbox user on ${bankId}: ${JSON.stringify(user)}`);
   const { accessToken } = await call(`${stack.sandboxUrl}/v1/auth/ExchangeToken`, {
     appSecret,
@@ -66,6 +70,8 @@ export interface DepositRun {
   acceptedMs: number;
   doneMs: number;
   failure?: unknown;
+  /** The deposit's history as it ended: each step it entered, and when. */
+  history: { step: string; at: string }[];
 }
 
 /** The wallet account of the bank's currency (the sandbox's Kuwaiti bank pays in KWD). */
@@ -95,6 +101,7 @@ export async function runDeposit(
         status: String(state.status),
         acceptedMs,
         doneMs: performance.now() - started,
+        history: state.history,
         ...(state.status === 'done' ? {} : { failure: state }),
       };
     }
