@@ -217,9 +217,12 @@ function read<T extends z.ZodType>(schema: T): z.infer<T> {
 }
 
 const cache = new Map<z.ZodType, unknown>();
+/** Every group a handler may read: what `configVariables` lists. */
+const groups: z.ZodObject[] = [];
 
 /** Reads one group of variables the first time it is asked for; later calls answer the same. */
-function once<T extends z.ZodType>(schema: T): () => z.infer<T> {
+function once<T extends z.ZodObject>(schema: T): () => z.infer<T> {
+  groups.push(schema);
   return () => {
     if (!cache.has(schema)) cache.set(schema, read(schema));
     return cache.get(schema) as z.infer<T>;
@@ -261,21 +264,6 @@ function variables<S extends QueueStep>(steps: readonly S[], kind: 'url' | 'arn'
 
 /** Every variable the handlers read, with its default where it has one: docs/deploying.md's table. */
 export function configVariables(): { name: string; fallback?: unknown }[] {
-  const groups = [
-    SandboxEnv,
-    DepositsTableEnv,
-    SchedulerEnv,
-    ProviderEnv,
-    WalletsEnv,
-    TuningEnv,
-    VaultEnv,
-    OwnerKeyEnv,
-    NotifyEnv,
-    OperatorEnv,
-    WebhookEnv,
-    AwsEnv,
-    ObservabilityEnv,
-  ];
   const fromSchemas = groups.flatMap((group) =>
     Object.entries(group.shape as Record<string, z.ZodType>).map(([name, schema]) => {
       const fallback = schema.safeParse(undefined);

@@ -15,14 +15,10 @@ import type { LocalStack } from '#infra/local/stack';
 import { localWallets } from '#infra/local/wallets';
 import { isWalletAccount, walletAccounts } from '#shared/deposits/wallets';
 import { ProviderClient, type ProviderCredentials } from '#shared/provider/client';
-import { appSecret, type BenchUser, createUser, runDeposit } from './flow.ts';
+import { appSecret, type BenchUser, createUser, percentile, runDeposit } from './flow.ts';
 
 const wallet = walletAccounts(localWallets).find((candidate) => candidate.id === 'wallet-aed');
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-};
 const both = (values: number[]) => ({ p50: percentile(values, 50), p95: percentile(values, 95) });
 
 /** The hand-written integration's first deposit, then its repeat (one transfer): their times in ms. */

@@ -89,8 +89,6 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
   // What fitted the wallet masked before a creation whose answer was lost (its holder's, this
   // deposit's or the one whose claim it took over) tells that creation's new entry apart.
   const fittedBefore = existing?.fittingBeforeCreation;
-  // Our claim lost between the list and the creation: another deposit creates, never two.
-  let claimLost = false;
   const called = await callUnderLease(
     ctx,
     deposit,
@@ -111,10 +109,8 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
           .map((entry) => entry.id);
         // On the claim before the creation is sent: no death after it loses what tells ours apart.
         claim.fittingBeforeCreation = before;
-        if (!(await ctx.claims.update(claim))) {
-          claimLost = true;
-          return { kind: 'unlisted' };
-        }
+        // Our claim lost between the list and the creation: another deposit creates, never two.
+        if (!(await ctx.claims.update(claim))) return { kind: 'claim-lost' };
         await renewLease();
       }
       const created = await ctx.provider.createBeneficiary(credentials, wallet.beneficiary, createAnswer);
@@ -133,7 +129,7 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
   );
   if (!called) return;
   const { value: outcome, lease } = called;
-  if (claimLost) {
+  if (!(outcome instanceof ProviderRefusal) && outcome.kind === 'claim-lost') {
     await ctx.leases.release(deposit.ownerKey, lease);
     return waitForClaim(ctx, deposit, await ctx.claims.get(deposit.ownerKey, deposit.walletAccountId));
   }
@@ -211,14 +207,16 @@ const AMBIGUOUS_MSG =
 
 /**
  * What the calls under the lease found: a question (of the list or the creation), a match, a
- * creation, or on a look-up, nothing (unlisted) or only masked entries that may be it (ambiguous).
+ * creation, or on a look-up, nothing (unlisted) or only masked entries that may be it (ambiguous);
+ * or, before any creation, that another deposit took the claim over (claim-lost).
  */
 type Found =
   | { kind: 'question'; operation: 'list' | 'create'; question: Question; afterCreation?: boolean }
   | { kind: 'listed'; id: string; approved: boolean }
   | { kind: 'created' }
   | { kind: 'unlisted' }
-  | { kind: 'ambiguous' };
+  | { kind: 'ambiguous' }
+  | { kind: 'claim-lost' };
 
 /** Records the beneficiary on the deposit; then the cool-down wait (its caller hears) or the transfer. */
 async function useBeneficiary(
