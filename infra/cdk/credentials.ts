@@ -1,13 +1,14 @@
 /**
  * Who may seal and who may open callers' credentials. The functions that do (their grants say
  * `credentials: 'seal' | 'open'`) get roles named by these patterns, and the credentials key's
- * policy allows each use only to roles of its pattern, with the deposit-binding encryption context:
+ * policy allows each use only to roles of its pattern, with the vault's encryption context:
  * no account-wide `kms:*`, so no administrator or power user opens a user's bank token by having
  * `kms:Decrypt` in an IAM policy; an explicit deny covers every other principal.
  */
 
 import type { Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import { credentialsKeyContext } from '#shared/adapters/credential-vault';
 
 export type CredentialsUse = 'seal' | 'open';
 
@@ -45,12 +46,17 @@ const administration = [
   'kms:RotateKeyOnDemand',
 ];
 
-/** Every ciphertext is bound to its deposit: no use of the key without that context. */
-const withItsDeposit = { Null: { 'kms:EncryptionContext:depositId': 'false' } };
+/**
+ * No use of the key but the vault's: its data keys carry this encryption context (each deposit's
+ * binding is the vault's own, in the key it derives from the data key).
+ */
+export const withTheVaultsContext = {
+  StringEquals: { 'kms:EncryptionContext:purpose': credentialsKeyContext.purpose },
+};
 
 /**
  * The credentials key's policy: the account administers it; the sealers generate data keys and the
- * openers decrypt, each with the deposit's context; nobody else decrypts, whatever IAM says.
+ * openers decrypt, each with the vault's context; nobody else decrypts, whatever IAM says.
  */
 export function credentialsKeyPolicy(stack: Stack, prefix: string): iam.PolicyDocument {
   const account = new iam.AccountRootPrincipal();
@@ -69,7 +75,7 @@ export function credentialsKeyPolicy(stack: Stack, prefix: string): iam.PolicyDo
         resources: ['*'],
         conditions: {
           ArnLike: { 'aws:PrincipalArn': rolesThatMay(stack, prefix, 'seal') },
-          ...withItsDeposit,
+          ...withTheVaultsContext,
         },
       }),
       new iam.PolicyStatement({
@@ -79,7 +85,7 @@ export function credentialsKeyPolicy(stack: Stack, prefix: string): iam.PolicyDo
         resources: ['*'],
         conditions: {
           ArnLike: { 'aws:PrincipalArn': rolesThatMay(stack, prefix, 'open') },
-          ...withItsDeposit,
+          ...withTheVaultsContext,
         },
       }),
       new iam.PolicyStatement({

@@ -12,7 +12,7 @@
  *   owner index     Query on the `byOwner` index, BatchGetItem of the deposits it names (the list)
  *   status index    Query on the `byStatus` index, BatchGetItem of the deposits it names (the operator's list)
  *   queue depths    GetQueueAttributes on every queue of the topology and its DLQ (the operator's)
- *   credentials     seal: GenerateDataKey (the API); open: Decrypt (the steps) - AWS Encryption SDK
+ *   credentials     seal: GenerateDataKey (the API); open: Decrypt (the steps) - the vault's data keys
  *   owner keys      GetSecretValue of the owner-key secret (the routes that take a caller's token)
  *   sends / wakes   SendMessage on those step queues; CreateSchedule in the group and PassRole of
  *                   the scheduler's role when it wakes any

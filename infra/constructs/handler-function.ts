@@ -19,7 +19,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { Stage } from '../cdk/config.ts';
-import { credentialsRoleName } from '../cdk/credentials.ts';
+import { credentialsRoleName, withTheVaultsContext } from '../cdk/credentials.ts';
 import type { FunctionSettings, QueueKey, SecretKey, TableKey } from '../cdk/settings.ts';
 import { notifyingAlarm } from './alarms.ts';
 
@@ -151,8 +151,8 @@ export class HandlerFunction extends Construct {
       allow({
         actions: [settings.credentialsKey === 'seal' ? 'kms:GenerateDataKey' : 'kms:Decrypt'],
         resources: [key.keyArn],
-        // The vault binds every ciphertext to its deposit: no call without that context.
-        conditions: { Null: { 'kms:EncryptionContext:depositId': 'false' } },
+        // The vault's data keys only, as the key's own policy says.
+        conditions: withTheVaultsContext,
       });
     }
     if (settings.createsSchedules) {

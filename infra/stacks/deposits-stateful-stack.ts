@@ -51,7 +51,7 @@ export class DepositsStatefulStack extends Stack {
     this.depositsTable = topologyTable(this, 'DepositsTable', tables.deposits, config.stage);
 
     this.credentialsKey = new kms.Key(this, 'CredentialsKey', {
-      description: 'Seals callers’ credentials and answers while their deposit runs (AWS Encryption SDK)',
+      description: 'Makes the data keys that seal callers’ credentials and answers while their deposit runs',
       enableKeyRotation: true,
       // Only the functions that seal or open credentials use it (`infra/cdk/credentials.ts`).
       policy: credentialsKeyPolicy(this, config.prefix),

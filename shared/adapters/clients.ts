@@ -8,14 +8,15 @@
  * and operation on the local stack); no handler registers anything, so nothing changes for them.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { awsConfig } from '#shared/config';
 
 /** A client made here, and the service it calls. */
-export type MadeClient = DynamoDBClient | SQSClient | SchedulerClient;
-export type ClientHook = (client: MadeClient, service: 'DynamoDB' | 'SQS' | 'Scheduler') => void;
+export type MadeClient = DynamoDBClient | SQSClient | SchedulerClient | KMSClient;
+export type ClientHook = (client: MadeClient, service: 'DynamoDB' | 'SQS' | 'Scheduler' | 'KMS') => void;
 
 const hooks: ClientHook[] = [];
 const created: Parameters<ClientHook>[] = [];
@@ -35,6 +36,7 @@ function made<C extends MadeClient>(client: C, service: Parameters<ClientHook>[1
 let documentClient: DynamoDBDocumentClient | undefined;
 let sqs: SQSClient | undefined;
 let scheduler: SchedulerClient | undefined;
+let kms: KMSClient | undefined;
 
 const endpoint = (url: string | undefined) => (url ? { endpoint: url } : {});
 
@@ -57,4 +59,10 @@ export function sqsClient(): SQSClient {
 export function schedulerClient(): SchedulerClient {
   scheduler ??= made(new SchedulerClient(endpoint(awsConfig().SCHEDULER_ENDPOINT)), 'Scheduler');
   return scheduler;
+}
+
+/** KMS, in AWS only: the local stack wraps data keys with a local key instead. */
+export function kmsClient(): KMSClient {
+  kms ??= made(new KMSClient({}), 'KMS');
+  return kms;
 }

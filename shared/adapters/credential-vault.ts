@@ -1,58 +1,145 @@
 /**
- * Envelope encryption of credentials at rest, with the AWS Encryption SDK: a KMS key in AWS
- * (`CREDENTIALS_KEY_ARN`), a local AES-256 key on the local stack (`LOCAL_ENCRYPTION_KEY`). Each
- * ciphertext is bound to its deposit by the encryption context.
+ * Credentials at rest: envelope encryption with a data key cached per function instance.
+ *
+ * A data key comes from KMS (`GenerateDataKey` on `CREDENTIALS_KEY_ARN`; on the local stack, one
+ * wrapped by `LOCAL_ENCRYPTION_KEY`) and seals many deposits' credentials: at most
+ * `dataKeyUses` seals, for at most `dataKeyMaxAgeMs`. An instance that opens keeps the data keys it
+ * unwrapped for as long, so a step opens credentials without a KMS request, but for the first
+ * deposit of each data key it meets. What the AWS Encryption SDK gave, kept:
+ *   - each sealing is bound to its deposit: its own key, derived from the data key by HKDF-SHA512
+ *     with a fresh 32-byte salt and the deposit id, and the deposit id in the AES-256-GCM additional
+ *     data; opened under another deposit's id it fails;
+ *   - key commitment: the derivation also gives a commitment that the sealed text carries and the
+ *     opener checks, so no sealed text opens under two keys;
+ *   - the data key is unwrapped by KMS only with this vault's encryption context
+ *     (`credentialsKeyContext`), which the key's policy requires.
+ * The sealed form: `v1.<wrapped data key>.<salt>.<iv>.<commitment>.<ciphertext and tag>`, each part
+ * base64url. Nothing in it is secret without the key; no secret goes into a message.
  */
-import {
-  AlgorithmSuiteIdentifier,
-  buildClient,
-  CommitmentPolicy,
-  type KeyringNode,
-  KmsKeyringNode,
-  RawAesKeyringNode,
-  RawAesWrappingSuiteIdentifier,
-} from '@aws-crypto/client-node';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { CredentialOpener, CredentialSealer } from '#shared/deposits/ports';
 
-const { encrypt, decrypt } = buildClient(CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT);
+/** The encryption context of every data key: the credentials key's policy requires it. */
+export const credentialsKeyContext = { purpose: 'deposit-credentials' } as const;
 
-// Committing key, no signature: the readers and writers are the same trusted service.
-const suiteId = AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY;
-
-export function vaultKeyring(options: {
-  kmsKeyArn?: string | undefined;
-  localKey?: string | undefined;
-}): KeyringNode {
-  if (options.kmsKeyArn) return new KmsKeyringNode({ generatorKeyId: options.kmsKeyArn });
-  if (!options.localKey)
-    throw new Error('Set CREDENTIALS_KEY_ARN (AWS) or LOCAL_ENCRYPTION_KEY (local stack)');
-  // The SDK wants a buffer of its own, not a slice of Node's shared pool.
-  const key = Uint8Array.from(Buffer.from(options.localKey, 'base64'));
-  if (key.length !== 32) throw new Error('LOCAL_ENCRYPTION_KEY must be 32 bytes, base64');
-  return new RawAesKeyringNode({
-    keyName: 'local-credentials-key',
-    keyNamespace: 'bank-data-and-payments',
-    unencryptedMasterKey: key,
-    wrappingSuite: RawAesWrappingSuiteIdentifier.AES256_GCM_IV12_TAG16_NO_PADDING,
-  });
+/** Where data keys come from: KMS in AWS, a local key on the local stack. */
+export interface DataKeys {
+  /** A new data key, in the clear and wrapped (to be stored beside what it seals). */
+  generate(): Promise<{ plaintext: Uint8Array; wrapped: Uint8Array }>;
+  /** The data key a wrapped one stands for. */
+  unwrap(wrapped: Uint8Array): Promise<Uint8Array>;
 }
 
-export class EncryptionSdkVault implements CredentialSealer, CredentialOpener {
-  constructor(private readonly keyring: KeyringNode) {}
+/** How long and how much one data key serves, at most. */
+export const dataKeyUses = 10_000;
+export const dataKeyMaxAgeMs = 5 * 60_000;
+/** Unwrapped data keys an instance keeps at most (the least recently used go first). */
+const openedKeysKept = 64;
+
+const format = 'v1';
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+const unb64 = (text: string) => Buffer.from(text, 'base64url');
+
+/** The deposit's own key and the commitment to it, from the data key, the salt and the deposit id. */
+function derive(dataKey: Uint8Array, salt: Uint8Array, depositId: string) {
+  const bytes = Buffer.from(hkdfSync('sha512', dataKey, salt, `${format} credentials ${depositId}`, 64));
+  return { key: bytes.subarray(0, 32), commitment: bytes.subarray(32) };
+}
+
+interface HeldKey {
+  plaintext: Uint8Array;
+  wrapped: string;
+  since: number;
+  uses: number;
+}
+
+export class CredentialVault implements CredentialSealer, CredentialOpener {
+  private sealing: Promise<HeldKey> | undefined;
+  private readonly opened = new Map<string, { key: Promise<Uint8Array>; since: number }>();
+
+  constructor(
+    private readonly dataKeys: DataKeys,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async seal(depositId: string, secret: unknown): Promise<string> {
-    const { result } = await encrypt(this.keyring, JSON.stringify(secret), {
-      encryptionContext: { depositId },
-      suiteId,
-    });
-    return result.toString('base64');
+    const held = await this.sealingKey();
+    const salt = randomBytes(32);
+    const iv = randomBytes(12);
+    const { key, commitment } = derive(held.plaintext, salt, depositId);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(`${format}.${held.wrapped}.${depositId}`));
+    const body = Buffer.concat([
+      cipher.update(JSON.stringify(secret), 'utf8'),
+      cipher.final(),
+      cipher.getAuthTag(),
+    ]);
+    return [format, held.wrapped, b64(salt), b64(iv), b64(commitment), b64(body)].join('.');
   }
 
   async open<T>(depositId: string, sealed: string): Promise<T> {
-    const { plaintext, messageHeader } = await decrypt(this.keyring, Buffer.from(sealed, 'base64'));
-    if (messageHeader.encryptionContext.depositId !== depositId) {
-      throw new Error('sealed credentials belong to another deposit');
+    const [version, wrapped, salt, iv, commitment, body, ...rest] = sealed.split('.');
+    if (version !== format || !wrapped || !salt || !iv || !commitment || !body || rest.length > 0) {
+      throw new Error('sealed credentials are not in a form this vault reads');
     }
+    const derived = derive(await this.openingKey(wrapped), unb64(salt), depositId);
+    const claimed = unb64(commitment);
+    if (claimed.length !== derived.commitment.length || !timingSafeEqual(claimed, derived.commitment)) {
+      throw new Error('sealed credentials belong to another deposit, or to another key');
+    }
+    const text = unb64(body);
+    const decipher = createDecipheriv('aes-256-gcm', derived.key, unb64(iv));
+    decipher.setAAD(Buffer.from(`${format}.${wrapped}.${depositId}`));
+    decipher.setAuthTag(text.subarray(text.length - 16));
+    const plaintext = Buffer.concat([decipher.update(text.subarray(0, text.length - 16)), decipher.final()]);
     return JSON.parse(plaintext.toString('utf8')) as T;
+  }
+
+  /** The data key new sealings use: the held one while it has uses and age left, else a new one. */
+  private async sealingKey(): Promise<HeldKey> {
+    const pending = this.sealing;
+    const held = await pending?.catch(() => undefined);
+    if (held && held.uses < dataKeyUses && this.now() - held.since < dataKeyMaxAgeMs) {
+      held.uses += 1;
+      return held;
+    }
+    // Spent, too old, failed or none: one new key, which every sealing waiting now shares.
+    if (this.sealing === pending || this.sealing === undefined) this.sealing = this.newSealingKey();
+    const next = this.sealing;
+    const fresh = await next;
+    fresh.uses += 1;
+    return fresh;
+  }
+
+  private async newSealingKey(): Promise<HeldKey> {
+    const { plaintext, wrapped } = await this.dataKeys.generate();
+    const held = { plaintext, wrapped: b64(wrapped), since: this.now(), uses: 0 };
+    this.remember(held.wrapped, Promise.resolve(plaintext));
+    return held;
+  }
+
+  /** The data key a sealed text names: unwrapped once, then kept for its age. */
+  private openingKey(wrapped: string): Promise<Uint8Array> {
+    const kept = this.opened.get(wrapped);
+    if (kept && this.now() - kept.since < dataKeyMaxAgeMs) {
+      this.opened.delete(wrapped);
+      this.opened.set(wrapped, kept);
+      return kept.key;
+    }
+    const key = this.dataKeys.unwrap(unb64(wrapped));
+    // A failed unwrap is not kept: the next open asks again.
+    key.catch(() => this.opened.delete(wrapped));
+    this.remember(wrapped, key);
+    return key;
+  }
+
+  private remember(wrapped: string, key: Promise<Uint8Array>) {
+    this.opened.delete(wrapped);
+    this.opened.set(wrapped, { key, since: this.now() });
+    while (this.opened.size > openedKeysKept) {
+      const oldest = this.opened.keys().next().value;
+      if (oldest === undefined) break;
+      this.opened.delete(oldest);
+    }
   }
 }

@@ -3,16 +3,21 @@
  * queues and the transitions: the credential vault, the provider, the wallet accounts.
  */
 
-import { EncryptionSdkVault, vaultKeyring } from '#shared/adapters/credential-vault';
+import { CredentialVault } from '#shared/adapters/credential-vault';
+import { credentialsKey } from '#shared/adapters/credentials-key';
 import { providerConfig, vaultConfig, walletsConfig } from '#shared/config';
 import { walletAccounts, walletBook } from '#shared/deposits/wallets';
 import { ProviderClient } from '#shared/provider/client';
 
+let vault: CredentialVault | undefined;
+
+/** One vault per process, so that its data keys are kept across invocations. */
 export function credentialVault() {
   const config = vaultConfig();
-  return new EncryptionSdkVault(
-    vaultKeyring({ kmsKeyArn: config.CREDENTIALS_KEY_ARN, localKey: config.LOCAL_ENCRYPTION_KEY }),
+  vault ??= new CredentialVault(
+    credentialsKey({ kmsKeyArn: config.CREDENTIALS_KEY_ARN, localKey: config.LOCAL_ENCRYPTION_KEY }),
   );
+  return vault;
 }
 
 export function providerClient() {

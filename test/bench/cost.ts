@@ -67,7 +67,7 @@ function sharedLines(flow: Flow): CostLine[] {
     readUnits += count.readUnits;
     writeUnits += count.writeUnits;
   }
-  const kms = flow.counts.keys.seal + flow.counts.keys.open;
+  const kms = flow.counts.keys.generate + flow.counts.keys.unwrap;
   return [
     {
       item: 'API Gateway HTTP API: requests',
@@ -91,7 +91,7 @@ function sharedLines(flow: Flow): CostLine[] {
       usdPerMillion: perMillion(readUnits, prices.dynamodbReadUnit.usd),
     },
     {
-      item: `KMS: ${flow.counts.keys.seal.toFixed(1)} GenerateDataKey + ${flow.counts.keys.open.toFixed(1)} Decrypt`,
+      item: `KMS: ${flow.counts.keys.generate.toFixed(2)} GenerateDataKey + ${flow.counts.keys.unwrap.toFixed(2)} Decrypt (data keys kept per instance)`,
       perDeposit: kms,
       unit: 'request',
       usdPerMillion: perMillion(kms, prices.kmsRequest.usd),

@@ -11,14 +11,16 @@
  *              AWS), and its duration: from the receive that got it to the delete that ends it
  *              (the local SQS client's send, wrapped on SQSClient's prototype); these receives and
  *              deletes are the SQS requests Lambda's event source mapping makes in AWS
- *   keys       each seal and open of the credential vault (a KMS GenerateDataKey or Decrypt in AWS)
+ *   keys       each seal and open of the credential vault, and the data keys it generated and
+ *              unwrapped for them (a KMS GenerateDataKey or Decrypt each in AWS; the vault keeps them)
  *
  * Counts go to every open `Tally` (a window: a deposit, a bank's deposits, a whole phase).
  */
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { tables } from '#infra/topology';
 import { type MadeClient, onClientCreated } from '#shared/adapters/clients';
-import { EncryptionSdkVault } from '#shared/adapters/credential-vault';
+import { CredentialVault } from '#shared/adapters/credential-vault';
+import { LocalDataKeys } from '#shared/adapters/credentials-key';
 import { ProviderClient } from '#shared/provider/client';
 
 export interface AwsCount {
@@ -42,7 +44,7 @@ export interface Tally {
   /** The local queue pollers' SQS requests (the event source mapping's in AWS). */
   polling: { receives: number; deletes: number };
   /** Credential vault operations: seal (GenerateDataKey in AWS), open (Decrypt). */
-  keys: { seal: number; open: number };
+  keys: { seal: number; open: number; generate: number; unwrap: number };
 }
 
 const open = new Set<Tally>();
@@ -56,7 +58,7 @@ export function emptyTally(): Tally {
     aws: {},
     invocations: {},
     polling: { receives: 0, deletes: 0 },
-    keys: { seal: 0, open: 0 },
+    keys: { seal: 0, open: 0, generate: 0, unwrap: 0 },
   };
 }
 
@@ -203,20 +205,36 @@ export function installCounters(): void {
     }
   };
 
-  const vault = EncryptionSdkVault.prototype;
+  const vault = CredentialVault.prototype;
   const seal = vault.seal;
-  vault.seal = function (this: EncryptionSdkVault, ...args) {
+  vault.seal = function (this: CredentialVault, ...args: Parameters<CredentialVault['seal']>) {
     each((tally) => {
       tally.keys.seal += 1;
     });
     return seal.apply(this, args);
   };
   const openSealed = vault.open;
-  vault.open = function <T>(this: EncryptionSdkVault, depositId: string, sealed: string) {
+  vault.open = function <T>(this: CredentialVault, depositId: string, sealed: string) {
     each((tally) => {
       tally.keys.open += 1;
     });
     return openSealed.call(this, depositId, sealed) as Promise<T>;
+  };
+  // The local stand-in of KMS: what the vault asked of the key, its cache missed.
+  const dataKeys = LocalDataKeys.prototype;
+  const generate = dataKeys.generate;
+  dataKeys.generate = function (this: LocalDataKeys) {
+    each((tally) => {
+      tally.keys.generate += 1;
+    });
+    return generate.call(this);
+  };
+  const unwrap = dataKeys.unwrap;
+  dataKeys.unwrap = function (this: LocalDataKeys, wrapped: Uint8Array) {
+    each((tally) => {
+      tally.keys.unwrap += 1;
+    });
+    return unwrap.call(this, wrapped);
   };
 
   // The local pollers: a receive that got messages starts an invocation, its delete ends it.
@@ -286,7 +304,12 @@ export function perDeposit(tally: Tally, deposits: number) {
       ]),
     ),
     polling: { receives: divide(tally.polling.receives), deletes: divide(tally.polling.deletes) },
-    keys: { seal: divide(tally.keys.seal), open: divide(tally.keys.open) },
+    keys: {
+      seal: divide(tally.keys.seal),
+      open: divide(tally.keys.open),
+      generate: divide(tally.keys.generate),
+      unwrap: divide(tally.keys.unwrap),
+    },
   };
 }
 

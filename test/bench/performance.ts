@@ -125,7 +125,7 @@ function summary(counted: Counted) {
   return (
     `provider ${counted.providerPaths.length}  deposits table: ${deposits.reads} reads (${deposits.readUnits.toFixed(1)} RRU), ` +
     `${deposits.writes} writes (${deposits.writeUnits.toFixed(1)} WRU)  SQS ${sqsSends} sends ${counted.counts.polling.receives} receives ${counted.counts.polling.deletes} deletes  ` +
-    `key ${counted.counts.keys.seal} seal ${counted.counts.keys.open} open  Lambda ${lambda}  API ${sum(Object.values(counted.api).map((route) => route.count))}`
+    `key ${counted.counts.keys.seal} seal ${counted.counts.keys.open} open (data keys ${counted.counts.keys.generate} made, ${counted.counts.keys.unwrap} unwrapped)  Lambda ${lambda}  API ${sum(Object.values(counted.api).map((route) => route.count))}`
   );
 }
 
@@ -143,7 +143,8 @@ function awsTable(counted: Counted): string[] {
   rows.push(
     `    ${'SQS ReceiveMessage (event source mapping)'.padEnd(44)} ${String(counted.counts.polling.receives).padStart(3)}`,
     `    ${'SQS DeleteMessageBatch (event source mapping)'.padEnd(44)} ${String(counted.counts.polling.deletes).padStart(3)}`,
-    `    ${'local key (KMS in AWS): seal / open'.padEnd(44)} ${counted.counts.keys.seal} / ${counted.counts.keys.open}`,
+    `    ${'vault: seal / open'.padEnd(44)} ${counted.counts.keys.seal} / ${counted.counts.keys.open}`,
+    `    ${'data keys (KMS in AWS): generated / unwrapped'.padEnd(44)} ${counted.counts.keys.generate} / ${counted.counts.keys.unwrap}`,
   );
   for (const [queue, step] of Object.entries(counted.counts.invocations))
     rows.push(

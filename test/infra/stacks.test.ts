@@ -20,6 +20,7 @@ import {
   tables,
   watchedQueuesVariable,
 } from '#infra/topology';
+import { credentialsKeyContext } from '#shared/adapters/credential-vault';
 import { reach, wakeTargets } from '#shared/deposits/reach';
 import {
   actionsOf,
@@ -423,7 +424,7 @@ describe('keys, secrets and the scheduler', () => {
     const roles = (use: string) => ({
       'Fn::Join': ['', ['arn:aws:iam::', { Ref: 'AWS::AccountId' }, `:role/${prefix}-creds-${use}-*`]],
     });
-    const context = { Null: { 'kms:EncryptionContext:depositId': 'false' } };
+    const context = { StringEquals: { 'kms:EncryptionContext:purpose': credentialsKeyContext.purpose } };
 
     // No account-wide kms:*: administering the key is not using it.
     expect(statements.flatMap((statement) => actionsOf([statement]))).not.toContain('kms:*');
@@ -586,7 +587,9 @@ describe('each function touches only what it uses', () => {
     expect(actionsOf(withAction(create, 'kms:GenerateDataKey'))).toEqual(['kms:GenerateDataKey']);
     expect(actionsOf(create)).not.toContain('kms:Decrypt');
     for (const statement of withAction(create, 'kms:GenerateDataKey')) {
-      expect(statement.Condition).toEqual({ Null: { 'kms:EncryptionContext:depositId': 'false' } });
+      expect(statement.Condition).toEqual({
+        StringEquals: { 'kms:EncryptionContext:purpose': credentialsKeyContext.purpose },
+      });
     }
     for (const handler of [route('GET', '/health'), depositsApi.defaultHandler]) {
       expect(

@@ -63,7 +63,7 @@ export class FakeWakeCancels implements WakeCancels {
   }
 }
 
-/** Sealing that is visibly not plaintext and bound to its deposit, like the Encryption SDK's context. */
+/** Sealing that is visibly not plaintext and bound to its deposit, like the vault's. */
 export class FakeVault implements CredentialSealer, CredentialOpener {
   async seal(depositId: string, secret: unknown): Promise<string> {
     return `sealed:${depositId}:${Buffer.from(JSON.stringify(secret)).toString('base64')}`;
