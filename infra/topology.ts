@@ -4,6 +4,7 @@
  */
 import { stepMessageMaxTries, stepQueueVariables } from '#shared/config';
 import type { WorkStep } from '#shared/deposits/model';
+import { dueProjection } from '#shared/deposits/ports';
 import { wakeTargets } from '#shared/deposits/reach';
 
 export interface TableSpec {
@@ -78,12 +79,14 @@ export const tables = {
     partitionKey: 'pk',
     sortKey: 'sk',
     timeToLiveAttribute: 'expiresAt',
-    // Sparse: only deposits still in flight carry `checkShard`; the sweeper queries it by `checkAt`.
+    // Sparse: only deposits still in flight carry `checkShard`; the sweeper queries it by `checkAt`,
+    // and needs of each deposit only what re-driving it takes (`dueProjection`): a write of the
+    // deposit writes a small index item, not a copy of the whole deposit.
     // And by owner (deposit items only carry `listedBy`): a connection's deposits, newest first.
     // Keys only: neither key changes after the deposit's first write, so its later writes (a
     // deposit makes about eight) cost the index nothing; the list reads the page's items by key.
     indexes: [
-      { name: 'byCheckAt', partitionKey: 'checkShard', sortKey: 'checkAt' },
+      { name: 'byCheckAt', partitionKey: 'checkShard', sortKey: 'checkAt', include: dueProjection },
       { name: 'byOwner', partitionKey: 'listedBy', sortKey: 'createdAt', keysOnly: true },
       // The operator's list: by status bucket (`opsBucket`, on deposit items only), newest first.
       // The keys and the step: written when the bucket or the step changes (a deposit's transitions),

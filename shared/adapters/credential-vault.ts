@@ -60,6 +60,7 @@ export class CredentialVault implements CredentialSealer, CredentialOpener {
   constructor(
     private readonly dataKeys: DataKeys,
     private readonly now: () => number = Date.now,
+    private readonly usesPerKey = dataKeyUses,
   ) {}
 
   async seal(depositId: string, secret: unknown): Promise<string> {
@@ -99,7 +100,7 @@ export class CredentialVault implements CredentialSealer, CredentialOpener {
   private async sealingKey(): Promise<HeldKey> {
     const pending = this.sealing;
     const held = await pending?.catch(() => undefined);
-    if (held && held.uses < dataKeyUses && this.now() - held.since < dataKeyMaxAgeMs) {
+    if (held && held.uses < this.usesPerKey && this.now() - held.since < dataKeyMaxAgeMs) {
       held.uses += 1;
       return held;
     }

@@ -6,7 +6,13 @@
 import { BatchGetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '#shared/adapters/dynamodb';
 import type { Deposit } from '#shared/deposits/model';
-import type { DueDeposits, DuePosition, ListPosition, OwnerDeposits } from '#shared/deposits/ports';
+import type {
+  DueDeposit,
+  DueDeposits,
+  DuePosition,
+  ListPosition,
+  OwnerDeposits,
+} from '#shared/deposits/ports';
 import { CHECK_SHARDS, fromItem, keys, listedBy, type Table } from './deposits-table-items.ts';
 
 /**
@@ -58,12 +64,12 @@ export class DueDepositsIndex implements DueDeposits {
       next[shard] = lastTaken ? indexKey(lastTaken) : (positions[shard] ?? null);
     }
     const deposits = page
-      .map(({ item }) => fromItem<Deposit>(item))
-      .filter((deposit): deposit is Deposit => deposit !== undefined);
+      .map(({ item }) => fromItem<DueDeposit>(item))
+      .filter((deposit): deposit is DueDeposit => deposit !== undefined);
     return { deposits, last: Object.keys(next).length > 0 ? JSON.stringify(next) : undefined };
   }
 
-  defer(deposit: Deposit, checkAt: number): Promise<boolean> {
+  defer(deposit: DueDeposit, checkAt: number): Promise<boolean> {
     return conditionally(
       this.table.client.send(
         new UpdateCommand({

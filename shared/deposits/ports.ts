@@ -60,6 +60,10 @@ export interface IdempotencyRecords {
 export type DuePosition = string;
 
 /** The deposits in flight whose check time has passed: the sweeper's index. */
+/** What the sweeper needs of a deposit due a look: what its index (`byCheckAt`) projects. */
+export const dueProjection = ['id', 'step', 'status', 'version', 'redrives'] as const;
+export type DueDeposit = Pick<Deposit, (typeof dueProjection)[number] | 'checkAt'>;
+
 export interface DueDeposits {
   /**
    * Up to `limit` deposits whose `checkAt` has passed, oldest first, after the position `after` (where
@@ -70,12 +74,12 @@ export interface DueDeposits {
     now: number,
     limit: number,
     after?: DuePosition,
-  ): Promise<{ deposits: Deposit[]; last?: DuePosition | undefined }>;
+  ): Promise<{ deposits: DueDeposit[]; last?: DuePosition | undefined }>;
   /**
    * Moves the check time of a deposit still at its version to `checkAt`, and counts the re-drive
    * (`redrives`): not a transition, so the messages in flight for it stay valid. False if it moved.
    */
-  defer(deposit: Deposit, checkAt: number): Promise<boolean>;
+  defer(deposit: DueDeposit, checkAt: number): Promise<boolean>;
 }
 
 /** Where a page of a connection's deposits ended: its last deposit. */

@@ -11,7 +11,7 @@
  */
 import type { Clock } from '#shared/clock';
 import type { Deposit, StepMessageTo, WorkStep } from './model.ts';
-import type { DepositSettings, DueDeposits, DuePosition, StepQueues } from './ports.ts';
+import type { DepositSettings, DueDeposit, DueDeposits, DuePosition, StepQueues } from './ports.ts';
 import type { SendsOf } from './reach.ts';
 
 export interface SweepContext {
@@ -43,7 +43,7 @@ export async function sweep(ctx: SweepContext, pageSize = 100): Promise<number> 
   return seen.size;
 }
 
-async function redrive(ctx: SweepContext, deposit: Deposit, now: number) {
+async function redrive(ctx: SweepContext, deposit: DueDeposit, now: number) {
   if (deposit.step === 'completed') return;
   const redrives = deposit.redrives ?? 0;
   const delay = Math.min(MAX_REDRIVE_DELAY_MS, ctx.settings.stallAfterMs * 2 ** Math.min(redrives, 20));
@@ -58,7 +58,9 @@ async function redrive(ctx: SweepContext, deposit: Deposit, now: number) {
  * version), or, for a deposit waiting for its caller, the expiry of the question (which does nothing
  * before the question expires). None for a finished deposit. The sweeper's and the operator's redrive.
  */
-export function redriveMessage(deposit: Deposit): StepMessageTo<WorkStep> | undefined {
+export function redriveMessage(
+  deposit: Pick<Deposit, 'id' | 'step' | 'status' | 'version'>,
+): StepMessageTo<WorkStep> | undefined {
   if (deposit.step === 'completed') return undefined;
   const message = { depositId: deposit.id, step: deposit.step, version: deposit.version };
   if (deposit.status === 'user_input_required') return { ...message, kind: 'expire-input' };

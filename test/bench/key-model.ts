@@ -19,6 +19,7 @@ import { CredentialVault } from '#shared/adapters/credential-vault';
 import { LocalDataKeys } from '#shared/adapters/credentials-key';
 import { CHECK_SHARDS, depositItem, keys, STATUS_SHARDS } from '#shared/adapters/deposits-table-items';
 import type { Deposit } from '#shared/deposits/model';
+import { dueProjection } from '#shared/deposits/ports';
 import { startDeposit } from '#shared/deposits/start';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { reconcile } from '#shared/deposits/steps/reconcile';
@@ -76,14 +77,22 @@ function indexWrites(
   after: ReturnType<typeof depositItem>,
 ): Write[] {
   const writes: Write[] = [];
-  // byCheckAt projects every attribute: any change of an item in it is a write there (leaving it, a delete).
+  // byCheckAt projects the keys and what the sweeper needs (`dueProjection`, the version among them,
+  // so every write of a deposit in flight changes it): a write there (leaving it, a delete).
   const shard = after.checkShard ?? before?.checkShard;
   if (shard) {
+    const due = (item: typeof after) => ({
+      pk: item.pk,
+      sk: item.sk,
+      checkShard: item.checkShard,
+      checkAt: item.checkAt,
+      ...Object.fromEntries(dueProjection.map((name) => [name, item[name]])),
+    });
     writes.push({
       where: 'byCheckAt',
       partition: 'CHECK#<shard>',
       scope: 'shared',
-      units: writeUnits(after),
+      units: writeUnits(due(after.checkShard ? after : (before ?? after))),
     });
   }
   // byStatus projects the keys and the step: written when one of them changes (a new partition: a

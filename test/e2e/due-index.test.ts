@@ -11,7 +11,7 @@ import { tables } from '#infra/topology';
 import { DueDepositsIndex } from '#shared/adapters/deposits-indexes';
 import { IdempotencyItems } from '#shared/adapters/deposits-table';
 import type { Deposit } from '#shared/deposits/model';
-import type { DueDeposits, DuePosition } from '#shared/deposits/ports';
+import { type DueDeposit, type DueDeposits, type DuePosition, dueProjection } from '#shared/deposits/ports';
 import { sweep } from '#shared/deposits/sweeper';
 import { FakeQueues } from '../support/deposit-fakes.ts';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
@@ -59,12 +59,17 @@ describe('the index of deposits due a look', () => {
     const now = from + 30;
 
     // act: pages of 4, ours in each deferred past `now` before the next is asked for
-    const mine: Deposit[] = [];
+    const mine: DueDeposit[] = [];
     let after: DuePosition | undefined;
     let pages = 0;
     do {
       const page = await index.findDue(now, 4, after);
       for (const deposit of page.deposits.filter((found) => ids.has(found.id))) {
+        // The index holds what re-driving takes, not a copy of the deposit.
+        const projected: string[] = [...dueProjection, 'checkAt'];
+        expect(Object.keys(deposit).filter((name) => !projected.includes(name))).toEqual([]);
+        expect(deposit).toMatchObject({ step: 'transfer', status: 'initialized' });
+        expect(deposit.version).toEqual(expect.any(Number));
         expect(await index.defer(deposit, now + 3_600_000)).toBe(true);
         mine.push(deposit);
       }

@@ -118,8 +118,9 @@ describe('the credential vault', () => {
     expect(keys.asked).toEqual({ generate: 2, unwrap: 2 });
 
     const counted = countedKeys();
-    const busy = new CredentialVault(counted, time.now);
-    for (let index = 0; index < dataKeyUses; index += 1) await busy.seal(`dep-${index}`, secret);
+    expect(dataKeyUses).toBe(10_000);
+    const busy = new CredentialVault(counted, time.now, 100);
+    for (let index = 0; index < 100; index += 1) await busy.seal(`dep-${index}`, secret);
     expect(counted.asked.generate).toBe(1);
     await busy.seal('one-more', secret);
     expect(counted.asked.generate).toBe(2);

@@ -42,10 +42,10 @@ describe('the key model at 1,000 deposits a second', () => {
       .filter((load) => load.writeUnits > partitionLimits.writeUnits / 2)
       .map((load) => `${load.where} ${load.partition}`);
 
-    expect(over).toEqual([
-      'byStatus initialized#<shard>',
+    expect(over.sort()).toEqual([
       'byCheckAt CHECK#<shard>',
       'byStatus done#<shard>',
+      'byStatus initialized#<shard>',
     ]);
   });
 });
