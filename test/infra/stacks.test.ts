@@ -21,6 +21,7 @@ import {
   watchedQueuesVariable,
 } from '#infra/topology';
 import { credentialsKeyContext } from '#shared/adapters/credential-vault';
+import { dueProjection } from '#shared/deposits/ports';
 import { reach, wakeTargets } from '#shared/deposits/reach';
 import {
   actionsOf,
@@ -373,7 +374,8 @@ describe('tables', () => {
             { AttributeName: 'checkShard', KeyType: 'HASH' },
             { AttributeName: 'checkAt', KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          // What re-driving takes, not the deposit (its sealed credentials stay out of it).
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...dueProjection] },
         },
         {
           // Keys only: a deposit's later writes never write this index.
