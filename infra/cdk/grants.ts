@@ -2,8 +2,12 @@
  * The orchestrator's grants follow from what each handler's context uses, as
  * `shared/deposits/reach.ts` declares it, turned into the calls its adapters make
  * (shared/adapters/deposits-table.ts and the others):
- *   deposits        read: GetItem; write: GetItem, PutItem (conditional on the version)
- *   idempotency     a transaction of two conditional Puts (PutItem), then GetItem of a taken key
+ *   deposits        read: GetItem; write: GetItem, PutItem (conditional on the version), and the
+ *                   write that ends a deposit deletes its sealed credentials (DeleteItem, one
+ *                   transaction); with credentials open: Query of the deposit's partition
+ *                   (the deposit and its sealed credentials in one read)
+ *   idempotency     a transaction of three Puts (PutItem: the key, the deposit, its sealed
+ *                   credentials), then GetItem of a taken key
  *   claims          read: GetItem; write: PutItem; markUsed: UpdateItem; forget, release: DeleteItem
  *   banks           recall: GetItem; remember: PutItem; forget: DeleteItem (the remembered metadata)
  *   shared wakes    arm: PutItem, GetItem; follow: UpdateItem; take: DeleteItem (a payment source's wake-up)
@@ -28,6 +32,10 @@ function depositsTableActions(handler: Reach): string[] {
   const used = new Set<string>();
   if (handler.deposits) used.add('dynamodb:GetItem');
   if (handler.deposits === 'write' || handler.idempotency) used.add('dynamodb:PutItem');
+  // The write that ends a deposit deletes its sealed credentials.
+  if (handler.deposits === 'write') used.add('dynamodb:DeleteItem');
+  // A step that opens credentials reads them with the deposit: a Query of its partition.
+  if (handler.credentials === 'open') used.add('dynamodb:Query');
   if (handler.idempotency) used.add('dynamodb:GetItem');
   const claimActions = {
     read: 'GetItem',
@@ -49,7 +57,7 @@ function depositsTableActions(handler: Reach): string[] {
   if (handler.ownerIndex) used.add('dynamodb:BatchGetItem');
   // So does the operator's, of those the status index gave.
   if (handler.statusIndex) used.add('dynamodb:BatchGetItem');
-  const order = ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'].map(
+  const order = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'].map(
     (action) => `dynamodb:${action}`,
   );
   return order.filter((action) => used.has(action));

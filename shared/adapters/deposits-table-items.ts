@@ -44,6 +44,7 @@ const days = (seconds: number) => (seconds === 86_400 ? '1 day' : `${seconds / 8
 
 export const keys = {
   deposit: (id: string) => ({ pk: `DEPOSIT#${id}`, sk: 'DEPOSIT' }),
+  sealed: (id: string) => ({ pk: `DEPOSIT#${id}`, sk: 'SEALED' }),
   idempotency: (ownerKey: string, key: string) => ({
     pk: `IDEMPOTENCY#${ownerKey}#${key}`,
     sk: 'IDEMPOTENCY',
@@ -67,6 +68,13 @@ export const entities = {
     args: ['<id>'],
     access: 'Get by id (consistent); put conditional on `version` (every transition)',
     ttl: `${days(depositTtlAfterEndSeconds)} after it ends`,
+  },
+  sealed: {
+    name: 'Sealed credentials',
+    args: ['<id>'],
+    access:
+      "Put with the new deposit (its create's transaction); read with the deposit in one Query of its partition by the steps that open credentials; deleted in the transaction of the write that ends the deposit. In no index, and the outbox's stream filter leaves it out (it has no event)",
+    ttl: 'none: it goes with the write that ends its deposit',
   },
   idempotency: {
     name: 'Idempotency key',
@@ -128,17 +136,32 @@ export function listedBy(ownerKey: string, purpose: Deposit['purpose']): string 
   return purpose === 'source' ? `SOURCE#${ownerKey}` : ownerKey;
 }
 
+/** Whether a deposit has ended (its sealed credentials go with the write that ends it). */
+export const isFinal = (deposit: Pick<Deposit, 'status'>) =>
+  deposit.status === 'done' || deposit.status === 'failed';
+
+/**
+ * The deposit's item: everything but its sealed credentials, which live in an item of their own
+ * (`sealedItem`), written once, so that the deposit's many writes stay small (one write unit each).
+ */
 export function depositItem(deposit: Deposit) {
-  const final = deposit.status === 'done' || deposit.status === 'failed';
+  const final = isFinal(deposit);
+  const { sealedCredentials: _sealed, ...record } = deposit;
   return {
     ...keys.deposit(deposit.id),
-    ...deposit,
+    ...record,
     listedBy: listedBy(deposit.ownerKey, deposit.purpose),
     opsBucket: statusPartition(statusBucket(deposit), statusShardOf(deposit.id)),
     ...(deposit.checkAt === undefined ? {} : { checkShard: checkShard(deposit.id) }),
     // Finished deposits stay readable for a good while, then expire.
     ...(final ? { expiresAt: Math.floor(deposit.updatedAt / 1000) + depositTtlAfterEndSeconds } : {}),
   };
+}
+
+/** The item of a deposit's sealed credentials, beside the deposit in its partition. */
+export function sealedItem(deposit: Pick<Deposit, 'id' | 'sealedCredentials'>) {
+  if (!deposit.sealedCredentials) throw new Error(`deposit ${deposit.id} has no credentials to store`);
+  return { ...keys.sealed(deposit.id), sealedCredentials: deposit.sealedCredentials };
 }
 
 export function fromItem<T>(item: Record<string, unknown> | undefined): T | undefined {

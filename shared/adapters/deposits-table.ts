@@ -4,7 +4,13 @@
  * key; the queries of the table's indexes are in `deposits-indexes.ts`.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '#shared/adapters/dynamodb';
 import type { BeneficiaryClaim, Deposit } from '#shared/deposits/model';
 import type {
@@ -16,33 +22,73 @@ import type {
 import {
   claimTtlSeconds,
   depositItem,
+  fromItem,
   getItem,
   idempotencyTtlSeconds,
+  isFinal,
   keys,
   leaseTtlAfterUntilSeconds,
   MAX_CONFLICT_RETRIES,
+  sealedItem,
   type Table,
 } from './deposits-table-items.ts';
 
-/** Deposit items: read by id, written conditionally on the version the writer read. */
+/**
+ * Deposit items: read by id, written conditionally on the version the writer read. The sealed
+ * credentials live in an item of their own in the deposit's partition: a reader that opens them
+ * (`withCredentials`, the steps that call the provider) reads both in one Query; any other reads the
+ * deposit alone, without them. The write that ends a deposit deletes them in the same transaction.
+ */
 export class DepositItems implements DepositRecords {
-  constructor(private readonly table: Table) {}
+  constructor(
+    private readonly table: Table,
+    private readonly options: { withCredentials?: boolean } = {},
+  ) {}
 
-  get(depositId: string): Promise<Deposit | undefined> {
-    return getItem<Deposit>(this.table, keys.deposit(depositId));
+  async get(depositId: string): Promise<Deposit | undefined> {
+    if (!this.options.withCredentials) return getItem<Deposit>(this.table, keys.deposit(depositId));
+    const { pk } = keys.deposit(depositId);
+    const { Items = [] } = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ConsistentRead: true,
+      }),
+    );
+    const deposit = fromItem<Deposit>(Items.find((item) => item.sk === keys.deposit(depositId).sk));
+    const sealed = Items.find((item) => item.sk === keys.sealed(depositId).sk)?.sealedCredentials;
+    return deposit && typeof sealed === 'string' ? { ...deposit, sealedCredentials: sealed } : deposit;
   }
 
-  save(deposit: Deposit, expectedVersion: number): Promise<boolean> {
-    return conditionally(
-      this.table.client.send(
-        new PutCommand({
-          TableName: this.table.tableName,
-          Item: depositItem(deposit),
-          ConditionExpression: 'version = :expected',
-          ExpressionAttributeValues: { ':expected': expectedVersion },
-        }),
-      ),
-    );
+  async save(deposit: Deposit, expectedVersion: number): Promise<boolean> {
+    const put = {
+      TableName: this.table.tableName,
+      Item: depositItem(deposit),
+      ConditionExpression: 'version = :expected',
+      ExpressionAttributeValues: { ':expected': expectedVersion },
+    };
+    if (!isFinal(deposit)) return conditionally(this.table.client.send(new PutCommand(put)));
+    // The end of the deposit, and of its credentials, in one write.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.table.client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: put },
+              { Delete: { TableName: this.table.tableName, Key: keys.sealed(deposit.id) } },
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
+        if (codes[0] === 'ConditionalCheckFailed') return false;
+        if (!codes.includes('TransactionConflict') || attempt >= MAX_CONFLICT_RETRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 20));
+      }
+    }
   }
 }
 
@@ -90,6 +136,8 @@ export class IdempotencyItems implements IdempotencyRecords {
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
+            // Its credentials, beside it: written once (the deposit's key above guards both).
+            { Put: { TableName: tableName, Item: sealedItem(deposit) } },
           ],
         }),
       );

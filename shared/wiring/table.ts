@@ -24,7 +24,8 @@ function table() {
 
 /** The adapters of the deposits table, one per entity. */
 export const tableEntities = {
-  deposits: () => new DepositItems(table()),
+  /** With the sealed credentials only for a handler that opens them. */
+  deposits: (options: { withCredentials?: boolean } = {}) => new DepositItems(table(), options),
   idempotency: () => new IdempotencyItems(table()),
   due: () => new DueDepositsIndex(table()),
   owners: () => new OwnerDepositsIndex(table()),

@@ -17,7 +17,14 @@
 import { randomBytes } from 'node:crypto';
 import { CredentialVault } from '#shared/adapters/credential-vault';
 import { LocalDataKeys } from '#shared/adapters/credentials-key';
-import { CHECK_SHARDS, depositItem, keys, STATUS_SHARDS } from '#shared/adapters/deposits-table-items';
+import {
+  CHECK_SHARDS,
+  depositItem,
+  isFinal,
+  keys,
+  STATUS_SHARDS,
+  sealedItem,
+} from '#shared/adapters/deposits-table-items';
 import type { Deposit } from '#shared/deposits/model';
 import { dueProjection } from '#shared/deposits/ports';
 import { startDeposit } from '#shared/deposits/start';
@@ -191,22 +198,26 @@ export async function recordDeposits(): Promise<{ first: Write[]; repeat: Write[
     ];
     let before: ReturnType<typeof depositItem> | undefined;
     const depositWrites: Write[] = [];
-    // The unit world seals with a stand-in: the item is sized with credentials sealed as the
-    // service seals them (the vault, its local key; KMS's wrapped data key adds
-    // `kmsExtraBytes`).
+    // The unit world seals with a stand-in: the credentials' own item is sized with them sealed as
+    // the service seals them (the vault, its local key; KMS's wrapped data key adds `kmsExtraBytes`).
     const sealed = await vault.seal(id, credentials);
-    for (const version of versions) {
-      const item = depositItem(
-        version.sealedCredentials
-          ? { ...version, sealedCredentials: sealed + ' '.repeat(kmsExtraBytes) }
-          : version,
-      );
+    const sealedUnits = writeUnits(sealedItem({ id, sealedCredentials: sealed + ' '.repeat(kmsExtraBytes) }));
+    const partition = keys.deposit('<id>').pk;
+    versions.forEach((version, index) => {
+      const item = depositItem(version);
+      // The create (with the credentials' item) and the end (deleting it) are transactions, which
+      // take twice the units of each item they write.
+      const transaction = index === 0 || isFinal(version);
+      const times = transaction ? 2 : 1;
       depositWrites.push(
-        { where: 'table', partition: keys.deposit('<id>').pk, scope: 'deposit', units: writeUnits(item) },
+        { where: 'table', partition, scope: 'deposit', units: times * writeUnits(item) },
         ...indexWrites(before, item),
+        ...(transaction
+          ? [{ where: 'table', partition, scope: 'deposit' as const, units: 2 * sealedUnits }]
+          : []),
       );
       before = item;
-    }
+    });
     return [...recorded.slice(from), ...depositWrites];
   };
   const first = await run('key-model-1', true);

@@ -4,14 +4,22 @@
  * password) appears in any item of the deposits table or any line the process wrote.
  * `secretFinder` is how a text is scanned.
  */
-import type { AuditScope } from './audit.ts';
+import type { AuditInput, AuditScope } from './audit.ts';
+import type { DepositItem } from './clients.ts';
+
+/** What a deposit keeps sealed: on its item, or in the item of its sealed credentials. */
+export function sealedKeptBy(input: AuditInput, item: DepositItem): string[] {
+  const kept = ['sealedCredentials', 'sealedAnswers'].filter((field) => field in item);
+  const ownItem = input.items.some((other) => other.pk === item.pk && other.sk === 'SEALED');
+  return ownItem ? [...kept, 'its sealed credentials item'] : kept;
+}
 
 export function checkSecrets({ input, items, name, finding }: AuditScope) {
   const keptCredentials: string[] = [];
   for (const run of input.runs) {
     const item = run.id ? items.get(run.id) : undefined;
     if (!item || (item.status !== 'done' && item.status !== 'failed')) continue;
-    const kept = ['sealedCredentials', 'sealedAnswers'].filter((field) => field in item);
+    const kept = sealedKeptBy(input, item);
     if (kept.length > 0) keptCredentials.push(`${name(run)} ${item.status} keeps ${kept.join(', ')}`);
   }
   finding('finished deposits that keep credentials', keptCredentials);

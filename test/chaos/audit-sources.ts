@@ -6,7 +6,9 @@
  * time (and a margin for a loaded machine): a source that died, lost its schedule or was cancelled
  * still hands its followers on.
  */
+
 import type { AuditScope, SourceRun } from './audit.ts';
+import { sealedKeptBy } from './audit-secrets.ts';
 import type { DepositItem } from './clients.ts';
 import { explainedSourceFailures } from './faults.ts';
 import type { PlannedUser } from './plan.ts';
@@ -55,7 +57,7 @@ export function checkSources(
     const ending = item.status === 'done' ? 'source.ready' : 'source.failed';
     if (!input.deliveries.some((d) => d.verified && d.depositId === run.id && d.type === ending))
       unheard.push(`${nameOf(run)} ${item.status} ${type ?? ''}`);
-    if (item.sealedCredentials || item.sealedAnswers) sealed.push(nameOf(run));
+    if (sealedKeptBy(input, item).length > 0) sealed.push(nameOf(run));
 
     // Its followers: each wait for its wake-up ended within the stall time of its instant.
     for (const deposit of user.deposits) {

@@ -299,6 +299,14 @@ describe('the chaos audit', () => {
       finding: /keep credentials.*dep_0/,
     },
     {
+      broken: "a finished deposit's sealed credentials item left behind",
+      plant: (input: AuditInput) => {
+        const deposit = input.items[0] as TableItem;
+        input.items.push({ pk: deposit.pk, sk: 'SEALED', sealedCredentials: 'v1.x' } as TableItem);
+      },
+      finding: /keep credentials.*dep_0.*its sealed credentials item/,
+    },
+    {
       broken: 'a user secret in a table item',
       plant: (input: AuditInput) => {
         (input.items[1] as TableItem).note = `secret ${connection.userSecret}`;

@@ -27,6 +27,18 @@ async function storedDeposit(depositId: string) {
   return Item;
 }
 
+/** The item of the deposit's sealed credentials, beside it, if there is one. */
+async function storedSealed(depositId: string) {
+  const { Item } = await dynamo.send(
+    new GetCommand({
+      TableName: 'deposits',
+      Key: { pk: `DEPOSIT#${depositId}`, sk: 'SEALED' },
+      ConsistentRead: true,
+    }),
+  );
+  return Item;
+}
+
 /** A request to the deposits API with whatever headers and body (raw text or JSON) the test wants. */
 async function rawCall(
   method: string,
@@ -399,6 +411,7 @@ describe('deposits API: secrets at rest', () => {
 
     const asked = await depositWhen(user, id, (d) => d.status !== 'initialized');
     const waiting = await storedDeposit(id);
+    const waitingSealed = await storedSealed(id);
     await startDeposit(user, { amount: 30, userInputs: otpAnswer(asked) }, key);
     const askedAgain = await depositWhen(
       user,
@@ -410,8 +423,11 @@ describe('deposits API: secrets at rest', () => {
     const ended = await storedDeposit(id);
 
     expect(asked.status).toBe('user_input_required');
-    expect(waiting).toMatchObject({ status: 'user_input_required', sealedCredentials: expect.any(String) });
-    const waitingText = JSON.stringify(waiting);
+    expect(waiting).toMatchObject({ status: 'user_input_required' });
+    // The credentials live beside the deposit, sealed, in an item no index or outbox sees.
+    expect(waiting).not.toHaveProperty('sealedCredentials');
+    expect(waitingSealed).toMatchObject({ sealedCredentials: expect.stringMatching(/^v1\./) });
+    const waitingText = JSON.stringify([waiting, waitingSealed]);
     expect(waitingText).not.toContain(user.accessToken);
     expect(waitingText).not.toContain(user.userSecret);
     expect(waitingText).not.toContain(appSecret);
@@ -419,6 +435,7 @@ describe('deposits API: secrets at rest', () => {
     expect(ended.status).toBe('done');
     expect(ended).not.toHaveProperty('sealedCredentials');
     expect(ended).not.toHaveProperty('sealedAnswers');
+    expect(await storedSealed(id)).toBeUndefined();
     const endedText = JSON.stringify(ended);
     expect(endedText).not.toContain(user.accessToken);
     expect(endedText).not.toContain(user.userSecret);
@@ -435,6 +452,7 @@ describe('deposits API: secrets at rest', () => {
     expect(item.status).toBe('failed');
     expect(item).not.toHaveProperty('sealedCredentials');
     expect(item).not.toHaveProperty('sealedAnswers');
+    expect(await storedSealed(started.body.operationID)).toBeUndefined();
     expect(JSON.stringify(item)).not.toContain(user.accessToken);
   });
 });

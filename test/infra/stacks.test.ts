@@ -658,17 +658,18 @@ describe('each function touches only what it uses', () => {
     string,
     { table: string[]; sends: string[]; kms?: string; schedules: boolean; index?: 'byCheckAt' | 'byOwner' }
   > = {
+    // The steps that open credentials read them with the deposit (a Query of its partition).
     // Every handler that may fail a deposit frees its claim and takes a failed source's shared wake-up
     // (DeleteItem), and sends to the queues its followers are woken at (transfer, ensure-beneficiary).
     [queues.resolveBank.consumer]: {
-      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
       sends: ['resolveBank', 'ensureBeneficiary', 'transfer'],
       kms: 'kms:Decrypt',
       // The expiry of a question the bank asks on its metadata.
       schedules: true,
     },
     [queues.ensureBeneficiary.consumer]: {
-      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
       sends: ['ensureBeneficiary', 'waitCooldown', 'transfer'],
       kms: 'kms:Decrypt',
       schedules: true,
@@ -683,7 +684,7 @@ describe('each function touches only what it uses', () => {
     // A ready payment source wakes the deposits that followed its wake-up, at the transfer or at
     // ensure-beneficiary's look-up (and takes the shared wake-up: a DeleteItem).
     [queues.transfer.consumer]: {
-      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
       sends: ['transfer', 'waitCooldown', 'reconcile', 'ensureBeneficiary'],
       kms: 'kms:Decrypt',
       schedules: true,
@@ -691,7 +692,7 @@ describe('each function touches only what it uses', () => {
     // Reads the transfer's operation: again later, or, after the bank's refusal, the transfer again
     // or its cool-down; a question it reads back expires through the transfer's queue.
     [queues.reconcile.consumer]: {
-      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
       sends: ['reconcile', 'transfer', 'waitCooldown', 'ensureBeneficiary'],
       kms: 'kms:Decrypt',
       schedules: true,

@@ -50,7 +50,9 @@ describe('status buckets', () => {
     const item = depositItem(deposit);
 
     expect(item.opsBucket).toMatch(/^outcome_unknown#\d+$/);
-    expect(fromItem<Deposit>(item)).toEqual(deposit);
+    // Its sealed credentials, if any, live in an item of their own (`sealedItem`).
+    const { sealedCredentials: _sealed, ...rest } = deposit;
+    expect(fromItem<Deposit>(item)).toEqual(rest);
   });
 });
 
