@@ -3,8 +3,23 @@
  * receives a batch, hands it to its own instance of the queue's consumer handler as an SQS event, and
  * deletes what the handler did not report failed (partial-batch semantics); the failed records come
  * back after the visibility timeout, and after `maxReceiveCount` receives move to the DLQ. The local
- * stack runs them in its own process (`queues.ts`), or the step workers' in a child process
+ * stack runs them in its own process (`queues.ts`), or the step workers' in child processes
  * (`step-workers.ts`), where a test can kill them.
+ *
+ * How many, per queue, scale as the event source mapping's concurrency does:
+ *   - the maximum is the queue's `maxConcurrency` (`infra/topology.ts`: 5 per step queue, the
+ *     mapping's `maximumConcurrency` in AWS), shared out when several processes poll one queue (the
+ *     step workers' two: 3 and 2); never more batches of a queue in hand at once than that;
+ *   - it starts with `concurrency` pollers (the floor: 2 in the local stack, 1 per step workers'
+ *     process), which keep polling while the queue is empty;
+ *   - it adds one poller (one more concurrent batch) each time a receive brings a full batch, or
+ *     brings messages while none of the queue's other pollers is waiting on a receive (the messages
+ *     outrun the pollers), up to the maximum: Lambda adds pollers and invocations while the queue
+ *     has messages;
+ *   - a poller above the floor whose receive comes back empty (a 1 s long poll) stops: back to the
+ *     floor within about a second once the queue is empty.
+ * A new poller takes an idle module instance of the queue's consumer, or imports a new one (a cold
+ * start) when none is idle: never more instances than the maximum, never one in two pollers at once.
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -30,49 +45,157 @@ export interface PolledQueue {
   arn: string;
 }
 
+export interface PollerOptions {
+  /** Pollers per queue at the start and while it is empty (the floor; at most the queue's maximum). */
+  concurrency: number;
+  /** Names the module instances (a new generation is a new, cold, environment). */
+  environment: string;
+  /**
+   * This pool is one of `of` polling the same queues (the step workers' processes; `index` from 0):
+   * it takes its share of each queue's `maxConcurrency`, so that all of them together stay within it.
+   */
+  share?: { index: number; of: number };
+}
+
 /** One generation of pollers: `stop` ends it (each finishes the batch in hand, deleting none of it). */
 export interface PollerGeneration {
   stop(): Promise<void>;
+  /** Per queue name: pollers running now (in a receive or with a batch in hand), and the most so far. */
+  pollers(): Record<string, { running: number; peak: number; maximum: number }>;
 }
 
 const projectRoot = resolve(import.meta.dirname, '../..');
 
-/**
- * Starts `concurrency` pollers per queue (at most the queue's own), each with a fresh instance of its
- * consumer's module, named by `environment` (a new generation is a new, cold, environment).
- */
+/** This pool's share of `maximum` when `share.of` pools poll one queue (the first ones take the remainder). */
+export function shareOf(maximum: number, share?: { index: number; of: number }) {
+  if (!share || share.of <= 1) return maximum;
+  return Math.floor(maximum / share.of) + (share.index < maximum % share.of ? 1 : 0);
+}
+
+/** A queue's pollers in this process: how many run, and its consumer's module instances. */
+interface Pool {
+  queue: PolledQueue;
+  floor: number;
+  maximum: number;
+  /** Pollers started (a module instance being imported included). */
+  running: number;
+  peak: number;
+  /** Pollers in a receive now. */
+  receiving: number;
+  /** Module instances no poller holds. */
+  idle: Consumer[];
+  imported: number;
+  href: string;
+}
+
+/** Starts each queue's pollers at its floor; they grow and shrink with its messages (above). */
 export async function startPollers(
   client: SQSClient,
   polled: PolledQueue[],
-  options: { concurrency: number; environment: string },
+  options: PollerOptions,
 ): Promise<PollerGeneration> {
   const state = { running: true };
-  const loops: Promise<void>[] = [];
-  for (const queue of polled) {
-    const href = pathToFileURL(resolve(projectRoot, queue.spec.consumer)).href;
-    const workers = Math.min(options.concurrency, queue.spec.maxConcurrency);
-    for (let worker = 0; worker < workers; worker += 1) {
-      // Each poller is one execution environment, with its own instance of the handler's module
-      // (its imports are shared): a handler keeps the batch in hand in module state (Powertools'
-      // batch processor does), which two batches at once would overwrite, failed records then
-      // being reported done and deleted.
-      const module = (await import(`${href}?environment=${options.environment}-${worker}`)) as {
-        handler: Consumer;
-      };
-      loops.push(poll(client, queue, module.handler, state));
-    }
+  const loops = new Set<Promise<void>>();
+  const pools: Pool[] = [];
+
+  // Each poller is one execution environment, with its own instance of the handler's module (its
+  // imports are shared): a handler keeps the batch in hand in module state (Powertools' batch
+  // processor does), which two batches at once would overwrite, failed records then being reported
+  // done and deleted. An instance is imported when the pool grows past the ones it has.
+  async function instance(pool: Pool): Promise<Consumer> {
+    return pool.idle.pop() ?? (await imported(pool));
   }
+  async function imported(pool: Pool): Promise<Consumer> {
+    pool.imported += 1;
+    const module = (await import(`${pool.href}?environment=${options.environment}-${pool.imported - 1}`)) as {
+      handler: Consumer;
+    };
+    return module.handler;
+  }
+
+  function track(loop: Promise<void>) {
+    loops.add(loop);
+    const done = () => loops.delete(loop);
+    loop.then(done, done);
+  }
+
+  /** One more poller for the pool, if it is below its maximum. */
+  function grow(pool: Pool) {
+    if (!state.running || pool.running >= pool.maximum) return;
+    pool.running += 1;
+    pool.peak = Math.max(pool.peak, pool.running);
+    track(
+      (async () => {
+        let consumer: Consumer;
+        try {
+          consumer = await instance(pool);
+        } catch (error) {
+          pool.running -= 1;
+          process.stderr.write(`local poller ${pool.queue.name}: ${String(error)}\n`);
+          return;
+        }
+        let retired = false;
+        try {
+          retired = await poll(client, pool, consumer, state, grow);
+        } finally {
+          // A poller that retired has left the count already (at once, so no other one retires too).
+          if (!retired) pool.running -= 1;
+          pool.idle.push(consumer);
+        }
+      })(),
+    );
+  }
+
+  for (const queue of polled) {
+    const maximum = Math.max(1, shareOf(queue.spec.maxConcurrency, options.share));
+    const pool: Pool = {
+      queue,
+      floor: Math.max(1, Math.min(options.concurrency, maximum)),
+      maximum,
+      running: 0,
+      peak: 0,
+      receiving: 0,
+      idle: [],
+      imported: 0,
+      href: pathToFileURL(resolve(projectRoot, queue.spec.consumer)).href,
+    };
+    pools.push(pool);
+    // The floor's instances before the pollers start (their cold starts are the start's).
+    for (let index = 0; index < pool.floor; index += 1) pool.idle.push(await imported(pool));
+  }
+  for (const pool of pools) for (let index = 0; index < pool.floor; index += 1) grow(pool);
+
   return {
     async stop() {
       state.running = false;
-      await Promise.allSettled(loops);
+      while (loops.size > 0) await Promise.allSettled([...loops]);
+    },
+    pollers() {
+      return Object.fromEntries(
+        pools.map((pool) => [
+          pool.queue.name,
+          { running: pool.running, peak: pool.peak, maximum: pool.maximum },
+        ]),
+      );
     },
   };
 }
 
-async function poll(client: SQSClient, queue: PolledQueue, consumer: Consumer, state: { running: boolean }) {
+/**
+ * One poller: receives, hands the batch to its consumer, deletes what it did. True when it retired (an
+ * empty receive above the floor), having taken itself off the pool's count.
+ */
+async function poll(
+  client: SQSClient,
+  pool: Pool,
+  consumer: Consumer,
+  state: { running: boolean },
+  grow: (pool: Pool) => void,
+): Promise<boolean> {
+  const { queue } = pool;
   while (state.running) {
     let messages: Message[] = [];
+    pool.receiving += 1;
     try {
       const received = await client.send(
         new ReceiveMessageCommand({
@@ -85,12 +208,23 @@ async function poll(client: SQSClient, queue: PolledQueue, consumer: Consumer, s
       );
       messages = received.Messages ?? [];
     } catch (error) {
-      if (!state.running) return;
+      if (!state.running) return false;
       process.stderr.write(`local poller ${queue.name}: ${String(error)}\n`);
       await new Promise((done) => setTimeout(done, 500));
       continue;
+    } finally {
+      pool.receiving -= 1;
     }
-    if (messages.length === 0) continue;
+    if (messages.length === 0) {
+      // Empty: a poller above the floor stops (its instance stays, idle, for the next one).
+      if (pool.running > pool.floor) {
+        pool.running -= 1;
+        return true;
+      }
+      continue;
+    }
+    // Messages waiting: a full batch, or none of the others free to take the next ones.
+    if (messages.length >= queue.spec.batchSize || pool.receiving === 0) grow(pool);
     const event = toSqsEvent(messages, queue);
     let failed = new Set<string>();
     try {
@@ -102,17 +236,24 @@ async function poll(client: SQSClient, queue: PolledQueue, consumer: Consumer, s
     }
     const done = messages.filter((message) => !failed.has(message.MessageId ?? ''));
     if (done.length > 0 && state.running) {
-      await client.send(
-        new DeleteMessageBatchCommand({
-          QueueUrl: queue.url,
-          Entries: done.map((message, index) => ({
-            Id: String(index),
-            ReceiptHandle: message.ReceiptHandle,
-          })),
-        }),
-      );
+      try {
+        await client.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: queue.url,
+            Entries: done.map((message, index) => ({
+              Id: String(index),
+              ReceiptHandle: message.ReceiptHandle,
+            })),
+          }),
+        );
+      } catch (error) {
+        // Not deleted: the messages come back after the visibility timeout, as in Lambda.
+        if (!state.running) return false;
+        process.stderr.write(`local poller ${queue.name}: ${String(error)}\n`);
+      }
     }
   }
+  return false;
 }
 
 function toSqsEvent(messages: Message[], queue: PolledQueue): SQSEvent {

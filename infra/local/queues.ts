@@ -24,7 +24,9 @@ export interface LocalQueues {
   schedulerDlq: { url: string; arn: string };
   /**
    * Starts the pollers of every queue but `except` (polled elsewhere: the step workers' child
-   * process); call after the handlers' environment is set. Again after `stopPollers`.
+   * process), `concurrency` per queue at first and while it is empty, growing with its messages up to
+   * its `maxConcurrency` (`pollers.ts`); call after the handlers' environment is set. Again after
+   * `stopPollers`.
    */
   startPollers(options: { concurrency: number; except?: readonly (keyof typeof queues)[] }): Promise<void>;
   /**

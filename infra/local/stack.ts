@@ -172,6 +172,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       page: serveConsole,
     });
     stops.push(() => operator.close());
+    // Each queue's pollers at the start and while it is empty; they grow with its messages up to its
+    // maxConcurrency (5 per step queue), as the event source mapping does (`pollers.ts`).
     const concurrency = 2;
     const inChild = options.stepWorkers === 'child-process';
     const pollers = { concurrency, except: inChild ? Object.values(stepQueueKeys) : [] };
@@ -179,8 +181,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const workers = inChild
       ? await startStepWorkers({
           sqsEndpoint: sqs.endpoint,
-          // Two processes of one environment per queue each: as many as in this process, and one
-          // killed leaves the other working.
+          // Two processes of one poller per queue each at the start: as many as in this process, and
+          // one killed leaves the other working; they share each queue's maximum (3 and 2).
           processes: 2,
           concurrency: concurrency / 2,
           queues: Object.values(stepQueueKeys).map((key) => ({ key, ...sqs.byKey[key] })),

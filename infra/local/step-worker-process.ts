@@ -32,7 +32,10 @@ export type ToWorkers =
       type: 'start';
       sqsEndpoint: string;
       queues: { key: keyof typeof queues; name: string; url: string; arn: string }[];
+      /** Pollers per queue at the start and while it is empty (`pollers.ts`). */
       concurrency: number;
+      /** This process among the step workers': it polls with its share of each queue's maximum. */
+      share: { index: number; of: number };
       environment: string;
       rules: CrashRule[];
       clockShiftMs: number;
@@ -107,7 +110,7 @@ process.on('message', async (message: ToWorkers) => {
       await startPollers(
         client,
         message.queues.map(({ key, ...queue }) => ({ spec: queues[key], ...queue })),
-        { concurrency: message.concurrency, environment: message.environment },
+        { concurrency: message.concurrency, environment: message.environment, share: message.share },
       );
       process.send?.({ type: 'ready' });
       return;

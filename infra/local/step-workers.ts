@@ -33,7 +33,10 @@ import type { JournalLine, ToWorkers } from './step-worker-process.ts';
 export interface StepWorkersOptions {
   sqsEndpoint: string;
   queues: { key: keyof typeof queues; name: string; url: string; arn: string }[];
-  /** Pollers per queue in each process. */
+  /**
+   * Pollers per queue in each process at the start and while the queue is empty; they grow with its
+   * messages, the processes sharing each queue's `maxConcurrency` (`pollers.ts`).
+   */
   concurrency: number;
   /** How many processes (each a set of execution environments); one dying leaves the others working. */
   processes?: number;
@@ -124,7 +127,9 @@ export async function startStepWorkers(options: StepWorkersOptions): Promise<Ste
   });
 
   function send(slot: Slot, message: ToWorkers) {
-    if (slot.child?.connected) slot.child.send(message);
+    // A worker killed a moment ago may still look connected: the message then fails (EPIPE), which
+    // is moot, as its replacement starts with the rules and the clock as they are then.
+    if (slot.child?.connected) slot.child.send(message, (error) => error && undefined);
   }
 
   /** The slot's process died: what it journaled becomes the report; a death it did not announce is a kill. */
@@ -161,6 +166,8 @@ export async function startStepWorkers(options: StepWorkersOptions): Promise<Ste
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     slot.child = started;
+    // The IPC channel's failures (a send to a worker being killed): its exit is what counts.
+    started.on('error', () => undefined);
     // The handlers' logs, as the stack's own (a chaos run scans them for secrets).
     started.stdout?.on('data', (chunk: Buffer) => process.stdout.write(chunk));
     started.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
@@ -184,6 +191,7 @@ export async function startStepWorkers(options: StepWorkersOptions): Promise<Ste
       sqsEndpoint: options.sqsEndpoint,
       queues: options.queues,
       concurrency: options.concurrency,
+      share: { index: slot.index, of: slots.length },
       environment: `workers-${generation}`,
       rules: crashPoints.rules(),
       clockShiftMs: localClock.shift(),

@@ -8,6 +8,11 @@
  * sweeper's run every minute, the event source mappings' empty long polls: about 5 pollers per
  * queue, 3 requests a minute each, some 650,000 SQS requests a month per queue); the sandbox's own
  * table and functions (the provider's side); webhook delivery (the bench runs without a webhook).
+ *
+ * The caller's own reads of the deposit (`GET`-like `/v1/deposits/get`: the bench reads until it
+ * sees `done`) are lines apart (`caller: true`), priced per read and left out of the totals: a caller
+ * that listens to webhooks makes none. Each read is one API request, one invocation and one GetItem
+ * of the deposit (1 read unit, the item being under 4 KB): those units are taken off the table's.
  */
 
 import { settingsOf } from '#infra/cdk/settings';
@@ -21,7 +26,12 @@ export interface CostLine {
   perDeposit: number;
   unit: string;
   usdPerMillion: number;
+  /** The caller's reads: apart from the deposit's own cost. */
+  caller?: true;
 }
+
+/** The route a caller reads its deposit by. */
+const readRoutes = ['/v1/deposits/get', '/v1/sources/get'];
 
 export interface Flow {
   counts: PerDeposit;
@@ -58,7 +68,10 @@ const handlerOfQueue = (name: string) =>
 
 /** The lines every design shares: the API, the API's functions, the deposits table, the key. */
 function sharedLines(flow: Flow): CostLine[] {
-  const apiRequests = Object.values(flow.api).reduce((sum, route) => sum + route.count, 0);
+  const reads = Object.entries(flow.api)
+    .filter(([path]) => readRoutes.includes(path))
+    .reduce((sum, [, route]) => sum + route.count, 0);
+  const apiRequests = Object.values(flow.api).reduce((sum, route) => sum + route.count, 0) - reads;
   const depositsTable = ` ${tables.deposits.localName}`;
   let readUnits = 0;
   let writeUnits = 0;
@@ -67,6 +80,8 @@ function sharedLines(flow: Flow): CostLine[] {
     readUnits += count.readUnits;
     writeUnits += count.writeUnits;
   }
+  // The caller's reads, one GetItem (1 read unit) each, are the caller's line.
+  readUnits -= reads;
   const kms = flow.counts.keys.generate + flow.counts.keys.unwrap;
   return [
     {
@@ -75,9 +90,11 @@ function sharedLines(flow: Flow): CostLine[] {
       unit: 'request',
       usdPerMillion: perMillion(apiRequests, prices.httpApiRequest.usd),
     },
-    ...Object.entries(flow.api).flatMap(([path, route]) =>
-      lambdaLines(path.replace('/v1/deposits/', 'api '), handlerOfRoute(path), route.count, route.meanMs),
-    ),
+    ...Object.entries(flow.api)
+      .filter(([path]) => !readRoutes.includes(path))
+      .flatMap(([path, route]) =>
+        lambdaLines(path.replace('/v1/deposits/', 'api '), handlerOfRoute(path), route.count, route.meanMs),
+      ),
     {
       item: 'DynamoDB on-demand: write units',
       perDeposit: writeUnits,
@@ -96,7 +113,39 @@ function sharedLines(flow: Flow): CostLine[] {
       unit: 'request',
       usdPerMillion: perMillion(kms, prices.kmsRequest.usd),
     },
+    ...callerLines(flow, reads),
   ];
+}
+
+/** The caller's reads of its deposit: the API request, the function and its GetItem, per read. */
+function callerLines(flow: Flow, reads: number): CostLine[] {
+  if (reads === 0) return [];
+  const readings = Object.entries(flow.api).filter(([path]) => readRoutes.includes(path));
+  const meanMs = readings.reduce((sum, [, route]) => sum + route.meanMs * route.count, 0) / reads;
+  const [path] = readings[0] ?? ['/v1/deposits/get'];
+  const perRead = (line: CostLine): CostLine => ({
+    ...line,
+    item: `caller's reads (${reads} in this run), each: ${line.item}`,
+    perDeposit: line.perDeposit / reads,
+    usdPerMillion: line.usdPerMillion / reads,
+    caller: true,
+  });
+  return [
+    {
+      item: 'API Gateway HTTP API: requests',
+      perDeposit: reads,
+      unit: 'request',
+      usdPerMillion: perMillion(reads, prices.httpApiRequest.usd),
+    },
+    ...lambdaLines('api get', handlerOfRoute(path), reads, meanMs),
+    {
+      item: 'DynamoDB on-demand: read units',
+      perDeposit: reads,
+      unit: 'RRU',
+      usdPerMillion: perMillion(reads, prices.dynamodbReadUnit.usd),
+    },
+    logLine(reads),
+  ].map(perRead);
 }
 
 function logLine(invocations: number): CostLine {
@@ -121,8 +170,7 @@ export function queueDesignCost(flow: Flow): CostLine[] {
   const sqs = sends + flow.counts.polling.receives + flow.counts.polling.deletes;
   const schedules = flow.counts.aws['Scheduler CreateSchedule']?.requests ?? 0;
   const invocations =
-    Object.values(flow.api).reduce((sum, route) => sum + route.count, 0) +
-    Object.values(flow.counts.invocations).reduce((sum, step) => sum + step.count, 0);
+    ownRequests(flow) + Object.values(flow.counts.invocations).reduce((sum, step) => sum + step.count, 0);
   return [
     ...sharedLines(flow),
     ...steps,
@@ -155,7 +203,7 @@ export function stepFunctionsCost(flow: Flow): { transitions: number; lines: Cos
     const handler = handlerOfQueue(queue);
     return handler ? lambdaLines(`step ${queue}`, handler, count, meanMs) : [];
   });
-  const invocations = Object.values(flow.api).reduce((sum, route) => sum + route.count, 0) + stepRuns;
+  const invocations = ownRequests(flow) + stepRuns;
   return {
     transitions,
     lines: [
@@ -172,15 +220,32 @@ export function stepFunctionsCost(flow: Flow): { transitions: number; lines: Cos
   };
 }
 
-export const total = (lines: CostLine[]) => lines.reduce((sum, line) => sum + line.usdPerMillion, 0);
+/** The deposit's own API requests: the caller's reads left out. */
+const ownRequests = (flow: Flow) =>
+  Object.entries(flow.api)
+    .filter(([path]) => !readRoutes.includes(path))
+    .reduce((sum, [, route]) => sum + route.count, 0);
+
+/** The deposit's own cost: the caller's reads left out. */
+export const total = (lines: CostLine[]) =>
+  lines.filter((line) => !line.caller).reduce((sum, line) => sum + line.usdPerMillion, 0);
+/** What one read of the caller costs, per million reads. */
+export const callerReadTotal = (lines: CostLine[]) =>
+  lines.filter((line) => line.caller).reduce((sum, line) => sum + line.usdPerMillion, 0);
 
 export function costTable(title: string, lines: CostLine[]): string[] {
+  const row = (line: CostLine) =>
+    `  ${line.item.padEnd(58)} ${line.perDeposit.toFixed(line.perDeposit < 0.01 ? 8 : 2).padStart(12)} ${line.unit.padEnd(10)} ${line.usdPerMillion.toFixed(2).padStart(8)} USD`;
+  const caller = lines.filter((line) => line.caller);
   return [
     title,
-    ...lines.map(
-      (line) =>
-        `  ${line.item.padEnd(58)} ${line.perDeposit.toFixed(line.perDeposit < 0.01 ? 8 : 2).padStart(12)} ${line.unit.padEnd(10)} ${line.usdPerMillion.toFixed(2).padStart(8)} USD`,
-    ),
+    ...lines.filter((line) => !line.caller).map(row),
     `  ${'total per million deposits'.padEnd(58)} ${''.padStart(12)} ${''.padEnd(10)} ${total(lines).toFixed(2).padStart(8)} USD`,
+    ...(caller.length > 0
+      ? [
+          ...caller.map(row),
+          `  ${"apart: the caller's reads, per million reads".padEnd(58)} ${''.padStart(12)} ${''.padEnd(10)} ${callerReadTotal(lines).toFixed(2).padStart(8)} USD`,
+        ]
+      : []),
   ];
 }

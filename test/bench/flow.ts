@@ -55,11 +55,19 @@ export async function createUser(
 }
 
 /** Users in groups of `parallel` (the sandbox's admin routes are not what is measured). */
-export async function createUsers(stack: LocalStack, bankId: string, count: number, parallel = 20) {
+export async function createUsers(
+  stack: LocalStack,
+  bankId: string,
+  count: number,
+  parallel = 20,
+  settings: { asyncDelaySeconds?: number } = {},
+) {
   const users: BenchUser[] = [];
   for (let index = 0; index < count; index += parallel) {
     const group = Math.min(parallel, count - index);
-    users.push(...(await Promise.all(Array.from({ length: group }, () => createUser(stack, bankId)))));
+    users.push(
+      ...(await Promise.all(Array.from({ length: group }, () => createUser(stack, bankId, settings)))),
+    );
   }
   return users;
 }
