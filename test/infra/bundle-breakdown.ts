@@ -1,14 +1,16 @@
 /**
  * Where a function bundle's bytes come from: the handlers bundled again with esbuild and the options
- * of infra/constructs/handler-function.ts (minified ESM for Node 22, the AWS SDK bundled), in one
- * build with a metafile, then each output's input bytes summed by npm package (`@aws-sdk/*` and
- * `@smithy/*` counted as scopes; `(project)` for this repository's own code).
+ * of infra/constructs/handler-function.ts (minified ESM for Node 22, the AWS SDK bundled, its
+ * aliases), in one build with a metafile, then each output's input bytes summed by npm package
+ * (`@aws-sdk/*` and `@smithy/*` counted as scopes; `(project)` for this repository's own code), and
+ * the packages it imports from outside the bundle (none: Lambda's runtime provides nothing we use).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { bundling, projectRoot } from '#infra/constructs/handler-function';
+import { bundleAliases, bundling, projectRoot } from '#infra/constructs/handler-function';
 
 /** The package an input path of the metafile belongs to. */
 export function packageOf(input: string): string {
@@ -18,8 +20,15 @@ export function packageOf(input: string): string {
   return name.startsWith('@aws-sdk/') || name.startsWith('@smithy/') ? `${name.split('/')[0]}/*` : name;
 }
 
-/** Each handler's bundle bytes by package, largest first. */
-export async function bundleBreakdown(handlers: string[]): Promise<Map<string, [string, number][]>> {
+export interface BundleBreakdown {
+  /** Bytes by package, largest first. */
+  packages: [string, number][];
+  /** The packages imported from outside the bundle (Node's own modules aside), sorted. */
+  external: string[];
+}
+
+/** Each handler's bundle: its bytes by package, and what it leaves to the runtime. */
+export async function bundleBreakdown(handlers: string[]): Promise<Map<string, BundleBreakdown>> {
   const outdir = mkdtempSync(join(tmpdir(), 'bundle-breakdown-'));
   try {
     const { metafile } = await build({
@@ -36,12 +45,13 @@ export async function bundleBreakdown(handlers: string[]): Promise<Map<string, [
       mainFields: bundling.mainFields ?? ['module', 'main'],
       minify: bundling.minify ?? true,
       external: bundling.externalModules ?? [],
+      alias: bundleAliases,
       banner: bundling.banner ? { js: bundling.banner } : {},
       metafile: true,
       write: false,
       logLevel: 'silent',
     });
-    const breakdown = new Map<string, [string, number][]>();
+    const breakdown = new Map<string, BundleBreakdown>();
     for (const [output, meta] of Object.entries(metafile?.outputs ?? {})) {
       const index = Number(/f(\d+)\.mjs$/.exec(output)?.[1]);
       const handler = handlers[index];
@@ -51,10 +61,13 @@ export async function bundleBreakdown(handlers: string[]): Promise<Map<string, [
         const name = packageOf(relative(projectRoot, input));
         byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
       }
-      breakdown.set(
-        handler,
-        [...byPackage].sort((a, b) => b[1] - a[1]),
-      );
+      const external = meta.imports
+        .filter((imported) => imported.external && !isBuiltin(imported.path))
+        .map((imported) => imported.path);
+      breakdown.set(handler, {
+        packages: [...byPackage].sort((a, b) => b[1] - a[1]),
+        external: [...new Set(external)].sort(),
+      });
     }
     return breakdown;
   } finally {
