@@ -1,7 +1,7 @@
 /**
  * The orchestrator's grants follow from what each handler's context uses, as
  * `shared/deposits/reach.ts` declares it, turned into the calls its adapters make
- * (shared/adapters/deposits-table.ts and the others):
+ * (shared/adapters/deposit-items.ts, deposits-table.ts and the others):
  *   deposits        read: GetItem; write: GetItem, PutItem (conditional on the version), and the
  *                   write that ends a deposit deletes its sealed credentials (DeleteItem, one
  *                   transaction); with credentials open: Query of the deposit's partition

@@ -5,7 +5,8 @@
  * note, as evidence for a chaos run's audit, which deposits have a transfer attempt on record without
  * its outcome, and which transfer submissions answered nothing readable.
  */
-import { BeneficiaryClaimItems, ConnectionLeaseItems, DepositItems } from '#shared/adapters/deposits-table';
+import { DepositItems } from '#shared/adapters/deposit-items';
+import { BeneficiaryClaimItems, ConnectionLeaseItems } from '#shared/adapters/deposits-table';
 import { EventBridgeWakeScheduler } from '#shared/adapters/scheduler';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
 import { SqsStepQueues } from '#shared/adapters/step-queues';

@@ -6,14 +6,10 @@
 
 import { BankMemoryItems } from '#shared/adapters/bank-memory';
 import { dynamodbClient } from '#shared/adapters/clients';
+import { DepositItems, IdempotencyItems } from '#shared/adapters/deposit-items';
 import { DueDepositsIndex, OwnerDepositsIndex } from '#shared/adapters/deposits-indexes';
 import { StatusDepositsIndex } from '#shared/adapters/deposits-status-index';
-import {
-  BeneficiaryClaimItems,
-  ConnectionLeaseItems,
-  DepositItems,
-  IdempotencyItems,
-} from '#shared/adapters/deposits-table';
+import { BeneficiaryClaimItems, ConnectionLeaseItems } from '#shared/adapters/deposits-table';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
 import { depositsTableConfig, providerConfig, tuningConfig } from '#shared/config';
 import type { DepositSettings } from '#shared/deposits/ports';

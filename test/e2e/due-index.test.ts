@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { tables } from '#infra/topology';
+import { IdempotencyItems } from '#shared/adapters/deposit-items';
 import { DueDepositsIndex } from '#shared/adapters/deposits-indexes';
-import { IdempotencyItems } from '#shared/adapters/deposits-table';
 import type { Deposit } from '#shared/deposits/model';
 import { type DueDeposit, type DueDeposits, type DuePosition, dueProjection } from '#shared/deposits/ports';
 import { sweep } from '#shared/deposits/sweeper';

@@ -8,8 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { tables } from '#infra/topology';
+import { DepositItems, IdempotencyItems } from '#shared/adapters/deposit-items';
 import { DueDepositsIndex } from '#shared/adapters/deposits-indexes';
-import { BeneficiaryClaimItems, DepositItems, IdempotencyItems } from '#shared/adapters/deposits-table';
+import { BeneficiaryClaimItems } from '#shared/adapters/deposits-table';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
 import type { Deposit } from '#shared/deposits/model';
 import { localDynamoDb } from '../support/local-dynamodb.ts';

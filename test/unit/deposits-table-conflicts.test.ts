@@ -6,7 +6,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { IdempotencyItems } from '#shared/adapters/deposits-table';
+import { IdempotencyItems } from '#shared/adapters/deposit-items';
 import { world } from '../support/deposit-world.ts';
 
 function cancelled(code: 'TransactionConflict' | 'ConditionalCheckFailed') {
