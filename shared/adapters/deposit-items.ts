@@ -125,7 +125,9 @@ export class IdempotencyItems implements IdempotencyRecords {
               },
             },
             // Its credentials, beside it: written once (the deposit's key above guards both).
-            { Put: { TableName: tableName, Item: sealedItem(deposit) } },
+            ...(deposit.sealedCredentials
+              ? [{ Put: { TableName: tableName, Item: sealedItem(deposit) } }]
+              : []),
           ],
         }),
       );

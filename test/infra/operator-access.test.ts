@@ -110,8 +110,13 @@ describe('the operator functions', () => {
     expect(granted(handlerOf('/v1/ops/deposits/list'))).toEqual(['dynamodb:BatchGetItem', 'dynamodb:Query']);
     expect(on(handlerOf('/v1/ops/deposits/list'), 'dynamodb:Query')).toContain('/index/byStatus');
     expect(granted(handlerOf('/v1/ops/deposits/get'))).toEqual(['dynamodb:GetItem']);
-    // One conditional write of a final deposit: no lease, no claim, no queue, no schedule.
-    expect(granted(handlerOf('/v1/ops/deposits/resolve'))).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+    // One conditional write of a final deposit (which, as every final write, deletes the deposit's
+    // credentials' item with it): no lease, no claim, no queue, no schedule.
+    expect(granted(handlerOf('/v1/ops/deposits/resolve'))).toEqual([
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+    ]);
     // The owner's cancel's grants, less the owner key (an operator names the deposit, not a token).
     expect(granted(handlerOf('/v1/ops/deposits/cancel'))).toEqual(
       granted('functions/deposits/cancel.ts').filter((action) => action !== 'secretsmanager:GetSecretValue'),
