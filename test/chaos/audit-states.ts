@@ -43,7 +43,15 @@ export function checkStates(scope: AuditScope) {
         // An unknown outcome is judged by its own evidence (`audit-evidence.ts`), not here.
         if (!explainedFailures(user, run.plan).has(type) && !needsEvidence(type)) {
           const copies = run.copies.length > 0 ? ` (copies sent: ${run.copies.join(' ')})` : '';
-          unexplained.push(`${name(run)} ${type}: ${item.failure?.msg ?? ''}${copies}`);
+          // Its way there, each entry's time from its creation: what the next person reads first.
+          const start = item.history[0]?.at ?? 0;
+          const way = item.history
+            .map(
+              (entry) =>
+                `${entry.step}/${entry.status}${entry.note ? ` (${entry.note})` : ''} +${entry.at - start} ms`,
+            )
+            .join(' > ');
+          unexplained.push(`${name(run)} ${type}: ${item.failure?.msg ?? ''}${copies}; history: ${way}`);
         }
       }
       if (
