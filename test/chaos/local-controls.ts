@@ -139,9 +139,23 @@ export function localControls(stack: LocalStack) {
           Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0)
         );
       };
-      const depths: Record<string, { queue: number; dlq: number }> = {};
+      // What a DLQ holds (step messages: a deposit's id, step, version and kind; nothing secret), so a
+      // run that ends with one says which deposit's step threw on every receive.
+      const dead = async (dlqUrl: string) => {
+        const name = decodeURIComponent(dlqUrl.split('/').at(-1) ?? '');
+        const reply = await send('GET', `${stack.sqsEndpoint}/_fauxqs/queues/${encodeURIComponent(name)}`);
+        const messages = (reply.body.messages ?? {}) as Record<
+          string,
+          { body?: string; message?: { body?: string } }[]
+        >;
+        return Object.values(messages).flatMap((list) =>
+          (list ?? []).map((entry) => (entry.message ?? entry).body ?? ''),
+        );
+      };
+      const depths: Record<string, { queue: number; dlq: number; dead?: string[] }> = {};
       for (const [key, { url, dlqUrl }] of Object.entries(stack.queueUrls)) {
-        depths[key] = { queue: await depth(url), dlq: await depth(dlqUrl) };
+        const dlq = await depth(dlqUrl);
+        depths[key] = { queue: await depth(url), dlq, ...(dlq > 0 ? { dead: await dead(dlqUrl) } : {}) };
       }
       return depths;
     },
