@@ -129,7 +129,7 @@ export async function startStepWorkers(options: StepWorkersOptions): Promise<Ste
   function send(slot: Slot, message: ToWorkers) {
     // A worker killed a moment ago may still look connected: the message then fails (EPIPE), which
     // is moot, as its replacement starts with the rules and the clock as they are then.
-    if (slot.child?.connected) slot.child.send(message, (error) => error && undefined);
+    if (slot.child?.connected) slot.child.send(message, () => undefined);
   }
 
   /** The slot's process died: what it journaled becomes the report; a death it did not announce is a kill. */

@@ -5,7 +5,12 @@
  * `deposits-table.ts`.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '#shared/adapters/dynamodb';
 import type { Deposit } from '#shared/deposits/model';
 import type { DepositRecords, IdempotencyRecords } from '#shared/deposits/ports';
@@ -20,6 +25,31 @@ import {
   sealedItem,
   type Table,
 } from './deposits-table-items.ts';
+
+/**
+ * Writes `items` in one transaction whose first item carries the condition that matters: `written`,
+ * or `refused` when that condition failed. A concurrent write of the same items can cancel it as a
+ * conflict: tried again, a little later each time, up to `MAX_CONFLICT_RETRIES` times.
+ */
+async function transact(
+  table: Table,
+  items: NonNullable<TransactWriteCommandInput['TransactItems']>,
+  what: string,
+): Promise<'written' | 'refused'> {
+  for (let attempt = 1; attempt <= MAX_CONFLICT_RETRIES; attempt += 1) {
+    try {
+      await table.client.send(new TransactWriteCommand({ TransactItems: items }));
+      return 'written';
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
+      if (codes[0] === 'ConditionalCheckFailed') return 'refused';
+      if (!codes.includes('TransactionConflict')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 20));
+    }
+  }
+  throw new Error(`${what}: its transaction kept conflicting`);
+}
 
 /**
  * Deposit items: read by id, written conditionally on the version the writer read. The sealed
@@ -58,25 +88,12 @@ export class DepositItems implements DepositRecords {
     };
     if (!isFinal(deposit)) return conditionally(this.table.client.send(new PutCommand(put)));
     // The end of the deposit, and of its credentials, in one write.
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await this.table.client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Put: put },
-              { Delete: { TableName: this.table.tableName, Key: keys.sealed(deposit.id) } },
-            ],
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (!(error instanceof TransactionCanceledException)) throw error;
-        const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
-        if (codes[0] === 'ConditionalCheckFailed') return false;
-        if (!codes.includes('TransactionConflict') || attempt >= MAX_CONFLICT_RETRIES) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 20));
-      }
-    }
+    const ended = await transact(
+      this.table,
+      [{ Put: put }, { Delete: { TableName: this.table.tableName, Key: keys.sealed(deposit.id) } }],
+      `ending deposit ${deposit.id}`,
+    );
+    return ended === 'written';
   }
 }
 
@@ -86,58 +103,37 @@ export class IdempotencyItems implements IdempotencyRecords {
 
   async createOnce(deposit: Deposit) {
     const idempotency = keys.idempotency(deposit.ownerKey, deposit.idempotencyKey);
-    // A concurrent create of the same key can cancel ours as a conflict: try again, and the
-    // winner's record answers (the transaction's conditions keep it to one deposit per key).
-    for (let attempt = 1; attempt <= MAX_CONFLICT_RETRIES; attempt += 1) {
-      const outcome = await this.transact(deposit, idempotency);
-      if (outcome === 'created') return { created: true as const };
-      if (outcome === 'taken') {
-        const record = await getItem<{ depositId: string }>(this.table, idempotency);
-        return { created: false as const, depositId: record?.depositId };
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 20));
-    }
-    throw new Error(`creating deposit ${deposit.id}: its transaction kept conflicting`);
-  }
-
-  private async transact(deposit: Deposit, idempotency: { pk: string; sk: string }) {
     const { tableName } = this.table;
-    try {
-      await this.table.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName,
-                Item: {
-                  ...idempotency,
-                  depositId: deposit.id,
-                  expiresAt: Math.floor(deposit.createdAt / 1000) + idempotencyTtlSeconds,
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
+    // A concurrent create of the same key that cancels ours is tried again, and the winner's record
+    // answers (the transaction's conditions keep it to one deposit per key).
+    const outcome = await transact(
+      this.table,
+      [
+        {
+          Put: {
+            TableName: tableName,
+            Item: {
+              ...idempotency,
+              depositId: deposit.id,
+              expiresAt: Math.floor(deposit.createdAt / 1000) + idempotencyTtlSeconds,
             },
-            {
-              Put: {
-                TableName: tableName,
-                Item: depositItem(deposit),
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            // Its credentials, beside it: written once (the deposit's key above guards both).
-            ...(deposit.sealedCredentials
-              ? [{ Put: { TableName: tableName, Item: sealedItem(deposit) } }]
-              : []),
-          ],
-        }),
-      );
-      return 'created' as const;
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
-      if (codes[0] === 'ConditionalCheckFailed') return 'taken' as const;
-      if (codes.includes('TransactionConflict')) return 'conflict' as const;
-      throw error;
-    }
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName: tableName,
+            Item: depositItem(deposit),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        // Its credentials, beside it: written once (the deposit's key above guards both).
+        ...(deposit.sealedCredentials ? [{ Put: { TableName: tableName, Item: sealedItem(deposit) } }] : []),
+      ],
+      `creating deposit ${deposit.id}`,
+    );
+    if (outcome === 'written') return { created: true as const };
+    const record = await getItem<{ depositId: string }>(this.table, idempotency);
+    return { created: false as const, depositId: record?.depositId };
   }
 }

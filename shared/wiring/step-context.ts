@@ -15,9 +15,8 @@ export function stepContext<H extends StepName>(name: H): StepContext<H> {
   const queues = queuesOf(name);
   const sharedWakes = line.sharedWakes?.length ? tableEntities.sharedWakes() : undefined;
   const context = {
-    ...transitionPorts(),
     // A step that opens the credentials reads them with its deposit, in the same request.
-    ...(line.credentials === 'open' ? { deposits: tableEntities.deposits({ withCredentials: true }) } : {}),
+    ...transitionPorts({ withCredentials: line.credentials === 'open' }),
     queues,
     ...(line.wakes.length ? { scheduler: schedulerOf(name) } : {}),
     ...(line.leases ? { leases: tableEntities.leases() } : {}),

@@ -6,10 +6,13 @@ import type { FailContext, TransitionContext } from '#shared/deposits/transition
 import { queuesOf } from './messaging.ts';
 import { depositSettings, tableEntities } from './table.ts';
 
-/** What every change of state needs: the deposit records, the clock, the settings, the metric. */
-export function transitionPorts(): TransitionContext {
+/**
+ * What every change of state needs: the deposit records, the clock, the settings, the metric. A
+ * handler that opens credentials reads them with each deposit (`withCredentials`).
+ */
+export function transitionPorts(options: { withCredentials?: boolean } = {}): TransitionContext {
   return {
-    deposits: tableEntities.deposits(),
+    deposits: tableEntities.deposits(options),
     clock: systemClock,
     settings: depositSettings(),
     observer: depositMetrics,

@@ -33,6 +33,14 @@ export interface CostLine {
 /** The route a caller reads its deposit by. */
 const readRoutes = ['/v1/deposits/get', '/v1/sources/get'];
 
+/** The API's routes of a flow: the caller's reads, or the deposit's own requests. */
+const routesOf = (flow: Flow, reads: boolean) =>
+  Object.entries(flow.api).filter(([path]) => readRoutes.includes(path) === reads);
+const requestsOf = (routes: [string, { count: number }][]) =>
+  routes.reduce((sum, [, route]) => sum + route.count, 0);
+/** The deposit's own API requests: the caller's reads left out. */
+const ownRequests = (flow: Flow) => requestsOf(routesOf(flow, false));
+
 export interface Flow {
   counts: PerDeposit;
   /** API requests per deposit by route path, with their mean time in ms. */
@@ -68,10 +76,8 @@ const handlerOfQueue = (name: string) =>
 
 /** The lines every design shares: the API, the API's functions, the deposits table, the key. */
 function sharedLines(flow: Flow): CostLine[] {
-  const reads = Object.entries(flow.api)
-    .filter(([path]) => readRoutes.includes(path))
-    .reduce((sum, [, route]) => sum + route.count, 0);
-  const apiRequests = Object.values(flow.api).reduce((sum, route) => sum + route.count, 0) - reads;
+  const reads = requestsOf(routesOf(flow, true));
+  const apiRequests = ownRequests(flow);
   const depositsTable = ` ${tables.deposits.localName}`;
   let readUnits = 0;
   let writeUnits = 0;
@@ -90,11 +96,9 @@ function sharedLines(flow: Flow): CostLine[] {
       unit: 'request',
       usdPerMillion: perMillion(apiRequests, prices.httpApiRequest.usd),
     },
-    ...Object.entries(flow.api)
-      .filter(([path]) => !readRoutes.includes(path))
-      .flatMap(([path, route]) =>
-        lambdaLines(path.replace('/v1/deposits/', 'api '), handlerOfRoute(path), route.count, route.meanMs),
-      ),
+    ...routesOf(flow, false).flatMap(([path, route]) =>
+      lambdaLines(path.replace('/v1/deposits/', 'api '), handlerOfRoute(path), route.count, route.meanMs),
+    ),
     {
       item: 'DynamoDB on-demand: write units',
       perDeposit: writeUnits,
@@ -120,7 +124,7 @@ function sharedLines(flow: Flow): CostLine[] {
 /** The caller's reads of its deposit: the API request, the function and its GetItem, per read. */
 function callerLines(flow: Flow, reads: number): CostLine[] {
   if (reads === 0) return [];
-  const readings = Object.entries(flow.api).filter(([path]) => readRoutes.includes(path));
+  const readings = routesOf(flow, true);
   const meanMs = readings.reduce((sum, [, route]) => sum + route.meanMs * route.count, 0) / reads;
   const [path] = readings[0] ?? ['/v1/deposits/get'];
   const perRead = (line: CostLine): CostLine => ({
@@ -219,12 +223,6 @@ export function stepFunctionsCost(flow: Flow): { transitions: number; lines: Cos
     ],
   };
 }
-
-/** The deposit's own API requests: the caller's reads left out. */
-const ownRequests = (flow: Flow) =>
-  Object.entries(flow.api)
-    .filter(([path]) => !readRoutes.includes(path))
-    .reduce((sum, [, route]) => sum + route.count, 0);
 
 /** The deposit's own cost: the caller's reads left out. */
 export const total = (lines: CostLine[]) =>

@@ -54,6 +54,26 @@ export function localControls(stack: LocalStack) {
     if (!url) throw new Error(`no queue for ${step}`);
     return url;
   };
+  /** Every message a queue holds, by state (fauxqs' non-destructive inspection). */
+  const inspect = async (name: string) => {
+    const reply = await send('GET', `${stack.sqsEndpoint}/_fauxqs/queues/${encodeURIComponent(name)}`);
+    const messages = (reply.body.messages ?? {}) as Record<
+      string,
+      {
+        body?: string;
+        approximateReceiveCount?: number;
+        message?: { body?: string; approximateReceiveCount?: number };
+        visibilityDeadline?: number;
+      }[]
+    >;
+    return Object.entries(messages).flatMap(([state, list]) =>
+      (list ?? []).map((entry) => ({
+        state,
+        message: entry.message ?? entry,
+        visibilityDeadline: entry.visibilityDeadline,
+      })),
+    );
+  };
 
   return {
     async armCrash(connection: Connection, point: CrashPoint, options: { step?: Step; times: number }) {
@@ -141,17 +161,10 @@ export function localControls(stack: LocalStack) {
       };
       // What a DLQ holds (step messages: a deposit's id, step, version and kind; nothing secret), so a
       // run that ends with one says which deposit's step threw on every receive.
-      const dead = async (dlqUrl: string) => {
-        const name = decodeURIComponent(dlqUrl.split('/').at(-1) ?? '');
-        const reply = await send('GET', `${stack.sqsEndpoint}/_fauxqs/queues/${encodeURIComponent(name)}`);
-        const messages = (reply.body.messages ?? {}) as Record<
-          string,
-          { body?: string; message?: { body?: string } }[]
-        >;
-        return Object.values(messages).flatMap((list) =>
-          (list ?? []).map((entry) => (entry.message ?? entry).body ?? ''),
+      const dead = async (dlqUrl: string) =>
+        (await inspect(decodeURIComponent(dlqUrl.split('/').at(-1) ?? ''))).map(
+          ({ message }) => message.body ?? '',
         );
-      };
       const depths: Record<string, { queue: number; dlq: number; dead?: string[] }> = {};
       for (const [key, { url, dlqUrl }] of Object.entries(stack.queueUrls)) {
         const dlq = await depth(dlqUrl);
@@ -170,25 +183,12 @@ export function localControls(stack: LocalStack) {
         ['queue', queueName],
         ['dlq', `${queueName}-dlq`],
       ] as const) {
-        const reply = await send('GET', `${stack.sqsEndpoint}/_fauxqs/queues/${encodeURIComponent(name)}`);
-        const messages = (reply.body.messages ?? {}) as Record<
-          string,
-          {
-            body?: string;
-            approximateReceiveCount?: number;
-            message?: { body?: string; approximateReceiveCount?: number };
-            visibilityDeadline?: number;
-          }[]
-        >;
-        for (const [state, list] of Object.entries(messages)) {
-          for (const entry of list ?? []) {
-            const message = entry.message ?? entry;
-            if (!message.body?.includes(depositId)) continue;
-            const visibleIn = entry.visibilityDeadline
-              ? ` visible in ${Math.round((entry.visibilityDeadline - Date.now()) / 1000)} s`
-              : '';
-            found.push(`${label}:${state}(received ${message.approximateReceiveCount ?? 0}${visibleIn})`);
-          }
+        for (const { state, message, visibilityDeadline } of await inspect(name)) {
+          if (!message.body?.includes(depositId)) continue;
+          const visibleIn = visibilityDeadline
+            ? ` visible in ${Math.round((visibilityDeadline - Date.now()) / 1000)} s`
+            : '';
+          found.push(`${label}:${state}(received ${message.approximateReceiveCount ?? 0}${visibleIn})`);
         }
       }
       return found;
