@@ -92,13 +92,25 @@ async function beneficiaries(user: TestUser): Promise<unknown[]> {
   return reply.body.beneficiaries;
 }
 
-/** Ms from entering `step` (its first history entry) to the next step's: how long the deposit sat there. */
-function timeAt(deposit: Reply['body'], step: string): number {
+/**
+ * The step died right after a write of the deposit, before sending the message that write called
+ * for: the deposit then sat still until the sweeper found it, STALL_AFTER_SECONDS after that write.
+ * The write it died after is the last history entry written before the death: the move on, or, on a
+ * machine slow enough for a provider call to time out, the retry the step wrote first (its note
+ * names it). Either way nothing moved the deposit for the stall time, and it was the one death.
+ */
+async function expectStillUntilSwept(expect: ExpectStatic, deposit: Reply['body'], step: string) {
+  const deaths = await deathsOf(deposit.operationID);
+  expect(deaths.map((death) => [death.step, death.point])).toEqual([[step, 'after-state-write']]);
   const history = deposit.history as HistoryEntry[];
-  const index = history.findIndex((entry) => entry.step === step);
-  const next = history.slice(index + 1).find((entry) => entry.step !== step);
-  if (index < 0 || !next) throw new Error(`no time at ${step} in ${JSON.stringify(history)}`);
-  return Date.parse(next.at) - Date.parse(history[index]?.at ?? '');
+  const diedAt = deaths[0]?.at ?? 0;
+  const written = history.findLastIndex((entry) => Date.parse(entry.at) <= diedAt);
+  const after = history[written + 1];
+  if (written < 0 || !after) throw new Error(`no write before the death in ${JSON.stringify(history)}`);
+  expect(
+    Date.parse(after.at) - Date.parse(history[written]?.at ?? ''),
+    JSON.stringify(history),
+  ).toBeGreaterThanOrEqual(STALL_MS);
 }
 
 /**
@@ -167,10 +179,9 @@ describe.concurrent('a step that crashes', () => {
         'completed',
       ]);
       if (point === 'after-state-write') {
-        // The state moved on but the next step's message was never sent: only the sweeper (or a stale
-        // redelivery of the old message, once the deposit is idle) moves it, after STALL_AFTER_SECONDS.
-        const next = step === 'resolve-bank' ? 'ensure-beneficiary' : 'transfer';
-        expect(timeAt(done, next)).toBeGreaterThanOrEqual(STALL_MS);
+        // The state moved on but the next step's message was never sent: only the sweeper moves it,
+        // after STALL_AFTER_SECONDS.
+        await expectStillUntilSwept(expect, done, step);
       } else {
         // The step died there once, then ran again (SQS redelivered its message) and went on.
         await expectRanAgainAfterDeath(expect, done, step, point);
@@ -255,7 +266,7 @@ describe.concurrent('a step that crashes', () => {
     expect(stalled).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary' });
     expect(done).toMatchObject({ status: 'done', reference: expect.any(String) });
     expect(tookMs).toBeLessThan(15_000);
-    expect(timeAt(done, 'ensure-beneficiary')).toBeGreaterThanOrEqual(STALL_MS);
+    await expectStillUntilSwept(expect, done, 'resolve-bank');
     expect((await sandboxState(user)).transfers).toHaveLength(1);
     expect(await beneficiaries(user)).toHaveLength(1);
   });
@@ -457,6 +468,30 @@ describe.concurrent('the provider fails', () => {
     ]);
     expect(bank.transfers).toHaveLength(2);
     expect(await beneficiaries(user)).toHaveLength(1);
+  });
+
+  it('resolve-bank dying after the write of its retry: still until swept, then done with one transfer', async ({
+    expect,
+  }) => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    // fault: the first metadata read answers 503, so the step's first write is its retry (as when a
+    // slow machine times the call out), and the step dies right after that write
+    await setFaults(user, [{ path: METADATA, outcome: 'error', status: 503, times: 1 }]);
+    await armCrash(user, 'after-state-write', { step: 'resolve-bank' });
+
+    // act
+    const started = await startDeposit(user, { amount: 12 });
+    const done = await settled(user, started.body.operationID);
+
+    // assess
+    expect(done).toMatchObject({ status: 'done', reference: expect.any(String) });
+    const history = done.history as HistoryEntry[];
+    expect(history[1]).toMatchObject({ step: 'resolve-bank', note: 'provider server_error' });
+    await expectStillUntilSwept(expect, done, 'resolve-bank');
+    expect((await sandboxState(user)).transfers.map((transfer) => transfer.reference)).toEqual([
+      done.reference,
+    ]);
   });
 
   it('a 503 on the metadata read is retried and the deposit is done', async ({ expect }) => {
