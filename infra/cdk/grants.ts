@@ -8,7 +8,8 @@
  *                   (the deposit and its sealed credentials in one read)
  *   idempotency     a transaction of three Puts (PutItem: the key, the deposit, its sealed
  *                   credentials), then GetItem of a taken key
- *   claims          read: GetItem; write: PutItem; markUsed: UpdateItem; forget, release: DeleteItem
+ *   claims          read: GetItem; write: PutItem; markUsed, release: UpdateItem (a released claim
+ *                   stays, claimable at once); forget: DeleteItem
  *   banks           recall: GetItem; remember: PutItem; forget: DeleteItem (the remembered metadata)
  *   shared wakes    arm: PutItem, GetItem; follow: UpdateItem; take: DeleteItem (a payment source's wake-up)
  *   leases          UpdateItem (acquire and release are both updates)
@@ -42,7 +43,7 @@ function depositsTableActions(handler: Reach): string[] {
     write: 'PutItem',
     markUsed: 'UpdateItem',
     forget: 'DeleteItem',
-    release: 'DeleteItem',
+    release: 'UpdateItem',
   };
   for (const use of handler.claims ?? []) used.add(`dynamodb:${claimActions[use]}`);
   const bankActions = { recall: 'GetItem', remember: 'PutItem', forget: 'DeleteItem' };

@@ -91,14 +91,17 @@ export class BeneficiaryClaimItems implements BeneficiaryClaims {
   }
 
   async release(ownerKey: string, walletAccountId: string, depositId: string): Promise<void> {
+    // Left claimable at once (stale since the epoch), with what fitted the wallet before a creation
+    // it may have sent; the item's time to live is unchanged.
     await conditionally(
       this.table.client.send(
-        new DeleteCommand({
+        new UpdateCommand({
           TableName: this.table.tableName,
           Key: keys.beneficiary(ownerKey, walletAccountId),
+          UpdateExpression: 'SET claimedAt = :free',
           ConditionExpression: 'depositId = :deposit AND #state = :creating',
           ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':deposit': depositId, ':creating': 'creating' },
+          ExpressionAttributeValues: { ':deposit': depositId, ':creating': 'creating', ':free': 0 },
         }),
       ),
     );

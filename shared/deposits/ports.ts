@@ -160,8 +160,10 @@ export interface BeneficiaryClaims {
    */
   forget(ownerKey: string, walletAccountId: string, beneficiaryId?: string): Promise<void>;
   /**
-   * Gives up a creation claim this deposit holds (it failed), so another deposit can create. A
-   * beneficiary it created is no claim: its record stays (`created`), for the others to look up.
+   * Gives up a creation claim this deposit holds (it failed), so another deposit can create: left
+   * claimable at once, with what fitted the wallet before a creation it may have sent (one that
+   * landed without its answer is then told apart by the next holder's list). A beneficiary it
+   * created is no claim: its record stays (`created`), for the others to look up.
    */
   release(ownerKey: string, walletAccountId: string, depositId: string): Promise<void>;
 }

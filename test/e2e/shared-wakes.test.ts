@@ -85,6 +85,39 @@ describe('the record of a created beneficiary whose id is not known yet', () => 
     });
   });
 
+  it('a creating claim released by its ending holder stays, claimable at once, with what fitted before its creation', async () => {
+    // prepare: dep_a claims and records what fitted the wallet before the creation it sends
+    const ownerKey = `owner-${randomUUID()}`;
+    const now = Date.now();
+    const base = { ownerKey, walletAccountId: 'wallet-aed', depositId: 'dep_a' };
+    await claims.claim({ ...base, state: 'creating', claimedAt: now }, 0);
+    await claims.update({ ...base, state: 'creating', claimedAt: now, fittingBeforeCreation: ['ben-0'] });
+
+    // act: another deposit's release changes nothing; dep_a's frees it; dep_b takes it over at once
+    await claims.release(ownerKey, 'wallet-aed', 'dep_b');
+    const stillHeld = await claims.get(ownerKey, 'wallet-aed');
+    await claims.release(ownerKey, 'wallet-aed', 'dep_a');
+    const freed = await claims.get(ownerKey, 'wallet-aed');
+    const takenOver = await claims.claim(
+      { ...base, depositId: 'dep_b', state: 'creating', claimedAt: now, fittingBeforeCreation: ['ben-0'] },
+      now - 60_000,
+    );
+
+    // assess
+    expect(stillHeld).toMatchObject({ depositId: 'dep_a', claimedAt: now });
+    expect(freed).toMatchObject({
+      depositId: 'dep_a',
+      state: 'creating',
+      claimedAt: 0,
+      fittingBeforeCreation: ['ben-0'],
+    });
+    expect(takenOver).toBe(true);
+    expect(await claims.get(ownerKey, 'wallet-aed')).toMatchObject({
+      depositId: 'dep_b',
+      fittingBeforeCreation: ['ben-0'],
+    });
+  });
+
   it('forgotten without an id only while it has none', async () => {
     // prepare
     const ownerKey = `owner-${randomUUID()}`;

@@ -52,6 +52,11 @@ export class FakeDepositsTable {
   readonly items = new Map<string, Deposit>();
   readonly keys = new Map<string, string>();
   readonly claimItems = new Map<string, BeneficiaryClaim>();
+  /** The claim under `key` unless freed (a released claim stays, claimable at once: `claimedAt` 0). */
+  heldClaim(key: string): BeneficiaryClaim | undefined {
+    const claim = this.claimItems.get(key);
+    return claim?.state === 'creating' && claim.claimedAt === 0 ? undefined : claim;
+  }
   readonly leaseItems = new Map<string, { holder: string; until: number }>();
   /** Every successful deposit write, in order. */
   readonly writes: Deposit[] = [];
@@ -207,7 +212,7 @@ export class FakeDepositsTable {
     release: async (ownerKey, walletAccountId, depositId) => {
       const key = `${ownerKey}#${walletAccountId}`;
       const held = this.claimItems.get(key);
-      if (held?.depositId === depositId && held.state === 'creating') this.claimItems.delete(key);
+      if (held?.depositId === depositId && held.state === 'creating') held.claimedAt = 0;
     },
   };
 

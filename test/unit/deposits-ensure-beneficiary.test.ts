@@ -1,5 +1,6 @@
 /** The ensure-beneficiary step through the fakes of its ports: our record, the claim, the list, the creation. */
 import { describe, expect, it } from 'vitest';
+import { cancelDeposit } from '#shared/deposits/cancel';
 import { type BankFacts, type BeneficiaryClaim, type Deposit, depositView } from '#shared/deposits/model';
 import { ensureBeneficiary, LOOK_UP_AGAIN_MS } from '#shared/deposits/steps/ensure-beneficiary';
 import {
@@ -473,7 +474,8 @@ describe('ensure-beneficiary', () => {
         step: 'completed',
         failure: { type: 'BENEFICIARY_UNRESOLVED' },
       });
-      expect(w.table.claimItems.has(claimKey)).toBe(false);
+      // Freed: claimable at once, what fitted before its creation kept for the next holder.
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'creating', claimedAt: 0 });
       expect(w.table.leaseItems.size).toBe(0);
       expect(ctx.scheduler.schedules.size).toBe(0);
       expect(w.events.types()).toEqual(['deposit.failed']);
@@ -496,7 +498,8 @@ describe('ensure-beneficiary', () => {
       expect(w.table.current(deposit.id).beneficiaryLookupAt).toBeUndefined();
       expect(ctx.scheduler.schedules.size).toBe(0);
       expect(ctx.queues.sent).toEqual([]);
-      expect(w.table.claimItems.has(claimKey)).toBe(false);
+      // Freed: claimable at once, what fitted before its creation kept for the next holder.
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'creating', claimedAt: 0 });
     });
   });
 
@@ -808,7 +811,8 @@ describe('ensure-beneficiary', () => {
       const after = w.table.current(refused.id);
       expect(after).toMatchObject({ status: 'failed', step: 'completed', failure: { type: 'INVALID_IBAN' } });
       expect(after.sealedCredentials).toBeUndefined();
-      expect(w.table.claimItems.has(claimKey)).toBe(false);
+      // Freed: claimable at once, what fitted before its creation kept for the next holder.
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'creating', claimedAt: 0 });
       expect(w.table.leaseItems.size).toBe(0);
       expect(w.events.published).toEqual([
         expect.objectContaining({ id: `${refused.id}.v1`, type: 'deposit.failed' }),
@@ -822,6 +826,34 @@ describe('ensure-beneficiary', () => {
         beneficiaryId: 'ben-2',
       });
       expect(w.table.current(other.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-2' });
+    });
+
+    it('a holder cancelled after a creation that did not answer leaves what fitted before it: the next tells the masked entry apart', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const holder = await atStep(w);
+      const other = await atStep(w);
+      // The bank lists accounts masked: nothing fits before the holder's creation; after it, one entry.
+      w.provider
+        .answer('listBeneficiaries', listed(), listed({ id: 'ben-9', accountNumber: '****3456' }))
+        .answer('createBeneficiary', answers.unknown('timeout'));
+
+      // The holder's creation lands at the bank, its answer is lost: a retry later, the claim held.
+      await ensureBeneficiary(holder, ctx);
+      expect(w.table.current(holder.id)).toMatchObject({ step: 'ensure-beneficiary', retries: 1 });
+      // Then its owner cancels it.
+      await cancelDeposit(
+        { depositId: holder.id, accessToken: credentials.accessToken, userSecret: credentials.userSecret },
+        w.contexts.cancel(),
+      );
+      expect(w.table.current(holder.id)).toMatchObject({ status: 'failed', failure: { type: 'CANCELLED' } });
+
+      await ensureBeneficiary(w.table.current(other.id), ctx);
+
+      // The one new masked entry is the holder's creation: used, never created again nor ambiguous.
+      expect(w.table.current(other.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-9' });
+      expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', beneficiaryId: 'ben-9' });
     });
 
     it('retries an unknown outcome later, counted, and fails PROVIDER_UNAVAILABLE past the limit', async () => {
@@ -857,7 +889,8 @@ describe('ensure-beneficiary', () => {
         ['ensure-beneficiary', 3, 7],
       ]);
       expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
-      expect(w.table.claimItems.has(claimKey)).toBe(false);
+      // Freed: claimable at once, what fitted before its creation kept for the next holder.
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'creating', claimedAt: 0 });
       expect(w.table.leaseItems.size).toBe(0);
     });
   });

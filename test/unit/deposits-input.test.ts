@@ -208,7 +208,7 @@ describe('expireInput', () => {
       expect(failed.pendingInput).toBeUndefined();
       expect(failed.sealedCredentials).toBeUndefined();
       expect(w.table.leaseItems.size).toBe(0);
-      expect(w.table.claimItems.has(claimKey)).toBe(false);
+      expect(w.table.heldClaim(claimKey)).toBeUndefined();
       expect(w.events.published).toEqual([
         expect.objectContaining({
           id: `${paused.id}.v${paused.version + 1}`,
@@ -396,7 +396,7 @@ describe('resuming through startDeposit', () => {
     expect(after.sealedAnswers).toBeUndefined();
     expect(ctx.queues.sent).toEqual([]);
     expect(w.table.leaseItems.size).toBe(0);
-    expect(w.table.claimItems.has(claimKey)).toBe(claimKept);
+    expect(w.table.heldClaim(claimKey) !== undefined).toBe(claimKept);
     expect(w.events.types()).toEqual(['deposit.failed']);
   });
 

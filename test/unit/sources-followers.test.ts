@@ -96,7 +96,7 @@ describe('every path that ends a source hands its followers on and frees its cla
 
     // assess
     expect(w.table.current(src.id)).toMatchObject({ status: 'failed', failure: { type: 'STEP_FAILED' } });
-    expect(w.table.claimItems.has(claimKey)).toBe(false);
+    expect(w.table.heldClaim(claimKey)).toBeUndefined();
     expect(w.table.wakeItems.has(claimKey)).toBe(false);
     const sent = (ctx.followers.queues as unknown as { sent: { message: unknown }[] }).sent;
     expect(sent.map((s) => s.message)).toEqual([followerWoken]);

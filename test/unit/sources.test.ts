@@ -242,7 +242,7 @@ describe('the shared wake-up', () => {
 
     // assess
     expect(w.table.current(src.id)).toMatchObject({ status: 'failed', failure: { type: 'STEP_FAILED' } });
-    expect(await w.table.claims.get(ownerKey, 'wallet-aed')).toBeUndefined();
+    expect(w.table.heldClaim(claimKey)).toBeUndefined();
     expect(ctx.queues.sent.map((sent) => [sent.message, sent.delaySeconds])).toEqual(followersWoken);
     expect(w.table.wakeItems.has(claimKey)).toBe(false);
   });
