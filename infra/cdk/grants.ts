@@ -12,7 +12,8 @@
  *                   stays, claimable at once); forget: DeleteItem
  *   banks           recall: GetItem; remember: PutItem; forget: DeleteItem (the remembered metadata)
  *   shared wakes    arm: PutItem, GetItem; follow: UpdateItem; take: DeleteItem (a payment source's wake-up)
- *   leases          UpdateItem (acquire and release are both updates)
+ *   leases          UpdateItem (acquire and release are both updates); GetItem of its holder (a
+ *                   step that finds the lease busy: another run of its own deposit, or another's)
  *   due index       Query on the `byCheckAt` index, UpdateItem of the check time (the sweeper only)
  *   owner index     Query on the `byOwner` index, BatchGetItem of the deposits it names (the list)
  *   status index    Query on the `byStatus` index, BatchGetItem of the deposits it names (the operator's list)
@@ -51,7 +52,10 @@ function depositsTableActions(handler: Reach): string[] {
   const wakeActions = { arm: ['PutItem', 'GetItem'], follow: ['UpdateItem'], take: ['DeleteItem'] };
   for (const use of handler.sharedWakes ?? [])
     for (const action of wakeActions[use]) used.add(`dynamodb:${action}`);
-  if (handler.leases) used.add('dynamodb:UpdateItem');
+  if (handler.leases) {
+    used.add('dynamodb:UpdateItem');
+    used.add('dynamodb:GetItem');
+  }
   // The sweeper moves the check time of what it re-drives (an update, conditional on the version).
   if (handler.dueIndex) used.add('dynamodb:UpdateItem');
   // The list reads the deposits whose keys the owner index gave.

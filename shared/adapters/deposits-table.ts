@@ -4,7 +4,7 @@
  * own items are in `deposit-items.ts`. Every access here is by key; the queries of the table's
  * indexes are in `deposits-indexes.ts`.
  */
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '#shared/adapters/dynamodb';
 import type { BeneficiaryClaim } from '#shared/deposits/model';
 import type { BeneficiaryClaims, ConnectionLeases } from '#shared/deposits/ports';
@@ -152,6 +152,13 @@ export class ConnectionLeaseItems implements ConnectionLeases {
         }),
       ),
     );
+  }
+
+  async holderOf(ownerKey: string): Promise<{ holder: string; until: number } | undefined> {
+    const { Item: item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.tableName, Key: keys.lease(ownerKey), ConsistentRead: true }),
+    );
+    return typeof item?.holder === 'string' ? { holder: item.holder, until: Number(item.until) } : undefined;
   }
 
   async release(ownerKey: string, holder: string): Promise<void> {

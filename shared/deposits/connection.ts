@@ -14,9 +14,11 @@ import {
   ownLease,
   retryLater,
   saysLater,
+  sendStep,
   waitForConnection,
   waitForLease,
 } from './transitions.ts';
+import { delaySeconds } from './wake-ups.ts';
 
 export interface ConnectionContext<S extends WorkStep> extends FailContext {
   leases: ConnectionLeases;
@@ -42,6 +44,25 @@ export async function takeLease(
     if (now + pause > giveUpAt) return undefined;
     await ctx.clock.sleep(pause + Math.floor(Math.random() * pause));
   }
+}
+
+/**
+ * The step could not take the connection's lease within its patience:
+ *   - another run of this very deposit holds it (a copy of its message, or the sweeper's re-drive,
+ *     came while that run calls the bank): that run's outcome is the deposit's to write, so nothing
+ *     is written here (a write would move the version under it, and its outcome, the caller's spent
+ *     answers included, would be lost); the step comes back once that lease has run out, in case
+ *     its run died, and is dropped as a duplicate if the run wrote first;
+ *   - else another deposit of the connection holds it: a wait, recorded and bounded like the bank's
+ *     busy answer (`waitForLease`).
+ */
+export async function leaseBusy<S extends WorkStep>(ctx: ConnectionContext<S>, deposit: Deposit, step: S) {
+  const held = await ctx.leases.holderOf(deposit.ownerKey);
+  if (held?.holder.startsWith(`${deposit.id}#`) && held.holder !== ownLease(deposit)) {
+    const leftMs = held.until - ctx.clock.now();
+    return sendStep(ctx, deposit, step, Math.max(1, delaySeconds(leftMs)));
+  }
+  return waitForLease(ctx, deposit, step);
 }
 
 /**
@@ -81,8 +102,7 @@ export async function callUnderLease<T, S extends WorkStep>(
 ): Promise<{ value: T | ProviderRefusal; lease: string } | undefined> {
   const lease = await takeLease(ctx, deposit);
   if (!lease) {
-    // Another step holds the connection: a wait, recorded and bounded like the bank's busy answer.
-    await waitForLease(ctx, deposit, step);
+    await leaseBusy(ctx, deposit, step);
     return undefined;
   }
   try {

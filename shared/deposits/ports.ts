@@ -183,6 +183,8 @@ export interface ConnectionLeases {
   ): Promise<boolean>;
   /** Releases the lease if this holder has it. */
   release(ownerKey: string, holder: string): Promise<void>;
+  /** Who holds the lease, and until when (a lease past its time is free, whoever it names). */
+  holderOf(ownerKey: string): Promise<{ holder: string; until: number } | undefined>;
 }
 
 /** The queues of the steps `S`: a step message goes to the queue of the step it names. */

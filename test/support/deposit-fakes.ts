@@ -228,6 +228,10 @@ export class FakeDepositsTable {
     release: async (ownerKey, holder) => {
       if (this.leaseItems.get(ownerKey)?.holder === holder) this.leaseItems.delete(ownerKey);
     },
+    holderOf: async (ownerKey) => {
+      const held = this.leaseItems.get(ownerKey);
+      return held ? { ...held } : undefined;
+    },
   };
 
   /** Puts a deposit as it stands, as if earlier steps had written it. */

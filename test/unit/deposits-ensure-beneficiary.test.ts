@@ -600,6 +600,53 @@ describe('ensure-beneficiary', () => {
       expect(w.table.leaseItems.size).toBe(0);
     });
 
+    it("a second run of the deposit while the first holds the connection writes nothing: the first one's outcome lands", async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const answered = question.map((input) => ({ ...input, answer: '123456' }));
+      const pendingInput = {
+        providerOperationId: 'op-q',
+        userInputs: question,
+        expiresAt: w.clock.now() + 60_000,
+      };
+      const deposit = await atStep(w, banks.beneficiary, {
+        id: 'dep_twice',
+        pendingInput,
+        sealedAnswers: await w.vault.seal('dep_twice', answered),
+      });
+      claimOf(w, { depositId: deposit.id, claimedAt: pendingInput.expiresAt });
+      // The bank stopped waiting just before the answers came: nothing ran, the creation asks again.
+      let secondRun: Promise<void> | undefined;
+      const port = ctx.provider;
+      ctx.provider = {
+        ...port,
+        createBeneficiary: async (...args) => {
+          // A copy of the deposit's message (or the sweeper's re-drive) runs while this call is out.
+          secondRun = ensureBeneficiary(deposit, ctx);
+          await secondRun;
+          return port.createBeneficiary(...args);
+        },
+      };
+      w.provider.answer('createBeneficiary', answers.refusal('USER_INPUT_EXPIRED'));
+
+      await ensureBeneficiary(deposit, ctx);
+
+      // The first run's outcome is the deposit's: the question asked again, the answers spent once.
+      expect(secondRun).toBeDefined();
+      expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+      const after = w.table.current(deposit.id);
+      expect(after.history.map((entry) => entry.note)).not.toContain('connection busy');
+      expect(after).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary', reasks: 1 });
+      expect(after.sealedAnswers).toBeUndefined();
+      // The second run only sent the step again, for when the first run's lease ends (if it died).
+      expect(ctx.queues.sent[0]).toMatchObject({
+        message: { depositId: deposit.id, step: 'ensure-beneficiary', version: deposit.version, kind: 'run' },
+      });
+      expect(ctx.queues.sent[0]?.delaySeconds).toBeGreaterThanOrEqual(
+        settings.leaseMs / 1000 - settings.leasePatienceMs / 1000 - 1,
+      );
+    });
+
     it('gives the connection back when the deposit moved on while the bank asked', async () => {
       const w = world();
       const ctx = w.contexts.ensureBeneficiary();

@@ -19,12 +19,12 @@ import {
   ProviderRefusal,
   ProviderUnknownOutcome,
 } from '#shared/provider/client';
-import { keepLease, openCredentials, takeLease } from '../connection.ts';
+import { keepLease, leaseBusy, openCredentials, takeLease } from '../connection.ts';
 import { answerFor, pauseForInput } from '../input.ts';
 import { bankOf, type Deposit, isSource } from '../model.ts';
 import type { DepositCredentials } from '../ports.ts';
 import type { StepContext } from '../step-context.ts';
-import { advance, fail, waitForLease } from '../transitions.ts';
+import { advance, fail } from '../transitions.ts';
 import { wakeAt, wakeFollowers } from '../wake-ups.ts';
 import { walletOf } from '../wallets.ts';
 import { afterTransferRefusal, awaitOutcome, completeTransfer } from './transfer-outcomes.ts';
@@ -58,7 +58,7 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
   const credentials = await openCredentials(ctx, deposit);
   const lease = await takeLease(ctx, deposit);
   if (!lease) {
-    await waitForLease(ctx, deposit, 'transfer');
+    await leaseBusy(ctx, deposit, 'transfer');
     return;
   }
   const attempting = await advance(ctx, deposit, {
