@@ -114,6 +114,8 @@ function attemptOpenIn(deposit: Deposit): boolean {
 
 /** The deposits whose write this process has sent and not yet heard the answer of. */
 const writing = new Set<string>();
+/** The version of each deposit's write that opened its transfer attempt here. */
+const openedAt = new Map<string, number>();
 
 function wrapDeposits() {
   const records = DepositItems.prototype;
@@ -121,9 +123,15 @@ function wrapDeposits() {
   records.get = async function (this: DepositItems, depositId: string) {
     const deposit = await get.call(this, depositId);
     if (deposit) seen(deposit);
-    // Read without an open attempt (another process recorded its outcome): no longer open here,
-    // unless this process's own write of it is still on its way.
-    const stale = deposit && isOpen(deposit.id) && !attemptOpenIn(deposit) && !writing.has(deposit.id);
+    // Read without an open attempt at a later version than the attempt's (another process recorded
+    // its outcome): no longer open here. A read older than the attempt (sent before its write landed,
+    // answered after it), or one while this process's own write is on its way, closes nothing.
+    const stale =
+      deposit &&
+      isOpen(deposit.id) &&
+      !attemptOpenIn(deposit) &&
+      !writing.has(deposit.id) &&
+      deposit.version > (openedAt.get(deposit.id) ?? Number.NEGATIVE_INFINITY);
     if (deposit && stale) noteAttempt(deposit.id, deposit.ownerKey, false);
     return deposit;
   };
@@ -135,7 +143,10 @@ function wrapDeposits() {
     // in flight may have recorded it (the write lands, nobody hears), so its transfer may be unknown.
     const open = attemptOpenIn(deposit);
     const wasOpen = isOpen(deposit.id);
-    if (open) noteAttempt(deposit.id, deposit.ownerKey, true);
+    if (open) {
+      noteAttempt(deposit.id, deposit.ownerKey, true);
+      openedAt.set(deposit.id, deposit.version);
+    }
     writing.add(deposit.id);
     let saved = await save.call(this, deposit, expectedVersion).finally(() => writing.delete(deposit.id));
     if (saved) {
