@@ -9,8 +9,9 @@ import { EnvelopeError } from '#shared/provider/interface/errors';
 import { Administration, type AdministrationSettings } from './administration.ts';
 import type { HttpAnswer } from './answer.ts';
 import { styledAnswer } from './answer-style.ts';
-import { type EngineSettings, type OperationContext, OperationEngine } from './engine.ts';
+import { type EngineSettings, OperationEngine } from './engine.ts';
 import { type FaultedRequest, type FaultSettings, runOperationWithFault } from './faults.ts';
+import type { OperationContext } from './operation-spec.ts';
 import { bankOf } from './rules.ts';
 import type { ConnectionRecord, SandboxStore } from './store.ts';
 

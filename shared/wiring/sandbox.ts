@@ -11,7 +11,7 @@ import { SandboxTable } from '#shared/adapters/sandbox-table';
 import { sandboxConfig } from '#shared/config';
 import { logFault, parseJsonBody, sandboxHandler } from '#shared/middleware/sandbox-route';
 import type { HttpAnswer } from '#shared/sandbox/answer';
-import type { OperationContext } from '#shared/sandbox/engine';
+import type { OperationContext } from '#shared/sandbox/operation-spec';
 import { Sandbox } from '#shared/sandbox/sandbox';
 import { digest } from '#shared/secrets';
 

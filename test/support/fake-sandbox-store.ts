@@ -14,7 +14,7 @@ import { EnvelopeError } from '#shared/provider/interface/errors';
 import { ExchangeTokenResponse } from '#shared/provider/interface/responses';
 import { CreateSandboxUserResponse } from '#shared/sandbox/admin-schemas';
 import type { HttpAnswer } from '#shared/sandbox/answer';
-import type { OperationContext } from '#shared/sandbox/engine';
+import type { OperationContext } from '#shared/sandbox/operation-spec';
 import { Sandbox, type SandboxOptions } from '#shared/sandbox/sandbox';
 import {
   type AccountRecord,

@@ -11,8 +11,8 @@ import type {
   ListBeneficiariesRequest,
   ListedBeneficiary,
 } from '#shared/provider/interface/schemas';
-import type { OperationContext } from '../engine.ts';
 import { newId } from '../ids.ts';
+import type { OperationContext } from '../operation-spec.ts';
 import { bankOf, transferType, validIban } from '../rules.ts';
 import type { BeneficiaryRecord, ConnectionRecord, SandboxStore } from '../store.ts';
 

@@ -2,7 +2,7 @@
 import { currencyObject, fromMinorUnits } from '#shared/money';
 import { ProviderError } from '#shared/provider/interface/errors';
 import type { BalanceRequest } from '#shared/provider/interface/schemas';
-import type { OperationContext } from '../engine.ts';
+import type { OperationContext } from '../operation-spec.ts';
 
 export function getCardBalance(context: OperationContext, request: BalanceRequest) {
   const { connection, store } = context;

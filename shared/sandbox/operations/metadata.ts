@@ -1,6 +1,6 @@
 /** `/v1/metadata/accounts/get`: the bank's `accountsMetadata`, as the catalog states it. */
 import type { MetadataRequest } from '#shared/provider/interface/schemas';
-import type { OperationContext } from '../engine.ts';
+import type { OperationContext } from '../operation-spec.ts';
 import { bankOf } from '../rules.ts';
 
 export function getMetadata(context: OperationContext, request: MetadataRequest) {

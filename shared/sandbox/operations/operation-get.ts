@@ -7,8 +7,8 @@
 import { ProviderError } from '#shared/provider/interface/errors';
 import type { OperationGetRequest } from '#shared/provider/interface/schemas';
 import type { HttpAnswer } from '../answer.ts';
-import type { OperationContext } from '../engine.ts';
 import { type IdField, operationStateAt } from '../operation-records.ts';
+import type { OperationContext } from '../operation-spec.ts';
 import { bankOf } from '../rules.ts';
 import type { OperationRecord } from '../store.ts';
 import { beneficiariesAsOf } from './beneficiaries.ts';

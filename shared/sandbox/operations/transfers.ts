@@ -8,8 +8,8 @@
 import { normalizeIban } from '#shared/iban';
 import { ProviderError } from '#shared/provider/interface/errors';
 import type { AutoflowTransferRequest, TransferRequest } from '#shared/provider/interface/schemas';
-import type { OperationContext } from '../engine.ts';
 import { newTransferReference } from '../ids.ts';
+import type { OperationContext } from '../operation-spec.ts';
 import { bankOf, checkBalance, checkMinimum, minorUnits, transferType, validIban } from '../rules.ts';
 import type { TransferRecord } from '../store.ts';
 
