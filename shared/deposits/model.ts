@@ -244,6 +244,12 @@ export interface BeneficiaryClaim {
    * when the holder died with the creation's answer.
    */
   fittingBeforeCreation?: string[];
+  /**
+   * Recorded as created because the bank refused the caller's answers to the creation as spent
+   * (no operation waits for them): it may have run, or not (the bank stopped waiting). The look-up
+   * decides: listed, it ran; not listed, it never did, and it is created again.
+   */
+  unconfirmed?: boolean;
 }
 
 /** Whether this record is a payment source rather than a deposit. */

@@ -725,6 +725,57 @@ describe('ensure-beneficiary', () => {
       expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
       expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-9' });
     });
+
+    /**
+     * INVALID_OPERATION_ID to the answers: the operation no longer waits for them. It may have run
+     * (the answered call's outcome lost) or not (the bank stopped waiting, and a retry of that call
+     * whose outcome was lost used the wait up): the list decides. (The second failed before: the
+     * deposit failed BENEFICIARY_UNRESOLVED, "created but not listed", for a creation never made.)
+     */
+    it('spent answers, and the list shows it: the creation ran, and is used', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await answering(w, banks.beneficiary);
+      w.provider
+        .answer('createBeneficiary', answers.refusal('INVALID_OPERATION_ID'))
+        .answer('listBeneficiaries', listed({ id: 'ben-9', status: 'approved' }));
+
+      await ensureBeneficiary(deposit, ctx);
+      await ensureBeneficiary(w.table.current(deposit.id), ctx);
+
+      expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+      expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-9' });
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', beneficiaryId: 'ben-9' });
+      expect(w.table.claimItems.get(claimKey)?.unconfirmed).toBeUndefined();
+    });
+
+    it('spent answers, and the list does not show it: it never ran, and is created again (asked again)', async () => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await answering(w, banks.beneficiary);
+      w.provider
+        .answer('createBeneficiary', answers.refusal('INVALID_OPERATION_ID'), answers.question('op-r'))
+        .answer('listBeneficiaries', listed(), listed());
+
+      await ensureBeneficiary(deposit, ctx);
+      await ensureBeneficiary(w.table.current(deposit.id), ctx);
+      const again = w.table.current(deposit.id);
+
+      expect(again).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary', reasks: 1 });
+      expect(again.history.at(-1)?.note).toBe('the answered creation did not run: creating it again');
+      expect(again.beneficiaryLookupAt).toBeUndefined();
+      expect(w.table.heldClaim(claimKey)).toBeUndefined();
+
+      await ensureBeneficiary(again, ctx);
+
+      // A new creation, without the spent answers: the bank asks its question again.
+      expect(w.provider.callsOf('createBeneficiary')).toHaveLength(2);
+      expect(w.provider.callsOf('createBeneficiary')[1]?.[2]).toBeUndefined();
+      expect(w.table.current(deposit.id)).toMatchObject({
+        status: 'user_input_required',
+        pendingInput: { providerOperationId: 'op-r' },
+      });
+    });
   });
 
   /**

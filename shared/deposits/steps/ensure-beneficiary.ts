@@ -19,7 +19,15 @@
  */
 import { ProviderRefusal } from '#shared/provider/client';
 import { callUnderLease } from '../connection.ts';
-import { answerFor, askAgain, LATE_ANSWERS, pauseForInput, type Question, SPENT_ANSWERS } from '../input.ts';
+import {
+  answerFor,
+  askAgain,
+  LATE_ANSWERS,
+  MAX_REASKS,
+  pauseForInput,
+  type Question,
+  SPENT_ANSWERS,
+} from '../input.ts';
 import { type BeneficiaryClaim, bankOf, type Deposit } from '../model.ts';
 import { advance, fail, sendStep } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
@@ -160,9 +168,10 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     await askAgain(ctx, deposit, 'ensure-beneficiary', outcome);
     return;
   }
-  // The answered creation ran already (its outcome lost): as when the bank says it exists.
+  // No operation waits for the answers to the creation: it ran (its outcome lost), or the bank
+  // stopped waiting before it could. The list decides (`unconfirmed`), as when the bank says it exists.
   if (outcome instanceof ProviderRefusal && outcome.type === SPENT_ANSWERS) {
-    return lookUpLater(ctx, deposit, claim, 'the answered creation ran already', 0);
+    return lookUpLater(ctx, deposit, { ...claim, unconfirmed: true }, 'the answered creation ran already', 0);
   }
   if (outcome instanceof ProviderRefusal) {
     // It exists: an earlier attempt whose answer was lost created it. If this run listed (at a time
@@ -178,6 +187,9 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
     }
     return lookUpLater(ctx, deposit, claim, 'beneficiary exists', 0);
   }
+  if (outcome.kind === 'unlisted' && created?.unconfirmed && (deposit.reasks ?? 0) < MAX_REASKS) {
+    return createAgain(ctx, deposit);
+  }
   if (outcome.kind === 'unlisted' || outcome.kind === 'ambiguous') {
     const [type, msg] =
       outcome.kind === 'ambiguous'
@@ -191,9 +203,26 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
   if (outcome.kind === 'created')
     return lookUpLater(ctx, deposit, claim, 'beneficiary created', LOOK_UP_AGAIN_MS);
   const cooldownUntil = outcome.approved ? ctx.clock.now() : ctx.clock.now() + bank.coolDownMs;
-  const { lookupAt: _found, fittingBeforeCreation: _told, ...record } = claim;
+  const { lookupAt: _found, fittingBeforeCreation: _told, unconfirmed: _decided, ...record } = claim;
   await ctx.claims.update({ ...record, state: 'created', beneficiaryId: outcome.id, cooldownUntil });
   return useBeneficiary(ctx, deposit, outcome.id, cooldownUntil, true);
+}
+
+/**
+ * The answered creation the bank refused as spent is not in the list: it never ran. Our record of it
+ * goes (if it still has no id), and the deposit creates it again, without the spent answers (the
+ * bank asks again); counted with the questions asked again, and failed past them.
+ */
+async function createAgain(ctx: EnsureBeneficiaryContext, deposit: Deposit) {
+  await ctx.claims.forget(deposit.ownerKey, deposit.walletAccountId);
+  const changes = {
+    beneficiaryLookupAt: undefined,
+    pendingInput: undefined,
+    sealedAnswers: undefined,
+    reasks: (deposit.reasks ?? 0) + 1,
+  };
+  const next = await advance(ctx, deposit, changes, 'the answered creation did not run: creating it again');
+  if (next) await sendStep(ctx, next, 'ensure-beneficiary');
 }
 
 /**
