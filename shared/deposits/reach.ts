@@ -58,7 +58,8 @@ export interface Reach {
 
 /**
  * What a create route touches (a deposit's, a payment source's): the record and its idempotency
- * record, its credentials sealed, the first step's message; a resumed one's connection and claim.
+ * record, its credentials sealed, the first step's message (the remembered bank and our beneficiary
+ * record say which); a resumed one's connection and claim.
  */
 const starting = {
   sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
@@ -66,7 +67,9 @@ const starting = {
   credentials: 'seal',
   deposits: 'write',
   idempotency: true,
-  claims: ['release'],
+  // A deposit whose way is known (the bank remembered, the beneficiary on record) starts at the transfer.
+  claims: ['read', 'release'],
+  banks: ['recall'],
   // A source failed here (its answers refused past the re-asks) wakes its followers.
   sharedWakes: ['take'],
   leases: true,

@@ -2,7 +2,8 @@
  * The deposits API's create (and the sources API's): starts a deposit, or answers for the one its
  * idempotency key started.
  *   1. the wallet account, and the amount in its currency's minor units, at most the account's largest;
- *   2. the deposit and its idempotency record, written together, credentials sealed;
+ *   2. the deposit and its idempotency record, written together, credentials sealed: at
+ *      resolve-bank, or at the transfer when its way there is known (`known-route.ts`);
  *   3. the first step's message;
  *   4. a repeat of the same request answers the same deposit; a repeat with `userInputs` resumes
  *      a deposit waiting for them, at the step that asked.
@@ -12,6 +13,7 @@ import { AmountError, fromMinorUnits, toMinorUnits } from '#shared/money';
 import type { UserInput } from '#shared/provider/interface/schemas';
 import { digest } from '#shared/secrets';
 import { DepositError } from './errors.ts';
+import { type KnownRouteContext, knownRoute } from './known-route.ts';
 import { type Deposit, depositView, isSource } from './model.ts';
 import type {
   CredentialSealer,
@@ -36,7 +38,9 @@ export interface StartDeposit {
   userInputs?: UserInput[] | undefined;
 }
 
-export interface StartContext extends FailContext {
+export interface StartContext extends Omit<FailContext, 'claims'> {
+  claims: FailContext['claims'] & KnownRouteContext['claims'];
+  banks: KnownRouteContext['banks'];
   idempotency: IdempotencyRecords;
   vault: CredentialSealer;
   wallets: Wallets;
@@ -67,7 +71,8 @@ export async function startDeposit(request: StartDeposit, ctx: StartContext) {
     senderId: request.senderID,
     walletAccountId: wallet.id,
   });
-  return begin(ctx, deposit, request, depositView);
+  const route = await knownRoute(ctx, deposit, wallet, deposit.createdAt);
+  return begin(ctx, { ...deposit, ...route }, request, depositView);
 }
 
 export type StartSource = Omit<StartDeposit, 'amount' | 'senderID'>;
@@ -156,7 +161,7 @@ async function begin<V>(
   const outcome = await ctx.idempotency.createOnce(record);
   if (outcome.created) {
     ctx.observer?.transitioned(record.status, record.step);
-    await sendStep(ctx, record, 'resolve-bank');
+    await sendStep(ctx, record, record.step === 'transfer' ? 'transfer' : 'resolve-bank');
     return { started: true, view: view(record, now) };
   }
   const existing = outcome.depositId ? await ctx.deposits.get(outcome.depositId) : undefined;

@@ -10,6 +10,7 @@ export async function startPorts(name: 'create' | 'createSource'): Promise<Start
   return {
     ...failPorts(name),
     idempotency: tableEntities.idempotency(),
+    banks: tableEntities.banks(),
     vault: credentialVault(),
     wallets: wallets(),
     queues: queuesOf(name),

@@ -169,7 +169,7 @@ describe('npm run demo -- --source SANDBOX_COOLDOWN --skip-cooldown', () => {
     expect(stdout).toMatch(/--skip-cooldown: the local clock moved 8\d{4} s forward/);
     expect((await clockNow()) - before).toBeGreaterThan(23.9 * 3_600_000);
     const deposit = stdout.slice(stdout.indexOf('Ready: deposits into this wallet account'));
-    expect(deposit).toContain('bank remembered');
+    expect(deposit).toContain('bank and beneficiary remembered');
     expect(deposit).not.toContain('wait-cooldown');
     expect(deposit).toMatch(/Done\. Transfer reference TRF\w+/);
   });

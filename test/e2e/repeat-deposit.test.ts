@@ -29,10 +29,9 @@ describe('a repeat deposit', () => {
     // assess
     expect(done.status).toBe('done');
     expect(done.history.map((entry: { step: string; note?: string }) => [entry.step, entry.note])).toEqual([
-      ['resolve-bank', undefined],
-      ['ensure-beneficiary', 'bank remembered: Sandbox Beneficiary Bank'],
-      // Our record of the beneficiary: no list, no creation.
-      ['transfer', undefined],
+      // The bank remembered and our record of the beneficiary: no metadata, no list, no creation,
+      // and the deposit starts at the transfer.
+      ['transfer', 'bank and beneficiary remembered: Sandbox Beneficiary Bank'],
       ['reconcile', expect.stringMatching(/^transfer submitted as operation op_/)],
       ['completed', undefined],
     ]);

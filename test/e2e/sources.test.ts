@@ -114,11 +114,16 @@ describe('a payment source on every sandbox bank', () => {
       expect(calls).toEqual(asksOnTransfer ? [transferPath, transferPath] : [transferPath]);
       const history = done.history as Entry[];
       expect(history.some((entry) => entry.status === 'user_input_required')).toBe(asksOnTransfer);
-      expect(history[1]?.note).toMatch(/^bank remembered/);
+      // The source left the bank and the beneficiary on record: the deposit starts at the transfer.
+      expect(history[0]).toMatchObject({
+        step: 'transfer',
+        note: beneficiary
+          ? expect.stringMatching(/^bank and beneficiary remembered/)
+          : expect.stringMatching(/^bank remembered/),
+      });
       expect(history.map((entry) => entry.step)).not.toContain('wait-cooldown');
-      expect(history.filter((entry) => entry.step === 'ensure-beneficiary')).toHaveLength(
-        beneficiary ? 1 : 0,
-      );
+      expect(history.map((entry) => entry.step)).not.toContain('resolve-bank');
+      expect(history.map((entry) => entry.step)).not.toContain('ensure-beneficiary');
       expect((await stateOf(user)).transfers).toHaveLength(1);
     },
   );

@@ -249,6 +249,7 @@ export function world() {
         ...base,
         ...failing(sent),
         idempotency: table.idempotency,
+        banks: table.banks,
         vault,
         wallets,
         queues: sent,

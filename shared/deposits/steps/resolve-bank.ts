@@ -9,13 +9,12 @@
  *   4. records the bank's facts, and moves to ensure-beneficiary when the bank wants beneficiaries
  *      created, else straight to the transfer.
  */
-import { isCurrencyCode, toMinorUnits } from '#shared/money';
 import { ProviderRefusal } from '#shared/provider/client';
-import { periodMs } from '#shared/provider/interface/period';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
+import { bankFactsOf, checkBounds } from '../bank-facts.ts';
 import { callUnderLease } from '../connection.ts';
 import { answerFor, askAgain, asksAgain, LATE_ANSWERS, pauseForInput, SPENT_ANSWERS } from '../input.ts';
-import { type BankFacts, type Deposit, isSource, type WalletAccount } from '../model.ts';
+import { type Deposit, isSource } from '../model.ts';
 import type { StepContext } from '../step-context.ts';
 import { advance, fail, sendStep } from '../transitions.ts';
 import { walletOf } from '../wallets.ts';
@@ -77,45 +76,9 @@ async function goOn(
     return;
   }
 
-  const bank: BankFacts = {
-    swiftCode: accountsMetadata.swiftCode,
-    bankName: accountsMetadata.bankName,
-    isCreateBeneficiaryEndpointRequired: accountsMetadata.isCreateBeneficiaryEndpointRequired,
-    hidesNewBeneficiaries: !accountsMetadata.willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod,
-    coolDownMs: periodMs(accountsMetadata.beneficiaryCoolDownPeriod),
-  };
+  const bank = bankFactsOf(accountsMetadata);
   const step = bank.isCreateBeneficiaryEndpointRequired ? 'ensure-beneficiary' : 'transfer';
   const changes: Partial<Deposit> = { step, bank, pendingInput: undefined, sealedAnswers: undefined };
   const next = await advance(ctx, deposit, changes, `${said}: ${bank.bankName}`);
   if (next) await sendStep(ctx, next, step);
-}
-
-/**
- * The bank's minimum for this transfer, and a currency the bank handles: a bank that publishes no
- * bounds in the wallet's currency has not said it moves that currency, so the money is not sent.
- */
-export function checkBounds(
-  metadata: AccountsMetadata,
-  wallet: WalletAccount,
-  amountMinor: number | undefined,
-) {
-  const sameBank = (code: string) => code.trim().toUpperCase().slice(0, 8);
-  const type = sameBank(wallet.inline.swiftCode) === sameBank(metadata.swiftCode) ? 'same' : 'local';
-  const bounds = metadata.transferBounds.filter((bound) => bound.currency.code === wallet.currency);
-  if (bounds.length === 0) {
-    return { type: 'CURRENCY_NOT_SUPPORTED', msg: `The bank does not transfer ${wallet.currency}` };
-  }
-  const bound = bounds.find((candidate) => candidate.type === type);
-  if (
-    bound &&
-    amountMinor !== undefined &&
-    isCurrencyCode(wallet.currency) &&
-    amountMinor < toMinorUnits(bound.minimum, wallet.currency)
-  ) {
-    return {
-      type: 'AMOUNT_BELOW_MINIMUM',
-      msg: `The bank's minimum for a ${type} transfer is ${bound.minimum} ${wallet.currency}`,
-    };
-  }
-  return undefined;
 }
