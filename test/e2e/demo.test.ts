@@ -37,7 +37,7 @@ describe('npm run demo', () => {
     expect(stdout).toMatch(/source src_\w+ accepted/);
     expect(stdout).toMatch(/cool-down: \d+ s left/);
     const deposit = stdout.slice(stdout.indexOf('Ready: deposits into this wallet account'));
-    expect(deposit).toContain('bank remembered');
+    expect(deposit).toContain('bank and beneficiary remembered');
     expect(deposit).not.toContain('wait-cooldown');
     expect(deposit).not.toContain('cool-down:');
     expect(deposit).toMatch(/Done\. Transfer reference TRF\w+/);
