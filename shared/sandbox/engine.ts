@@ -22,7 +22,7 @@ import { badRequest, ProviderError } from '#shared/provider/interface/errors';
 import type { HttpAnswer } from './answer.ts';
 import { questionsAsked } from './catalog.ts';
 import { newId } from './ids.ts';
-import { answerOf, failedEnvelope, fingerprint, type IdField, isExpiredWait } from './operation-records.ts';
+import { answerOf, failedEnvelope, fingerprint, isExpiredWait } from './operation-records.ts';
 import type { OperationContext, OperationSpec } from './operation-spec.ts';
 import { afterWrongAnswer, answeredRightly, askedOf, questionsOf, waitingOperation } from './questions.ts';
 import { bankOf } from './rules.ts';
