@@ -1,6 +1,6 @@
 /**
  * The CDK app (`npx cdk deploy`): the same topology as `npm start`, on AWS. Settings come from the
- * CDK context; see infra/cdk/config.ts and docs/deploying.md.
+ * CDK context; see infra/cdk/context.ts (the keys) and docs/deploying.md.
  */
 import { App } from 'aws-cdk-lib';
 import { DeploymentConfigError } from './cdk/config.ts';

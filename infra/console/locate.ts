@@ -4,7 +4,7 @@
  * The arguments follow the CDK's: `-c stage=dev`, `-c region=eu-west-1` (or `--context key=value`).
  */
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { stages } from '#infra/cdk/config';
+import { stages } from '#infra/cdk/context';
 
 export interface ConsoleArgs {
   url?: string;

@@ -18,7 +18,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { Stage } from '../cdk/config.ts';
+import type { Stage } from '../cdk/context.ts';
 import { credentialsRoleName, withTheVaultsContext } from '../cdk/credentials.ts';
 import type { FunctionSettings, QueueKey, SecretKey, TableKey } from '../cdk/settings.ts';
 import { notifyingAlarm } from './alarms.ts';

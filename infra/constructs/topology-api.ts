@@ -15,7 +15,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { ApiSpec } from '#infra/topology';
-import type { RouteThrottle, Stage } from '../cdk/config.ts';
+import type { RouteThrottle } from '../cdk/config.ts';
+import type { Stage } from '../cdk/context.ts';
 import { apiThrottle } from '../cdk/settings.ts';
 import { notifyingAlarm } from './alarms.ts';
 

@@ -6,7 +6,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import type { TableSpec } from '#infra/topology';
-import type { Stage } from '../cdk/config.ts';
+import type { Stage } from '../cdk/context.ts';
 
 export function topologyTable(scope: Construct, id: string, spec: TableSpec, stage: Stage): dynamodb.Table {
   const production = stage === 'prod';
