@@ -15,7 +15,6 @@ import { SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import {
   depositsApi,
-  operatorApi,
   outbox,
   queues,
   scheduleGroup,
@@ -31,6 +30,7 @@ import { DepositsMonitoring } from '../constructs/deposits-monitoring.ts';
 import { HandlerFunction } from '../constructs/handler-function.ts';
 import { TopologyApi } from '../constructs/topology-api.ts';
 import type { DepositsStatefulStack } from './deposits-stateful-stack.ts';
+import { addOperatorApi } from './operator-access.ts';
 
 /** The one deposits route open to anyone: the health check, which reads nothing and answers `ok`. */
 export const depositsOpenRoute = 'GET /health';
@@ -237,44 +237,11 @@ export class DepositsStatelessStack extends Stack {
       });
     }
 
-    // The operators: their IAM identity (SigV4) on every route, `$default` too; no route is open.
-    this.operatorApi = new TopologyApi(this, 'OperatorApi', {
-      spec: operatorApi,
-      functionOf: (handler) => functionOf(handler).function,
-      name: `${config.prefix}-operator`,
+    this.operatorApi = addOperatorApi(this, {
+      prefix: config.prefix,
       stage: config.stage,
       alarmTopic: stateful.alarmTopic,
-      alarmOnServerErrors: true,
-      access: { authorizer: new HttpIamAuthorizer(), openRoutes: [] },
-    });
-    new CfnOutput(this, 'OperatorApiUrl', {
-      value: this.operatorApi.url,
-      description: 'The operator API (IAM: sign with SigV4)',
-    });
-    // Two powers: reading (list, get, the queues) and acting (resolve, cancel, redrive, and reading).
-    const invoke = (routes: typeof operatorApi.routes) =>
-      new iam.PolicyStatement({
-        actions: ['execute-api:Invoke'],
-        resources: routes.map((route) =>
-          this.operatorApi.api.arnForExecuteApi(route.method, route.path, '$default'),
-        ),
-      });
-    const readerPolicy = new iam.ManagedPolicy(this, 'OperatorApiReaderPolicy', {
-      description: `Reads through the ${config.prefix} operator API: list, get, queues (attach it to the operators' role)`,
-      statements: [invoke(operatorApi.routes.filter((route) => !route.acts))],
-    });
-    const actorPolicy = new iam.ManagedPolicy(this, 'OperatorApiActorPolicy', {
-      description: `Reads and acts through the ${config.prefix} operator API: resolve, cancel, redrive too (attach it to the role of the operators who act)`,
-      statements: [invoke(operatorApi.routes)],
-    });
-    new CfnOutput(this, 'OperatorApiReaderPolicyArn', {
-      value: readerPolicy.managedPolicyArn,
-      description: "Attach to the operators' IAM role: they may read through the operator API (SigV4)",
-    });
-    new CfnOutput(this, 'OperatorApiActorPolicyArn', {
-      value: actorPolicy.managedPolicyArn,
-      description:
-        'Attach to the IAM role of the operators who act: they may also resolve, cancel and redrive (SigV4)',
+      functionOf: (handler) => functionOf(handler).function,
     });
 
     this.monitoring = new DepositsMonitoring(this, 'Monitoring', {
