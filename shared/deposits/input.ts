@@ -150,11 +150,13 @@ export async function askAgain<S extends WorkStep>(
   refusal: { type: string; msg: string },
   /** What else changes with the question asked again (the transfer forgets its attempt). */
   also: Partial<Deposit> = {},
+  /** The history's note, when the refusal's type does not say why. */
+  note = `answers refused (${refusal.type}): asking again`,
 ) {
   const reasks = deposit.reasks ?? 0;
   if (reasks >= MAX_REASKS) return fail(ctx, deposit, refusal.type, refusal.msg, also);
   const changes = { ...also, step, pendingInput: undefined, sealedAnswers: undefined, reasks: reasks + 1 };
-  const next = await advance(ctx, deposit, changes, `answers refused (${refusal.type}): asking again`);
+  const next = await advance(ctx, deposit, changes, note);
   if (next) await sendStep(ctx, next, step);
 }
 

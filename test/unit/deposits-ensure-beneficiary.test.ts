@@ -69,6 +69,28 @@ function beneficiaryOf(w: World) {
   return w.wallets.find('wallet-aed')?.beneficiary;
 }
 
+/** The caller's OTP answer, as sealed on the deposit and sent back to the bank. */
+const answered = question.map((input) => ({ ...input, answer: '123456' }));
+
+/**
+ * A deposit `id` at ensure-beneficiary with the caller's answers to the creation's question (asked
+ * as `op-q`, a minute left), holding the creation claim until then.
+ */
+async function answering(w: World, bank: BankFacts, id = 'dep_answering') {
+  const pendingInput = {
+    providerOperationId: 'op-q',
+    userInputs: question,
+    expiresAt: w.clock.now() + 60_000,
+  };
+  const deposit = await atStep(w, bank, {
+    id,
+    pendingInput,
+    sealedAnswers: await w.vault.seal(id, answered),
+  });
+  claimOf(w, { depositId: deposit.id, claimedAt: pendingInput.expiresAt });
+  return deposit;
+}
+
 describe('ensure-beneficiary', () => {
   describe('our record says the beneficiary was created', () => {
     it('uses it without calling the provider, and waits out the cool-down still running', async () => {
@@ -568,19 +590,9 @@ describe('ensure-beneficiary', () => {
     it('answers with the sealed answers: createBeneficiary gets them, and the list gives the id', async () => {
       const w = world();
       const ctx = w.contexts.ensureBeneficiary();
-      const answered = question.map((input) => ({ ...input, answer: '123456' }));
-      const pendingInput = {
-        providerOperationId: 'op-q',
-        userInputs: question,
-        expiresAt: w.clock.now() + 60_000,
-      };
-      const deposit = await atStep(w, banks.beneficiary, {
-        id: 'dep_answered',
-        pendingInput,
-        sealedAnswers: await w.vault.seal('dep_answered', answered),
-      });
-      claimOf(w, { depositId: deposit.id, claimedAt: pendingInput.expiresAt });
-      w.table.leaseItems.set(ownerKey, { holder: `${deposit.id}#own`, until: pendingInput.expiresAt });
+      const deposit = await answering(w, banks.beneficiary, 'dep_answered');
+      const until = deposit.pendingInput?.expiresAt ?? 0;
+      w.table.leaseItems.set(ownerKey, { holder: `${deposit.id}#own`, until });
       w.provider
         .answer('createBeneficiary', created('ref-1'))
         .answer('listBeneficiaries', listed({ id: 'ben-1' }));
@@ -603,18 +615,7 @@ describe('ensure-beneficiary', () => {
     it("a second run of the deposit while the first holds the connection writes nothing: the first one's outcome lands", async () => {
       const w = world();
       const ctx = w.contexts.ensureBeneficiary();
-      const answered = question.map((input) => ({ ...input, answer: '123456' }));
-      const pendingInput = {
-        providerOperationId: 'op-q',
-        userInputs: question,
-        expiresAt: w.clock.now() + 60_000,
-      };
-      const deposit = await atStep(w, banks.beneficiary, {
-        id: 'dep_twice',
-        pendingInput,
-        sealedAnswers: await w.vault.seal('dep_twice', answered),
-      });
-      claimOf(w, { depositId: deposit.id, claimedAt: pendingInput.expiresAt });
+      const deposit = await answering(w, banks.beneficiary, 'dep_twice');
       // The bank stopped waiting just before the answers came: nothing ran, the creation asks again.
       let secondRun: Promise<void> | undefined;
       const port = ctx.provider;
@@ -671,22 +672,6 @@ describe('ensure-beneficiary', () => {
    * that hides them. (Both failed before the fix: the step never listed after an answered creation.)
    */
   describe('an answered creation refused as existing', () => {
-    async function answering(w: World, bank: BankFacts) {
-      const answered = question.map((input) => ({ ...input, answer: '123456' }));
-      const pendingInput = {
-        providerOperationId: 'op-q',
-        userInputs: question,
-        expiresAt: w.clock.now() + 60_000,
-      };
-      const deposit = await atStep(w, bank, {
-        id: 'dep_answering',
-        pendingInput,
-        sealedAnswers: await w.vault.seal('dep_answering', answered),
-      });
-      claimOf(w, { depositId: deposit.id, claimedAt: pendingInput.expiresAt });
-      return deposit;
-    }
-
     it('at a bank that hides new ones, is looked up in the list after the cool-down', async () => {
       const w = world();
       const ctx = w.contexts.ensureBeneficiary();
@@ -878,7 +863,6 @@ describe('ensure-beneficiary', () => {
         pendingInput: { providerOperationId: 'op-list', operation: 'list' },
         beneficiaryLookupAt: w.clock.now(),
       });
-      const answered = question.map((input) => ({ ...input, answer: '123456' }));
       const withAnswers = { ...asking, sealedAnswers: await w.vault.seal(asking.id, answered) };
       w.table.put(withAnswers);
       w.provider.answer('listBeneficiaries', listed({ id: 'ben-6', status: 'approved' }));

@@ -215,14 +215,9 @@ export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiary
  */
 async function createAgain(ctx: EnsureBeneficiaryContext, deposit: Deposit) {
   await ctx.claims.forget(deposit.ownerKey, deposit.walletAccountId);
-  const changes = {
-    beneficiaryLookupAt: undefined,
-    pendingInput: undefined,
-    sealedAnswers: undefined,
-    reasks: (deposit.reasks ?? 0) + 1,
-  };
-  const next = await advance(ctx, deposit, changes, 'the answered creation did not run: creating it again');
-  if (next) await sendStep(ctx, next, 'ensure-beneficiary');
+  const refusal = { type: SPENT_ANSWERS, msg: 'The answered creation did not run' };
+  const note = 'the answered creation did not run: creating it again';
+  await askAgain(ctx, deposit, 'ensure-beneficiary', refusal, { beneficiaryLookupAt: undefined }, note);
 }
 
 /**
