@@ -178,6 +178,26 @@ export const faultKinds: FaultKind[] = [
     weight: 0.5,
   },
   {
+    // A provider that echoes the operation's id in every failed envelope: a refusal of the read that
+    // names the transfer's operation, with a type that does not refuse a transfer. Read again, never
+    // "nothing moved" (the transfer is done at the bank).
+    kind: 'operation-read-refused-named',
+    applies: withBeneficiaries,
+    rule: (random) => ({
+      path: paths.operation,
+      outcome: 'refusal',
+      ...random.pick([
+        { status: 409, type: 'OPERATION_MISMATCH' },
+        { status: 400, type: 'INVALID_ACCESS_CODE' },
+        { status: 401, type: 'UNAUTHORIZED' },
+        { status: 403, type: 'BAD_REQUEST' },
+      ] as const),
+      namesOperation: true,
+      times: random.int(1, 2),
+    }),
+    weight: 0.5,
+  },
+  {
     kind: 'transfer-429',
     applies: anyBank,
     rule: (random, bank) => ({

@@ -74,6 +74,32 @@ describe('reconcile', () => {
     expect((await stateOf(user)).transfers).toHaveLength(1);
   });
 
+  it.for([
+    { type: 'OPERATION_MISMATCH', status: 409 },
+    { type: 'INVALID_ACCESS_CODE', status: 400 },
+  ])(
+    'a read refused $status $type, naming the operation: not a refusal of the transfer; read again, done, one transfer',
+    async ({ type, status }) => {
+      // prepare: the transfer is done at the bank; its first two reads are refused with an envelope
+      // that names the transfer's operation (a provider that echoes the id in every failure)
+      const user = await createUser('SANDBOX_BENEFICIARY');
+      const refusal = { path: OPERATION_GET, outcome: 'refusal', status, type, namesOperation: true };
+      await setFaults(user, [{ ...refusal, times: 2 }]);
+
+      // act
+      const started = await startDeposit(user, { amount: 43 });
+      const done = await depositWhen(user, started.body.operationID, undefined, 30_000);
+
+      // assess: the fault fired, the deposit did not believe it, and the money moved once
+      const notes = notesAt(done, 'reconcile');
+      expect(notes, JSON.stringify(notes)).toContain(
+        `transfer outcome, read 1: the read was refused (${type})`,
+      );
+      expect(done).toMatchObject({ status: 'done', reference: expect.any(String) });
+      expect((await stateOf(user)).transfers).toHaveLength(1);
+    },
+  );
+
   it('the operation refused by the bank (insufficient balance): failed with its type, nothing moved', async () => {
     // prepare
     const user = await createUser('SANDBOX_BENEFICIARY', { balance: 10 });

@@ -8,6 +8,7 @@ import type { Deposit } from '#shared/deposits/model';
 import { MAX_POLLS, reconcile } from '#shared/deposits/steps/reconcile';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { pollDelaySeconds } from '#shared/deposits/steps/transfer-outcomes';
+import { ProviderRefusal } from '#shared/provider/client';
 import { answers, asked, banks, credentials, ownerKey, settings, world } from '../support/deposit-world.ts';
 
 type World = ReturnType<typeof world>;
@@ -214,6 +215,54 @@ describe('reconcile', () => {
     expect(Math.max(...delays)).toBe(900);
     expect(pollDelaySeconds(40)).toBe(900);
   });
+
+  it.for([
+    { type: 'TOKEN_EXPIRED', status: 401 },
+    { type: 'FORBIDDEN', status: 403 },
+    { type: 'OPERATION_MISMATCH', status: 409 },
+    { type: 'INVALID_ACCESS_CODE', status: 400 },
+    { type: 'SOMETHING_NEW', status: 422 },
+    { type: 'INSUFFICIENT_BALANCE', status: 429 },
+  ])(
+    'a refusal of the read naming the operation ($type, $status), not one that refuses a transfer: read again, the attempt kept',
+    async ({ type, status }) => {
+      // prepare: a provider that echoes the operation's id in every failed envelope
+      const w = world();
+      const ctx = w.contexts.reconcile();
+      const deposit = await atReconcile(w, { polls: 3 });
+      const held = { holder: `${deposit.id}#own`, until: w.clock.now() + 10_000 };
+      w.table.leaseItems.set(ownerKey, held);
+      w.provider.answer('getOperation', new ProviderRefusal(type, type, status, 'op-7'));
+
+      // act
+      await reconcile(deposit, ctx);
+
+      // assess: nothing says the transfer was refused; it may have moved the money
+      const after = w.table.current(deposit.id);
+      expect(after).toMatchObject({ status: 'initialized', step: 'reconcile', polls: 4 });
+      expect(after.transferAttempt).toBeDefined();
+      expect(after.transferOperationId).toBe('op-7');
+      expect(after.history.at(-1)?.note).toBe(`transfer outcome, read 4: the read was refused (${type})`);
+      expect(w.table.leaseItems.get(ownerKey)).toEqual(held);
+      expect(w.events.types()).toEqual([]);
+    },
+  );
+
+  it.for(['INSUFFICIENT_BALANCE', 'AMOUNT_BELOW_MINIMUM', 'INVALID_BENEFICIARY_ID', 'INVALID_MFA'])(
+    'the operation refused as a transfer is (%s): nothing moved, the attempt closed',
+    async (type) => {
+      const w = world();
+      const ctx = w.contexts.reconcile();
+      const deposit = await atReconcile(w);
+      w.provider.answer('getOperation', new ProviderRefusal(type, type, 422, 'op-7'));
+
+      await reconcile(deposit, ctx);
+
+      const after = w.table.current(deposit.id);
+      expect(after).toMatchObject({ status: 'failed', failure: { type } });
+      expect(after.transferAttempt).toBeUndefined();
+    },
+  );
 
   it('refused by the bank (insufficient balance): nothing moved, the deposit fails with its type', async () => {
     const w = world();

@@ -3,12 +3,13 @@
  * read of an operation, the provider's public documentation names this one; by the id recorded with
  * its submission's answer) until the bank says how it ended:
  *   1. done: the deposit is done with the bank's reference;
- *   2. refused (a refusal that names the transfer's operation, not "later"): nothing moved; another
- *      try where the bank says how, a failure otherwise;
+ *   2. refused (a refusal that names the transfer's operation, with a type that refuses a transfer,
+ *      `TRANSFER_REFUSALS`, not "later"): nothing moved; another try where the bank says how, a
+ *      failure otherwise;
  *   3. a question for the caller: the deposit waits for input at the transfer, which answers it, its
  *      time counted from the submission (when the bank began waiting); found too late, asked again;
  *   4. still running, or the read itself failed (no answer, a server error, the read refused, a 429
- *      or a busy connection, any refusal that does not name the transfer's operation): read again
+ *      or a busy connection, any other refusal, whatever it names): read again
  *      after a delay that doubles, up to 15 minutes, and no sooner than a refusal's Retry-After
  *      (within those 15 minutes); after `MAX_POLLS` reads the deposit fails
  *      TRANSFER_OUTCOME_UNKNOWN with the operation's id, for an operator to resolve.
@@ -29,20 +30,25 @@ export type ReconcileContext = StepContext<'reconcile'>;
 export const MAX_POLLS = 30;
 
 /**
- * Refusals about the read itself, whatever they name: the read is made again. A refusal is the
- * bank's refusal of the transfer only when it names the transfer's own operation and is none of
- * these, nor "later" (`saysLater`: a 429 of any type, a busy connection); any other (a 429, a 403, a
- * token refused, an envelope that names no operation) says nothing of the transfer, whose attempt
- * stays on record.
+ * The refusals that say the bank refused the transfer itself, and so that nothing moved: read back,
+ * one of these ends the attempt when it names the transfer's own operation and is not "later"
+ * (`saysLater`: a 429 of any type, a busy connection). Any other refusal of the read, whatever it
+ * names (a token refused, a 403, a 409, a type never seen), says nothing of the transfer: a provider
+ * may echo the operation's id in every failed envelope. It is read again, and past `MAX_POLLS` its
+ * outcome stays unknown, for an operator; never "nothing moved", which a caller could retry.
  */
-const READ_REFUSALS = new Set([
-  'BAD_REQUEST',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'INVALID_OPERATION_ID',
-  'NOT_FOUND',
-  'PAYLOAD_TOO_LARGE',
-  'TOO_MANY_REQUESTS',
+export const TRANSFER_REFUSALS: ReadonlySet<string> = new Set([
+  'INSUFFICIENT_BALANCE',
+  'AMOUNT_BELOW_MINIMUM',
+  'BENEFICIARY_REQUIRED',
+  'BENEFICIARY_NOT_SUPPORTED',
+  'BENEFICIARY_DETAILS_REQUIRED',
+  'BENEFICIARY_DETAILS_MISMATCH',
+  'BENEFICIARY_COOL_DOWN_PERIOD',
+  'INVALID_BENEFICIARY_ID',
+  // The bank's wait for the caller's answer ran out, or the answer was wrong: the operation failed.
+  LATE_ANSWERS,
+  'INVALID_MFA',
 ]);
 
 export async function reconcile(deposit: Deposit, ctx: ReconcileContext): Promise<void> {
@@ -90,7 +96,7 @@ export async function reconcile(deposit: Deposit, ctx: ReconcileContext): Promis
 function refusesTransfer(refusal: ProviderRefusal, operationID: string): boolean {
   // "Later" on the read (a 429 whatever its type, a busy connection) is later for the read: it says
   // nothing of the transfer, which is never sent again on it.
-  return refusal.operationId === operationID && !READ_REFUSALS.has(refusal.type) && !saysLater(refusal);
+  return refusal.operationId === operationID && TRANSFER_REFUSALS.has(refusal.type) && !saysLater(refusal);
 }
 
 /**
