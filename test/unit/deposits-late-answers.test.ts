@@ -185,6 +185,81 @@ describe('the bank stopped waiting for the answer: the transfer asks again', () 
   });
 });
 
+/**
+ * Spent answers on an answered transfer: the bank refuses them INVALID_OPERATION_ID, as no operation
+ * waits for them. The answered transfer may have run (its outcome lost with a run that died): its
+ * own record is read, and nothing else says "nothing moved". (These failed before: the deposit
+ * failed INVALID_OPERATION_ID, its attempt erased, a caller free to send the money again.)
+ */
+describe('spent answers on an answered transfer', () => {
+  it.for([
+    { label: 'to a beneficiary', overrides: {}, call: 'createTransfer' },
+    {
+      label: 'inline',
+      overrides: { bank: banks.noBeneficiary, beneficiaryId: undefined },
+      call: 'createAutoflowTransfer',
+    },
+  ] as const)(
+    '$label: the answered operation is read, the attempt kept, no failure',
+    async ({ overrides, call }) => {
+      // prepare
+      const w = world();
+      const ctx = w.contexts.transfer();
+      const deposit = await answeredAtTransfer(w, overrides);
+      w.provider.answer(call, answers.refusal('INVALID_OPERATION_ID'));
+
+      // act
+      await transfer(deposit, ctx);
+
+      // assess
+      const after = w.table.current(deposit.id);
+      expect(after).toMatchObject({ status: 'initialized', step: 'reconcile', transferOperationId: 'op-q' });
+      expect(after.transferAttempt).toBeDefined();
+      expect(after.sealedAnswers).toBeUndefined();
+      expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['reconcile']);
+      expect(w.events.types()).toEqual([]);
+    },
+  );
+
+  it('its record says done: done with its reference, one submission', async () => {
+    const w = world();
+    const deposit = await answeredAtTransfer(w);
+    w.provider.answer('createTransfer', answers.refusal('INVALID_OPERATION_ID'));
+    w.provider.answer('getOperation', answers.done({ reference: 'REF-Q' }, 'op-q'));
+
+    await transfer(deposit, w.contexts.transfer());
+    await reconcile(w.table.current(deposit.id), w.contexts.reconcile());
+
+    expect(w.provider.callsOf('getOperation')[0]?.[1]).toEqual({ operationID: 'op-q' });
+    expect(w.table.current(deposit.id)).toMatchObject({ status: 'done', reference: 'REF-Q' });
+    expect(w.provider.callsOf('createTransfer')).toHaveLength(1);
+  });
+
+  it(`no record of it either: after ${MAX_POLLS} reads TRANSFER_OUTCOME_UNKNOWN, never "nothing moved"`, async () => {
+    const w = world();
+    const deposit = await answeredAtTransfer(w);
+    w.provider.answer('createTransfer', answers.refusal('INVALID_OPERATION_ID'));
+    w.provider.answer(
+      'getOperation',
+      ...Array.from({ length: MAX_POLLS }, () =>
+        answers.refusal('INVALID_OPERATION_ID', 'no such operation', 'op-q'),
+      ),
+    );
+
+    await transfer(deposit, w.contexts.transfer());
+    let current = w.table.current(deposit.id);
+    for (let read = 0; read < MAX_POLLS && current.step === 'reconcile'; read += 1) {
+      w.clock.advance((current.pollAt ?? 0) - w.clock.now());
+      await reconcile(current, w.contexts.reconcile());
+      current = w.table.current(deposit.id);
+    }
+
+    expect(current).toMatchObject({ status: 'failed', failure: { type: 'TRANSFER_OUTCOME_UNKNOWN' } });
+    expect(current.transferAttempt).toBeDefined();
+    expect(w.provider.callsOf('createTransfer')).toHaveLength(1);
+  });
+});
+
 describe('a question found by reading the operation back', () => {
   it('is timed from the submission, when the bank began waiting, not from the read', async () => {
     const w = world();

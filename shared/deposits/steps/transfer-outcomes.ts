@@ -61,7 +61,12 @@ export function pollDelaySeconds(polls: number): number {
  * The submission was accepted with this operation id: recorded with the answer, in one write, and
  * the operation's outcome read after the first delay.
  */
-export async function awaitOutcome(ctx: OutcomeContext, deposit: Deposit, operationId: string) {
+export async function awaitOutcome(
+  ctx: OutcomeContext,
+  deposit: Deposit,
+  operationId: string,
+  note = `transfer submitted as operation ${operationId}`,
+) {
   const delay = pollDelaySeconds(0);
   const next = await advance(
     ctx,
@@ -75,7 +80,7 @@ export async function awaitOutcome(ctx: OutcomeContext, deposit: Deposit, operat
       pendingInput: undefined,
       sealedAnswers: undefined,
     },
-    `transfer submitted as operation ${operationId}`,
+    note,
   );
   if (next) await sendStep(ctx, next, 'reconcile', delay);
 }

@@ -11,7 +11,8 @@
  *   5. accepted (`initialized`): the deposit keeps the connection's lease while the bank carries the
  *      transfer out, the operation's id is recorded with that answer and `reconcile` reads its outcome; done: done with the bank's reference; a question for the caller; a refusal
  *      (`transfer-outcomes.ts`); an unknown outcome of the submission itself fails as
- *      TRANSFER_OUTCOME_UNKNOWN, for an operator to resolve.
+ *      TRANSFER_OUTCOME_UNKNOWN, for an operator to resolve; answers refused as spent (no operation
+ *      waits for them: the answered transfer may have run) read the answered operation's record.
  */
 import {
   type InputAnswer,
@@ -20,7 +21,7 @@ import {
   ProviderUnknownOutcome,
 } from '#shared/provider/client';
 import { keepLease, leaseBusy, openCredentials, takeLease } from '../connection.ts';
-import { answerFor, pauseForInput } from '../input.ts';
+import { answerFor, pauseForInput, SPENT_ANSWERS } from '../input.ts';
 import { bankOf, type Deposit, isSource } from '../model.ts';
 import type { DepositCredentials } from '../ports.ts';
 import type { StepContext } from '../step-context.ts';
@@ -70,6 +71,17 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
   try {
     outcome = await submitTransfer(ctx, attempting, credentials, answer);
   } catch (error) {
+    if (answer && error instanceof ProviderRefusal && error.type === SPENT_ANSWERS) {
+      // No operation waits for the answers: the answered transfer may have run, its outcome lost
+      // with a run that died. Only its own record says whether it moved money: it is read.
+      await keepLease(ctx, attempting, lease);
+      return awaitOutcome(
+        ctx,
+        attempting,
+        answer.id,
+        `answers spent (${SPENT_ANSWERS}): reading operation ${answer.id}`,
+      );
+    }
     await ctx.leases.release(deposit.ownerKey, lease);
     if (error instanceof ProviderUnknownOutcome) {
       const msg = `The transfer's submission answered nothing readable (${error.reason}): its outcome is unknown`;
