@@ -3,9 +3,10 @@
  * the spec's `accountsMetadata` plus the behaviour the metadata cannot express (the questions it asks
  * and on which operations, details on the first transfer).
  */
-import { type CurrencyCode, currencyObject } from '#shared/money';
+import type { CurrencyCode } from '#shared/money';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import type { HttpAnswer } from './answer.ts';
+import { aedMinimums, asksNothing, kuwait, metadata, otp, quickHiddenCoolDown } from './catalog-metadata.ts';
 import type { QuestionId } from './questions.ts';
 import type { CallLimit } from './store.ts';
 
@@ -29,42 +30,6 @@ export interface SandboxBank {
   /** How the bank writes its answers: `sparse`, every envelope field, null where absent (`answer-style.ts`). */
   answers?: 'sparse';
 }
-
-const uae = { code: 'AE', name: 'United Arab Emirates' };
-const kuwait = { code: 'KW', name: 'Kuwait' };
-const asksNothing = {};
-const otp = ['otp'] as const;
-
-function metadata(
-  {
-    swiftCode,
-    bankName,
-    ...overrides
-  }: Partial<AccountsMetadata> & Pick<AccountsMetadata, 'swiftCode' | 'bankName'>,
-  currency: CurrencyCode,
-  minimums: { same: number; local: number },
-): AccountsMetadata {
-  return {
-    swiftCode,
-    sortCode: null,
-    bankName,
-    branchName: 'Main Branch',
-    branchAddress: 'Sandbox Tower, Floor 1',
-    address: { line1: 'Sandbox Tower', line2: 'Financial District', line3: 'Dubai' },
-    transferBounds: [
-      { minimum: minimums.same, currency: currencyObject(currency), type: 'same' },
-      { minimum: minimums.local, currency: currencyObject(currency), type: 'local' },
-    ],
-    beneficiaryCoolDownPeriod: { value: 0, unit: 'hrs' },
-    isCreateBeneficiaryEndpointRequired: true,
-    willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod: true,
-    country: uae,
-    transactionRange: { unit: 'days', value: 90 },
-    ...overrides,
-  };
-}
-
-const aedMinimums = { same: 1, local: 10 };
 
 export const sandboxBanks: readonly SandboxBank[] = [
   {
@@ -127,9 +92,7 @@ export const sandboxBanks: readonly SandboxBank[] = [
       {
         swiftCode: 'SBXQAEAD',
         bankName: 'Sandbox Quick Cool-down Bank',
-        // 0.001 hours: 3.6 seconds, so demos and tests see a whole cool-down.
-        beneficiaryCoolDownPeriod: { value: 0.001, unit: 'hrs' },
-        willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod: false,
+        ...quickHiddenCoolDown,
       },
       'AED',
       aedMinimums,
@@ -173,6 +136,23 @@ export const sandboxBanks: readonly SandboxBank[] = [
       aedMinimums,
     ),
     asks: { metadata: otp, 'beneficiaries.list': otp },
+    detailsOnFirstTransfer: false,
+    openingBalanceMinor: 10_000_000,
+  },
+  {
+    bankId: 'SANDBOX_COOLDOWN_OTP_LIST',
+    currency: 'AED',
+    accountsMetadata: metadata(
+      {
+        swiftCode: 'SBXHAEAD',
+        bankName: 'Sandbox Hidden Guarded List Bank',
+        // The look-up after the cool-down meets a question: the bank asks one on its list.
+        ...quickHiddenCoolDown,
+      },
+      'AED',
+      aedMinimums,
+    ),
+    asks: { 'beneficiaries.list': otp },
     detailsOnFirstTransfer: false,
     openingBalanceMinor: 10_000_000,
   },

@@ -6,6 +6,7 @@
  *   SANDBOX_OTP_READS          asks a one-time password on metadata and on the beneficiary list
  *   SANDBOX_OTP_INLINE         no beneficiaries; asks a one-time password on the inline transfer
  *   SANDBOX_OTP_TWO_QUESTIONS  asks `otp` and `secret_question` (indexes 0 and 1) at once
+ *   SANDBOX_COOLDOWN_OTP_LIST  hides a new beneficiary for 3.6 s and asks a one-time password on its list
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -202,6 +203,10 @@ describe('a whole deposit on every new bank, answering every question it asks', 
       ],
     ],
     ['SANDBOX_OTP_INLINE', [{ step: 'transfer', ids: ['otp'] }]],
+    // Hides the new beneficiary until its cool-down ends, and asks on its list: the look-up after
+    // the cool-down asks, at ensure-beneficiary (issue 31: it paused at wait-cooldown, and the
+    // caller's answer got a 500).
+    ['SANDBOX_COOLDOWN_OTP_LIST', [{ step: 'ensure-beneficiary', ids: ['otp'] }]],
     [
       'SANDBOX_OTP_TWO_QUESTIONS',
       [

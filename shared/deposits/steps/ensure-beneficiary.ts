@@ -39,8 +39,19 @@ import type { EnsureBeneficiaryContext } from './ensure-beneficiary-context.ts';
 export { LOOK_UP_AGAIN_MS } from './beneficiary-claim.ts';
 export type { EnsureBeneficiaryContext } from './ensure-beneficiary-context.ts';
 
-export async function ensureBeneficiary(deposit: Deposit, ctx: EnsureBeneficiaryContext): Promise<void> {
+export async function ensureBeneficiary(woken: Deposit, ctx: EnsureBeneficiaryContext): Promise<void> {
   const now = ctx.clock.now();
+  let deposit = woken;
+  if (deposit.step === 'wait-cooldown') {
+    // Woken for the look-up of a beneficiary the bank hid until its cool-down ends: the deposit
+    // leaves wait-cooldown before the call, so that a question on the list waits at this step.
+    const until = deposit.cooldownUntil ?? 0;
+    if (until > now) return wakeAt(ctx, deposit, 'ensure-beneficiary', until);
+    const note = 'cool-down over: looking the beneficiary up';
+    const moved = await advance(ctx, deposit, { step: 'ensure-beneficiary' }, note);
+    if (!moved) return;
+    deposit = moved;
+  }
   // Woken before the time it sleeps until (waiting for another deposit's claim): sleep on.
   const sleepsUntil = deposit.sleepsUntil ?? 0;
   if (sleepsUntil > now) return wakeAt(ctx, deposit, 'ensure-beneficiary', sleepsUntil);
