@@ -167,8 +167,12 @@ export const outbox = {
   eventAttribute: 'event',
 } as const;
 
-/** The sweeper re-drives deposits that stopped moving; it runs on a recurring schedule. */
-export const sweeper = { handler: 'functions/steps/sweeper.ts', everyMinutes: 1 };
+/**
+ * The sweeper re-drives deposits that stopped moving; it runs on a recurring schedule. Its timeout
+ * (in AWS and in the local stack alike) is under its period, and a run stops taking deposits while
+ * time is left (`shared/deposits/sweeper.ts`), so runs do not pile up.
+ */
+export const sweeper = { handler: 'functions/steps/sweeper.ts', everyMinutes: 1, timeoutSeconds: 50 };
 
 /** EventBridge Scheduler group of the one-shot wake-up schedules. */
 export const scheduleGroup = { envVar: 'SCHEDULE_GROUP_NAME', localName: 'deposits' };

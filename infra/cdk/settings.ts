@@ -155,7 +155,7 @@ function buildSettings(): Map<string, FunctionSettings> {
   add(sweeper.handler, {
     component: 'deposits',
     ...nothing,
-    timeoutSeconds: 50,
+    timeoutSeconds: sweeper.timeoutSeconds,
     memoryMb: 512,
     ...grantsOf('sweeper'),
   });

@@ -210,11 +210,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     };
     const timer = setInterval(
       () => {
-        void withOwnLogger('deposits', () => sweep.handler({}, lambdaContext('sweeper'))).catch(
-          (error: unknown) => {
-            process.stderr.write(`local sweeper: ${String(error)}\n`);
-          },
-        );
+        // Its own timeout, as in AWS: a run stops taking deposits by the time it has left.
+        const context = lambdaContext('sweeper', sweeper.timeoutSeconds * 1000);
+        void withOwnLogger('deposits', () => sweep.handler({}, context)).catch((error: unknown) => {
+          process.stderr.write(`local sweeper: ${String(error)}\n`);
+        });
       },
       options.sweepIntervalMs ?? sweeper.everyMinutes * 60_000,
     );

@@ -3,6 +3,7 @@
  * time they are due a look (`byCheckAt`), and the keys of a connection's deposits, newest first, for
  * the caller's list (`byOwner`).
  */
+import { TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '#shared/adapters/dynamodb';
 import type { Deposit } from '#shared/deposits/model';
@@ -69,24 +70,31 @@ export class DueDepositsIndex implements DueDeposits {
     return { deposits, last: Object.keys(next).length > 0 ? JSON.stringify(next) : undefined };
   }
 
-  defer(deposit: DueDeposit, checkAt: number): Promise<boolean> {
-    return conditionally(
-      this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.tableName,
-          Key: keys.deposit(deposit.id),
-          // Not a new version: its event (the outbox) was relayed from the version's own write, and
-          // leaving it here would have the stream bring it again with every defer.
-          UpdateExpression: 'SET checkAt = :checkAt, redrives = :redrives REMOVE event',
-          ConditionExpression: 'version = :version',
-          ExpressionAttributeValues: {
-            ':checkAt': checkAt,
-            ':redrives': (deposit.redrives ?? 0) + 1,
-            ':version': deposit.version,
-          },
-        }),
-      ),
-    );
+  /**
+   * False also when a transaction is writing the deposit meanwhile (DynamoDB refuses the update as a
+   * TransactionConflict): a transition under way, such as the one that ends it. The deposit moves on
+   * with it, or, if that transaction failed, is still due at its check time for the next run.
+   */
+  async defer(deposit: DueDeposit, checkAt: number): Promise<boolean> {
+    const update = new UpdateCommand({
+      TableName: this.table.tableName,
+      Key: keys.deposit(deposit.id),
+      // Not a new version: its event (the outbox) was relayed from the version's own write, and
+      // leaving it here would have the stream bring it again with every defer.
+      UpdateExpression: 'SET checkAt = :checkAt, redrives = :redrives REMOVE event',
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeValues: {
+        ':checkAt': checkAt,
+        ':redrives': (deposit.redrives ?? 0) + 1,
+        ':version': deposit.version,
+      },
+    });
+    try {
+      return await conditionally(this.table.client.send(update));
+    } catch (error) {
+      if (error instanceof TransactionConflictException) return false;
+      throw error;
+    }
   }
 }
 

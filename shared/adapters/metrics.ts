@@ -21,3 +21,12 @@ export const depositMetrics: DepositObserver = {
     metric.addMetric('DepositTransitions', MetricUnit.Count, 1);
   },
 };
+
+/**
+ * `RedriveFailures`, once per sweeper run: the deposits it could not re-drive (their defer or send
+ * threw; each is in the run's logs with its id, and stays due for a later run). Zero on a run without.
+ */
+export function countRedriveFailures(failed: number): void {
+  const metric = metrics.singleMetric();
+  metric.addMetric('RedriveFailures', MetricUnit.Count, failed);
+}

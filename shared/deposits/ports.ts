@@ -77,9 +77,19 @@ export interface DueDeposits {
   ): Promise<{ deposits: DueDeposit[]; last?: DuePosition | undefined }>;
   /**
    * Moves the check time of a deposit still at its version to `checkAt`, and counts the re-drive
-   * (`redrives`): not a transition, so the messages in flight for it stay valid. False if it moved.
+   * (`redrives`): not a transition, so the messages in flight for it stay valid. False if it moved,
+   * or is moving (a transaction, such as the one that ends it, writes it meanwhile).
    */
   defer(deposit: DueDeposit, checkAt: number): Promise<boolean>;
+}
+
+/**
+ * Told of each deposit a sweeper run could not re-drive (its logs and a metric): the deposit stays
+ * in the index, for a later run (a failed `defer` leaves it due now; a failed `send`, at the check
+ * time the defer gave it), and the run goes on.
+ */
+export interface RedriveFailures {
+  failed(deposit: DueDeposit, during: 'defer' | 'send', error: unknown): void;
 }
 
 /** Where a page of a connection's deposits ended: its last deposit. */

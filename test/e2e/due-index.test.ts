@@ -107,7 +107,7 @@ describe('the index of deposits due a look', () => {
     const ctx = { due: ourPages, queues, clock: { now: () => from + 20 }, settings: { stallAfterMs: 3_000 } };
 
     // act
-    const redriven = await sweep(ctx, 3);
+    const { redriven } = await sweep(ctx, 3);
 
     // assess
     expect(redriven).toBe(20);

@@ -191,7 +191,7 @@ describe('the sweeper', () => {
     await w.deposit({ step: 'transfer', version: 1, checkAt: w.clock.now() + 60_000 });
     await w.deposit({ step: 'completed', status: 'done', checkAt: undefined });
 
-    const redriven = await sweep(ctx);
+    const { redriven } = await sweep(ctx);
 
     expect(redriven).toBe(3);
     expect(ctx.queues.sent.map((sent) => sent.message)).toEqual([
@@ -209,7 +209,7 @@ describe('the sweeper', () => {
     const newest = await w.deposit({ checkAt: now - 100 });
     const older = await w.deposit({ checkAt: now - 200 });
 
-    expect(await sweep(ctx, 2)).toBe(3);
+    expect((await sweep(ctx, 2)).redriven).toBe(3);
     expect(ctx.queues.sent.map((sent) => sent.message.depositId)).toEqual([oldest.id, older.id, newest.id]);
   });
 });

@@ -232,7 +232,7 @@ describe('the sweeper (defect 3)', () => {
     for (let i = 0; i < 150; i += 1) await w.deposit({ checkAt: now - 10_000 + i });
     const newest = await w.deposit({ step: 'transfer', checkAt: now - 1 });
 
-    const redriven = await sweep(ctx);
+    const { redriven } = await sweep(ctx);
 
     expect(redriven).toBe(151);
     expect(ctx.queues.sent.some((sent) => sent.message.depositId === newest.id)).toBe(true);

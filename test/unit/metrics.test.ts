@@ -28,4 +28,24 @@ describe('deposit metrics', () => {
       Metrics: [{ Name: 'DepositTransitions', Unit: 'Count' }],
     });
   });
+
+  it("writes one RedriveFailures count per sweeper run, the run's failed re-drives", async () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    vi.resetModules();
+    const { countRedriveFailures } = await import('#shared/adapters/metrics');
+
+    countRedriveFailures(3);
+
+    const emf = lines.map((line) => JSON.parse(line)).find((entry) => 'RedriveFailures' in entry);
+    expect(emf).toMatchObject({ RedriveFailures: 3 });
+    expect(emf._aws.CloudWatchMetrics[0]).toMatchObject({
+      Namespace: 'BankDataAndPayments',
+      Metrics: [{ Name: 'RedriveFailures', Unit: 'Count' }],
+    });
+  });
 });

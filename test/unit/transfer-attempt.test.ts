@@ -143,7 +143,7 @@ describe('a 429 with Retry-After: the next try no earlier than it asks', () => {
     // act
     await transfer(deposit, ctx);
     w.clock.advance(30_000 + settings.stallAfterMs - 1);
-    const redriven = await sweep(w.contexts.sweep());
+    const { redriven } = await sweep(w.contexts.sweep());
 
     // assess
     const after = w.table.current(deposit.id);
