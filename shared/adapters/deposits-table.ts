@@ -51,6 +51,26 @@ export class BeneficiaryClaimItems implements BeneficiaryClaims {
     });
   }
 
+  refresh(ownerKey: string, walletAccountId: string, depositId: string, claimedAt: number): Promise<boolean> {
+    return conditionally(
+      this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: keys.beneficiary(ownerKey, walletAccountId),
+          UpdateExpression: 'SET claimedAt = :at, expiresAt = :expires',
+          ConditionExpression: 'depositId = :deposit AND #state = :creating AND claimedAt < :at',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':deposit': depositId,
+            ':creating': 'creating',
+            ':at': claimedAt,
+            ':expires': Math.floor(claimedAt / 1000) + claimTtlSeconds,
+          },
+        }),
+      ),
+    );
+  }
+
   async markUsed(ownerKey: string, walletAccountId: string): Promise<void> {
     await conditionally(
       this.table.client.send(

@@ -163,6 +163,12 @@ export interface BeneficiaryClaims {
    * (whichever deposit looked it up).
    */
   update(claim: BeneficiaryClaim): Promise<boolean>;
+  /**
+   * Moves the time of this deposit's own creation claim on to `claimedAt` (never back), and nothing
+   * else: a copy of the step never writes over what its live run recorded. False if it no longer
+   * holds the claim.
+   */
+  refresh(ownerKey: string, walletAccountId: string, depositId: string, claimedAt: number): Promise<boolean>;
   markUsed(ownerKey: string, walletAccountId: string): Promise<void>;
   /**
    * Forgets a created beneficiary the bank says is gone or wrong, if the record still names it;

@@ -34,7 +34,7 @@ type Uses<H extends StepName, K extends string> =
 /** Which methods of the claims port each use of `reach.ts` calls. */
 interface ClaimMethods extends Record<ClaimUse, keyof BeneficiaryClaims> {
   read: 'get';
-  write: 'claim' | 'update';
+  write: 'claim' | 'update' | 'refresh';
   markUsed: 'markUsed';
   forget: 'forget';
   release: 'release';

@@ -200,6 +200,13 @@ export class FakeDepositsTable {
       this.claimItems.set(key, copy(claim));
       return true;
     },
+    refresh: async (ownerKey, walletAccountId, depositId, claimedAt) => {
+      const held = this.claimItems.get(`${ownerKey}#${walletAccountId}`);
+      if (held?.depositId !== depositId || held.state !== 'creating' || held.claimedAt >= claimedAt)
+        return false;
+      held.claimedAt = claimedAt;
+      return true;
+    },
     markUsed: async (ownerKey, walletAccountId) => {
       const held = this.claimItems.get(`${ownerKey}#${walletAccountId}`);
       if (held) held.used = true;

@@ -126,3 +126,45 @@ describe('a dead claim holder is still taken over', () => {
     expect(w.table.current(other.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-2' });
   });
 });
+
+/**
+ * A copy of the step (a duplicate message, a re-drive) refreshing the claim of its own deposit while
+ * the live run holds the lease: it refreshes only the claim's time, conditionally, and never writes
+ * the whole claim it read before the live run recorded which masked entries fitted before its
+ * creation. (This failed before: the copy's whole write erased that record, and the deposit failed
+ * BENEFICIARY_AMBIGUOUS.)
+ */
+describe('a copy of the step refreshing the claim', () => {
+  it("refreshes its time only: the live run's record of what fitted before its creation stays", async () => {
+    // prepare: the live run holds the lease and wrote what fitted before its creation; the copy read
+    // the claim before that write
+    const w = world();
+    const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
+    const claimedAt = w.clock.now();
+    const before = {
+      ownerKey,
+      walletAccountId: 'wallet-aed',
+      state: 'creating' as const,
+      depositId: deposit.id,
+      claimedAt,
+    };
+    w.table.claimItems.set(claimKey, { ...before, fittingBeforeCreation: ['ben-x'] });
+    w.table.leaseItems.set(ownerKey, { holder: `${deposit.id}#live`, until: claimedAt + 60_000 });
+    w.clock.advance(2_000);
+    const ctx = w.contexts.ensureBeneficiary();
+    const copyCtx = { ...ctx, claims: { ...ctx.claims, get: async () => ({ ...before }) } };
+
+    const ranAt = w.clock.now();
+
+    // act
+    await ensureBeneficiary(deposit, copyCtx);
+
+    // assess
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({
+      depositId: deposit.id,
+      claimedAt: ranAt,
+      fittingBeforeCreation: ['ben-x'],
+    });
+    expect(w.provider.callsOf('listBeneficiaries')).toEqual([]);
+  });
+});

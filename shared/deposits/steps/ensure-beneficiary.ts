@@ -87,8 +87,10 @@ export async function ensureBeneficiary(woken: Deposit, ctx: EnsureBeneficiaryCo
       return waitForClaim(ctx, deposit, held);
     }
   } else if (claim.claimedAt > (existing?.claimedAt ?? now)) {
-    // Its holder runs: the claim is refreshed, so that only a holder that stopped looks abandoned.
-    if (!(await ctx.claims.update(claim))) {
+    // Its holder runs: the claim's time is refreshed (and nothing else: a copy of this step must not
+    // write over its live run's record), so that only a holder that stopped looks abandoned.
+    const { ownerKey, walletAccountId } = deposit;
+    if (!(await ctx.claims.refresh(ownerKey, walletAccountId, deposit.id, claim.claimedAt))) {
       return waitForClaim(ctx, deposit, await ctx.claims.get(deposit.ownerKey, deposit.walletAccountId));
     }
   }
@@ -162,8 +164,10 @@ export async function ensureBeneficiary(woken: Deposit, ctx: EnsureBeneficiaryCo
       ...(also ? { also } : {}),
     });
     // The creation claim must not look abandoned while the bank waits for the caller.
-    if (paused && !created)
-      await ctx.claims.update({ ...claim, claimedAt: paused.pendingInput?.expiresAt ?? now });
+    if (paused && !created) {
+      const until = paused.pendingInput?.expiresAt ?? now;
+      await ctx.claims.refresh(deposit.ownerKey, deposit.walletAccountId, deposit.id, until);
+    }
     return;
   }
   await ctx.leases.release(deposit.ownerKey, lease);

@@ -1,0 +1,46 @@
+/**
+ * The claims adapter's `refresh` over DynamoDB Local: it moves only the time of a deposit's own
+ * creation claim on, conditionally, and leaves every other field of the item as its live run wrote it.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { tables } from '#infra/topology';
+import { BeneficiaryClaimItems } from '#shared/adapters/deposits-table';
+import { localDynamoDb } from '../support/local-dynamodb.ts';
+
+const claims = new BeneficiaryClaimItems({ client: localDynamoDb(), tableName: tables.deposits.localName });
+
+function claimOf(ownerKey: string, claimedAt: number) {
+  return {
+    ownerKey,
+    walletAccountId: 'wallet-aed',
+    state: 'creating' as const,
+    depositId: 'dep_a',
+    claimedAt,
+  };
+}
+
+describe('refreshing a creation claim', () => {
+  it("moves its time on and keeps what the live run recorded; never another's, never back", async () => {
+    // prepare: the live run's claim, with what fitted the wallet before its creation
+    const ownerKey = `owner-${randomUUID()}`;
+    const at = Date.now();
+    expect(await claims.claim({ ...claimOf(ownerKey, at), fittingBeforeCreation: ['ben-x'] }, at - 1)).toBe(
+      true,
+    );
+
+    // act
+    const refreshed = await claims.refresh(ownerKey, 'wallet-aed', 'dep_a', at + 5_000);
+    const back = await claims.refresh(ownerKey, 'wallet-aed', 'dep_a', at + 1_000);
+    const another = await claims.refresh(ownerKey, 'wallet-aed', 'dep_b', at + 9_000);
+
+    // assess
+    expect([refreshed, back, another]).toEqual([true, false, false]);
+    expect(await claims.get(ownerKey, 'wallet-aed')).toMatchObject({
+      depositId: 'dep_a',
+      state: 'creating',
+      claimedAt: at + 5_000,
+      fittingBeforeCreation: ['ben-x'],
+    });
+  });
+});
