@@ -95,15 +95,21 @@ async function wroteIt(ctx: TransitionContext, next: Deposit): Promise<boolean> 
   return stored?.version === next.version && stored.writeId === next.writeId;
 }
 
-/** When the sweeper should look at a deposit that nothing moved: after what it waits for, plus the stall time. */
+/**
+ * When the sweeper should look at a deposit that nothing moved: after the latest of the waits it
+ * records (its cool-down, its beneficiary's look-up, a sleep on another deposit's claim, the next
+ * read of its transfer), plus the stall time; or, waiting for its caller, after the question expires.
+ */
 export function checkAt(deposit: Deposit, now: number, stallAfterMs: number): number {
   if (deposit.status === 'user_input_required')
     return (deposit.pendingInput?.expiresAt ?? now) + stallAfterMs;
-  if (deposit.step === 'wait-cooldown') return Math.max(now, deposit.cooldownUntil ?? now) + stallAfterMs;
-  if (deposit.beneficiaryLookupAt) return Math.max(now, deposit.beneficiaryLookupAt) + stallAfterMs;
-  if (deposit.sleepsUntil) return Math.max(now, deposit.sleepsUntil) + stallAfterMs;
-  if (deposit.step === 'reconcile' && deposit.pollAt) return Math.max(now, deposit.pollAt) + stallAfterMs;
-  return now + stallAfterMs;
+  const waits = [
+    deposit.step === 'wait-cooldown' ? deposit.cooldownUntil : undefined,
+    deposit.beneficiaryLookupAt,
+    deposit.sleepsUntil,
+    deposit.step === 'reconcile' ? deposit.pollAt : undefined,
+  ];
+  return Math.max(now, ...waits.map((until) => until ?? now)) + stallAfterMs;
 }
 
 /** Ends the deposit as failed with a type its caller can act on (and a history note), and tells the caller. */
