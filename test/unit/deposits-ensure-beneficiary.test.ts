@@ -91,6 +91,17 @@ async function answering(w: World, bank: BankFacts, id = 'dep_answering') {
   return deposit;
 }
 
+/** Runs the step for the deposit's look-up, at the time it is armed for. */
+async function lookUpWhenDue(
+  w: World,
+  depositId: string,
+  ctx: ReturnType<World['contexts']['ensureBeneficiary']>,
+) {
+  const waiting = w.table.current(depositId);
+  w.clock.set(Math.max(w.clock.now(), waiting.beneficiaryLookupAt ?? 0));
+  await ensureBeneficiary(waiting, ctx);
+}
+
 describe('ensure-beneficiary', () => {
   describe('our record says the beneficiary was created', () => {
     it('uses it without calling the provider, and waits out the cool-down still running', async () => {
@@ -726,12 +737,32 @@ describe('ensure-beneficiary', () => {
         .answer('listBeneficiaries', listed({ id: 'ben-9', status: 'approved' }));
 
       await ensureBeneficiary(deposit, ctx);
-      await ensureBeneficiary(w.table.current(deposit.id), ctx);
+      await lookUpWhenDue(w, deposit.id, ctx);
 
       expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
       expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-9' });
       expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', beneficiaryId: 'ben-9' });
       expect(w.table.claimItems.get(claimKey)?.unconfirmed).toBeUndefined();
+    });
+
+    it('spent answers: the look-up waits as long as after a plain creation, so a list that lags shows it', async () => {
+      // prepare: the answered creation ran (its outcome lost); the bank lists it only a while later
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await answering(w, banks.beneficiary);
+      w.provider.answer('createBeneficiary', answers.refusal('INVALID_OPERATION_ID'));
+
+      // act
+      await ensureBeneficiary(deposit, ctx);
+
+      // assess: no look-up yet; it is armed for when a plain creation's would be
+      const waiting = w.table.current(deposit.id);
+      expect(w.provider.callsOf('listBeneficiaries')).toEqual([]);
+      expect(waiting.beneficiaryLookupAt).toBe(w.clock.now() + LOOK_UP_AGAIN_MS);
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', unconfirmed: true });
+      expect(ctx.queues.sent.map((sent) => [sent.message.step, sent.delaySeconds])).toEqual([
+        ['ensure-beneficiary', LOOK_UP_AGAIN_MS / 1000],
+      ]);
     });
 
     it('spent answers, and the list does not show it: it never ran, and is created again (asked again)', async () => {
@@ -743,7 +774,7 @@ describe('ensure-beneficiary', () => {
         .answer('listBeneficiaries', listed(), listed());
 
       await ensureBeneficiary(deposit, ctx);
-      await ensureBeneficiary(w.table.current(deposit.id), ctx);
+      await lookUpWhenDue(w, deposit.id, ctx);
       const again = w.table.current(deposit.id);
 
       expect(again).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary', reasks: 1 });

@@ -600,7 +600,9 @@ describe('answers that reach no waiting operation', () => {
       .answer('listBeneficiaries', listedBeneficiary('ben-8', 'Acme Wallet LLC', '0331234567890123456'));
 
     await ensureBeneficiary(deposit, ctx);
-    await ensureBeneficiary(w.table.current(deposit.id), ctx);
+    const waiting = w.table.current(deposit.id);
+    w.clock.set(waiting.beneficiaryLookupAt ?? 0);
+    await ensureBeneficiary(waiting, ctx);
 
     expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
     expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-8' });

@@ -184,9 +184,12 @@ export async function ensureBeneficiary(woken: Deposit, ctx: EnsureBeneficiaryCo
     return;
   }
   // No operation waits for the answers to the creation: it ran (its outcome lost), or the bank
-  // stopped waiting before it could. The list decides (`unconfirmed`), as when the bank says it exists.
+  // stopped waiting before it could. The list decides (`unconfirmed`), after the wait a plain
+  // creation's look-up has: read at once, a list that lags would not show it yet, and a creation
+  // that ran would be made again.
   if (outcome instanceof ProviderRefusal && outcome.type === SPENT_ANSWERS) {
-    return lookUpLater(ctx, deposit, { ...claim, unconfirmed: true }, 'the answered creation ran already', 0);
+    const unconfirmed = { ...claim, unconfirmed: true };
+    return lookUpLater(ctx, deposit, unconfirmed, 'the answered creation ran already', LOOK_UP_AGAIN_MS);
   }
   if (outcome instanceof ProviderRefusal) {
     // It exists: an earlier attempt whose answer was lost created it. If this run listed (at a time
