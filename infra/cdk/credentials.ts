@@ -55,8 +55,17 @@ export const withTheVaultsContext = {
 };
 
 /**
+ * The data keys of the previous sealed form (the AWS Encryption SDK's, before issue 22), which
+ * deposits in flight at a deploy may hold: each bound to its deposit by the context `depositId`, with
+ * no `purpose`. Decrypted only, by the openers, never generated, for one release: this goes with that
+ * form's reader (`shared/adapters/encryption-sdk-message.ts`; docs/deploying.md says when).
+ */
+export const withThePreviousFormsContext = { Null: { 'kms:EncryptionContext:depositId': 'false' } };
+
+/**
  * The credentials key's policy: the account administers it; the sealers generate data keys and the
- * openers decrypt, each with the vault's context; nobody else decrypts, whatever IAM says.
+ * openers decrypt, each with the vault's context (the openers also the previous form's, with its
+ * deposit's); nobody else decrypts, whatever IAM says.
  */
 export function credentialsKeyPolicy(stack: Stack, prefix: string): iam.PolicyDocument {
   const account = new iam.AccountRootPrincipal();
@@ -86,6 +95,16 @@ export function credentialsKeyPolicy(stack: Stack, prefix: string): iam.PolicyDo
         conditions: {
           ArnLike: { 'aws:PrincipalArn': rolesThatMay(stack, prefix, 'open') },
           ...withTheVaultsContext,
+        },
+      }),
+      new iam.PolicyStatement({
+        sid: 'OpenedThePreviousFormByTheOpenersOnly',
+        principals: [account],
+        actions: ['kms:Decrypt'],
+        resources: ['*'],
+        conditions: {
+          ArnLike: { 'aws:PrincipalArn': rolesThatMay(stack, prefix, 'open') },
+          ...withThePreviousFormsContext,
         },
       }),
       new iam.PolicyStatement({

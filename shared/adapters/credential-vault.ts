@@ -15,9 +15,18 @@
  *     (`credentialsKeyContext`), which the key's policy requires.
  * The sealed form: `v1.<wrapped data key>.<salt>.<iv>.<commitment>.<ciphertext and tag>`, each part
  * base64url. Nothing in it is secret without the key; no secret goes into a message.
+ *
+ * Forms: every sealed text names its form by the marker before its first `.`; the opener reads by
+ * it. New sealings take the current form (`v1`). Deposits in flight at a deploy hold what the release
+ * before sealed, so the one form before is read too, for one release: the AWS Encryption SDK's
+ * message of the vault before issue 22, which has no marker (base64 holds no `.`;
+ * `encryption-sdk-message.ts`). Any other marker is refused as a form this release does not read,
+ * before any key is asked. The next change of form makes `v1` the previous one and drops the SDK's
+ * reader (docs/deploying.md, "Redeploying: the sealed form").
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { CredentialOpener, CredentialSealer } from '#shared/deposits/ports';
+import { type EncryptedDataKey, openEncryptionSdkMessage } from './encryption-sdk-message.ts';
 
 /** The encryption context of every data key: the credentials key's policy requires it. */
 export const credentialsKeyContext = { purpose: 'deposit-credentials' } as const;
@@ -28,6 +37,14 @@ export interface DataKeys {
   generate(): Promise<{ plaintext: Uint8Array; wrapped: Uint8Array }>;
   /** The data key a wrapped one stands for. */
   unwrap(wrapped: Uint8Array): Promise<Uint8Array>;
+  /**
+   * The data key of a text sealed the previous way (the Encryption SDK's message): the one of `keys`
+   * this key wrapped, opened with the message's encryption `context`. Goes with that form.
+   */
+  unwrapPrevious(
+    keys: readonly EncryptedDataKey[],
+    context: Readonly<Record<string, string>>,
+  ): Promise<Uint8Array>;
 }
 
 /** How long and how much one data key serves, at most. */
@@ -36,14 +53,29 @@ export const dataKeyMaxAgeMs = 5 * 60_000;
 /** Unwrapped data keys an instance keeps at most (the least recently used go first). */
 const openedKeysKept = 64;
 
+/** The form new sealings take, named by the marker that leads the text. */
 const format = 'v1';
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 const unb64 = (text: string) => Buffer.from(text, 'base64url');
 
 /** The deposit's own key and the commitment to it, from the data key, the salt and the deposit id. */
 function derive(dataKey: Uint8Array, salt: Uint8Array, depositId: string) {
-  const bytes = Buffer.from(hkdfSync('sha512', dataKey, salt, `${format} credentials ${depositId}`, 64));
+  const bytes = Buffer.from(hkdfSync('sha512', dataKey, salt, `v1 credentials ${depositId}`, 64));
   return { key: bytes.subarray(0, 32), commitment: bytes.subarray(32) };
+}
+
+/**
+ * The form a sealed text names: the marker before its first `.`, or none (the previous form, whose
+ * base64 holds no `.`). Only a marker of the shape `v<n>` is named back in an error.
+ */
+function markerOf(sealed: string): string | undefined {
+  const dot = sealed.indexOf('.');
+  return dot < 0 ? undefined : sealed.slice(0, dot);
+}
+
+function unknownForm(marker: string): Error {
+  const named = /^v\d{1,4}$/.test(marker) ? `format ${marker}` : 'an unknown format';
+  return new Error(`sealed credentials are in ${named}, which this release does not read`);
 }
 
 interface HeldKey {
@@ -69,7 +101,7 @@ export class CredentialVault implements CredentialSealer, CredentialOpener {
     const iv = randomBytes(12);
     const { key, commitment } = derive(held.plaintext, salt, depositId);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
-    cipher.setAAD(Buffer.from(`${format}.${held.wrapped}.${depositId}`));
+    cipher.setAAD(Buffer.from(`v1.${held.wrapped}.${depositId}`));
     const body = Buffer.concat([
       cipher.update(JSON.stringify(secret), 'utf8'),
       cipher.final(),
@@ -78,9 +110,21 @@ export class CredentialVault implements CredentialSealer, CredentialOpener {
     return [format, held.wrapped, b64(salt), b64(iv), b64(commitment), b64(body)].join('.');
   }
 
+  /** Opens what this release seals and what the one before sealed; refuses any other form. */
   async open<T>(depositId: string, sealed: string): Promise<T> {
-    const [version, wrapped, salt, iv, commitment, body, ...rest] = sealed.split('.');
-    if (version !== format || !wrapped || !salt || !iv || !commitment || !body || rest.length > 0) {
+    const marker = markerOf(sealed);
+    if (marker === format) return JSON.parse((await this.openV1(depositId, sealed)).toString('utf8')) as T;
+    if (marker !== undefined) throw unknownForm(marker);
+    const plaintext = await openEncryptionSdkMessage(sealed, depositId, (keys, context) =>
+      this.dataKeys.unwrapPrevious(keys, context),
+    );
+    return JSON.parse(plaintext.toString('utf8')) as T;
+  }
+
+  /** The current form: `v1.<wrapped data key>.<salt>.<iv>.<commitment>.<ciphertext and tag>`. */
+  private async openV1(depositId: string, sealed: string): Promise<Buffer> {
+    const [, wrapped, salt, iv, commitment, body, ...rest] = sealed.split('.');
+    if (!wrapped || !salt || !iv || !commitment || !body || rest.length > 0) {
       throw new Error('sealed credentials are not in a form this vault reads');
     }
     const derived = derive(await this.openingKey(wrapped), unb64(salt), depositId);
@@ -90,10 +134,9 @@ export class CredentialVault implements CredentialSealer, CredentialOpener {
     }
     const text = unb64(body);
     const decipher = createDecipheriv('aes-256-gcm', derived.key, unb64(iv));
-    decipher.setAAD(Buffer.from(`${format}.${wrapped}.${depositId}`));
+    decipher.setAAD(Buffer.from(`v1.${wrapped}.${depositId}`));
     decipher.setAuthTag(text.subarray(text.length - 16));
-    const plaintext = Buffer.concat([decipher.update(text.subarray(0, text.length - 16)), decipher.final()]);
-    return JSON.parse(plaintext.toString('utf8')) as T;
+    return Buffer.concat([decipher.update(text.subarray(0, text.length - 16)), decipher.final()]);
   }
 
   /** The data key new sealings use: the held one while it has uses and age left, else a new one. */

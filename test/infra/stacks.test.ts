@@ -430,11 +430,16 @@ describe('keys, secrets and the scheduler', () => {
 
     // No account-wide kms:*: administering the key is not using it.
     expect(statements.flatMap((statement) => actionsOf([statement]))).not.toContain('kms:*');
-    expect(using('kms:Decrypt')).toHaveLength(1);
-    expect(using('kms:Decrypt')[0]?.Condition).toEqual({
-      ArnLike: { 'aws:PrincipalArn': roles('open') },
-      ...context,
-    });
+    // The openers decrypt the vault's data keys, and for one release the previous sealed form's
+    // (the Encryption SDK's, bound to their deposit by `depositId`); nobody generates those.
+    expect(using('kms:Decrypt').map((statement) => statement.Condition)).toEqual([
+      { ArnLike: { 'aws:PrincipalArn': roles('open') }, ...context },
+      {
+        ArnLike: { 'aws:PrincipalArn': roles('open') },
+        Null: { 'kms:EncryptionContext:depositId': 'false' },
+      },
+    ]);
+    expect(using('kms:GenerateDataKey')).toHaveLength(1);
     expect(using('kms:GenerateDataKey')[0]?.Condition).toEqual({
       ArnLike: { 'aws:PrincipalArn': roles('seal') },
       ...context,
@@ -773,10 +778,21 @@ describe('each function touches only what it uses', () => {
     expect(actionsOf(sends), handler).toEqual(expected.sends.length ? ['sqs:SendMessage'] : []);
 
     // The credentials key: seal (the API) or open (the steps), never both; nothing for the rest.
+    expect([...new Set(actions.filter((action) => action.startsWith('kms:')))], handler).toEqual(
+      expected.kms ? [expected.kms] : [],
+    );
+    // An opener decrypts the vault's data keys and, for one release, the previous sealed form's.
     expect(
-      actions.filter((action) => action.startsWith('kms:')),
+      withAction(statements, 'kms:Decrypt').map((statement) => statement.Condition),
       handler,
-    ).toEqual(expected.kms ? [expected.kms] : []);
+    ).toEqual(
+      expected.kms === 'kms:Decrypt'
+        ? [
+            { StringEquals: { 'kms:EncryptionContext:purpose': credentialsKeyContext.purpose } },
+            { Null: { 'kms:EncryptionContext:depositId': 'false' } },
+          ]
+        : [],
+    );
     // Schedules only where it arms wake-ups.
     expect(actions.includes('scheduler:CreateSchedule'), handler).toBe(expected.schedules);
     expect(actions.includes('iam:PassRole'), handler).toBe(expected.schedules);
