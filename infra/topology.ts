@@ -112,7 +112,11 @@ const stepQueue = <S extends WorkStep>(step: S) => ({
   maxConcurrency: 5,
 });
 
-/** One queue (with its DLQ) and one handler per deposit step, plus the webhook notifier. */
+/**
+ * One queue (with its DLQ) and one handler per deposit step, plus the webhook notifier, and the outbox
+ * relay's: the relay sets aside in its DLQ each event it could not relay, whole; redriven to it, its
+ * consumer relays them again.
+ */
 export const queues = {
   resolveBank: stepQueue('resolve-bank'),
   ensureBeneficiary: stepQueue('ensure-beneficiary'),
@@ -128,6 +132,16 @@ export const queues = {
     maxReceiveCount: 17,
     batchSize: 10,
     maxConcurrency: 5,
+  },
+  outboxRelay: {
+    urlEnvVar: 'OUTBOX_RELAY_QUEUE_URL',
+    localName: 'outbox-relay',
+    consumer: 'functions/notifier/relay-again.ts',
+    // A record that still cannot be relayed goes back to the DLQ it was redriven from.
+    maxReceiveCount: 5,
+    batchSize: 10,
+    // Lambda's least: what a redrive brings is a backlog of events, not a rate to keep up with.
+    maxConcurrency: 2,
   },
 } as const satisfies Record<string, QueueSpec>;
 
@@ -156,7 +170,9 @@ export const stepQueueKeys = {
 
 /**
  * The outbox relay: consumes the deposits table's stream and sends each version's event to the
- * notify queue. Records it cannot relay are retried, then sent to its DLQ.
+ * notify queue. A record it cannot relay after a few tries it sets aside whole in its DLQ (the
+ * `outboxRelay` queue's, whose URL `dlqUrlEnvVar` gives it); one it cannot set aside either the
+ * stream brings again, `retryAttempts` times, then the event source mapping's DLQ keeps its position.
  */
 export const outbox = {
   handler: 'functions/notifier/outbox.ts',
@@ -165,6 +181,8 @@ export const outbox = {
   retryAttempts: 10,
   /** Only the images that carry an event reach the function. */
   eventAttribute: 'event',
+  queue: 'outboxRelay',
+  dlqUrlEnvVar: 'OUTBOX_RELAY_DLQ_URL',
 } as const;
 
 /**

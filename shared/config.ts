@@ -169,6 +169,9 @@ export function ownerKeyFrom(value: unknown, variable: string): Buffer {
 
 const NotifyEnv = z.object({ NOTIFY_QUEUE_URL: queueUrl.optional() });
 
+/** The outbox relay's DLQ, where it sets aside whole a version whose event it could not relay (the relay only). */
+const OutboxEnv = z.object({ OUTBOX_RELAY_DLQ_URL: queueUrl });
+
 /**
  * The queues the operator API watches (every queue of the topology and its DLQ, set from the
  * topology by the local stack and the CDK stack): `[{ name, url, dlqName, dlqUrl }]`.
@@ -238,6 +241,7 @@ export const tuningConfig = once(TuningEnv);
 export const vaultConfig = once(VaultEnv);
 export const ownerKeyConfig = once(OwnerKeyEnv);
 export const notifyConfig = once(NotifyEnv);
+export const outboxConfig = once(OutboxEnv);
 export const operatorConfig = once(OperatorEnv);
 export const webhookConfig = once(WebhookEnv);
 export const awsConfig = once(AwsEnv);

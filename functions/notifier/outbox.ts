@@ -1,12 +1,23 @@
-import { depositOf } from '#shared/adapters/deposit-stream';
-import { relayEvents } from '#shared/deposits/outbox';
+import { depositOf, streamPositionOf } from '#shared/adapters/deposit-stream';
+import { systemClock } from '#shared/clock';
+import { relayOrSetAside } from '#shared/deposits/outbox';
+import { logger } from '#shared/logger';
 import { streamConsumer } from '#shared/middleware/sqs';
-import { depositEvents } from '#shared/wiring/messaging';
+import { depositEvents, unrelayedEvents } from '#shared/wiring/messaging';
 
-const context = { events: depositEvents() };
+const context = { events: depositEvents(), unrelayed: unrelayedEvents(), clock: systemClock };
 
-/** Relays each deposit event from the table's stream to the webhook queue (the outbox relay). */
-export const handler = streamConsumer(async (record) => {
+/**
+ * Relays each deposit event from the table's stream to the webhook queue (the outbox relay). One it
+ * cannot relay goes whole to the relay's DLQ; only a record it cannot set aside either fails.
+ */
+export const handler = streamConsumer(async (record, lambda) => {
   const deposit = depositOf(record);
-  if (deposit) await relayEvents([deposit], context);
+  if (!deposit) return;
+  const position = streamPositionOf(record);
+  const setAside = await relayOrSetAside(deposit, position, context, lambda.getRemainingTimeInMillis());
+  if (setAside) {
+    const { depositId, version, eventId, tries, error } = setAside;
+    logger.error('event set aside in the outbox relay DLQ', { depositId, version, eventId, tries, error });
+  }
 });

@@ -23,7 +23,8 @@
  *   sends / wakes   SendMessage on those step queues; CreateSchedule in the group and PassRole of
  *                   the scheduler's role when it wakes any
  *   unschedules     DeleteSchedule in the group (the cancel)
- *   (events         ride on the deposit writes; only the outbox relay sends to the notify queue)
+ *   (events         ride on the deposit writes; only the outbox relay sends to the notify queue,
+ *                   and to its own DLQ, and its re-relay consumer to the notify queue)
  * The sandbox's: GetItem, PutItem, UpdateItem, Query on a user's partition (transactions of those).
  */
 import { type queues, stepQueueKeys } from '#infra/topology';

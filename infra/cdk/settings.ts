@@ -37,6 +37,8 @@ export interface FunctionSettings extends Omit<Grants, 'table' | 'index' | 'secr
   index?: { key: TableKey; name: string };
   /** The secrets it reads (at cold start), by their ARNs in its environment. */
   secrets: readonly SecretKey[];
+  /** The DLQs it sends to itself (the outbox relay's, where it sets aside what it could not relay). */
+  sendsToDlqOf?: readonly QueueKey[];
 }
 
 /** Bounds for the tuning variables, so that a call always ends inside its function's timeout. */
@@ -129,6 +131,17 @@ function buildSettings(): Map<string, FunctionSettings> {
       });
       continue;
     }
+    if (key === 'outboxRelay') {
+      // Relays again what an operator redrove from the outbox relay's DLQ.
+      add(spec.consumer, {
+        component: 'deposits',
+        ...nothing,
+        timeoutSeconds: 30,
+        memoryMb: 256,
+        sendsTo: ['notify'],
+      });
+      continue;
+    }
     const step = spec.localName as ReachName;
     add(spec.consumer, {
       component: 'deposits',
@@ -141,14 +154,15 @@ function buildSettings(): Map<string, FunctionSettings> {
     });
   }
 
-  // Relays each deposit version's event from the table's stream to the notify queue; reading the
-  // stream is granted with its event source mapping (stateless stack), on that stream only.
+  // Relays each version's event from the table's stream to the notify queue, or sets it aside in its
+  // DLQ; reading the stream is granted with its event source mapping, on that stream only.
   add(outbox.handler, {
     component: 'deposits',
     ...nothing,
     timeoutSeconds: 30,
     memoryMb: 256,
     sendsTo: ['notify'],
+    sendsToDlqOf: [outbox.queue],
   });
 
   // Finds deposits past their check time on the sparse index and sends their step again.
@@ -199,7 +213,7 @@ export function settingsOf(handler: string): FunctionSettings {
  * seconds, but some are sent with a delay of up to 15 minutes (a short cool-down, a question's
  * expiry), so 20 minutes means the consumers are stuck. Webhook deliveries back off (up to an hour
  * between tries, over six hours in all), so an hour means a webhook receiver has been refusing for
- * a while: worth a look long before its events reach the DLQ.
+ * a while: worth a look long before its events reach the DLQ (the outbox relay's: only redrives).
  */
 export const queueAlarms: Record<QueueKey, { oldestMessageSeconds: number }> = {
   resolveBank: { oldestMessageSeconds: 1_200 },
@@ -208,6 +222,7 @@ export const queueAlarms: Record<QueueKey, { oldestMessageSeconds: number }> = {
   transfer: { oldestMessageSeconds: 1_200 },
   reconcile: { oldestMessageSeconds: 1_200 },
   notify: { oldestMessageSeconds: 3_600 },
+  outboxRelay: { oldestMessageSeconds: 1_200 },
 };
 
 /** Each API's `$default` stage: requests per second, steady and in bursts (raise with your traffic). */

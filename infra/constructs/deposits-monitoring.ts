@@ -1,6 +1,6 @@
 /**
  * The deposits' alarms and dashboard:
- *   - every DLQ (the step queues', the notify queue's, the outbox relay's, the scheduler's) holding a message;
+ *   - every DLQ (the step queues', the notify queue's, the outbox relay's and its stream's, the scheduler's) holding a message;
  *   - every queue's oldest message older than its threshold (settings.ts);
  *   - deposits stuck past their expected time: the sweeper re-drove some in each of 3 periods;
  *   - function errors and API 5xx come with their functions and the API.
@@ -52,12 +52,14 @@ export class DepositsMonitoring extends Construct {
       ...queueEntries.map(([key, stepQueue]): [string, sqs.IQueue, string] => [
         key,
         stepQueue.deadLetterQueue,
-        `Messages of the ${key} queue that ${props.consumers[key]} failed on every try. For a step, a deposit stopped there until the sweeper re-drives it; for notify, a webhook event was never delivered. Read the function's errors, fix the cause, then redrive the DLQ (docs/operating.md).`,
+        key === 'outboxRelay'
+          ? 'Deposit events the outbox relay could not send to the notify queue after its tries (or that a redrive could not relay again): their callers were not told. Each message holds the whole record (the event, deposit id, version). Read the relay function’s errors, fix the cause, then redrive the DLQ to the outbox-relay queue (docs/operating.md).'
+          : `Messages of the ${key} queue that ${props.consumers[key]} failed on every try. For a step, a deposit stopped there until the sweeper re-drives it; for notify, a webhook event was never delivered. Read the function's errors, fix the cause, then redrive the DLQ (docs/operating.md).`,
       ]),
       [
         'outbox',
         stateful.outboxDeadLetterQueue,
-        'Stream records of deposits whose event the outbox relay could not send to the notify queue after its retries: their callers were not told. Each message names the records (shard and sequence numbers); read the relay function’s errors, fix the cause, and re-send the events (docs/operating.md).',
+        'Stream positions of records the outbox relay could neither relay nor set aside in its own DLQ, after the stream’s retries (the last resort): their callers were not told, and the stream keeps the records only 24 hours. Each message names the shard and sequence numbers; read those records from the stream at once and queue their events (docs/operating.md).',
       ],
       [
         'scheduler',

@@ -155,6 +155,14 @@ export class HandlerFunction extends Construct {
         resources: settings.sendsTo.map((key) => need(resources.queues?.[key], `queue ${key}`).queueArn),
       });
     }
+    if (settings.sendsToDlqOf?.length) {
+      allow({
+        actions: ['sqs:SendMessage'],
+        resources: settings.sendsToDlqOf.map(
+          (key) => need(resources.deadLetterQueues?.[key], `the DLQ of ${key}`).queueArn,
+        ),
+      });
+    }
     if (settings.readsQueueDepths) {
       const all = { ...need(resources.queues, 'the queues') };
       const dead = { ...need(resources.deadLetterQueues, 'the DLQs') };
@@ -199,7 +207,7 @@ export class HandlerFunction extends Construct {
 export interface AccessibleResources {
   tables?: Partial<Record<TableKey, dynamodb.ITable>>;
   queues?: Partial<Record<QueueKey, sqs.IQueue>>;
-  /** The queues' DLQs (their depths: the operator's view). */
+  /** The queues' DLQs (their depths: the operator's view; the outbox relay's, which it sends to). */
   deadLetterQueues?: Partial<Record<QueueKey, sqs.IQueue>>;
   credentialsKey?: kms.IKey;
   scheduler?: { group: scheduler.IScheduleGroup; role: iam.IRole };

@@ -126,6 +126,12 @@ export const variableRows: readonly VariableRow[] = [
       'The step queues, and the notify queue (only with a webhook); a handler reads only the URLs of the queues it sends to',
   },
   {
+    variables: ['OUTBOX_RELAY_DLQ_URL'],
+    default: 'set by the stack',
+    meaning:
+      "The outbox relay's DLQ (only the relay has it): where it sets aside, whole, each event it could not send to the notify queue after its tries (docs/operating.md)",
+  },
+  {
     variables: [
       'RESOLVE_BANK_QUEUE_ARN',
       'ENSURE_BENEFICIARY_QUEUE_ARN',

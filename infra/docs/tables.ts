@@ -48,7 +48,7 @@ function grantTable(): string {
     code(fn.handler),
     list(fn.table?.actions.map((action) => action.replace('dynamodb:', ''))),
     fn.index ? code(fn.index.name) : '',
-    list(fn.sendsTo),
+    list([...fn.sendsTo, ...(fn.sendsToDlqOf ?? []).map((key) => `${key} DLQ`)]),
     [fn.createsSchedules ? 'create' : '', fn.deletesSchedules ? 'delete' : ''].filter(Boolean).join(', '),
     fn.credentialsKey ?? '',
     list([...fn.secrets, ...(fn.readsQueueDepths ? ['queue depths'] : [])]),

@@ -1,7 +1,8 @@
 /**
  * The local stack: the whole service on this machine, with the handler code Lambda runs.
  *   DynamoDB Local  the topology's tables
- *   fauxqs          the topology's queues and DLQs, with pollers feeding the step handlers
+ *   fauxqs          the topology's queues and DLQs, with pollers feeding their consumers (the
+ *                   step handlers, the webhook notifier, the outbox relay's re-relays)
  *   scheduler       a local EventBridge Scheduler endpoint that fires one-shot schedules
  *   gateways        the sandbox, deposits and operator APIs, as API Gateway v2 events (the operator
  *                   API behind its token, with the operator console's page)
@@ -130,6 +131,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
           return [[spec.urlEnvVar, queue.url], ...('arnEnvVar' in spec ? [[spec.arnEnvVar, queue.arn]] : [])];
         }),
       ),
+      // The outbox relay's DLQ, where it sets aside what it could not relay (as in AWS).
+      [outbox.dlqUrlEnvVar]: sqs.byKey[outbox.queue].dlqUrl,
       [watchedQueuesVariable]: JSON.stringify(
         watchedQueues((key) => ({ url: sqs.byKey[key].url, dlqUrl: sqs.byKey[key].dlqUrl })),
       ),

@@ -2,7 +2,8 @@
  * Local DynamoDB Streams: a poller of a DynamoDB Local table's stream that hands the records to the
  * same stream handler Lambda runs, in order per shard, with Lambda's partial-batch semantics: from
  * the first record a handler reports as failed, the batch comes back on the next poll; after
- * `retryAttempts` tries that record is set aside (logged; in AWS it goes to the relay's DLQ). Only
+ * `retryAttempts` tries that record is passed over (logged; in AWS its position goes to the event
+ * source mapping's DLQ; the relay itself sets aside in its own DLQ what it could not relay). Only
  * records whose new image carries `filterAttribute` reach the handler, as the event source's filter
  * does in AWS.
  */

@@ -38,7 +38,10 @@ export class DepositsStatefulStack extends Stack {
   readonly scheduleGroup: scheduler.ScheduleGroup;
   readonly schedulerRole: iam.Role;
   readonly schedulerDeadLetterQueue: sqs.Queue;
-  /** Stream records of the deposits table the outbox relay could not relay, after its retries. */
+  /**
+   * The positions of stream records the outbox relay could neither relay nor set aside in its own DLQ
+   * (the `outboxRelay` queue's), after the stream's retries: its event source mapping's last resort.
+   */
   readonly outboxDeadLetterQueue: sqs.Queue;
   readonly alarmTopic: sns.Topic;
 
@@ -179,6 +182,12 @@ export class DepositsStatefulStack extends Stack {
         `DLQ of the ${key} queue`,
       );
     }
+    // The outbox relay's DLQ is redriven there (its messages never came from it: the move names it).
+    output(
+      'OutboxRelayQueueArn',
+      this.queues.outboxRelay.queue.queueArn,
+      'Redrive the outbox relay DLQ to this queue (--destination-arn): its consumer relays the events again',
+    );
     output(
       'SchedulerDeadLetterQueueArn',
       this.schedulerDeadLetterQueue.queueArn,

@@ -93,6 +93,11 @@ export class DepositsStatelessStack extends Stack {
       ? { WEBHOOK_URL: config.webhookUrl, WEBHOOK_SECRET_ARN: stateful.webhookSecret.secretArn }
       : {};
 
+    // The outbox relay alone sets events aside: its DLQ's URL.
+    const relayEnvironment = {
+      [outbox.dlqUrlEnvVar]: stateful.queues[outbox.queue].deadLetterQueue.queueUrl,
+    };
+
     // The routes that take a caller's token alone key it: the owner key's ARN, never its value.
     const ownerKeyEnvironment = { OWNER_KEY_SECRET_ARN: stateful.ownerKeySecret.secretArn };
 
@@ -114,6 +119,7 @@ export class DepositsStatelessStack extends Stack {
           environment: {
             ...environment,
             ...(settings.handler === queues.notify.consumer ? webhookEnvironment : {}),
+            ...(settings.handler === outbox.handler ? relayEnvironment : {}),
             ...(settings.readsQueueDepths ? depthsEnvironment : {}),
             ...(settings.secrets.includes('ownerKey') ? ownerKeyEnvironment : {}),
           },
@@ -163,9 +169,11 @@ export class DepositsStatelessStack extends Stack {
       );
     }
 
-    // The outbox relay reads the deposits table's stream: only images that carry an event, retried
-    // in order, and what it still cannot relay goes to its DLQ. Its grants are on that stream only:
-    // the mapping names the stream, so it needs no ListStreams (which has no resource scope).
+    // The outbox relay reads the deposits table's stream: only images that carry an event, in order.
+    // What it cannot relay it sets aside whole in its own DLQ (`outbox.queue`'s); a record it cannot
+    // set aside either is retried, then its position goes to the mapping's DLQ, the last resort. Its
+    // grants are on that stream only: the mapping names the stream, so it needs no ListStreams (which
+    // has no resource scope).
     const relay = functionOf(outbox.handler);
     const streamArn = stateful.depositsTable.tableStreamArn;
     if (!streamArn) throw new Error('the deposits table has no stream');

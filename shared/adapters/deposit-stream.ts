@@ -1,11 +1,13 @@
 /**
- * The deposits table's stream (NEW_IMAGE): the deposit a record's new image holds. Other entities
- * of the table (claims, leases, idempotency records) and removals carry no deposit.
+ * The deposits table's stream (NEW_IMAGE): the deposit a record's new image holds, and where the
+ * stream had the record. Other entities of the table (claims, leases, idempotency records) and
+ * removals carry no deposit.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { Deposit } from '#shared/deposits/model';
+import type { StreamPosition } from '#shared/deposits/outbox';
 import { fromItem } from './deposits-table-items.ts';
 
 export function depositOf(record: DynamoDBRecord): Deposit | undefined {
@@ -13,4 +15,15 @@ export function depositOf(record: DynamoDBRecord): Deposit | undefined {
   if (!image || record.eventName === 'REMOVE') return undefined;
   const item = unmarshall(image as Record<string, AttributeValue>);
   return item.sk === 'DEPOSIT' ? fromItem<Deposit>(item) : undefined;
+}
+
+/** The record's place in the stream (its shard is in the stream's own order of sequence numbers). */
+export function streamPositionOf(record: DynamoDBRecord): StreamPosition {
+  const written = record.dynamodb?.ApproximateCreationDateTime;
+  return {
+    eventId: record.eventID,
+    sequenceNumber: record.dynamodb?.SequenceNumber,
+    streamArn: record.eventSourceARN,
+    writtenAt: written === undefined ? undefined : new Date(written * 1000).toISOString(),
+  };
 }

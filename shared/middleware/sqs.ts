@@ -35,14 +35,18 @@ export function sqsConsumer<S extends z.ZodType>(
 
 /**
  * A DynamoDB stream consumer, the same way: a record that fails is reported (from it on, the batch
- * comes back, in order), the others are done.
+ * comes back, in order), the others are done. Each record is handled with the invocation's context
+ * (its remaining time).
  */
-export function streamConsumer(handle: (record: DynamoDBRecord) => Promise<void>) {
+export function streamConsumer(handle: (record: DynamoDBRecord, context: Context) => Promise<void>) {
   const processor = new BatchProcessor(EventType.DynamoDBStreams);
   return middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
     .use(injectLambdaContext(logger))
     .handler((event: DynamoDBStreamEvent, context: Context) =>
       // One record after the other: a deposit's versions reach the relay in the order they were written.
-      processPartialResponse(event, handle, processor, { context, processInParallel: false }),
+      processPartialResponse(event, (record: DynamoDBRecord) => handle(record, context), processor, {
+        context,
+        processInParallel: false,
+      }),
     );
 }

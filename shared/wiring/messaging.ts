@@ -1,14 +1,22 @@
 /**
  * The orchestrator's messages: the step queues and the wake-up scheduler, each limited to what the
- * handler reaches (`shared/deposits/reach.ts`: its URLs and ARNs, and in AWS its grants), and the
- * queue of the caller's events.
+ * handler reaches (`shared/deposits/reach.ts`: its URLs and ARNs, and in AWS its grants), the
+ * queue of the caller's events, and the outbox relay's DLQ.
  */
 import { schedulerClient, sqsClient } from '#shared/adapters/clients';
 import { NotificationQueue } from '#shared/adapters/notification-queue';
+import { OutboxRelayDlq } from '#shared/adapters/outbox-relay-dlq';
 import { SqsQueueDepths } from '#shared/adapters/queue-depths';
 import { EventBridgeWakeCancels, EventBridgeWakeScheduler } from '#shared/adapters/scheduler';
 import { SqsStepQueues } from '#shared/adapters/step-queues';
-import { notifyConfig, operatorConfig, schedulerConfig, stepQueueArns, stepQueueUrls } from '#shared/config';
+import {
+  notifyConfig,
+  operatorConfig,
+  outboxConfig,
+  schedulerConfig,
+  stepQueueArns,
+  stepQueueUrls,
+} from '#shared/config';
 import type { WorkStep } from '#shared/deposits/model';
 import { type ReachName, reach, type SendsOf, type WakesOf } from '#shared/deposits/reach';
 
@@ -40,6 +48,11 @@ export function scheduleCancels() {
 /** The notify queue: the caller's events on their way to its webhook. */
 export function depositEvents() {
   return new NotificationQueue(sqsClient(), notifyConfig().NOTIFY_QUEUE_URL);
+}
+
+/** The outbox relay's DLQ: the versions whose events it could not relay, each whole. */
+export function unrelayedEvents() {
+  return new OutboxRelayDlq(sqsClient(), outboxConfig().OUTBOX_RELAY_DLQ_URL);
 }
 
 /** The depths of every queue of the service and its DLQ (the operator's view). */

@@ -169,9 +169,13 @@ describe('reserved concurrency (synthesized)', () => {
     );
 
     expect(mappings).toHaveLength(Object.keys(queues).length);
-    for (const [, mapping] of mappings) {
-      expect(mapping.Properties?.ScalingConfig).toEqual({ MaximumConcurrency: 5 });
-    }
+    // 5 for each step queue and the notify queue, 2 (Lambda's least) for the outbox relay's.
+    expect(mappings.map(([, mapping]) => mapping.Properties?.ScalingConfig)).toEqual(
+      expect.arrayContaining(
+        Object.values(queues).map((spec) => ({ MaximumConcurrency: spec.maxConcurrency })),
+      ),
+    );
+    expect(Object.values(queues).map((spec) => spec.maxConcurrency)).toEqual([5, 5, 5, 5, 5, 5, 2]);
   });
 
   it('follows the context: a changed function takes its number, the others keep theirs', () => {

@@ -150,9 +150,14 @@ describe('functions', () => {
         const notifier = handler === queues.notify.consumer && webhook;
         const names = Object.keys(variables).filter(
           (name) =>
-            !name.startsWith('WEBHOOK_') && name !== watchedQueuesVariable && name !== 'OWNER_KEY_SECRET_ARN',
+            !name.startsWith('WEBHOOK_') &&
+            name !== watchedQueuesVariable &&
+            name !== 'OWNER_KEY_SECRET_ARN' &&
+            name !== outbox.dlqUrlEnvVar,
         );
         expect(names.sort(), handler).toEqual(expected(webhook));
+        // The outbox relay alone sets events aside (its DLQ's URL).
+        expect(outbox.dlqUrlEnvVar in variables, handler).toBe(handler === outbox.handler);
         // The operator's queues handler alone reads every queue's depth (and its DLQ's).
         expect(watchedQueuesVariable in variables, handler).toBe(handler === operatorQueues);
         // The routes that take a caller's token alone key it (the owner key's ARN).
@@ -244,6 +249,10 @@ describe('functions', () => {
     });
   });
 });
+
+/** The statements that allow sqs:SendMessage. */
+const sendingStatements = (statements: Statement[]) =>
+  statements.filter((statement) => actionsOf([statement]).includes('sqs:SendMessage'));
 
 describe('queues', () => {
   it('each have a DLQ after the topology maxReceiveCount, hidden six times their consumer timeout', () => {
@@ -339,6 +348,34 @@ describe('queues', () => {
     for (const statement of statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('dynamodb:')))) {
       expect(text(statement.Resource)).toContain('StreamArn');
     }
+    // It sends to the notify queue and sets aside in its own DLQ (the outbox relay queue's, not the
+    // queue), and the mapping's DLQ takes what it still fails: no other queue.
+    const sendsTo = sendingStatements(statements).map((statement) => text(statement.Resource));
+    const streamDlq = logicalId(
+      dev.templates.stateful,
+      'AWS::SQS::Queue',
+      (props) => props.QueueName === `${dev.deployment.config.prefix}-outbox-dlq`,
+    );
+    const reached = [
+      ...Object.keys(queues).flatMap((key) => [queueId(key, 'Queue'), queueId(key, 'DeadLetterQueue')]),
+      streamDlq,
+    ].filter((id) => sendsTo.some((resource) => resource.includes(id)));
+    expect(reached.sort()).toEqual(
+      [queueId('notify', 'Queue'), queueId(outbox.queue, 'DeadLetterQueue'), streamDlq].sort(),
+    );
+  });
+
+  it("relay again what is redriven to the outbox relay's queue: its consumer sends to the notify queue only", () => {
+    const statements = statementsOfFunction(dev.templates.stateless, queues.outboxRelay.consumer);
+    const sends = sendingStatements(statements);
+
+    expect(sends.map((statement) => text(statement.Resource))).toEqual([
+      expect.stringContaining(queueId('notify', 'Queue')),
+    ]);
+    expect(actionsOf(statements)).toContain('sqs:ReceiveMessage');
+    expect(actionsOf(statements).filter((action) => /^(dynamodb|kms|scheduler|iam):/.test(action))).toEqual(
+      [],
+    );
   });
 });
 

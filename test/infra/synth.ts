@@ -155,7 +155,7 @@ export function stubEnvironment(variables: Record<string, unknown>): Record<stri
   return Object.fromEntries(
     Object.entries(variables).map(([name, value]) => {
       if (typeof value === 'string') return [name, value];
-      if (name.endsWith('_QUEUE_URL'))
+      if (name.endsWith('_QUEUE_URL') || name.endsWith('_DLQ_URL'))
         return [name, `https://sqs.us-east-1.amazonaws.com/123456789012/${name}`];
       if (name.endsWith('_SECRET_ARN'))
         return [name, `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}-AbCdEf`];

@@ -1,0 +1,8 @@
+import { RecordToRelay, relayAgain } from '#shared/deposits/outbox';
+import { sqsConsumer } from '#shared/middleware/sqs';
+import { depositEvents } from '#shared/wiring/messaging';
+
+const context = { events: depositEvents() };
+
+/** Relays again each record an operator redrove from the outbox relay's DLQ to its queue. */
+export const handler = sqsConsumer(RecordToRelay, (record) => relayAgain(record, context));
