@@ -8,8 +8,9 @@
  *                   (the deposit and its sealed credentials in one read)
  *   idempotency     a transaction of three Puts (PutItem: the key, the deposit, its sealed
  *                   credentials), then GetItem of a taken key
- *   claims          read: GetItem; write: PutItem; markUsed, release: UpdateItem (a released claim
- *                   stays, claimable at once); forget: DeleteItem
+ *   claims          read: GetItem; write: PutItem, UpdateItem (a claim's time refreshed alone);
+ *                   markUsed, coolDown, release: UpdateItem (a released claim stays, claimable at
+ *                   once); forget: DeleteItem
  *   banks           recall: GetItem; remember: PutItem; forget: DeleteItem (the remembered metadata)
  *   shared wakes    arm: PutItem, GetItem; follow: UpdateItem; take: DeleteItem (a payment source's wake-up)
  *   leases          UpdateItem (acquire and release are both updates); GetItem of its holder (a
@@ -41,13 +42,15 @@ function depositsTableActions(handler: Reach): string[] {
   if (handler.credentials === 'open') used.add('dynamodb:Query');
   if (handler.idempotency) used.add('dynamodb:GetItem');
   const claimActions = {
-    read: 'GetItem',
-    write: 'PutItem',
-    markUsed: 'UpdateItem',
-    forget: 'DeleteItem',
-    release: 'UpdateItem',
+    read: ['GetItem'],
+    write: ['PutItem', 'UpdateItem'],
+    markUsed: ['UpdateItem'],
+    coolDown: ['UpdateItem'],
+    forget: ['DeleteItem'],
+    release: ['UpdateItem'],
   };
-  for (const use of handler.claims ?? []) used.add(`dynamodb:${claimActions[use]}`);
+  for (const use of handler.claims ?? [])
+    for (const action of claimActions[use]) used.add(`dynamodb:${action}`);
   const bankActions = { recall: 'GetItem', remember: 'PutItem', forget: 'DeleteItem' };
   for (const use of handler.banks ?? []) used.add(`dynamodb:${bankActions[use]}`);
   const wakeActions = { arm: ['PutItem', 'GetItem'], follow: ['UpdateItem'], take: ['DeleteItem'] };

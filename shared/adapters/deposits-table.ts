@@ -89,6 +89,26 @@ export class BeneficiaryClaimItems implements BeneficiaryClaims {
     );
   }
 
+  async coolDown(ownerKey: string, walletAccountId: string, beneficiaryId: string, until: number) {
+    await conditionally(
+      this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: keys.beneficiary(ownerKey, walletAccountId),
+          UpdateExpression: 'SET cooldownUntil = :until',
+          ConditionExpression:
+            '#state = :created AND beneficiaryId = :beneficiary AND (attribute_not_exists(cooldownUntil) OR cooldownUntil < :until)',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':created': 'created',
+            ':beneficiary': beneficiaryId,
+            ':until': until,
+          },
+        }),
+      ),
+    );
+  }
+
   async forget(ownerKey: string, walletAccountId: string, beneficiaryId?: string): Promise<void> {
     await conditionally(
       this.table.client.send(

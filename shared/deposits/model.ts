@@ -138,6 +138,8 @@ export interface Deposit {
   coolDownRefusals?: number;
   /** Questions asked again because the bank refused their answers (`askAgain`), across the deposit. */
   reasks?: number;
+  /** Times the deposit registered the beneficiary again after the bank said ours was gone (at most once). */
+  registrations?: number;
   /** Times the current step found the bank's connection busy (another operation on it): contention, not failure. */
   busyWaits?: number;
   /** The step sleeps until then (a wake-up is armed): waiting for another deposit's beneficiary claim. */

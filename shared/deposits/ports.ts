@@ -171,6 +171,11 @@ export interface BeneficiaryClaims {
   refresh(ownerKey: string, walletAccountId: string, depositId: string, claimedAt: number): Promise<boolean>;
   markUsed(ownerKey: string, walletAccountId: string): Promise<void>;
   /**
+   * Moves the cool-down of our record of `beneficiaryId` on to `until`, when the bank says it still
+   * cools down (never back; nothing if the record names another beneficiary, or none).
+   */
+  coolDown(ownerKey: string, walletAccountId: string, beneficiaryId: string, until: number): Promise<void>;
+  /**
    * Forgets a created beneficiary the bank says is gone or wrong, if the record still names it;
    * without an id, a created one whose look-up did not find it, if the record still has no id.
    */

@@ -8,7 +8,7 @@
 import type { WorkStep } from './model.ts';
 
 /** What a handler does with the beneficiary claims. */
-export type ClaimUse = 'read' | 'write' | 'markUsed' | 'forget' | 'release';
+export type ClaimUse = 'read' | 'write' | 'markUsed' | 'coolDown' | 'forget' | 'release';
 
 export interface Reach {
   /** The step queues it sends step messages to. */
@@ -140,7 +140,7 @@ export const reach = {
     deposits: 'write',
     // Marks the beneficiary used; forgets one the bank says is gone or wrong; a source given up on
     // frees its claim.
-    claims: ['markUsed', 'forget', 'release'],
+    claims: ['markUsed', 'coolDown', 'forget', 'release'],
     // Forgets the remembered bank when a refusal contradicts its metadata.
     banks: ['forget'],
     sharedWakes: ['take'],
@@ -157,7 +157,7 @@ export const reach = {
     wakes: ['transfer'],
     credentials: 'open',
     deposits: 'write',
-    claims: ['markUsed', 'forget', 'release'],
+    claims: ['markUsed', 'coolDown', 'forget', 'release'],
     sharedWakes: ['take'],
     banks: ['forget'],
     leases: true,

@@ -36,6 +36,7 @@ interface ClaimMethods extends Record<ClaimUse, keyof BeneficiaryClaims> {
   read: 'get';
   write: 'claim' | 'update' | 'refresh';
   markUsed: 'markUsed';
+  coolDown: 'coolDown';
   forget: 'forget';
   release: 'release';
 }

@@ -1,6 +1,7 @@
 /**
- * The claims adapter's `refresh` over DynamoDB Local: it moves only the time of a deposit's own
- * creation claim on, conditionally, and leaves every other field of the item as its live run wrote it.
+ * The claims adapter over DynamoDB Local: `refresh` moves only the time of a deposit's own
+ * creation claim on, conditionally, and leaves every other field of the item as its live run wrote
+ * it; `coolDown` moves a created record's cool-down on, when the bank says it still cools down.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +42,28 @@ describe('refreshing a creation claim', () => {
       state: 'creating',
       claimedAt: at + 5_000,
       fittingBeforeCreation: ['ben-x'],
+    });
+  });
+});
+
+describe("correcting our record's cool-down", () => {
+  it('moves it on for the beneficiary it names; never back, never for another', async () => {
+    // prepare: a created record of ben-1, its cool-down over
+    const ownerKey = `owner-${randomUUID()}`;
+    const at = Date.now();
+    expect(await claims.claim(claimOf(ownerKey, at), at - 1)).toBe(true);
+    const created = { ...claimOf(ownerKey, at), state: 'created' as const, beneficiaryId: 'ben-1' };
+    expect(await claims.update({ ...created, cooldownUntil: at - 1 })).toBe(true);
+
+    // act
+    await claims.coolDown(ownerKey, 'wallet-aed', 'ben-1', at + 60_000);
+    await claims.coolDown(ownerKey, 'wallet-aed', 'ben-1', at + 1_000);
+    await claims.coolDown(ownerKey, 'wallet-aed', 'ben-2', at + 90_000);
+
+    // assess
+    expect(await claims.get(ownerKey, 'wallet-aed')).toMatchObject({
+      beneficiaryId: 'ben-1',
+      cooldownUntil: at + 60_000,
     });
   });
 });

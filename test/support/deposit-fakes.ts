@@ -211,6 +211,11 @@ export class FakeDepositsTable {
       const held = this.claimItems.get(`${ownerKey}#${walletAccountId}`);
       if (held) held.used = true;
     },
+    coolDown: async (ownerKey, walletAccountId, beneficiaryId, until) => {
+      const held = this.claimItems.get(`${ownerKey}#${walletAccountId}`);
+      if (held?.state !== 'created' || held.beneficiaryId !== beneficiaryId) return;
+      if ((held.cooldownUntil ?? 0) < until) held.cooldownUntil = until;
+    },
     forget: async (ownerKey, walletAccountId, beneficiaryId) => {
       const key = `${ownerKey}#${walletAccountId}`;
       const held = this.claimItems.get(key);

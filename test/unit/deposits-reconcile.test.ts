@@ -248,7 +248,7 @@ describe('reconcile', () => {
     },
   );
 
-  it.for(['INSUFFICIENT_BALANCE', 'AMOUNT_BELOW_MINIMUM', 'INVALID_BENEFICIARY_ID', 'INVALID_MFA'])(
+  it.for(['INSUFFICIENT_BALANCE', 'AMOUNT_BELOW_MINIMUM', 'BENEFICIARY_DETAILS_MISMATCH', 'INVALID_MFA'])(
     'the operation refused as a transfer is (%s): nothing moved, the attempt closed',
     async (type) => {
       const w = world();

@@ -201,16 +201,16 @@ describe("resolve-bank with the connection's bank remembered", () => {
     expect(w.table.leaseItems.size).toBe(0);
   });
 
-  it('checks the amount against the remembered bounds, and fails below the minimum without asking', async () => {
+  it('checks the amount against the remembered bounds: below the minimum, the bank is asked, and decides', async () => {
     const w = world();
     const ctx = w.contexts.resolveBank();
-    w.provider.answer('getMetadata', metadata());
+    w.provider.answer('getMetadata', metadata(), metadata());
     await resolveBank(await w.deposit(), ctx);
     const small = await w.deposit({ amountMinor: 999 });
 
     await resolveBank(small, ctx);
 
-    expect(w.provider.callsOf('getMetadata')).toHaveLength(1);
+    expect(w.provider.callsOf('getMetadata')).toHaveLength(2);
     expect(w.table.current(small.id)).toMatchObject({
       status: 'failed',
       failure: { type: 'AMOUNT_BELOW_MINIMUM' },

@@ -25,7 +25,10 @@ export type ResolveBankContext = StepContext<'resolve-bank'>;
 export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Promise<void> {
   const answer = await answerFor(ctx, deposit, 'metadata');
   const remembered = answer ? undefined : await ctx.banks.recall(deposit.ownerKey, ctx.clock.now());
-  if (remembered) return goOn(ctx, deposit, remembered, 'bank remembered');
+  // What is remembered never refuses the money on its own: an amount (or a currency) it refuses is
+  // asked of the bank, whose word decides and is remembered in its place.
+  if (remembered && !boundsRefuse(ctx, deposit, remembered))
+    return goOn(ctx, deposit, remembered, 'bank remembered');
   const called = await callUnderLease(
     ctx,
     deposit,
@@ -68,9 +71,7 @@ async function goOn(
   accountsMetadata: AccountsMetadata,
   said: string,
 ) {
-  // A source moves no money: only whether the bank moves the wallet's currency is checked.
-  const amountMinor = isSource(deposit) ? undefined : deposit.amountMinor;
-  const refusal = checkBounds(accountsMetadata, walletOf(ctx.wallets, deposit), amountMinor);
+  const refusal = boundsRefuse(ctx, deposit, accountsMetadata);
   if (refusal) {
     await fail(ctx, deposit, refusal.type, refusal.msg);
     return;
@@ -81,4 +82,10 @@ async function goOn(
   const changes: Partial<Deposit> = { step, bank, pendingInput: undefined, sealedAnswers: undefined };
   const next = await advance(ctx, deposit, changes, `${said}: ${bank.bankName}`);
   if (next) await sendStep(ctx, next, step);
+}
+
+/** What the bank's bounds say of the deposit: a source moves no money, and only its currency is checked. */
+function boundsRefuse(ctx: ResolveBankContext, deposit: Deposit, accountsMetadata: AccountsMetadata) {
+  const amountMinor = isSource(deposit) ? undefined : deposit.amountMinor;
+  return checkBounds(accountsMetadata, walletOf(ctx.wallets, deposit), amountMinor);
 }

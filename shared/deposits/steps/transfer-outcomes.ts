@@ -23,12 +23,12 @@ import {
 
 /** What a step that hears a transfer's outcome has besides failing a deposit. */
 export interface OutcomePorts {
-  queues: StepQueues<'transfer' | 'wait-cooldown' | 'reconcile'>;
+  queues: StepQueues<'transfer' | 'wait-cooldown' | 'reconcile' | 'ensure-beneficiary'>;
   /**
    * Marks the beneficiary used once a transfer through it is done (details go with the first only),
    * and forgets one the bank says is gone or wrong, so the next deposit registers it again.
    */
-  claims: Pick<BeneficiaryClaims, 'markUsed' | 'forget'>;
+  claims: Pick<BeneficiaryClaims, 'markUsed' | 'coolDown' | 'forget'>;
   /** Forgets the connection's remembered bank when a refusal shows its metadata no longer holds. */
   banks: Pick<BankMemory, 'forget'>;
 }
@@ -136,6 +136,11 @@ export async function afterTransferRefusal(
       const refusals = deposit.coolDownRefusals ?? 0;
       if (refusals >= ctx.settings.maxRetries) break;
       const until = Math.max(refusal.coolDownEndsAt ?? 0, ctx.clock.now() + MIN_COOL_DOWN_WAIT_MS);
+      // Our record said the cool-down was over: corrected, so the next deposit does not start at the
+      // transfer into the same refusal.
+      if (deposit.beneficiaryId) {
+        await ctx.claims.coolDown(deposit.ownerKey, deposit.walletAccountId, deposit.beneficiaryId, until);
+      }
       const resumesAt = new Date(until).toISOString();
       const next = await advance(
         ctx,
@@ -152,11 +157,36 @@ export async function afterTransferRefusal(
       if (deposit.beneficiaryId) {
         await ctx.claims.forget(deposit.ownerKey, deposit.walletAccountId, deposit.beneficiaryId);
       }
+      // Gone at the bank (nothing moved): registered again, once per deposit.
+      if (refusal.type === 'INVALID_BENEFICIARY_ID' && (deposit.registrations ?? 0) < MAX_REGISTRATIONS) {
+        return registerAgain(ctx, deposit, cleared);
+      }
       break;
     }
   }
   if (STALE_METADATA.has(refusal.type)) await ctx.banks.forget(deposit.ownerKey);
   await fail(ctx, deposit, refusal.type, refusal.msg, cleared);
+}
+
+/** Registrations of the beneficiary again, per deposit, after the bank said ours was gone. */
+export const MAX_REGISTRATIONS = 1;
+
+/** Back to ensure-beneficiary, which creates it anew (or uses one another deposit registered meanwhile). */
+async function registerAgain(ctx: OutcomeContext, deposit: Deposit, cleared: Partial<Deposit>) {
+  const changes: Partial<Deposit> = {
+    ...cleared,
+    step: 'ensure-beneficiary',
+    beneficiaryId: undefined,
+    cooldownUntil: undefined,
+    sendBeneficiaryDetails: undefined,
+    beneficiaryLookupAt: undefined,
+    sleepsUntil: undefined,
+    claimWaits: undefined,
+    registrations: (deposit.registrations ?? 0) + 1,
+  };
+  const note = 'the bank says the beneficiary is gone: registering it again';
+  const next = await advance(ctx, deposit, changes, note);
+  if (next) await sendStep(ctx, next, 'ensure-beneficiary');
 }
 
 /**
