@@ -121,6 +121,10 @@ const TuningEnv = z.object({
   BANK_MEMORY_SECONDS: number(3_600),
   // What a payment source learnt of the bank serves the deposits it prepares: 30 days.
   SOURCE_BANK_MEMORY_SECONDS: number(30 * 86_400),
+  /** Reads of a transfer operation (reconcile) before its outcome is given up as unknown: some five hours of them. */
+  RECONCILE_MAX_POLLS: number(30),
+  /** The longest delay between two reads of a transfer operation (SQS delays at most 900 s). */
+  RECONCILE_POLL_CAP_SECONDS: number(900).pipe(z.number().min(1).max(900)),
 });
 
 const VaultEnv = z.object({

@@ -46,6 +46,8 @@ const Tuning = z.strictObject({
   MAX_REDRIVES: whole(),
   BANK_MEMORY_SECONDS: whole(),
   SOURCE_BANK_MEMORY_SECONDS: whole(),
+  RECONCILE_MAX_POLLS: whole(Number.MAX_SAFE_INTEGER, 1),
+  RECONCILE_POLL_CAP_SECONDS: whole(900, 1),
   WEBHOOK_TIMEOUT_MS: whole(limits.webhookTimeoutMs),
   WEBHOOK_RETRY_BASE_SECONDS: whole(),
   POWERTOOLS_LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT']).optional(),

@@ -87,6 +87,16 @@ export const variableRows: readonly VariableRow[] = [
       'How long the bank metadata a payment source read is remembered for its connection (30 days): the deposits it prepared skip the ask. Forgotten early on the same contradicting refusals',
   },
   {
+    variables: ['RECONCILE_MAX_POLLS'],
+    meaning:
+      'Reads of a transfer operation the bank accepted before its outcome is given up as unknown (`TRANSFER_OUTCOME_UNKNOWN`, for an operator): some five hours of them with the default cap',
+  },
+  {
+    variables: ['RECONCILE_POLL_CAP_SECONDS'],
+    meaning:
+      'The longest delay between two reads of a transfer operation: 1 s after the submission, doubling up to it (at most 900)',
+  },
+  {
     variables: ['WEBHOOK_URL', 'WEBHOOK_SECRET'],
     default: 'unset',
     meaning:

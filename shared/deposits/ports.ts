@@ -283,4 +283,8 @@ export interface DepositSettings {
   bankMemoryMs: number;
   /** How long the bank metadata a payment source asked for is remembered: the deposits it prepares skip the ask. */
   sourceBankMemoryMs: number;
+  /** Reads of a transfer operation (`reconcile`) before its outcome is given up as unknown. */
+  maxPolls: number;
+  /** The longest delay between two reads of a transfer operation (the delay doubles up to it). */
+  pollCapMs: number;
 }

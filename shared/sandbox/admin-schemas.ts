@@ -98,8 +98,9 @@ export const FaultRuleFields = z.object({
   /**
    * `timeout`: hang for `timeoutMs`, then 504. `error`: answer `status` (a 5xx). `refusal`: answer
    * the failed envelope of `type` with `status` (4xx, 429 included), always before effect.
+   * `pending`: on the operation read, answer `initialized` (the operation still running).
    */
-  outcome: z.enum(['timeout', 'error', 'refusal']).optional(),
+  outcome: z.enum(['timeout', 'error', 'refusal', 'pending']).optional(),
   status: z.union([z.literal(500), z.literal(502), z.literal(503), refusalStatus]).optional(),
   /** A refusal's type: one of the interface's error types, or TOO_MANY_REQUESTS. */
   type: z.enum(refusalTypes).optional(),
@@ -111,8 +112,13 @@ export const FaultRuleFields = z.object({
    * a new operation, recorded as failed with the refusal (nothing happened), which a read answers.
    */
   namesOperation: z.boolean().optional(),
-  /** `before`: nothing happens at the bank. `after`: the operation takes effect, the answer is lost. */
+  /**
+   * `before`: nothing happens at the bank. `after`: the operation takes effect, the answer is lost (a
+   * refusal's: replaced by the refusal, as a repeat of the request would hear it).
+   */
   phase: z.enum(['before', 'after']).optional(),
+  /** Only requests that answer a question (`userInputs`): the answered call of rule 1. */
+  answered: z.boolean().optional(),
   timeoutMs: z.number().int().min(0).max(faultWaitBudgetMs).optional(),
   /** How many matching requests the rule applies to; unlimited when absent. */
   times: z.number().int().min(1).optional(),
@@ -150,17 +156,27 @@ export function withinFaultBudget<S extends z.ZodType<z.infer<typeof FaultRuleFi
     .refine((rule) => rule.outcome === 'refusal' || rule.namesOperation !== true, {
       message: 'namesOperation belongs to a refusal',
       path: ['namesOperation'],
+    })
+    .refine((rule) => rule.namesOperation !== true || rule.phase !== 'after', {
+      message: 'a refusal after effect answers a repeat of the request: it names no operation of its own',
+      path: ['namesOperation'],
     });
 }
 
 /** A rule that names its operation says where: a path with an operation to name. */
-export const FaultRule = withinFaultBudget(FaultRuleFields).refine(
-  (rule) => rule.namesOperation !== true || operationNamingPaths.includes(rule.path ?? ''),
-  {
+export const FaultRule = withinFaultBudget(FaultRuleFields)
+  .refine((rule) => rule.namesOperation !== true || operationNamingPaths.includes(rule.path ?? ''), {
     message: `namesOperation takes a path that reads or creates an operation: ${operationNamingPaths.join(', ')}`,
     path: ['namesOperation'],
-  },
-);
+  })
+  .refine(
+    (rule) =>
+      rule.outcome !== 'pending' || (operationReadPaths as readonly string[]).includes(rule.path ?? ''),
+    {
+      message: `pending takes the operation read's path: ${operationReadPaths.join(', ')}`,
+      path: ['outcome'],
+    },
+  );
 export type FaultRule = z.infer<typeof FaultRule>;
 
 /**

@@ -12,10 +12,14 @@
  *   - an `after` outcome loses the answer of an operation that took effect;
  *   - `timeout` hangs for `timeoutMs` (default `SANDBOX_TIMEOUT_MS`) and answers 504 GATEWAY_TIMEOUT;
  *   - `refusal` answers the failed envelope of its `type` with its 4xx `status` (and `Retry-After`
- *     when it names `retryAfterSeconds`), always before effect; with `namesOperation`, the envelope
+ *     when it names `retryAfterSeconds`), before effect; with `phase: after` (a rule's), after it:
+ *     the request took effect and the refusal answers a repeat of it, as when a proxy retried it (an
+ *     answered call then hears INVALID_OPERATION_ID); with `namesOperation`, the envelope
  *     names an operation as a failed operation's does: on the operation read, the one the body reads;
  *     on a call that creates one, a new operation, recorded as failed with the refusal (nothing else
  *     happened), so that reading it answers the same envelope;
+ *   - `pending`, on the operation read only, answers `initialized` for the operation read, whatever
+ *     it is (a bank that keeps a transfer running);
  *   - latency and a hang together stay within `faultWaitBudgetMs`, inside the function's own timeout, so
  *     a fault is never cut short by the gateway (a rule or header asking more is BAD_REQUEST);
  *     `error` answers its status: 500 INTERNAL_ERROR by default, 502 BAD_GATEWAY, 503 SERVICE_UNAVAILABLE.
@@ -84,14 +88,33 @@ export async function runOperationWithFault(
   request: FaultedRequest,
   operate: (latencyMs: number) => Promise<HttpAnswer>,
 ): Promise<HttpAnswer> {
-  const fault = headerFault(request.headers) ?? (await ruleFor(store, connection, request.path));
+  const fault = headerFault(request.headers) ?? (await ruleFor(store, connection, request));
   // A rule's path was checked when it was set; a header's is the request's own.
   if (fault?.namesOperation && !operationNamingPaths.includes(request.path)) {
     throw notNamingHere(request.path);
   }
+  if (fault?.outcome === 'pending') {
+    if (!(operationReadPaths as readonly string[]).includes(request.path)) {
+      throw badRequest([
+        `X-Sandbox-Fault: pending: only on ${operationReadPaths.join(', ')}, not on ${request.path}`,
+      ]);
+    }
+    return stillRunning(settings, request);
+  }
   const naming = (refusal: EnvelopeError) =>
     namedOperation(store, settings.clock, connection, request, refusal);
   return applyOutcome(settings, fault, () => operate(fault?.latencyMs ?? 0), naming);
+}
+
+/**
+ * `pending`, on the operation read: the operation read answers `initialized` whatever it is, as a
+ * bank that keeps a transfer running answers (a read changes nothing).
+ */
+function stillRunning(settings: FaultSettings, request: FaultedRequest): HttpAnswer {
+  settings.onFault?.({ outcome: 'pending', phase: 'before' });
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const idField = typeof body.operationID === 'string' ? 'operationID' : 'jobID';
+  return { status: 200, body: { [idField]: body[idField], success: true, status: 'initialized' } };
 }
 
 function notNamingHere(path: string) {
@@ -153,18 +176,28 @@ export async function runActionWithFault(
   return applyOutcome(settings, fault, action);
 }
 
-/** The connection's first rule for this path; a counted rule is used up one request at a time. */
+/**
+ * The connection's first rule for this request (its path; with `answered`, only a request that
+ * answers a question); a counted rule is used up one request at a time.
+ */
 async function ruleFor(
   store: SandboxStore,
   connection: ConnectionRecord,
-  path: string,
+  request: FaultedRequest,
 ): Promise<FaultRule | undefined> {
   for (const [index, rule] of connection.faults.entries()) {
-    if (rule.path !== undefined && rule.path !== path) continue;
+    if (rule.path !== undefined && rule.path !== request.path) continue;
+    if (rule.answered && !answers(request.body)) continue;
     if (rule.remaining !== undefined && !(await store.consumeFault(connection.id, index))) continue;
     return rule;
   }
   return undefined;
+}
+
+/** Whether a request's body answers a question: it carries `userInputs`. */
+function answers(body: object | undefined): boolean {
+  const inputs = (body as { userInputs?: unknown } | undefined)?.userInputs;
+  return Array.isArray(inputs) && inputs.length > 0;
 }
 
 /** Names the operation a refusal names (`namesOperation`), recording it when the refusal creates it. */
@@ -176,8 +209,9 @@ async function applyOutcome(
   run: () => Promise<HttpAnswer> | HttpAnswer,
   naming?: Naming,
 ): Promise<HttpAnswer> {
-  // A refusal is always before effect: the bank never sees the request it refuses.
-  const phase = fault?.outcome === 'refusal' ? 'before' : (fault?.phase ?? 'before');
+  // A refusal is before effect (the bank never sees the request it refuses), unless its rule says
+  // `after`: the request took effect, and what came back answers a repeat of it (a proxy's retry).
+  const phase = fault?.phase ?? 'before';
   if (fault?.outcome && phase === 'before') await failAsTold(settings, fault, naming);
   const startedAt = settings.clock.now();
   const answer = await run();

@@ -47,5 +47,7 @@ export function depositSettings(): DepositSettings {
     claimStaleMs: 60_000 + Math.max(60_000, PROVIDER_TIMEOUT_MS * 3),
     bankMemoryMs: tuning.BANK_MEMORY_SECONDS * 1000,
     sourceBankMemoryMs: tuning.SOURCE_BANK_MEMORY_SECONDS * 1000,
+    maxPolls: tuning.RECONCILE_MAX_POLLS,
+    pollCapMs: tuning.RECONCILE_POLL_CAP_SECONDS * 1000,
   };
 }

@@ -164,6 +164,25 @@ export function audit(input: AuditInput): AuditResult {
   };
 }
 
+/**
+ * The evidence of an unknown outcome the bank caused: a transfer it kept `initialized` past the poll
+ * limit (fault kind `transfer-pending-past-limit`), which the deposit gave up reading.
+ */
+function withPendingTransfers(
+  input: AuditInput,
+  items: Map<string, DepositItem>,
+  evidence: Map<string, string>,
+) {
+  for (const run of input.runs) {
+    const user = input.plan.users[run.plan.userIndex];
+    const item = run.id ? items.get(run.id) : undefined;
+    if (!run.id || evidence.has(run.id) || !item?.failure?.msg.startsWith('The bank never told')) continue;
+    if (user?.providerFaults.some((fault) => fault.kind === 'transfer-pending-past-limit'))
+      evidence.set(run.id, 'the bank kept its transfer initialized past the poll limit');
+  }
+  return evidence;
+}
+
 function scopeOf(input: AuditInput): AuditScope {
   const failures: string[] = [];
   const items = new Map<string, DepositItem>();
@@ -173,7 +192,7 @@ function scopeOf(input: AuditInput): AuditScope {
     input,
     items,
     failures,
-    evidence: unknownOutcomeEvidence(input.crashes),
+    evidence: withPendingTransfers(input, items, unknownOutcomeEvidence(input.crashes)),
     name: (run) => {
       const user = input.plan.users[run.plan.userIndex];
       return `${run.id ?? '(not created)'} [#${run.plan.index}, user ${run.plan.userIndex} ${user?.bank.bankId}]`;

@@ -5,6 +5,7 @@
  * operation; a 401; a transfer refused), or is slowed; `faults.ts` chooses among them per user.
  */
 
+import { findBank } from '#shared/sandbox/catalog';
 import type { FaultRule, ProviderFault } from './faults.ts';
 import type { Bank } from './plan.ts';
 import type { Random } from './random.ts';
@@ -32,6 +33,8 @@ const anyBank = () => true;
 const withBeneficiaries = (bank: Bank) => bank.beneficiaries;
 const status5xx = (random: Random) => random.pick([500, 502, 503] as const);
 const transferPath = (bank: Bank) => (bank.beneficiaries ? paths.transfer : paths.autoflow);
+/** Whether the bank asks its caller a question on the transfer (so the transfer is answered). */
+const asksOnTransfer = (bank: Bank) => (findBank(bank.bankId)?.asks.transfer?.length ?? 0) > 0;
 
 /** Every provider call of the flow, failing before and after the bank acts. */
 export const faultKinds: FaultKind[] = [
@@ -273,6 +276,86 @@ export const faultKinds: FaultKind[] = [
       times: 1,
     }),
     weight: 0.5,
+  },
+  {
+    // The bank keeps the transfer `initialized` past the poll limit (the chaos stack's: a few reads):
+    // its outcome is given up as unknown, and resolved from the ledger after the run.
+    kind: 'transfer-pending-past-limit',
+    applies: withBeneficiaries,
+    rule: () => ({ path: paths.operation, outcome: 'pending', times: 40 }),
+    weight: 0.3,
+  },
+  {
+    // The bank changed mid-run: its cool-down of our beneficiary started again. The transfer is
+    // refused (the message names no instant: a minute's wait), and our record's cool-down corrected.
+    kind: 'bank-cool-down-again',
+    applies: withBeneficiaries,
+    rule: () => ({
+      path: paths.transfer,
+      outcome: 'refusal',
+      status: 422,
+      type: 'BENEFICIARY_COOL_DOWN_PERIOD',
+      times: 1,
+    }),
+    weight: 0.4,
+  },
+  {
+    // ... our beneficiary deleted at the bank: the deposit registers it again (once).
+    kind: 'bank-beneficiary-gone',
+    // Not where the list masks accounts: the refusal leaves the beneficiary at the bank, where the
+    // registration again finds it existing and, masked, cannot tell it from another (a deletion would).
+    applies: (bank) => bank.beneficiaries && !findBank(bank.bankId)?.masksAccounts,
+    rule: () => ({
+      path: paths.transfer,
+      outcome: 'refusal',
+      status: 404,
+      type: 'INVALID_BENEFICIARY_ID',
+      times: 1,
+    }),
+    weight: 0.4,
+  },
+  {
+    // ... its minimum raised: the transfer refused, the remembered metadata forgotten.
+    kind: 'bank-minimum-raised',
+    applies: anyBank,
+    rule: (_random, bank) => ({
+      path: transferPath(bank),
+      outcome: 'refusal',
+      status: 422,
+      type: 'AMOUNT_BELOW_MINIMUM',
+      times: 1,
+    }),
+    weight: 0.3,
+  },
+  {
+    // ... our beneficiary's details no longer match: the deposit fails, our record is forgotten.
+    kind: 'bank-details-mismatch',
+    applies: withBeneficiaries,
+    rule: () => ({
+      path: paths.transfer,
+      outcome: 'refusal',
+      status: 422,
+      type: 'BENEFICIARY_DETAILS_MISMATCH',
+      times: 1,
+    }),
+    weight: 0.3,
+  },
+  {
+    // Spent answers at the transfer: the answered submission hears INVALID_OPERATION_ID, before the
+    // bank ran it (the question still waits) or after (the money moved, as when a proxy retried the
+    // request). Only the operation's own record tells: it is read, never taken as "nothing moved".
+    kind: 'transfer-answers-spent',
+    applies: asksOnTransfer,
+    rule: (random, bank) => ({
+      path: transferPath(bank),
+      outcome: 'refusal',
+      status: 404,
+      type: 'INVALID_OPERATION_ID',
+      phase: random.pick(['before', 'after'] as const),
+      answered: true,
+      times: 1,
+    }),
+    weight: 0.6,
   },
   {
     // The bank is down for the user: every metadata read fails, past the retry limit.

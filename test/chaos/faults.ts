@@ -35,12 +35,14 @@ export const steps: readonly Step[] = [
 export interface FaultRule {
   path?: string;
   latencyMs?: number;
-  outcome?: 'timeout' | 'error' | 'refusal';
+  outcome?: 'timeout' | 'error' | 'refusal' | 'pending';
   status?: number;
   type?: string;
   retryAfterSeconds?: number;
   namesOperation?: boolean;
   phase?: 'before' | 'after';
+  /** Only requests that answer a question. */
+  answered?: boolean;
   timeoutMs?: number;
   times?: number;
 }
@@ -177,6 +179,9 @@ export function explainedFailures(user: PlannedUser, deposit: PlannedDeposit): S
     types.add('INSUFFICIENT_BALANCE');
   if (deposit.cancelAfterMs !== undefined) types.add('CANCELLED');
   if (kinds.includes('metadata-down')) types.add('PROVIDER_UNAVAILABLE');
+  // The bank changed mid-run: a refusal that ends the deposit it hits (nothing moved).
+  if (kinds.includes('bank-minimum-raised')) types.add('AMOUNT_BELOW_MINIMUM');
+  if (kinds.includes('bank-details-mismatch')) types.add('BENEFICIARY_DETAILS_MISMATCH');
   return types;
 }
 

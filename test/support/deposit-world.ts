@@ -44,6 +44,8 @@ export const settings: DepositSettings = {
   claimStaleMs: 60_000,
   bankMemoryMs: 3_600_000,
   sourceBankMemoryMs: 30 * 86_400_000,
+  maxPolls: 30,
+  pollCapMs: 900_000,
 };
 
 export const credentials = { accessToken: 'token-1', appSecret: 'app-secret', userSecret: 'user-secret' };

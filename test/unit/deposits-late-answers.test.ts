@@ -12,7 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_REASKS, MIN_ANSWER_SHARE } from '#shared/deposits/input';
 import type { Deposit } from '#shared/deposits/model';
-import { MAX_POLLS, reconcile } from '#shared/deposits/steps/reconcile';
+import { reconcile } from '#shared/deposits/steps/reconcile';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { answers, banks, question, settings, world } from '../support/deposit-world.ts';
 
@@ -235,20 +235,20 @@ describe('spent answers on an answered transfer', () => {
     expect(w.provider.callsOf('createTransfer')).toHaveLength(1);
   });
 
-  it(`no record of it either: after ${MAX_POLLS} reads TRANSFER_OUTCOME_UNKNOWN, never "nothing moved"`, async () => {
+  it(`no record of it either: after ${settings.maxPolls} reads TRANSFER_OUTCOME_UNKNOWN, never "nothing moved"`, async () => {
     const w = world();
     const deposit = await answeredAtTransfer(w);
     w.provider.answer('createTransfer', answers.refusal('INVALID_OPERATION_ID'));
     w.provider.answer(
       'getOperation',
-      ...Array.from({ length: MAX_POLLS }, () =>
+      ...Array.from({ length: settings.maxPolls }, () =>
         answers.refusal('INVALID_OPERATION_ID', 'no such operation', 'op-q'),
       ),
     );
 
     await transfer(deposit, w.contexts.transfer());
     let current = w.table.current(deposit.id);
-    for (let read = 0; read < MAX_POLLS && current.step === 'reconcile'; read += 1) {
+    for (let read = 0; read < settings.maxPolls && current.step === 'reconcile'; read += 1) {
       w.clock.advance((current.pollAt ?? 0) - w.clock.now());
       await reconcile(current, w.contexts.reconcile());
       current = w.table.current(deposit.id);
@@ -342,16 +342,16 @@ describe('a refusal of the read is not a refusal of the transfer', () => {
     expect(w.events.types()).toEqual([]);
   });
 
-  it(`refused on every read: after ${MAX_POLLS} reads the outcome stays unknown, never failed as unmoved`, async () => {
+  it(`refused on every read: after ${settings.maxPolls} reads the outcome stays unknown, never failed as unmoved`, async () => {
     const w = world();
     const ctx = w.contexts.reconcile();
     let deposit = await atReconcile(w);
     w.provider.answer(
       'getOperation',
-      ...Array.from({ length: MAX_POLLS }, () => answers.refusal('TOO_MANY_REQUESTS')),
+      ...Array.from({ length: settings.maxPolls }, () => answers.refusal('TOO_MANY_REQUESTS')),
     );
 
-    for (let read = 0; read < MAX_POLLS && deposit.step !== 'completed'; read += 1) {
+    for (let read = 0; read < settings.maxPolls && deposit.step !== 'completed'; read += 1) {
       await reconcile(deposit, ctx);
       deposit = w.table.current(deposit.id);
       w.clock.advance(Math.max(0, (deposit.pollAt ?? 0) - w.clock.now()));

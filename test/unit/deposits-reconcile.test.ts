@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Deposit } from '#shared/deposits/model';
-import { MAX_POLLS, reconcile } from '#shared/deposits/steps/reconcile';
+import { reconcile } from '#shared/deposits/steps/reconcile';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { pollDelaySeconds } from '#shared/deposits/steps/transfer-outcomes';
 import { ProviderRefusal } from '#shared/provider/client';
@@ -186,15 +186,18 @@ describe('reconcile', () => {
     },
   );
 
-  it(`never told: after ${MAX_POLLS} reads the outcome stays unknown, with the operation's id, for an operator`, async () => {
+  it(`never told: after ${settings.maxPolls} reads the outcome stays unknown, with the operation's id, for an operator`, async () => {
     // prepare
     const w = world();
     const ctx = w.contexts.reconcile();
     let deposit = await atReconcile(w);
-    w.provider.answer('getOperation', ...Array.from({ length: MAX_POLLS }, () => answers.unknown('network')));
+    w.provider.answer(
+      'getOperation',
+      ...Array.from({ length: settings.maxPolls }, () => answers.unknown('network')),
+    );
 
     // act: each read as its message arrives
-    for (let read = 0; read < MAX_POLLS; read += 1) {
+    for (let read = 0; read < settings.maxPolls; read += 1) {
       await reconcile(deposit, ctx);
       deposit = w.table.current(deposit.id);
       if (deposit.step === 'completed') break;
@@ -202,7 +205,7 @@ describe('reconcile', () => {
     }
 
     // assess
-    expect(w.provider.callsOf('getOperation')).toHaveLength(MAX_POLLS);
+    expect(w.provider.callsOf('getOperation')).toHaveLength(settings.maxPolls);
     expect(deposit).toMatchObject({
       status: 'failed',
       failure: { type: 'TRANSFER_OUTCOME_UNKNOWN', msg: expect.stringContaining('op-7') },
@@ -211,7 +214,7 @@ describe('reconcile', () => {
     expect(deposit.transferAttempt).toBeDefined();
     expect(w.events.types()).toEqual(['deposit.failed']);
     const delays = ctx.queues.sent.map((sent) => sent.delaySeconds);
-    expect(delays).toHaveLength(MAX_POLLS - 1);
+    expect(delays).toHaveLength(settings.maxPolls - 1);
     expect(Math.max(...delays)).toBe(900);
     expect(pollDelaySeconds(40)).toBe(900);
   });

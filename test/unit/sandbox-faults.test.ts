@@ -242,7 +242,7 @@ describe('a fault on a provider operation', () => {
 });
 
 describe('a refusal fault', () => {
-  it('answers its type and 4xx status before effect, an `after` phase included', async () => {
+  it('answers its type and 4xx status before effect; a rule `after` it lets the request take effect', async () => {
     // prepare
     const { sandbox, user, transfer, state } = await givenTransferringUser();
     const before = await state();
@@ -261,8 +261,8 @@ describe('a refusal fault', () => {
         {
           path: TRANSFER,
           outcome: 'refusal',
-          status: 422,
-          type: 'INSUFFICIENT_BALANCE',
+          status: 404,
+          type: 'INVALID_OPERATION_ID',
           phase: 'after',
           times: 1,
         },
@@ -271,15 +271,65 @@ describe('a refusal fault', () => {
 
     // act
     const limited = await transfer();
+    const afterLimited = await state();
     const refused = await transfer();
-    const afterBoth = await state();
-    const healthy = await transfer();
+    const afterRefused = await state();
+
+    // assess: the 429 changed nothing; the `after` refusal answers a transfer that took effect
+    expect(limited).toEqual({ status: 429, body: failed('TOO_MANY_REQUESTS') });
+    expect(afterLimited).toEqual(before);
+    expect(refused).toEqual({ status: 404, body: failed('INVALID_OPERATION_ID') });
+    expect(afterRefused.transfers).toHaveLength(1);
+    expect(afterRefused.balanceMinor).toBe((before.balanceMinor ?? 0) - 4_000);
+  });
+
+  it('with `answered`, only on a request that answers a question: the answered transfer, spent after effect', async () => {
+    // prepare: a bank that asks a one-time password on transfers
+    const world = givenSandbox();
+    const user = await world.createUser('SANDBOX_OTP');
+    const asked = await user.call(createBeneficiary, { sync: true, ...walletBeneficiary() });
+    await user.call(createBeneficiary, {
+      sync: true,
+      ...walletBeneficiary(),
+      jobID: String(asked.body.jobID),
+      userInputs: [{ id: 'otp', index: 0, query: 'OTP', answer: '123456' }],
+    });
+    const [beneficiary] = await world.store.listBeneficiaries(user.connectionId);
+    await world.sandbox.administration.setFaults({
+      appSecret: testAppSecret,
+      connectionID: user.connectionId,
+      faults: [
+        {
+          path: TRANSFER,
+          outcome: 'refusal',
+          status: 404,
+          type: 'INVALID_OPERATION_ID',
+          phase: 'after',
+          answered: true,
+          times: 1,
+        },
+      ],
+    });
+    const order = { sync: true, amount: 40, senderID: user.accountId, receiverID: String(beneficiary?.id) };
+
+    // act
+    const question = await user.call(createTransfer, order, { path: TRANSFER });
+    const answered = await user.call(
+      createTransfer,
+      {
+        ...order,
+        operationID: String(question.body.operationID),
+        userInputs: [{ id: 'otp', index: 0, query: 'OTP', answer: '123456' }],
+      },
+      { path: TRANSFER },
+    );
+    const { transfers } = await world.store.getUserAssets(user.connectionId);
 
     // assess
-    expect(limited).toEqual({ status: 429, body: failed('TOO_MANY_REQUESTS') });
-    expect(refused).toEqual({ status: 422, body: failed('INSUFFICIENT_BALANCE') });
-    expect(afterBoth).toEqual(before);
-    expect(healthy.status).toBe(200);
+    expect(question.body).toMatchObject({ status: 'user_input_required' });
+    expect(answered).toEqual({ status: 404, body: failed('INVALID_OPERATION_ID') });
+    expect(transfers).toHaveLength(1);
+    expect(transfers[0]?.operationId).toBe(question.body.operationID);
   });
 
   it('takes a type and a 4xx status; an error keeps to its 5xx statuses', () => {
@@ -299,6 +349,35 @@ describe('a refusal fault', () => {
     expect(
       [untyped, serverStatus, unknownType, clientError, typedError].map((parsed) => parsed.success),
     ).toEqual([false, false, false, false, false]);
+  });
+});
+
+describe('a pending fault (outcome `pending`, on the operation read)', () => {
+  it('answers `initialized` for the operation read, as often as its rule says, then what the operation is', async () => {
+    // prepare: a transfer done at the bank
+    const { sandbox, user, transfer } = await givenTransferringUser();
+    const done = await transfer();
+    const operationID = String(done.body.operationID);
+    await sandbox.administration.setFaults({
+      appSecret: testAppSecret,
+      connectionID: user.connectionId,
+      faults: [{ path: '/v2/operation/get', outcome: 'pending', times: 2 }],
+    });
+    const read = () => user.call(getOperation, { operationID }, { path: '/v2/operation/get' });
+
+    // act
+    const replies = [await read(), await read(), await read()];
+
+    // assess
+    const running = { status: 200, body: { operationID, success: true, status: 'initialized' } };
+    expect(replies.slice(0, 2)).toEqual([running, running]);
+    expect(replies[2]?.body).toMatchObject({ operationID, status: 'done' });
+  });
+
+  it('is a rule of the operation read only', () => {
+    expect(FaultRule.safeParse({ path: '/v2/operation/get', outcome: 'pending' }).success).toBe(true);
+    expect(FaultRule.safeParse({ path: TRANSFER, outcome: 'pending' }).success).toBe(false);
+    expect(FaultRule.safeParse({ outcome: 'pending' }).success).toBe(false);
   });
 });
 

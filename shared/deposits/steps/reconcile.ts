@@ -10,8 +10,8 @@
  *      time counted from the submission (when the bank began waiting); found too late, asked again;
  *   4. still running, or the read itself failed (no answer, a server error, the read refused, a 429
  *      or a busy connection, any other refusal, whatever it names): read again
- *      after a delay that doubles, up to 15 minutes, and no sooner than a refusal's Retry-After
- *      (within those 15 minutes); after `MAX_POLLS` reads the deposit fails
+ *      after a delay that doubles, up to `pollCapMs` (15 minutes by default), and no sooner than a refusal's Retry-After
+ *      (within those 15 minutes); after `maxPolls` reads (`RECONCILE_MAX_POLLS`) the deposit fails
  *      TRANSFER_OUTCOME_UNKNOWN with the operation's id, for an operator to resolve.
  * Reads change nothing at the bank: they need no lease and may be repeated.
  */
@@ -26,15 +26,12 @@ import { afterTransferRefusal, completeTransfer, noTransfer, pollDelaySeconds } 
 /** What reconcile touches: its line in `reach.ts`. */
 export type ReconcileContext = StepContext<'reconcile'>;
 
-/** Reads of a transfer operation before its outcome is given up as unknown: some five hours of them. */
-export const MAX_POLLS = 30;
-
 /**
  * The refusals that say the bank refused the transfer itself, and so that nothing moved: read back,
  * one of these ends the attempt when it names the transfer's own operation and is not "later"
  * (`saysLater`: a 429 of any type, a busy connection). Any other refusal of the read, whatever it
  * names (a token refused, a 403, a 409, a type never seen), says nothing of the transfer: a provider
- * may echo the operation's id in every failed envelope. It is read again, and past `MAX_POLLS` its
+ * may echo the operation's id in every failed envelope. It is read again, and past `maxPolls` its
  * outcome stays unknown, for an operator; never "nothing moved", which a caller could retry.
  */
 export const TRANSFER_REFUSALS: ReadonlySet<string> = new Set([
@@ -101,17 +98,17 @@ function refusesTransfer(refusal: ProviderRefusal, operationID: string): boolean
 
 /**
  * Reads the operation again after the next delay, or after the wait the provider asked for
- * (`retryAfterMs`, its `Retry-After`) when longer, at most 15 minutes; past `MAX_POLLS` reads its
+ * (`retryAfterMs`, its `Retry-After`) when longer, at most 15 minutes; past `maxPolls` reads its
  * outcome stays unknown.
  */
 async function readLater(ctx: ReconcileContext, deposit: Deposit, reason: string, retryAfterMs?: number) {
   const polls = (deposit.polls ?? 0) + 1;
-  if (polls >= MAX_POLLS) {
+  if (polls >= ctx.settings.maxPolls) {
     const msg = `The bank never told how transfer operation ${deposit.transferOperationId} ended, in ${polls} reads (last: ${reason})`;
     await fail(ctx, deposit, 'TRANSFER_OUTCOME_UNKNOWN', msg);
     return;
   }
-  const delay = laterDelaySeconds(pollDelaySeconds(polls), retryAfterMs);
+  const delay = laterDelaySeconds(pollDelaySeconds(polls, ctx.settings.pollCapMs), retryAfterMs);
   const pollAt = ctx.clock.now() + delay * 1000;
   const next = await advance(ctx, deposit, { polls, pollAt }, `transfer outcome, read ${polls}: ${reason}`);
   if (next) await sendStep(ctx, next, 'reconcile', delay);

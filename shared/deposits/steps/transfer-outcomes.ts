@@ -52,9 +52,9 @@ export const noTransfer = {
   pollAt: undefined,
 } satisfies Partial<Deposit>;
 
-/** The delay before the `polls`-th read of the transfer operation: 1 s, doubling, at most 15 minutes. */
-export function pollDelaySeconds(polls: number): number {
-  return Math.min(900, 2 ** Math.min(polls, 10));
+/** The delay before the `polls`-th read of the transfer operation: 1 s, doubling, at most `capMs` (15 minutes). */
+export function pollDelaySeconds(polls: number, capMs = 900_000): number {
+  return Math.min(Math.max(1, Math.floor(capMs / 1000)), 2 ** Math.min(polls, 10));
 }
 
 /**
