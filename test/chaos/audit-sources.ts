@@ -42,7 +42,14 @@ export function checkSources(
     }
     if (item.status !== 'done' && item.status !== 'failed') {
       outcomes.notEnded += 1;
-      notEnded.push(`${nameOf(run)} ${item.status} at ${item.step}`);
+      const start = item.history[0]?.at ?? 0;
+      const way = item.history
+        .map(
+          (entry) =>
+            `${entry.step}/${entry.status}${entry.note ? ` (${entry.note})` : ''} +${entry.at - start} ms`,
+        )
+        .join(' > ');
+      notEnded.push(`${nameOf(run)} ${item.status} at ${item.step} v${item.version}; history: ${way}`);
       continue;
     }
     const type = item.failure?.type;

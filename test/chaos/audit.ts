@@ -176,7 +176,9 @@ function withPendingTransfers(
   for (const run of input.runs) {
     const user = input.plan.users[run.plan.userIndex];
     const item = run.id ? items.get(run.id) : undefined;
-    if (!run.id || evidence.has(run.id) || !item?.failure?.msg.startsWith('The bank never told')) continue;
+    // The failure's message, or (resolved by an operator after the run) the one it was resolved from.
+    const msg = run.resolved?.unknown ?? item?.failure?.msg ?? '';
+    if (!run.id || evidence.has(run.id) || !msg.startsWith('The bank never told')) continue;
     if (user?.providerFaults.some((fault) => fault.kind === 'transfer-pending-past-limit'))
       evidence.set(run.id, 'the bank kept its transfer initialized past the poll limit');
   }

@@ -25,9 +25,9 @@ export const chaosEnv = {
   // `sync: true`), still goes through a one-shot schedule: the schedule's crash points meet it.
   LONG_WAIT_SECONDS: '1',
   INPUT_TTL_SECONDS: '10',
-  // A transfer the bank keeps running is given up after a few reads (some 15 s), so that a run meets
-  // the poll limit (fault kind `transfer-pending-past-limit`); the other read faults take at most 3.
-  RECONCILE_MAX_POLLS: '8',
+  // A transfer the bank keeps running is given up after 20 reads (some 40 s, longer at a bank that
+  // answers 429s), so that a run meets the poll limit (fault kind `transfer-pending-past-limit`).
+  RECONCILE_MAX_POLLS: '20',
   RECONCILE_POLL_CAP_SECONDS: '2',
   // Webhook retries after 1 s, doubling: a refusing receiver is a while, not an instant.
   WEBHOOK_RETRY_BASE_SECONDS: '1',
