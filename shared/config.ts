@@ -3,6 +3,7 @@
  * malformed variable fails at start, with the variable's name.
  */
 import * as z from 'zod';
+import { dialectNames } from './provider/interface/dialects.ts';
 import { faultWaitBudgetMs, inputLimits } from './provider/interface/limits.ts';
 
 const number = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
@@ -100,6 +101,8 @@ const SchedulerEnv = z.object({
 const ProviderEnv = z.object({
   PROVIDER_BASE_URL: secureUrl.default('http://127.0.0.1:3001'),
   PROVIDER_TIMEOUT_MS: number(10_000),
+  /** How the provider is spoken to: the spec's dialect, or the real provider's v2 (`interface/dialects.ts`). */
+  PROVIDER_DIALECT: z.enum(dialectNames).default('spec'),
   /** The `action` of the inline transfer: the provider's name of the payment flow (no values in the spec). */
   PROVIDER_AUTOFLOW_ACTION: z.string().trim().min(1).max(inputLimits.action).default('transfer'),
 });

@@ -7,6 +7,7 @@ import type * as z from 'zod';
 import { localWallets } from '#infra/local/wallets';
 import { depositsApi } from '#infra/topology';
 import type { WalletAccountConfig } from '#shared/config';
+import type { DialectName } from '#shared/provider/interface/dialects';
 import { Context, type ContextReader, contextKeys, type Stage, type Tuning } from './context.ts';
 import {
   apiReservedConcurrency,
@@ -34,6 +35,8 @@ export interface DeploymentConfig {
   sandbox: boolean;
   /** Set when configured; otherwise the orchestrator calls the sandbox stack. */
   providerBaseUrl?: string;
+  /** The provider's dialect (`PROVIDER_DIALECT`): `spec`, or `dapi-v2` (the real provider's). */
+  providerDialect: DialectName;
   walletAccounts: WalletAccountConfig[];
   defaultWalletAccountId: string;
   webhookUrl?: string;
@@ -112,6 +115,7 @@ export function readDeploymentConfig(
     },
     sandbox,
     ...(context.providerBaseUrl ? { providerBaseUrl: context.providerBaseUrl } : {}),
+    providerDialect: context.providerDialect,
     walletAccounts,
     defaultWalletAccountId,
     ...(context.webhookUrl ? { webhookUrl: context.webhookUrl } : {}),

@@ -6,6 +6,7 @@
  *   stage                    dev (default) | prod: deletion protection, retention, termination protection
  *   sandbox                  true | false: deploy the provider sandbox (default: true in dev, false in prod)
  *   providerBaseUrl          the provider the orchestrator calls (default: the sandbox stack's URL)
+ *   providerDialect          spec (default) | dapi-v2: how it is spoken to (dapi-v2: the real provider's)
  *   walletAccounts           JSON array of receiving accounts (default in dev: the local stack's two)
  *   defaultWalletAccountId   the wallet account of a deposit that names none (default: the first)
  *   webhookUrl               where deposit events are POSTed (default: none, no events are queued)
@@ -22,6 +23,7 @@
  *   account, region          the target environment (default: the CLI's, else region us-east-1)
  */
 import * as z from 'zod';
+import { dialectNames } from '#shared/provider/interface/dialects';
 import { inputLimits } from '#shared/provider/interface/limits';
 import { limits } from './settings.ts';
 
@@ -118,6 +120,7 @@ export const Context = z.object({
   stage: z.enum(stages).default('dev'),
   sandbox: bool.optional(),
   providerBaseUrl: httpsUrl.optional(),
+  providerDialect: z.enum(dialectNames).default('spec'),
   walletAccounts: jsonOrValue(z.array(WalletAccount).min(1)).optional(),
   defaultWalletAccountId: z.string().min(1).optional(),
   webhookUrl: httpsUrl.optional(),

@@ -39,9 +39,14 @@ export const variableRows: readonly VariableRow[] = [
     meaning: 'Per provider call; beyond it the outcome is unknown',
   },
   {
+    variables: ['PROVIDER_DIALECT'],
+    meaning:
+      "How the provider is spoken to: `spec` (the spec's paths and shapes, which the sandbox speaks) or `dapi-v2` (the real provider's current API: every call under `/v2`, `operationID` on every answer, no `sync`, the operation read's `opInfo`, a cool-down refusal's period). Anything else is refused at start, naming the variable. Everything above the provider client is the same in both (docs/sandbox.md, \"Provider dialects\"); the CDK context key `providerDialect` sets it in AWS",
+  },
+  {
     variables: ['PROVIDER_AUTOFLOW_ACTION'],
     meaning:
-      "The `action` of the inline transfer (banks without beneficiaries): the provider's name of the automated payment flow, 1 to 64 characters. The spec shows no values; set it to the name the provider gives this application's flow",
+      "The `action` of the inline transfer (banks without beneficiaries): the provider's name of the automated payment flow, 1 to 64 characters. The spec shows no values; set it to the name the provider gives this application's flow. The `spec` dialect's only: `dapi-v2` sends no `action` (no SDK of the provider sends a flow's name)",
   },
   {
     variables: ['WALLET_ACCOUNTS'],

@@ -81,6 +81,7 @@ export class DepositsStatelessStack extends Stack {
       DEFAULT_WALLET_ACCOUNT_ID: config.defaultWalletAccountId,
       CREDENTIALS_KEY_ARN: stateful.credentialsKey.keyArn,
       PROVIDER_BASE_URL: props.providerBaseUrl,
+      PROVIDER_DIALECT: config.providerDialect,
       POWERTOOLS_SERVICE_NAME: 'deposits',
       POWERTOOLS_METRICS_NAMESPACE: observability.namespace,
       POWERTOOLS_LOG_LEVEL: 'INFO',

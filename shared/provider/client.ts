@@ -12,26 +12,14 @@
  *   `ProviderUnknownOutcome`. The operation may or may not have taken effect; for a transfer the
  *   caller must not simply send it again.
  *
- * Money crosses here: callers give integer minor units, the wire carries major-unit numbers.
+ * It speaks either dialect of the provider (`interface/dialects.ts`: `spec`, the default, or
+ * `dapi-v2`, the real provider's), and hands on the same answers, refusals and unknown outcomes in
+ * both: everything above it is the same whichever it speaks. Each call's request is built by name in
+ * `requests.ts`; money crosses there (integer minor units in, major-unit numbers on the wire).
  */
-import type { z } from 'zod';
-import { type CurrencyCode, fromMinorUnits } from '#shared/money';
-import {
-  BalanceResponse,
-  CreateBeneficiaryResponse,
-  ExchangeTokenResponse,
-  FailedEnvelope,
-  ListBeneficiariesResponse,
-  MetadataResponse,
-  OperationResponse,
-  TransferResponse,
-} from '#shared/provider/interface/responses';
-import type {
-  AutoflowTransferRequest,
-  InlineBeneficiary,
-  NewBeneficiary,
-  UserInput,
-} from '#shared/provider/interface/schemas';
+import { type Dialect, type DialectName, dialectOf } from '#shared/provider/interface/dialects';
+import { ExchangeTokenResponse, OperationResponse } from '#shared/provider/interface/responses';
+import type { InlineBeneficiary, NewBeneficiary, UserInput } from '#shared/provider/interface/schemas';
 import {
   type InputAnswer,
   type ProviderAnswer,
@@ -39,7 +27,20 @@ import {
   ProviderUnknownOutcome,
   retryAfterMs,
 } from './outcomes.ts';
-import { type RawResponse, type Read, readBody, refusal, withoutNulls } from './reading.ts';
+import { type RawResponse, type Read, type Refuser, readBody, specRefusal, withoutNulls } from './reading.ts';
+import { readOperationInfo, v2Refusal } from './reading-v2.ts';
+import {
+  type BalanceAnswer,
+  type BeneficiariesAnswer,
+  type CreatedAnswer,
+  type MetadataAnswer,
+  type OperationAnswer,
+  type Request,
+  type Requests,
+  requestsIn,
+  type TransferAnswer,
+  type TransferOrder,
+} from './requests.ts';
 
 // The client is the provider's entry point: what it answers is imported from here.
 export {
@@ -51,6 +52,7 @@ export {
   retryAfterMs,
   type UnknownReason,
 } from './outcomes.ts';
+export type { TransferOrder } from './requests.ts';
 
 export interface ProviderClientOptions {
   baseUrl: string;
@@ -59,9 +61,12 @@ export interface ProviderClientOptions {
   fetch?: typeof fetch;
   /** The time a refusal's `Retry-After` date is read against (epoch ms); the system's by default. */
   now?: () => number;
+  /** The provider's dialect (`PROVIDER_DIALECT`): `spec` by default, or `dapi-v2`. */
+  dialect?: DialectName;
   /**
    * The `action` an inline transfer names (endpoint 5: "a string naming the automated payment flow",
    * no values shown): the provider's name for the flow this application uses; `transfer` by default.
+   * The spec dialect's only: `dapi-v2` sends no `action`.
    */
   autoflowAction?: string;
 }
@@ -69,74 +74,51 @@ export interface ProviderClientOptions {
 /** The inline transfer's `action` when the configuration names none (`PROVIDER_AUTOFLOW_ACTION`). */
 export const defaultAutoflowAction = 'transfer';
 
-type IdField = 'jobID' | 'operationID';
 type Enveloped = { success: boolean; status: string; userInputs?: UserInput[] | null | undefined } & Partial<
-  Record<IdField, string | null>
+  Record<'jobID' | 'operationID', string | null>
 >;
-
-export interface TransferOrder {
-  amountMinor: number;
-  currency: CurrencyCode;
-  senderID: string;
-}
 
 export class ProviderClient {
   private readonly baseUrl: string;
   private readonly fetch: typeof fetch;
   private readonly now: () => number;
+  private readonly dialect: Dialect;
+  private readonly requests: Requests;
+  /** What a failed envelope is in the dialect: the spec's, or v2's with its cool-down period. */
+  private readonly refuse: Refuser;
 
   constructor(private readonly options: ProviderClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.fetch = options.fetch ?? globalThis.fetch;
     this.now = options.now ?? Date.now;
+    this.dialect = dialectOf(options.dialect);
+    this.requests = requestsIn(this.dialect, options.autoflowAction ?? defaultAutoflowAction);
+    this.refuse = this.dialect.coolDown === 'period' ? v2Refusal : specRefusal;
   }
 
   async exchangeToken(appSecret: string, accessCode: string, connectionID: string) {
-    const response = await this.post('/v1/auth/ExchangeToken', undefined, {
-      appSecret,
-      accessCode,
-      connectionID,
-    });
-    return readBody(ExchangeTokenResponse, response, '/v1/auth/ExchangeToken');
+    const path = this.dialect.paths.exchangeToken;
+    const response = await this.post(path, undefined, { appSecret, accessCode, connectionID });
+    return readBody(ExchangeTokenResponse, response, path, this.refuse);
   }
 
   getMetadata(credentials: ProviderCredentials, answer?: InputAnswer) {
-    return this.operation(
-      '/v1/metadata/accounts/get',
-      'jobID',
-      MetadataResponse,
-      credentials,
-      { sync: true },
-      answer,
-    );
+    return this.operation<MetadataAnswer>(this.requests.metadata(), credentials, answer);
   }
 
   listBeneficiaries(credentials: ProviderCredentials, answer?: InputAnswer) {
-    return this.operation(
-      '/v1/payment/beneficiaries/get',
-      'jobID',
-      ListBeneficiariesResponse,
-      credentials,
-      { sync: true },
-      answer,
-    );
+    return this.operation<BeneficiariesAnswer>(this.requests.beneficiariesGet(), credentials, answer);
   }
 
   createBeneficiary(credentials: ProviderCredentials, beneficiary: NewBeneficiary, answer?: InputAnswer) {
-    return this.operation(
-      '/v1/payment/beneficiaries/create',
-      'jobID',
-      CreateBeneficiaryResponse,
-      credentials,
-      { sync: true, ...beneficiary },
-      answer,
-    );
+    const request = this.requests.beneficiariesCreate(beneficiary);
+    return this.operation<CreatedAnswer>(request, credentials, answer);
   }
 
   /**
    * Endpoint 4: to a registered beneficiary; `beneficiary` details when the bank demands them. With
    * `sync: false` the provider answers `initialized` with the operation's id at once, and the outcome
-   * is read back with `getOperation`.
+   * is read back with `getOperation`. (`dapi-v2` sends no `sync`: the provider answers as it does.)
    */
   createTransfer(
     credentials: ProviderCredentials,
@@ -144,15 +126,8 @@ export class ProviderClient {
     answer?: InputAnswer,
     { sync = true }: { sync?: boolean } = {},
   ) {
-    const { amountMinor, currency, ...rest } = order;
-    return this.operation(
-      '/v1/payment/transfer/create',
-      'operationID',
-      TransferResponse,
-      credentials,
-      { sync, amount: fromMinorUnits(amountMinor, currency), ...rest },
-      answer,
-    );
+    const request = this.requests.transferCreate(order, sync);
+    return this.operation<TransferAnswer>(request, credentials, answer);
   }
 
   /** Endpoint 5: the receiver inline, for banks that take no beneficiaries. */
@@ -161,63 +136,45 @@ export class ProviderClient {
     order: TransferOrder & { beneficiary: InlineBeneficiary; action?: string },
     answer?: InputAnswer,
   ) {
-    const {
-      amountMinor,
-      currency,
-      action = this.options.autoflowAction ?? defaultAutoflowAction,
-      ...rest
-    } = order;
-    const body: Omit<AutoflowTransferRequest, 'appSecret' | 'userSecret' | 'sync'> = {
-      amount: fromMinorUnits(amountMinor, currency),
-      action,
-      ...rest,
-    };
-    return this.operation(
-      '/v1/payment/transfer/autoflow',
-      'operationID',
-      TransferResponse,
-      credentials,
-      body,
-      answer,
-    );
+    const request = this.requests.transferAutoflow(order);
+    return this.operation<TransferAnswer>(request, credentials, answer);
   }
 
   getCardBalance(credentials: ProviderCredentials, cardID: string, answer?: InputAnswer) {
-    return this.operation(
-      '/v2/data/balance/get',
-      'operationID',
-      BalanceResponse,
-      credentials,
-      { cardID },
-      answer,
-    );
+    return this.operation<BalanceAnswer>(this.requests.balance(cardID), credentials, answer);
   }
 
   /**
    * Reads an operation back (after `sync: false`, or to learn what became of one). The spec shows no
-   * such endpoint; the path and its `operationID` are the ones the provider's public documentation names.
+   * such endpoint; the path and its `operationID` are the ones the provider's public documentation
+   * names, which answers the operation under `opInfo` in `dapi-v2`.
    */
-  getOperation(credentials: ProviderCredentials, id: { operationID: string } | { jobID: string }) {
-    const idField: IdField = 'operationID' in id ? 'operationID' : 'jobID';
-    return this.operation('/v2/operation/get', idField, OperationResponse, credentials, id);
+  async getOperation(
+    credentials: ProviderCredentials,
+    id: { operationID: string } | { jobID: string },
+  ): Promise<ProviderAnswer<Read<OperationAnswer>>> {
+    const target = this.requests.operationGet(id);
+    if (this.dialect.operationAnswer === 'top-level') {
+      return this.operation<OperationAnswer>({ ...target, schema: OperationResponse }, credentials);
+    }
+    const { appSecret, userSecret, accessToken } = credentials;
+    const response = await this.post(target.path, accessToken, { appSecret, userSecret, ...target.body });
+    return readOperationInfo(response, target.path, target.operationId);
   }
 
-  private async operation<S extends z.ZodType<Enveloped>>(
-    path: string,
-    idField: IdField,
-    schema: S,
+  private async operation<T extends Enveloped>(
+    { path, idField, schema, body }: Request<T>,
     credentials: ProviderCredentials,
-    body: Record<string, unknown>,
     answer?: InputAnswer,
-  ): Promise<ProviderAnswer<Read<z.infer<S>>>> {
+  ): Promise<ProviderAnswer<Read<T>>> {
     const response = await this.post(path, credentials.accessToken, {
       appSecret: credentials.appSecret,
       userSecret: credentials.userSecret,
       ...body,
       ...(answer ? { [idField]: answer.id, userInputs: answer.userInputs } : {}),
     });
-    const parsed = withoutNulls(readBody(schema, response, path));
-    const id = parsed[idField];
+    const parsed = withoutNulls(readBody(schema, response, path, this.refuse));
+    const id = (parsed as Read<Enveloped>)[idField];
     if (id === undefined)
       throw new ProviderUnknownOutcome('unreadable', `${path} answered without ${idField}`);
     switch (parsed.status) {
@@ -230,9 +187,9 @@ export class ProviderClient {
       case 'initialized':
         return { status: 'initialized', id, response: parsed };
       case 'failed': {
-        const failed = FailedEnvelope.safeParse(parsed);
-        if (!failed.success) break;
-        throw refusal(failed.data, response, id);
+        const refused = this.refuse(parsed, response, id);
+        if (!refused) break;
+        throw refused;
       }
     }
     throw new ProviderUnknownOutcome(
@@ -293,7 +250,12 @@ export class ProviderClient {
         response.status,
       );
     }
-    const retryAfter = retryAfterMs(response.headers.get('retry-after'), this.now());
-    return { status: response.status, json, retryAfterMs: retryAfter };
+    const at = this.now();
+    return {
+      status: response.status,
+      json,
+      retryAfterMs: retryAfterMs(response.headers.get('retry-after'), at),
+      at,
+    };
   }
 }

@@ -27,7 +27,8 @@ export type ProviderAnswer<T> =
 export class ProviderRefusal extends Error {
   /**
    * For BENEFICIARY_COOL_DOWN_PERIOD: when the cool-down ends (epoch ms), if the provider said.
-   * The spec gives no field for it; the provider names the instant in its message, read here once.
+   * The spec gives no field for it; the provider names the instant in its message, read here once
+   * (the `dapi-v2` dialect names a period instead: its client gives the instant it ends).
    */
   readonly coolDownEndsAt: number | undefined;
 
@@ -43,10 +44,13 @@ export class ProviderRefusal extends Error {
      * refusal that says "later" (`saysLater`).
      */
     readonly retryAfterMs?: number,
+    /** For BENEFICIARY_COOL_DOWN_PERIOD: the end as the dialect's answer gave it, over `msg`'s instant. */
+    coolDownEndsAt?: number,
   ) {
     super(`${type}: ${msg}`);
     this.name = 'ProviderRefusal';
-    this.coolDownEndsAt = type === 'BENEFICIARY_COOL_DOWN_PERIOD' ? instantIn(msg) : undefined;
+    this.coolDownEndsAt =
+      type === 'BENEFICIARY_COOL_DOWN_PERIOD' ? (coolDownEndsAt ?? instantIn(msg)) : undefined;
   }
 }
 

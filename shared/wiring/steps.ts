@@ -25,6 +25,7 @@ export function providerClient() {
   return new ProviderClient({
     baseUrl: config.PROVIDER_BASE_URL,
     timeoutMs: config.PROVIDER_TIMEOUT_MS,
+    dialect: config.PROVIDER_DIALECT,
     autoflowAction: config.PROVIDER_AUTOFLOW_ACTION,
   });
 }

@@ -70,6 +70,11 @@ describe('deployment configuration (CDK context)', () => {
     expect(fromFile.tuning).toEqual({ LONG_WAIT_SECONDS: '600' });
   });
 
+  it("speaks the spec's dialect unless told the provider's (providerDialect)", () => {
+    expect(read({}).providerDialect).toBe('spec');
+    expect(read({ providerDialect: 'dapi-v2' }).providerDialect).toBe('dapi-v2');
+  });
+
   it("takes the inline transfer's action in tuning, for the orchestrator's functions", () => {
     expect(read({ tuning: '{"PROVIDER_AUTOFLOW_ACTION":"deposit"}' }).tuning).toEqual({
       PROVIDER_AUTOFLOW_ACTION: 'deposit',
@@ -80,6 +85,7 @@ describe('deployment configuration (CDK context)', () => {
     [{ stage: 'staging' }, /stage/],
     [{ sandbox: 'yes' }, /sandbox/],
     [{ providerBaseUrl: 'not a url' }, /providerBaseUrl/],
+    [{ providerDialect: 'v2' }, /providerDialect/],
     // Secrets travel there: https only in AWS.
     [{ providerBaseUrl: 'http://provider.example.com' }, /providerBaseUrl: must be an https:\/\/ URL/],
     [{ webhookUrl: 'http://hooks.wallet.example.com' }, /webhookUrl: must be an https:\/\/ URL/],

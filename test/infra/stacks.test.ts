@@ -134,6 +134,7 @@ describe('functions', () => {
         'DEFAULT_WALLET_ACCOUNT_ID',
         'CREDENTIALS_KEY_ARN',
         'PROVIDER_BASE_URL',
+        'PROVIDER_DIALECT',
         'POWERTOOLS_SERVICE_NAME',
         'POWERTOOLS_METRICS_NAMESPACE',
         'POWERTOOLS_LOG_LEVEL',
@@ -209,14 +210,16 @@ describe('functions', () => {
     ]);
   });
 
-  it('call the sandbox stack unless a provider is configured', () => {
+  it('call the sandbox stack in its dialect unless a provider is configured, in the dialect configured', () => {
     const [, first] = [...functionsByHandler(dev.templates.stateless)][0] ?? expect.fail('no function');
     const devUrl = text(environmentOf(first.resource).PROVIDER_BASE_URL);
     expect(devUrl).toContain('BankPayments-dev-Sandbox');
+    expect(environmentOf(first.resource).PROVIDER_DIALECT).toBe('spec');
 
     for (const { resource } of functionsByHandler(prod.templates.stateless).values()) {
       const variables = environmentOf(resource);
       expect(variables.PROVIDER_BASE_URL).toBe('https://provider.example.com');
+      expect(variables.PROVIDER_DIALECT).toBe('dapi-v2');
     }
   });
 

@@ -28,6 +28,7 @@ export const configurations = {
   prodWithoutSandbox: {
     stage: 'prod',
     providerBaseUrl: 'https://provider.example.com',
+    providerDialect: 'dapi-v2',
     walletAccounts: JSON.stringify(prodWallets),
     webhookUrl: 'https://hooks.example.com/deposits',
     alarmEmail: 'oncall@example.com',
