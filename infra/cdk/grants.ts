@@ -12,7 +12,8 @@
  *                   markUsed, coolDown, release: UpdateItem (a released claim stays, claimable at
  *                   once); forget: DeleteItem
  *   banks           recall: GetItem; remember: PutItem; forget: DeleteItem (the remembered metadata)
- *   shared wakes    arm: PutItem, GetItem; follow: UpdateItem; take: DeleteItem (a payment source's wake-up)
+ *   shared wakes    arm: PutItem, GetItem; follow: UpdateItem; take: GetItem, DeleteItem (a payment
+ *                   source's wake-up, read, then deleted while it holds just the followers read)
  *   leases          UpdateItem (acquire and release are both updates); GetItem of its holder (a
  *                   step that finds the lease busy: another run of its own deposit, or another's)
  *   due index       Query on the `byCheckAt` index, UpdateItem of the check time (the sweeper only)
@@ -53,7 +54,11 @@ function depositsTableActions(handler: Reach): string[] {
     for (const action of claimActions[use]) used.add(`dynamodb:${action}`);
   const bankActions = { recall: 'GetItem', remember: 'PutItem', forget: 'DeleteItem' };
   for (const use of handler.banks ?? []) used.add(`dynamodb:${bankActions[use]}`);
-  const wakeActions = { arm: ['PutItem', 'GetItem'], follow: ['UpdateItem'], take: ['DeleteItem'] };
+  const wakeActions = {
+    arm: ['PutItem', 'GetItem'],
+    follow: ['UpdateItem'],
+    take: ['GetItem', 'DeleteItem'],
+  };
   for (const use of handler.sharedWakes ?? [])
     for (const action of wakeActions[use]) used.add(`dynamodb:${action}`);
   if (handler.leases) {

@@ -2,6 +2,9 @@
  * Local-only controls on the deposits gateway (`/_local/...`), for tests and for a developer at
  * `npm start`; nothing of them is deployed:
  *   POST/GET/DELETE /_local/crash   arm, read and clear crash points
+ *   POST/GET/DELETE /_local/dynamodb-faults
+ *                                   arm ({ kind, accessToken, times? }), read and clear DynamoDB
+ *                                   faults (`dynamodb-faults.ts`)
  *   POST /_local/provider-calls     the provider calls made for a connection ({ accessToken,
  *                                   clear? }), oldest first
  *   GET/POST /_local/clock          the local clock; POST { advanceSeconds } moves it forward
@@ -12,6 +15,7 @@ import { badRequest } from '#shared/provider/interface/errors';
 import { configuredOwnerDigests } from '#shared/wiring/owner-digests';
 import { localClock } from './clock.ts';
 import { crashPointNames, crashPoints } from './crash-points.ts';
+import { dynamoDbFaultKinds, dynamoDbFaults } from './dynamodb-faults.ts';
 import type { LocalRoutes } from './gateway.ts';
 import { providerJournal } from './provider-journal.ts';
 
@@ -21,6 +25,11 @@ const CrashRule = z.object({
   point: z.enum(crashPointNames),
   accessToken: z.string().min(1),
   step: z.string().optional(),
+  times: z.number().int().positive().optional(),
+});
+const DynamoDbFaultRule = z.object({
+  kind: z.enum(dynamoDbFaultKinds),
+  accessToken: z.string().min(1),
   times: z.number().int().positive().optional(),
 });
 const JournalRequest = z.object({ accessToken: z.string().min(1), clear: z.boolean().optional() });
@@ -64,6 +73,22 @@ export function localControls(): LocalRoutes {
       'DELETE /_local/crash',
       async () => {
         crashPoints.clear();
+        return { status: 200, body: { cleared: true } };
+      },
+    ],
+    [
+      'POST /_local/dynamodb-faults',
+      async (body) =>
+        parsed(DynamoDbFaultRule, body, ({ kind, accessToken, times }) => {
+          dynamoDbFaults.arm(kind, configuredOwnerDigests().of(accessToken), times);
+          return { status: 200, body: { armed: { kind, times: times ?? 1 } } };
+        }),
+    ],
+    ['GET /_local/dynamodb-faults', async () => ({ status: 200, body: dynamoDbFaults.report() })],
+    [
+      'DELETE /_local/dynamodb-faults',
+      async () => {
+        dynamoDbFaults.clear();
         return { status: 200, body: { cleared: true } };
       },
     ],

@@ -245,6 +245,10 @@ export function noteAttempt(depositId: string, ownerKey: string, open: boolean) 
 /** Whether this deposit's transfer attempt is open in this process. */
 export const isOpen = (depositId: string) => attempts.has(depositId);
 
+/** The connection's deposits whose transfer attempt is open in this process. */
+export const openAttemptsOf = (ownerKey: string) =>
+  [...attempts].filter(([, owner]) => owner === ownerKey).map(([depositId]) => depositId);
+
 let attemptObserver: (depositId: string, open: boolean) => void = () => {};
 /** Told each time a transfer attempt opens or closes in this process (the step workers' journal). */
 export function onAttempt(observer: (depositId: string, open: boolean) => void) {

@@ -31,6 +31,7 @@ import { serveConsole } from '../console/serve.ts';
 import { installLocalClock } from './clock.ts';
 import { localControls } from './controls.ts';
 import { installCrashPoints } from './crash-wrappers.ts';
+import { installDynamoDbFaults } from './dynamodb-fault-middleware.ts';
 import { createTables, localCredentials, startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensurePortFree, startGateway } from './gateway.ts';
 import { lambdaContext } from './lambda-context.ts';
@@ -162,8 +163,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     process.env.PROVIDER_BASE_URL = userEnv.PROVIDER_BASE_URL ?? sandbox.url;
 
     // Local-only wrappers from outside: crash points around the deposit records and the provider
-    // client, the journal of the provider calls, and the clock a developer or a test moves forward.
+    // client, DynamoDB faults in the SDK clients' middleware, the journal of the provider calls, and
+    // the clock a developer or a test moves forward.
     installCrashPoints();
+    installDynamoDbFaults();
     installProviderJournal();
     installLocalClock();
     const deposits = await startGateway(depositsApi, host, options.depositsPort ?? 3000, localControls());

@@ -7,6 +7,7 @@
  * by one): the rules used up, the transfer attempts opened and
  * closed, the transfer answers lost, and, at an armed crash point, the death it is about to die. It
  * then asks its parent to kill it and stops dead (nothing more runs), or kills itself if no one does.
+ * The DynamoDB faults' rules (`dynamodb-faults.ts`) come and go back the same way.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +24,15 @@ import {
   onAttempt,
 } from './crash-points.ts';
 import { installCrashPoints } from './crash-wrappers.ts';
+import { installDynamoDbFaults } from './dynamodb-fault-middleware.ts';
+import {
+  type DynamoDbFaultKind,
+  type DynamoDbFaultRule,
+  dropDynamoDbFaultRules,
+  type FaultInAttempt,
+  holdDynamoDbFaultRule,
+  holdDynamoDbFaults,
+} from './dynamodb-faults.ts';
 import { localCredentials } from './dynamodb-local.ts';
 import { startPollers } from './pollers.ts';
 
@@ -38,10 +48,13 @@ export type ToWorkers =
       share: { index: number; of: number };
       environment: string;
       rules: CrashRule[];
+      dynamoDbFaults: DynamoDbFaultRule[];
       clockShiftMs: number;
     }
   | { type: 'arm'; rule: CrashRule }
   | { type: 'clear' }
+  | { type: 'arm-dynamodb'; rule: DynamoDbFaultRule }
+  | { type: 'clear-dynamodb' }
   | { type: 'clock'; shiftMs: number };
 
 /** A line of the journal. */
@@ -49,7 +62,9 @@ export type JournalLine =
   | { kind: 'fired'; ruleId: number; point: CrashPoint }
   | { kind: 'attempt'; depositId: string; open: boolean }
   | { kind: 'lost-answer'; ownerKey: string; depositId?: string | undefined; reason: string; at: number }
-  | { kind: 'death'; death: Death };
+  | { kind: 'death'; death: Death }
+  | { kind: 'dynamodb-fired'; ruleId: number; faultKind: DynamoDbFaultKind }
+  | { kind: 'dynamodb-in-attempt'; fault: FaultInAttempt };
 
 const journal = process.env.STEP_WORKERS_JOURNAL;
 const firings = process.env.STEP_WORKERS_FIRINGS;
@@ -63,10 +78,10 @@ const write = (line: JournalLine) => appendFileSync(journal, `${JSON.stringify(l
  * by one process only (`mkdir` is atomic), so a rule goes off as often as it was armed, in whichever
  * process reaches it first. False when every firing is taken.
  */
-function claimFiring(folder: string, rule: CrashRule): boolean {
+function claimFiring(folder: string, rule: { id: number; times: number }, prefix = ''): boolean {
   for (let firing = 1; firing <= rule.times; firing += 1) {
     try {
-      mkdirSync(join(folder, `${rule.id}.${firing}`));
+      mkdirSync(join(folder, `${prefix}${rule.id}.${firing}`));
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -85,6 +100,7 @@ function freeze(): never {
 
 installLocalClock();
 installCrashPoints();
+installDynamoDbFaults();
 
 process.on('message', async (message: ToWorkers) => {
   switch (message.type) {
@@ -102,6 +118,13 @@ process.on('message', async (message: ToWorkers) => {
         lostAnswer: (lost) => write({ kind: 'lost-answer', ...lost }),
       });
       onAttempt((depositId, open) => write({ kind: 'attempt', depositId, open }));
+      holdDynamoDbFaults({
+        rules: message.dynamoDbFaults,
+        // Numbered apart from the crash rules' firings, in the same folder.
+        mayFire: (rule) => claimFiring(firingsFolder, rule, 'dynamodb-'),
+        fired: (rule) => write({ kind: 'dynamodb-fired', ruleId: rule.id, faultKind: rule.kind }),
+        inAttempt: (fault) => write({ kind: 'dynamodb-in-attempt', fault }),
+      });
       const client = new SQSClient({
         endpoint: message.sqsEndpoint,
         region: 'us-east-1',
@@ -119,6 +142,10 @@ process.on('message', async (message: ToWorkers) => {
       return holdRule(message.rule);
     case 'clear':
       return dropRules();
+    case 'arm-dynamodb':
+      return holdDynamoDbFaultRule(message.rule);
+    case 'clear-dynamodb':
+      return dropDynamoDbFaultRules();
     case 'clock':
       return localClock.advance(Math.max(0, message.shiftMs - localClock.shift()));
   }

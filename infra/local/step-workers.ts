@@ -10,7 +10,9 @@
  *   - `kill()` kills them at whatever they are doing (a restart, as Lambda recycles environments);
  *   - a process that died is replaced after `respawnAfterMs`, with the rules still armed;
  *   - what the process journaled (rules used up, deaths, transfer attempts open when it died, answers
- *     lost) becomes the crash points' report in this process.
+ *     lost) becomes the crash points' report in this process;
+ *   - the DynamoDB faults' rules (`dynamodb-faults.ts`) go the same way: armed here, relayed there,
+ *     each firing claimed by one process and journaled back into this process's report.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -28,6 +30,12 @@ import {
   recordLostAnswer,
   relayCrashPoints,
 } from './crash-points.ts';
+import {
+  dynamoDbFaultFiredElsewhere,
+  dynamoDbFaults,
+  recordFaultInAttempt,
+  relayDynamoDbFaults,
+} from './dynamodb-faults.ts';
 import type { JournalLine, ToWorkers } from './step-worker-process.ts';
 
 export interface StepWorkersOptions {
@@ -100,6 +108,8 @@ export async function startStepWorkers(options: StepWorkersOptions): Promise<Ste
       if (!raw) continue;
       const line = JSON.parse(raw) as JournalLine;
       if (line.kind === 'fired') firedElsewhere(line.ruleId, line.point);
+      else if (line.kind === 'dynamodb-fired') dynamoDbFaultFiredElsewhere(line.ruleId, line.faultKind);
+      else if (line.kind === 'dynamodb-in-attempt') recordFaultInAttempt(line.fault);
       else if (line.kind === 'attempt') {
         if (line.open) slot.open.add(line.depositId);
         else slot.open.delete(line.depositId);
@@ -117,6 +127,17 @@ export async function startStepWorkers(options: StepWorkersOptions): Promise<Ste
     },
     cleared: () => {
       for (const slot of slots) send(slot, { type: 'clear' });
+    },
+    refresh: () => {
+      for (const slot of slots) absorb(slot);
+    },
+  });
+  relayDynamoDbFaults({
+    armed: (rule) => {
+      for (const slot of slots) send(slot, { type: 'arm-dynamodb', rule });
+    },
+    cleared: () => {
+      for (const slot of slots) send(slot, { type: 'clear-dynamodb' });
     },
     refresh: () => {
       for (const slot of slots) absorb(slot);
@@ -194,6 +215,7 @@ export async function startStepWorkers(options: StepWorkersOptions): Promise<Ste
       share: { index: slot.index, of: slots.length },
       environment: `workers-${generation}`,
       rules: crashPoints.rules(),
+      dynamoDbFaults: dynamoDbFaults.rules(),
       clockShiftMs: localClock.shift(),
     } satisfies ToWorkers);
     await ready;

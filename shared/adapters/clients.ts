@@ -4,8 +4,14 @@
  * point at DynamoDB Local, fauxqs and the local scheduler; in AWS they are unset.
  *
  * `onClientCreated` lets a process add SDK middleware to every client made here (and to those made
- * already). Only the benchmark uses it (test/bench/aws-requests.ts counts each request by service
- * and operation on the local stack); no handler registers anything, so nothing changes for them.
+ * already). Only local tools use it: the benchmark (test/bench/counting.ts counts each request by
+ * service and operation on the local stack) and the local stack's DynamoDB faults
+ * (infra/local/dynamodb-fault-middleware.ts); no handler registers anything, so nothing changes for
+ * them.
+ *
+ * DynamoDB calls are tried `DYNAMODB_MAX_ATTEMPTS` times (the SDK's standard retries: a throttling,
+ * a 5xx, a timeout or a reset connection is sent again after a growing, jittered pause), set here so
+ * that the Lambdas in AWS and the local stack retry alike, whatever AWS_MAX_ATTEMPTS a machine has.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
@@ -40,10 +46,19 @@ let kms: KMSClient | undefined;
 
 const endpoint = (url: string | undefined) => (url ? { endpoint: url } : {});
 
+/** Tries of one DynamoDB call, its first included: the SDK's own default for DynamoDB. */
+export const DYNAMODB_MAX_ATTEMPTS = 4;
+
 /** The DynamoDB document client (undefined attributes are left out of items). */
 export function dynamodbClient(): DynamoDBDocumentClient {
   documentClient ??= DynamoDBDocumentClient.from(
-    made(new DynamoDBClient(endpoint(awsConfig().DYNAMODB_ENDPOINT)), 'DynamoDB'),
+    made(
+      new DynamoDBClient({
+        ...endpoint(awsConfig().DYNAMODB_ENDPOINT),
+        maxAttempts: DYNAMODB_MAX_ATTEMPTS,
+      }),
+      'DynamoDB',
+    ),
     {
       marshallOptions: { removeUndefinedValues: true },
     },

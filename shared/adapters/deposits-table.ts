@@ -5,7 +5,7 @@
  * indexes are in `deposits-indexes.ts`.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionally } from '#shared/adapters/dynamodb';
+import { conditionally, conditionallyOwn, sameItem } from '#shared/adapters/dynamodb';
 import type { BeneficiaryClaim } from '#shared/deposits/model';
 import type { BeneficiaryClaims, ConnectionLeases } from '#shared/deposits/ports';
 import {
@@ -52,7 +52,7 @@ export class BeneficiaryClaimItems implements BeneficiaryClaims {
   }
 
   refresh(ownerKey: string, walletAccountId: string, depositId: string, claimedAt: number): Promise<boolean> {
-    return conditionally(
+    return conditionallyOwn(
       this.table.client.send(
         new UpdateCommand({
           TableName: this.table.tableName,
@@ -66,8 +66,11 @@ export class BeneficiaryClaimItems implements BeneficiaryClaims {
             ':at': claimedAt,
             ':expires': Math.floor(claimedAt / 1000) + claimTtlSeconds,
           },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       ),
+      // Refreshed to this very time already: this refresh, sent again after its answer was lost.
+      (found) => found.depositId === depositId && found.state === 'creating' && found.claimedAt === claimedAt,
     );
   }
 
@@ -151,19 +154,23 @@ export class BeneficiaryClaimItems implements BeneficiaryClaims {
     claim: BeneficiaryClaim,
     condition: { ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> },
   ) {
-    return conditionally(
+    const Item = {
+      ...keys.beneficiary(claim.ownerKey, claim.walletAccountId),
+      ...claim,
+      expiresAt: Math.floor(claim.claimedAt / 1000) + claimTtlSeconds,
+    };
+    return conditionallyOwn(
       this.table.client.send(
         new PutCommand({
           TableName: this.table.tableName,
-          Item: {
-            ...keys.beneficiary(claim.ownerKey, claim.walletAccountId),
-            ...claim,
-            expiresAt: Math.floor(claim.claimedAt / 1000) + claimTtlSeconds,
-          },
+          Item,
           ExpressionAttributeNames: { '#state': 'state' },
           ...condition,
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       ),
+      // The claim is this very one already: this write, sent again after its answer was lost.
+      (found) => sameItem(found, Item),
     );
   }
 }

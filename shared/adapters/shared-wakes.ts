@@ -5,7 +5,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionally } from '#shared/adapters/dynamodb';
+import { conditionally, failedAgainst } from '#shared/adapters/dynamodb';
 import type { Follower } from '#shared/deposits/model';
 import type { SharedWakes } from '#shared/deposits/ports';
 import { keys, type Table, wakeTtlAfterInstantSeconds } from './deposits-table-items.ts';
@@ -86,23 +86,42 @@ export class SharedWakeItems implements SharedWakes {
     );
   }
 
+  /**
+   * Takes the source's wake-up and its followers: read, then deleted while it still holds just those
+   * followers. A delete whose answer was lost is sent again by the SDK, and that retry finds nothing
+   * to delete: the followers read are handed on all the same (so they are when another taker, the
+   * sweeper's backstop, took them first: a follower woken twice drops the second message, its version
+   * moved on).
+   */
   async take(ownerKey: string, walletAccountId: string, by: string): Promise<Follower[]> {
-    try {
-      const { Attributes } = await this.table.client.send(
-        new DeleteCommand({
-          TableName: this.table.tableName,
-          Key: key(ownerKey, walletAccountId),
-          ConditionExpression: '#by = :by',
-          ExpressionAttributeNames: { '#by': 'by' },
-          ExpressionAttributeValues: { ':by': by },
-          ReturnValues: 'ALL_OLD',
-        }),
-      );
-      return (Attributes as WakeItem | undefined)?.followers ?? [];
-    } catch (error) {
-      // Not this source's wake-up (another's, or none): nobody follows it.
-      if (error instanceof ConditionalCheckFailedException) return [];
-      throw error;
+    const Key = key(ownerKey, walletAccountId);
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.tableName, Key, ConsistentRead: true }),
+    );
+    // Not this source's wake-up (another's, or none): nobody follows it.
+    let pending = Item as WakeItem | undefined;
+    while (pending?.by === by) {
+      try {
+        await this.table.client.send(
+          new DeleteCommand({
+            TableName: this.table.tableName,
+            Key,
+            ConditionExpression: '#by = :by AND #at = :at AND size(followers) = :count',
+            ExpressionAttributeNames: { '#by': 'by', '#at': 'at' },
+            ExpressionAttributeValues: { ':by': by, ':at': pending.at, ':count': pending.followers.length },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        return pending.followers;
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        const found = failedAgainst(error) as WakeItem | undefined;
+        // The wake-up read is gone: taken, by this delete (its answer lost) or by another taker.
+        if (found?.by !== by || found.at !== pending.at) return pending.followers;
+        // Joined since it was read: taken with every follower it has now.
+        pending = found;
+      }
     }
+    return [];
   }
 }

@@ -9,9 +9,14 @@
  *     resolve of one) passes only with evidence of its own: a step workers' process died while its
  *     transfer attempt was on record and its outcome not yet (`attemptsOpen` of a death), or its
  *     transfer's submission answered nothing readable (a 5xx or a timeout, before or after the bank
- *     acted: the orchestrator cannot tell which). The figures name how many of each.
+ *     acted: the orchestrator cannot tell which), or a DynamoDB fault met its connection's calls in
+ *     the process that had its attempt open (`inAttempts` of the DynamoDB faults' report: the write of
+ *     its outcome may have failed, or come too late). The figures name how many of each;
+ *   - every kind of DynamoDB fault the plan armed went off at least once (the stack counts each call
+ *     it answered), as the crash points do.
  */
 import type { Death, LostAnswer } from '#infra/local/crash-points';
+import type { DynamoDbFaultReport } from '#infra/local/dynamodb-faults';
 import type { AuditScope } from './audit.ts';
 
 /** What the local stack's crash points reported after the run. */
@@ -23,7 +28,10 @@ export interface CrashReport {
 }
 
 /** Each deposit's evidence that its transfer's outcome could be unknown, by deposit id. */
-export function unknownOutcomeEvidence(report: CrashReport): Map<string, string> {
+export function unknownOutcomeEvidence(
+  report: CrashReport,
+  dynamoDb?: DynamoDbFaultReport,
+): Map<string, string> {
   const evidence = new Map<string, string>();
   for (const death of report.deaths)
     for (const id of death.attemptsOpen)
@@ -31,6 +39,10 @@ export function unknownOutcomeEvidence(report: CrashReport): Map<string, string>
   for (const lost of report.lostAnswers)
     if (lost.depositId && !evidence.has(lost.depositId))
       evidence.set(lost.depositId, `its transfer's answer was lost (${lost.reason})`);
+  for (const fault of dynamoDb?.inAttempts ?? [])
+    for (const id of fault.depositIds)
+      if (!evidence.has(id))
+        evidence.set(id, `a DynamoDB fault (${fault.kind}) with its transfer attempt open`);
   return evidence;
 }
 
@@ -48,6 +60,16 @@ export function checkEvidence(
   const planned = new Set(input.plan.users.flatMap((user) => user.crashes.map((crash) => crash.point)));
   const neverFired = [...planned].filter((point) => !(report.fired[point] ?? 0)).sort();
   finding('crash points the plan armed that never went off', neverFired);
+
+  // Each kind of DynamoDB fault the plan armed answered at least one call.
+  const dynamoDbFired = input.dynamoDbFaults?.fired ?? {};
+  const dynamoDbPlanned = new Set(
+    input.plan.users.flatMap((user) => (user.dynamoDbFaults ?? []).map((fault) => fault.kind)),
+  );
+  finding(
+    'DynamoDB fault kinds the plan armed that never went off',
+    [...dynamoDbPlanned].filter((kind) => !dynamoDbFired[kind]).sort(),
+  );
 
   // Each counted provider fault the plan set went off as often as its rule has used up.
   const faultsFired: Record<string, number> = {};
@@ -68,7 +90,7 @@ export function checkEvidence(
   );
 
   const withoutEvidence: string[] = [];
-  const byCause = { killedWithAttemptOpen: 0, answerLost: 0 };
+  const byCause = { killedWithAttemptOpen: 0, answerLost: 0, dynamoDbFault: 0 };
   for (const run of input.runs) {
     const item = run.id ? items.get(run.id) : undefined;
     const unknown =
@@ -84,6 +106,7 @@ export function checkEvidence(
       .join(' > ');
     if (!cause) withoutEvidence.push(`${name(run)} ${why} [${story}] copies: ${run.copies.join(' ')}`);
     else if (cause.startsWith('its workers')) byCause.killedWithAttemptOpen += 1;
+    else if (cause.startsWith('a DynamoDB fault')) byCause.dynamoDbFault += 1;
     else byCause.answerLost += 1;
   }
   finding(
@@ -97,6 +120,7 @@ export function checkEvidence(
     workersKilled: kills ?? 'the step workers ran in the stack’s process',
     deathsByPoint,
     crashPointsFired: report.fired,
+    dynamoDbFaultsFired: dynamoDbFired,
     providerFaultsFired: faultsFired,
     transferAnswersLost: report.lostAnswers.length,
     unknownOutcomeEvidence: byCause,

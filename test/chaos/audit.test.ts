@@ -185,6 +185,14 @@ describe('the chaos audit', () => {
     expect(audit(input).failures).toEqual([]);
   });
 
+  it('passes an unknown transfer outcome with evidence of its own: a DynamoDB fault with its attempt open', () => {
+    const input = cleanOutcome();
+    unknownOutcome(input);
+    const fault = { kind: 'transaction-conflict' as const, ownerKey: 'owner', depositIds: ['dep_1'], at: 0 };
+    input.dynamoDbFaults = { fired: { 'transaction-conflict': 1 }, armed: 0, inAttempts: [fault] };
+    expect(audit(input).failures).toEqual([]);
+  });
+
   it('passes a source that ended ready, heard, whose follower moved within the stall time of its instant', () => {
     const input = cleanOutcome();
     withSource(input, 6);
@@ -210,6 +218,14 @@ describe('the chaos audit', () => {
         (input.plan.users[0] as PlannedUser).crashes.push({ point: 'after-wake-write', times: 1 });
       },
       finding: /crash points the plan armed that never went off.*after-wake-write/,
+    },
+    {
+      broken: 'a planned DynamoDB fault kind that never went off',
+      plant: (input: AuditInput) => {
+        (input.plan.users[0] as PlannedUser).dynamoDbFaults = [{ kind: 'lost-wake-answer', times: 1 }];
+        input.dynamoDbFaults = { fired: { throttling: 1 }, armed: 1, inAttempts: [] };
+      },
+      finding: /DynamoDB fault kinds the plan armed that never went off.*lost-wake-answer/,
     },
     {
       broken: "a follower that waited past its source's instant and the stall time",

@@ -15,6 +15,7 @@
  *   `audit-sources.ts`        every payment source ended, heard; no follower waited past its instant
  *   `audit-evidence.ts`       every planned crash point went off; each unknown outcome has a cause
  */
+import type { DynamoDbFaultReport } from '#infra/local/dynamodb-faults';
 import { checkBeneficiaries } from './audit-beneficiaries.ts';
 import { type CrashReport, checkEvidence, unknownOutcomeEvidence } from './audit-evidence.ts';
 import { checkLedger } from './audit-ledger.ts';
@@ -103,6 +104,8 @@ export interface AuditInput {
   notes?: Map<string, string>;
   /** The crash points' report: what went off, the deaths, the transfer answers lost. */
   crashes: CrashReport;
+  /** The DynamoDB faults' report: what went off, and when transfer attempts were open. */
+  dynamoDbFaults?: DynamoDbFaultReport | undefined;
   /** The step workers' processes killed (when they ran in child processes). */
   workerKills?: { planned: number; unplanned: number } | undefined;
   /** The stack's stall time: a follower moves within it of its source's instant. */
@@ -194,7 +197,7 @@ function scopeOf(input: AuditInput): AuditScope {
     input,
     items,
     failures,
-    evidence: withPendingTransfers(input, items, unknownOutcomeEvidence(input.crashes)),
+    evidence: withPendingTransfers(input, items, unknownOutcomeEvidence(input.crashes, input.dynamoDbFaults)),
     name: (run) => {
       const user = input.plan.users[run.plan.userIndex];
       return `${run.id ?? '(not created)'} [#${run.plan.index}, user ${run.plan.userIndex} ${user?.bank.bankId}]`;

@@ -43,6 +43,9 @@ export async function runUser(context: RunContext, user: UserRun) {
         times: crash.times,
       });
     }
+    for (const fault of plan.dynamoDbFaults ?? []) {
+      await clients.armDynamoDbFault(connection, fault.kind, fault.times);
+    }
   } catch (error) {
     user.error = `faults not injected: ${(error as Error).message}`;
     return;

@@ -41,6 +41,7 @@ export async function gatherEvidence(
   finalIds: string[],
 ) {
   const crashes = await clients.crashReport();
+  const dynamoDbFaults = await clients.dynamoDbFaultReport();
   const receiver = await clients.deliveries();
   const { deliveries } = receiver;
   const scheduledDeposits = new Set<string>();
@@ -112,7 +113,18 @@ export async function gatherEvidence(
       );
     }
   });
-  return { crashes, receiver, deliveries, scheduledDeposits, items, queues, notes, ledgers, beneficiaries };
+  return {
+    crashes,
+    dynamoDbFaults,
+    receiver,
+    deliveries,
+    scheduledDeposits,
+    items,
+    queues,
+    notes,
+    ledgers,
+    beneficiaries,
+  };
 }
 
 /** Every secret the run handed out, to look for in the table and the captured output. */

@@ -1,4 +1,5 @@
 /** The figures a chaos run prints: who ran on which bank, what the audit counted, the faults, the times. */
+import type { DynamoDbFaultReport } from '#infra/local/dynamodb-faults';
 import type { AuditResult, DepositRun } from './audit.ts';
 import { type Counters, seconds } from './context.ts';
 import type { Bank, ChaosPlan } from './plan.ts';
@@ -55,10 +56,15 @@ export function faultFigures(
   counters: Counters,
   crashes: { fired: Record<string, number>; armed: number },
   refused: number,
+  dynamoDbFaults: DynamoDbFaultReport,
 ) {
   const providerKinds: Record<string, number> = {};
   for (const user of plan.users)
     for (const fault of user.providerFaults) providerKinds[fault.kind] = (providerKinds[fault.kind] ?? 0) + 1;
+  const dynamoDbArmed: Record<string, number> = {};
+  for (const user of plan.users)
+    for (const fault of user.dynamoDbFaults ?? [])
+      dynamoDbArmed[fault.kind] = (dynamoDbArmed[fault.kind] ?? 0) + fault.times;
   const crashArmed: Record<string, number> = {};
   for (const user of plan.users)
     for (const crash of user.crashes) crashArmed[crash.point] = (crashArmed[crash.point] ?? 0) + crash.times;
@@ -72,6 +78,16 @@ export function faultFigures(
       armedByPoint: crashArmed,
       firedByPoint: crashes.fired,
       neverFired: crashes.armed,
+    },
+    dynamoDbFaults: {
+      users: plan.users.filter((user) => (user.dynamoDbFaults ?? []).length > 0).length,
+      // Calls each kind was armed for, and answered (each attempt of the SDK's is one).
+      callsArmedByKind: dynamoDbArmed,
+      firedByKind: dynamoDbFaults.fired,
+      neverFired: Object.keys(dynamoDbArmed)
+        .filter((kind) => !dynamoDbFaults.fired[kind as keyof typeof dynamoDbFaults.fired])
+        .sort(),
+      whileTransferAttemptsOpen: dynamoDbFaults.inAttempts.length,
     },
     stepMessageCopies: {
       deposits: runs.filter((run) => run.duplicateMessages > 0).length,

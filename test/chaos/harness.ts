@@ -14,6 +14,8 @@
  *                     of the live one, late ones of old versions, early ones of later steps, delayed
  *   schedules         wake-ups fired early, and twice (the local scheduler's /_local/schedules)
  *   webhooks          the receiver refusing deliveries for a while, of all deposits or of one
+ *   DynamoDB faults   throttling, internal errors, transaction conflicts and lost answers of the
+ *                     step workers' DynamoDB calls, per user (POST /_local/dynamodb-faults)
  *   a restart         the step workers' processes killed mid-run (SIGKILL) and started again
  *
  * then ends the long cool-downs (`long-cool-downs.ts`), resolves the unknown outcomes from the ledger
@@ -197,6 +199,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       scheduledDeposits: evidence.scheduledDeposits,
       notes: evidence.notes,
       crashes: evidence.crashes,
+      dynamoDbFaults: evidence.dynamoDbFaults,
       workerKills: stack.stepWorkerKills(),
       stallAfterMs: Number(chaosEnv.STALL_AFTER_SECONDS) * 1000,
       clockJump: longCoolDowns.jump,
@@ -212,7 +215,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     ];
     const auditMs = Date.now() - auditStarted;
 
-    const faults = faultFigures(plan, runs, counters, evidence.crashes, evidence.receiver.refused);
+    const faults = faultFigures(
+      plan,
+      runs,
+      counters,
+      evidence.crashes,
+      evidence.receiver.refused,
+      evidence.dynamoDbFaults,
+    );
     const figures = figuresOf(
       plan,
       banks,

@@ -1,14 +1,15 @@
 /**
- * The chaos harness's reach into the local stack, past its APIs: the crash points (on the deposits
- * gateway) and the local scheduler's schedules, over HTTP; and the two local services a fault
- * injector and an auditor need directly: the step queues (to send copies of step messages, and to
- * see what waits in them) and the deposits table (to read a deposit's version, and to scan every
- * item).
+ * The chaos harness's reach into the local stack, past its APIs: the crash points and the DynamoDB
+ * faults (on the deposits gateway) and the local scheduler's schedules, over HTTP; and the two local
+ * services a fault injector and an auditor need directly: the step queues (to send copies of step
+ * messages, and to see what waits in them) and the deposits table (to read a deposit's version, and
+ * to scan every item).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { CrashPoint } from '#infra/local/crash-points';
+import type { DynamoDbFaultKind, DynamoDbFaultReport } from '#infra/local/dynamodb-faults';
 import type { LocalStack } from '#infra/local/stack';
 import { stepQueueKeys, tables } from '#infra/topology';
 import type { CrashReport } from './audit-evidence.ts';
@@ -88,6 +89,20 @@ export function localControls(stack: LocalStack) {
     async crashReport() {
       const reply = await send('GET', `${stack.depositsUrl}/_local/crash`);
       return reply.body as CrashReport;
+    },
+
+    async armDynamoDbFault(connection: Connection, kind: DynamoDbFaultKind, times: number) {
+      const reply = await send('POST', `${stack.depositsUrl}/_local/dynamodb-faults`, {
+        kind,
+        accessToken: connection.accessToken,
+        times,
+      });
+      if (reply.status !== 200) throw new Error(`DynamoDB fault not armed: ${reply.status}`);
+    },
+
+    async dynamoDbFaultReport() {
+      const reply = await send('GET', `${stack.depositsUrl}/_local/dynamodb-faults`);
+      return reply.body as DynamoDbFaultReport;
     },
 
     async schedules() {

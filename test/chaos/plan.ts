@@ -9,6 +9,7 @@ import { localWallets } from '#infra/local/wallets';
 import { type CurrencyCode, fromMinorUnits, isCurrencyCode, toMinorUnits } from '#shared/money';
 import { periodMs } from '#shared/provider/interface/period';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
+import { type DynamoDbFault, planDynamoDbFaults } from './dynamodb-faults.ts';
 import { bankDown } from './fault-kinds.ts';
 import { type CrashRule, faultsFor, freshCoverage, type ProviderFault } from './faults.ts';
 import { randomStream } from './random.ts';
@@ -76,6 +77,8 @@ export interface PlannedUser {
   source?: PlannedSource;
   providerFaults: ProviderFault[];
   crashes: CrashRule[];
+  /** Faults of its connection's DynamoDB calls (`dynamodb-faults.ts`). */
+  dynamoDbFaults?: DynamoDbFault[];
   deposits: PlannedDeposit[];
 }
 
@@ -225,6 +228,7 @@ export function planRun(settings: PlanSettings, banks: Bank[]): ChaosPlan {
     });
     deposits.push(...userDeposits);
   }
+  planDynamoDbFaults(seed, users);
   return { seed, banks, users, deposits };
 }
 
