@@ -70,6 +70,8 @@ const banks = [
   { bankId: 'SANDBOX_COOLDOWN_LISTED', asks: false, coolsDown: true, beneficiary: true },
   { bankId: 'SANDBOX_OTP', asks: true, coolsDown: false, beneficiary: true, asksOnTransfer: true },
   { bankId: 'SANDBOX_OTP_READS', asks: true, coolsDown: false, beneficiary: true },
+  // Hides the new beneficiary, and asks on the list: the look-up after the cool-down asks.
+  { bankId: 'SANDBOX_COOLDOWN_OTP_LIST', asks: true, coolsDown: true, beneficiary: true },
   { bankId: 'SANDBOX_OTP_INLINE', asks: false, coolsDown: false, beneficiary: false, asksOnTransfer: true },
   {
     bankId: 'SANDBOX_OTP_TWO_QUESTIONS',
