@@ -168,3 +168,49 @@ describe('a copy of the step refreshing the claim', () => {
     expect(w.provider.callsOf('listBeneficiaries')).toEqual([]);
   });
 });
+
+/**
+ * A copy of the step that waited for the connection's lease while the live run of its deposit held
+ * it: once it takes the lease, the live run has written its outcome (the deposit moved on), and the
+ * copy's view is stale. It calls nothing. (This failed before: at a bank that hides new
+ * beneficiaries the copy created the beneficiary a second time; at one that masks accounts it could
+ * record the new entry as one that fitted before the creation, and fail BENEFICIARY_AMBIGUOUS.)
+ */
+describe('a copy of the step that waited for the lease', () => {
+  it('finds its deposit moved on once it has the lease: it releases it and calls nothing', async () => {
+    // prepare: the live run holds the lease; it ends (writes, releases) while the copy waits
+    const w = world();
+    const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.hiddenCoolDown });
+    w.table.claimItems.set(claimKey, {
+      ownerKey,
+      walletAccountId: 'wallet-aed',
+      state: 'creating',
+      depositId: deposit.id,
+      claimedAt: w.clock.now(),
+    });
+    const ctx = w.contexts.ensureBeneficiary();
+    let first = true;
+    const acquire = ctx.leases.acquire;
+    ctx.leases = {
+      ...ctx.leases,
+      acquire: async (...args) => {
+        if (!first) return acquire(...args);
+        first = false;
+        w.table.put({ ...deposit, version: deposit.version + 1, step: 'wait-cooldown' });
+        return false;
+      },
+    };
+
+    // act
+    await ensureBeneficiary(deposit, ctx);
+
+    // assess
+    expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
+    expect(w.provider.callsOf('listBeneficiaries')).toEqual([]);
+    expect(w.table.leaseItems.size).toBe(0);
+    expect(w.table.current(deposit.id)).toMatchObject({
+      version: deposit.version + 1,
+      step: 'wait-cooldown',
+    });
+  });
+});
