@@ -12,7 +12,10 @@ const operationTtlSeconds = 7 * DAY_SECONDS;
 
 export type Key = { pk: string; sk: string };
 
-/** The partition of one user: their connection, accounts, cards, beneficiaries and transfers. */
+/**
+ * The partition of one user: their connection, accounts, cards, beneficiaries, transfers, and the
+ * calls of their beneficiary creation.
+ */
 export const userPartition = (connectionId: string) => `CONN#${connectionId}`;
 
 export const keys = {
@@ -34,6 +37,10 @@ export const keys = {
   transfer: (connectionId: string, reference: string): Key => ({
     pk: userPartition(connectionId),
     sk: `TRANSFER#${reference}`,
+  }),
+  creationCall: (connectionId: string, id: string): Key => ({
+    pk: userPartition(connectionId),
+    sk: `CREATION#${id}`,
   }),
   operation: (id: string): Key => ({ pk: `OPERATION#${id}`, sk: 'OPERATION' }),
 };
@@ -79,6 +86,12 @@ export const entities = {
     access: 'Written with the debit; read by `/sandbox/users/get`',
     ttl: lifetime,
   },
+  creationCall: {
+    name: 'Beneficiary creation call',
+    args: ['<connectionID>', '<id>'],
+    access: 'Put with the creation (or alone: asked, refused); read by `/sandbox/users/get`',
+    ttl: lifetime,
+  },
   operation: {
     name: 'Operation',
     args: ['<id>'],
@@ -97,7 +110,10 @@ export function fromItem<T>(item: Record<string, unknown> | undefined): T | unde
   return record as T;
 }
 
-/** A user's item (connection, account, card, beneficiary, transfer), kept as long as the user. */
+/**
+ * A user's item (connection, account, card, beneficiary, transfer, creation call), kept as long as
+ * the user.
+ */
 export function userItem<T extends object>(key: Key, record: T, createdAtMs: number) {
   return toItem(key, record, createdAtMs, userTtlSeconds);
 }

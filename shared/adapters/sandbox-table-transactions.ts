@@ -1,6 +1,7 @@
 /**
  * The sandbox table's rules that span items, each one transaction: a new user (connection, accounts and
- * cards, none existing yet), a beneficiary (unique IBAN per user, with the operation), and a transfer
+ * cards, none existing yet), a beneficiary (unique IBAN per user, with the operation and the call that
+ * created it), and a transfer
  * (debit never below zero, the transfer record, first use of the beneficiary, with the operation). A
  * cancelled transaction becomes the `StoreConflict` of its first failed condition.
  */
@@ -8,6 +9,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import {
   type AccountRecord,
+  type BeneficiaryCreationCall,
   type BeneficiaryRecord,
   type CardRecord,
   type ConnectionRecord,
@@ -45,6 +47,7 @@ export function beneficiaryItems(
   beneficiary: BeneficiaryRecord,
   operation: OperationRecord,
   precondition: OperationPrecondition,
+  call: BeneficiaryCreationCall,
 ): { items: TransactItems; reasons: ConflictReasons } {
   const at = beneficiary.createdAt;
   const { connectionId } = beneficiary;
@@ -63,8 +66,11 @@ export function beneficiaryItems(
       },
     },
     { Put: { TableName: tableName, Item: operationItem(operation), ...operationCondition(precondition) } },
+    {
+      Put: { TableName: tableName, Item: userItem(keys.creationCall(connectionId, call.id), call, call.at) },
+    },
   ];
-  return { items, reasons: ['duplicate_beneficiary', undefined, 'operation'] };
+  return { items, reasons: ['duplicate_beneficiary', undefined, 'operation', undefined] };
 }
 
 export function transferItems(

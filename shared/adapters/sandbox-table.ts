@@ -15,6 +15,7 @@ import { conditionally } from '#shared/adapters/dynamodb';
 import {
   type AccountRecord,
   type ApplicationRecord,
+  type BeneficiaryCreationCall,
   type BeneficiaryRecord,
   type CallLimit,
   type CardRecord,
@@ -176,17 +177,21 @@ export class SandboxTable implements SandboxStore {
       accounts: [] as AccountRecord[],
       cards: [] as CardRecord[],
       transfers: [] as TransferRecord[],
+      creationCalls: [] as BeneficiaryCreationCall[],
     };
     const groups: Record<string, unknown[]> = {
       ACCOUNT: assets.accounts,
       CARD: assets.cards,
       TRANSFER: assets.transfers,
+      CREATION: assets.creationCalls,
     };
     for (const item of await this.userItems(connectionId)) {
       const group = groups[String(item.sk).split('#')[0] ?? ''];
       if (group) group.push(fromItem(item));
     }
     assets.transfers.sort((a, b) => a.createdAt - b.createdAt);
+    // Their ids are sortable: in the order the calls were made.
+    assets.creationCalls.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1));
     return assets;
   }
 
@@ -246,12 +251,22 @@ export class SandboxTable implements SandboxStore {
     if (!saved) throw new StoreConflict('operation');
   }
 
+  async recordCreationCall(call: BeneficiaryCreationCall): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: userItem(keys.creationCall(call.connectionId, call.id), call, call.at),
+      }),
+    );
+  }
+
   async createBeneficiary(
     beneficiary: BeneficiaryRecord,
     operation: OperationRecord,
     precondition: OperationPrecondition,
+    call: BeneficiaryCreationCall,
   ): Promise<void> {
-    const { items, reasons } = beneficiaryItems(this.tableName, beneficiary, operation, precondition);
+    const { items, reasons } = beneficiaryItems(this.tableName, beneficiary, operation, precondition, call);
     await this.transact(items, reasons);
   }
 

@@ -180,12 +180,31 @@ export const FaultRule = withinFaultBudget(FaultRuleFields)
 export type FaultRule = z.infer<typeof FaultRule>;
 
 /**
- * A user's state: its accounts, cards and transfers, and its fault rules as they stand, a counted
- * rule with what it has left (`remaining`: its `times` less the requests it has failed), so a test
- * can tell which of the faults it set went off.
+ * Each call of the user's beneficiary creation that reached the bank's creation, in the order made:
+ * `created` (`beneficiaryID` the one it created), `asked` (the bank asked its questions; the answered
+ * call is another entry), or `refused` with its `type` (`BENEFICIARY_ALREADY_EXISTS`, ...). A call a
+ * fault stopped before the bank saw it, or whose answers were refused, is not one.
+ */
+export const BeneficiaryCreationCall = z.object({
+  jobID: z.string(),
+  at: z.iso.datetime(),
+  iban: z.string(),
+  accountNumber: z.string(),
+  outcome: z.enum(['created', 'asked', 'refused']),
+  type: z.string().optional(),
+  beneficiaryID: z.string().optional(),
+});
+export type BeneficiaryCreationCall = z.infer<typeof BeneficiaryCreationCall>;
+
+/**
+ * A user's state: its accounts, cards and transfers, its fault rules as they stand, a counted rule
+ * with what it has left (`remaining`: its `times` less the requests it has failed), so a test can
+ * tell which of the faults it set went off, and the calls of its beneficiary creation (so a test
+ * counts the creations the provider saw).
  */
 export const SandboxUserResponse = SandboxUserFields.extend({
   faults: z.array(FaultRuleFields.extend({ remaining: z.number().int().min(0).optional() })),
+  beneficiaryCreations: z.array(BeneficiaryCreationCall),
 });
 export type SandboxUserResponse = z.infer<typeof SandboxUserResponse>;
 

@@ -97,10 +97,13 @@ export class Administration {
     return { status: 201, body };
   }
 
-  /** A user's accounts (with current balances), cards, transfers and fault rules, for tests to assert on. */
+  /**
+   * A user's accounts (with current balances), cards, transfers, fault rules and beneficiary creation
+   * calls, for tests to assert on.
+   */
   async getUser(request: SandboxUserRequest): Promise<HttpAnswer> {
     const connection = await this.applicationConnection(request.connectionID, request.appSecret);
-    const { accounts, cards, transfers } = await this.store.getUserAssets(connection.id);
+    const { accounts, cards, transfers, creationCalls } = await this.store.getUserAssets(connection.id);
     const body: SandboxUserResponse = {
       connectionID: connection.id,
       bankId: connection.bankId,
@@ -128,6 +131,15 @@ export class Administration {
           swiftCode: transfer.receiver.swiftCode,
         },
         createdAt: new Date(transfer.createdAt).toISOString(),
+      })),
+      beneficiaryCreations: creationCalls.map((call) => ({
+        jobID: call.operationId,
+        at: new Date(call.at).toISOString(),
+        iban: call.iban,
+        accountNumber: call.accountNumber,
+        outcome: call.outcome,
+        ...(call.type === undefined ? {} : { type: call.type }),
+        ...(call.beneficiaryId === undefined ? {} : { beneficiaryID: call.beneficiaryId }),
       })),
     };
     return { status: 200, body };

@@ -141,7 +141,7 @@ export class OperationEngine {
       const now = this.clock.now();
       let plan: Plan;
       try {
-        plan = await spec.prepare(now);
+        plan = await spec.prepare(now, operationId);
       } catch (error) {
         if (error instanceof ProviderError)
           return await this.fail(connection, spec, operationId, precondition, error, latencyMs);

@@ -19,8 +19,11 @@ export interface OperationSpec<Plan> {
   kind: OperationKind;
   idField: IdField;
   request: { sync: boolean; userInputs?: UserInput[] | undefined } & Partial<Record<IdField, string>>;
-  /** Checks the request against the bank's rules at `now`; a ProviderError is the bank's refusal. */
-  prepare(now: number): Promise<Plan>;
+  /**
+   * Checks the request against the bank's rules at `now`, for the operation `operationId`; a
+   * ProviderError is the bank's refusal.
+   */
+  prepare(now: number, operationId: string): Promise<Plan>;
   /** Fields the `done` envelope carries besides id, success and status. */
   result(plan: Plan): Record<string, unknown>;
   /**

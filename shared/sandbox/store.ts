@@ -82,6 +82,31 @@ export interface BeneficiaryRecord {
   firstTransferAt?: number;
 }
 
+/**
+ * One call of a user's beneficiary creation that reached the bank's creation (past the faults that
+ * stop a request before the bank sees it, and past the check of a question's answers), with what the
+ * bank did: `created` (written in the same transaction as the beneficiary), `asked` (the bank asked
+ * its questions: nothing created yet, the answered call follows), or `refused` with its type
+ * (`BENEFICIARY_ALREADY_EXISTS`, `INVALID_IBAN`, ...). `POST /sandbox/users/get` answers them, so a
+ * test counts the creations the provider saw, whoever made them.
+ */
+export interface BeneficiaryCreationCall {
+  connectionId: string;
+  /** Sortable (ULID): the calls list in the order they were made. */
+  id: string;
+  /** The creation's operation (`jobID`): a call that asked and its answered call share it. */
+  operationId: string;
+  at: number;
+  /** The IBAN the call asked to register (normalised when valid, as sent when not). */
+  iban: string;
+  accountNumber: string;
+  outcome: 'created' | 'asked' | 'refused';
+  /** The refusal's type, for `refused`. */
+  type?: string;
+  /** The beneficiary created, for `created`. */
+  beneficiaryId?: string;
+}
+
 export interface TransferRecord {
   connectionId: string;
   reference: string;
@@ -165,10 +190,13 @@ export interface SandboxStore {
    */
   countCall(connectionId: string, now: number, limit: CallLimit): Promise<number | undefined>;
 
-  /** Everything the user holds: accounts, cards and transfers, oldest first. */
-  getUserAssets(
-    connectionId: string,
-  ): Promise<{ accounts: AccountRecord[]; cards: CardRecord[]; transfers: TransferRecord[] }>;
+  /** Everything the user holds: accounts, cards, transfers and beneficiary creation calls, oldest first. */
+  getUserAssets(connectionId: string): Promise<{
+    accounts: AccountRecord[];
+    cards: CardRecord[];
+    transfers: TransferRecord[];
+    creationCalls: BeneficiaryCreationCall[];
+  }>;
   getAccount(connectionId: string, accountId: string): Promise<AccountRecord | undefined>;
   getCard(connectionId: string, cardId: string): Promise<CardRecord | undefined>;
   getBeneficiary(connectionId: string, beneficiaryId: string): Promise<BeneficiaryRecord | undefined>;
@@ -183,11 +211,14 @@ export interface SandboxStore {
    * `previousWrongAnswers` wrong answers; StoreConflict('operation') otherwise.
    */
   recordWrongAnswer(operation: OperationRecord, previousWrongAnswers: number): Promise<void>;
-  /** One transaction: the beneficiary, its IBAN uniqueness, and the operation. */
+  /** Records a creation call that created nothing (it asked, or was refused). */
+  recordCreationCall(call: BeneficiaryCreationCall): Promise<void>;
+  /** One transaction: the beneficiary, its IBAN uniqueness, the operation, and the call that created it. */
   createBeneficiary(
     beneficiary: BeneficiaryRecord,
     operation: OperationRecord,
     precondition: OperationPrecondition,
+    call: BeneficiaryCreationCall,
   ): Promise<void>;
   /** One transaction: debit (never below zero), transfer record, first use of the beneficiary, operation. */
   commitTransfer(

@@ -3,8 +3,12 @@
  * cause of its own.
  *   - every crash point the plan armed went off at least once (a kill of a step workers' process,
  *     SIGKILL, or the lost answer of a write), and the processes killed are counted;
- *   - every kind of provider fault the plan set went off at least once (its counted rules used up,
- *     as the sandbox tells after the run);
+ *   - every kind of provider fault the plan set went off at least once across the run (fired: a
+ *     counted rule's `times` less the `remaining` the sandbox tells after the run). Per run, not per
+ *     user: a user's rule may rightly never fire (its deposits ended before the call, or took the
+ *     known route past it: a remembered bank asks no metadata), while the plan places each kind
+ *     on users enough that every kind fires somewhere (`faults.ts`'s coverage). Rules without a
+ *     count (latency) are not counted;
  *   - a deposit whose transfer outcome was unknown (`TRANSFER_OUTCOME_UNKNOWN`, or the operator's
  *     resolve of one) passes only with evidence of its own: a step workers' process died while its
  *     transfer attempt was on record and its outcome not yet (`attemptsOpen` of a death), or its
@@ -17,7 +21,8 @@
  */
 import type { Death, LostAnswer } from '#infra/local/crash-points';
 import type { DynamoDbFaultReport } from '#infra/local/dynamodb-faults';
-import type { AuditScope } from './audit.ts';
+import type { AuditScope, Ledger } from './audit.ts';
+import type { ChaosPlan } from './plan.ts';
 
 /** What the local stack's crash points reported after the run. */
 export interface CrashReport {
@@ -46,6 +51,27 @@ export function unknownOutcomeEvidence(
   return evidence;
 }
 
+/**
+ * How often each kind of counted provider fault went off, over the run: each rule as often as it has
+ * used up (`times` less `remaining`, as the sandbox answers the user's rules after the run), and the
+ * kinds the plan set that never did.
+ */
+export function providerFaultsFired(plan: ChaosPlan, ledgers: Map<number, Ledger>) {
+  const fired: Record<string, number> = {};
+  const planned = new Set<string>();
+  for (const user of plan.users) {
+    const rules = ledgers.get(user.index)?.faults;
+    user.providerFaults.forEach((fault, index) => {
+      const rule = rules?.[index];
+      if (fault.rule.times === undefined || rule?.times === undefined) return;
+      planned.add(fault.kind);
+      const used = rule.times - (rule.remaining ?? rule.times);
+      if (used > 0) fired[fault.kind] = (fired[fault.kind] ?? 0) + used;
+    });
+  }
+  return { fired, neverFired: [...planned].filter((kind) => !fired[kind]).sort() };
+}
+
 const UNKNOWN = new Set(['TRANSFER_OUTCOME_UNKNOWN', 'TRANSFER_NOT_EXECUTED']);
 
 /** Whether this failure type is one of an unknown outcome (or its resolve), which needs evidence. */
@@ -71,23 +97,8 @@ export function checkEvidence(
     [...dynamoDbPlanned].filter((kind) => !dynamoDbFired[kind]).sort(),
   );
 
-  // Each counted provider fault the plan set went off as often as its rule has used up.
-  const faultsFired: Record<string, number> = {};
-  const faultsPlanned = new Set<string>();
-  for (const user of input.plan.users) {
-    const rules = input.ledgers.get(user.index)?.faults;
-    user.providerFaults.forEach((fault, index) => {
-      const rule = rules?.[index];
-      if (fault.rule.times === undefined || rule?.times === undefined) return;
-      faultsPlanned.add(fault.kind);
-      const used = rule.times - (rule.remaining ?? rule.times);
-      if (used > 0) faultsFired[fault.kind] = (faultsFired[fault.kind] ?? 0) + used;
-    });
-  }
-  finding(
-    'provider fault kinds the plan set that never went off',
-    [...faultsPlanned].filter((kind) => !faultsFired[kind]).sort(),
-  );
+  const { fired: faultsFired, neverFired: faultsNeverFired } = providerFaultsFired(input.plan, input.ledgers);
+  finding('provider fault kinds the plan set that never went off', faultsNeverFired);
 
   const withoutEvidence: string[] = [];
   const byCause = { killedWithAttemptOpen: 0, answerLost: 0, dynamoDbFault: 0 };

@@ -2,11 +2,15 @@
  * The ledger check of the audit, against each user's ledger in the sandbox: at most one transfer
  * per deposit, exactly one of its reference per done deposit, of the right amount and currency; no
  * transfer that no deposit asked for; money moved only for a deposit that is done or
- * TRANSFER_OUTCOME_UNKNOWN; and every account's balance its opening less what moved. (Each user's
- * deposits have distinct amounts, so every transfer names its deposit.)
+ * TRANSFER_OUTCOME_UNKNOWN; every account's balance its opening less what moved; and every transfer's
+ * receiver, as the bank recorded it, the wallet's account (its IBAN, SWIFT code and name), never
+ * another, a decoy (`decoys.ts`) least of all. (Each user's deposits have distinct amounts, so every
+ * transfer names its deposit.)
  */
+import { localWallets } from '#infra/local/wallets';
+import { normalizeIban } from '#shared/iban';
 import { toMinorUnits } from '#shared/money';
-import type { AuditScope, DepositRun, Ledger } from './audit.ts';
+import type { AuditScope, DepositRun, Ledger, Receiver } from './audit.ts';
 
 export function checkLedger({ input, items, name, finding }: AuditScope) {
   const usersByIndex = new Map(input.users.map((user) => [user.plan.index, user]));
@@ -16,6 +20,7 @@ export function checkLedger({ input, items, name, finding }: AuditScope) {
   const movedWithoutDeposit: string[] = [];
   const failedButMoved: string[] = [];
   const balances: string[] = [];
+  const otherReceivers: string[] = [];
   let transfers = 0;
   let unknownOutcome = 0;
   let unknownWithTransfer = 0;
@@ -33,6 +38,22 @@ export function checkLedger({ input, items, name, finding }: AuditScope) {
       sumMinor += minor;
       moved[transfer.currency] = (moved[transfer.currency] ?? 0) + minor;
       byAmount.set(minor, [...(byAmount.get(minor) ?? []), transfer]);
+    }
+    const wallet = localWallets.find((candidate) => candidate.id === user.bank.walletAccountID);
+    const decoys = new Set(usersByIndex.get(user.index)?.decoys?.map((decoy) => normalizeIban(decoy.iban)));
+    for (const transfer of ledger.transfers) {
+      if (wallet && isWallet(transfer.receiver, wallet)) continue;
+      const deposit = user.deposits.find(
+        (candidate) => candidate.amountMinor === toMinorUnits(transfer.amount, currency),
+      );
+      const run = deposit ? input.runs[deposit.index] : undefined;
+      const { name: receiverName, iban, swiftCode, beneficiaryID } = transfer.receiver;
+      const to = `${receiverName} ${iban} ${swiftCode}${beneficiaryID ? ` (beneficiary ${beneficiaryID})` : ''}`;
+      const decoy = decoys.has(normalizeIban(iban)) ? ', a decoy' : '';
+      const moved = `${transfer.reference} ${transfer.amount} ${transfer.currency}`;
+      otherReceivers.push(
+        `${run ? name(run) : `user ${user.index}`}: ${moved} to ${to}${decoy}, not ${user.bank.walletAccountID}`,
+      );
     }
     const planned = new Set(user.deposits.map((deposit) => deposit.amountMinor));
     for (const [minor, list] of byAmount) {
@@ -88,6 +109,7 @@ export function checkLedger({ input, items, name, finding }: AuditScope) {
     failedButMoved,
   );
   finding('accounts whose balance does not add up', balances);
+  finding("transfers to another receiver than the wallet's account", otherReceivers);
   return {
     transferOutcomeUnknown: {
       deposits: unknownOutcome,
@@ -96,4 +118,13 @@ export function checkLedger({ input, items, name, finding }: AuditScope) {
     },
     ledger: { transfers, movedMinorByCurrency: moved },
   };
+}
+
+/** Whether the bank's receiver is the wallet's account: its IBAN, its SWIFT code and its name. */
+function isWallet(receiver: Receiver, wallet: (typeof localWallets)[number]): boolean {
+  return (
+    normalizeIban(receiver.iban) === normalizeIban(wallet.iban) &&
+    receiver.swiftCode === wallet.swiftCode &&
+    receiver.name === wallet.name
+  );
 }

@@ -1,10 +1,13 @@
 /**
  * The first check of the audit: every deposit accepted, and where it stands. Each is done, failed
- * with a type its user's faults explain, or deliberately waiting (a long cool-down, its wake-up
- * recorded); anything else is stalled. A deposit that had to fail (below the minimum, or a question
- * nobody answered) must not be done. Also the harness's own findings, and the questions' figures.
+ * with a type its user's faults explain (or, BENEFICIARY_AMBIGUOUS at a bank that masks accounts,
+ * its user's forgotten record: `audit-beneficiaries.ts`), or deliberately waiting (a long cool-down,
+ * its wake-up recorded); anything else is stalled. A deposit that had to fail (below the minimum, or
+ * a question nobody answered) must not be done. Also the harness's own findings, and the questions'
+ * figures.
  */
 import type { AuditScope, DepositRun } from './audit.ts';
+import { ambiguityExplained } from './audit-beneficiaries.ts';
 import { needsEvidence } from './audit-evidence.ts';
 import type { DepositItem } from './clients.ts';
 import { explainedFailures } from './faults.ts';
@@ -40,8 +43,13 @@ export function checkStates(scope: AuditScope) {
         outcomes.failed += 1;
         const type = item.failure?.type ?? '(none)';
         failedByType[type] = (failedByType[type] ?? 0) + 1;
-        // An unknown outcome is judged by its own evidence (`audit-evidence.ts`), not here.
-        if (!explainedFailures(user, run.plan).has(type) && !needsEvidence(type)) {
+        // An unknown outcome is judged by its own evidence (`audit-evidence.ts`), not here; an
+        // ambiguous beneficiary at a masked bank by what its user's deposits did (`audit-beneficiaries.ts`).
+        const explained =
+          explainedFailures(user, run.plan).has(type) ||
+          needsEvidence(type) ||
+          (type === 'BENEFICIARY_AMBIGUOUS' && ambiguityExplained(scope, run));
+        if (!explained) {
           const copies = run.copies.length > 0 ? ` (copies sent: ${run.copies.join(' ')})` : '';
           // Its way there, each entry's time from its creation: what the next person reads first.
           const start = item.history[0]?.at ?? 0;

@@ -3,14 +3,28 @@
  * an otherwise clean outcome, is a finding that names its deposit. (Pure: no stack.)
  */
 import { describe, expect, it } from 'vitest';
+import { localWallets } from '#infra/local/wallets';
 import { sandboxBanks } from '#shared/sandbox/catalog';
-import { type AuditInput, audit, type DepositRun } from './audit.ts';
+import { type AuditInput, audit, type DepositRun, type Receiver } from './audit.ts';
 import type { Connection, Delivery, TableItem } from './clients.ts';
+import { decoyBeneficiary } from './decoys.ts';
 import { banksOf, type PlannedDeposit, type PlannedUser } from './plan.ts';
 
 const banks = banksOf(sandboxBanks.map(({ bankId, accountsMetadata }) => ({ bankId, accountsMetadata })));
 const bank = banks.find((candidate) => candidate.bankId === 'SANDBOX_BENEFICIARY');
 if (!bank) throw new Error('no SANDBOX_BENEFICIARY bank');
+const maskedBank = banks.find((candidate) => candidate.bankId === 'SANDBOX_MASKED');
+if (!maskedBank) throw new Error('no SANDBOX_MASKED bank');
+const wallet = localWallets.find((candidate) => candidate.id === bank.walletAccountID);
+if (!wallet) throw new Error(`no local wallet ${bank.walletAccountID}`);
+
+/** The wallet's account as the bank records a transfer's receiver. */
+const walletReceiver: Receiver = {
+  beneficiaryID: 'ben_1',
+  name: wallet.name,
+  iban: wallet.iban,
+  swiftCode: wallet.swiftCode,
+};
 
 const connection: Connection = {
   connectionID: 'conn_1',
@@ -92,9 +106,12 @@ function cleanOutcome(): AuditInput {
         {
           accounts: [{ id: 'acc_1', balance: 99_945, currency: 'AED' }],
           transfers: [
-            { reference: 'TRF0', amount: 25, currency: 'AED', createdAt: '' },
-            { reference: 'TRF1', amount: 30, currency: 'AED', createdAt: '' },
+            { reference: 'TRF0', amount: 25, currency: 'AED', createdAt: '', receiver: walletReceiver },
+            { reference: 'TRF1', amount: 30, currency: 'AED', createdAt: '', receiver: walletReceiver },
           ],
+          faults: [],
+          // The first deposit created the wallet's beneficiary; the second found it on record.
+          beneficiaryCreations: [creation('created')],
         },
       ],
     ]),
@@ -113,6 +130,54 @@ function cleanOutcome(): AuditInput {
     sources: [],
     crashes: { fired: {}, armed: 0, deaths: [], lostAnswers: [] },
     stallAfterMs: 8_000,
+  };
+}
+
+/** A call of the bank's beneficiary creation for the wallet's account, as the sandbox records it. */
+function creation(outcome: 'created' | 'refused', type?: string) {
+  return {
+    jobID: `job_${outcome}`,
+    at: '2026-01-01T00:00:00.000Z',
+    iban: wallet?.iban ?? '',
+    outcome,
+    ...(type ? { type } : {}),
+    ...(outcome === 'created' ? { beneficiaryID: 'ben_1' } : {}),
+  };
+}
+
+/** Deposit 1's history holds this note (after its creation). */
+function noted(input: AuditInput, note: string) {
+  (input.items[1] as TableItem).history = [
+    { step: 'transfer', status: 'initialized', at: 0, note },
+    { step: 'completed', status: 'done', at: 1 },
+  ];
+}
+
+/**
+ * The user banks at SANDBOX_MASKED with both decoys registered beside the wallet's beneficiary
+ * (`ben_1`), and deposit 1 failed BENEFICIARY_AMBIGUOUS, nothing moved for it, its failure heard.
+ */
+function decoyedAndAmbiguous(input: AuditInput) {
+  const user = input.plan.users[0] as PlannedUser;
+  user.bank = maskedBank as PlannedUser['bank'];
+  user.decoys = ['account-number', 'iban'];
+  (input.users[0] as AuditInput['users'][number]).decoys = user.decoys.map((kind, index) => ({
+    kind,
+    iban: decoyBeneficiary(kind, wallet as (typeof localWallets)[number]).iban,
+    id: `ben_decoy_${index}`,
+  }));
+  Object.assign(input.items[1] as TableItem, {
+    status: 'failed',
+    reference: undefined,
+    failure: { type: 'BENEFICIARY_AMBIGUOUS', msg: 'nothing tells them apart' },
+  });
+  input.ledgers.get(0)?.transfers.splice(1, 1);
+  const account = input.ledgers.get(0)?.accounts[0];
+  if (account) account.balance += 30;
+  input.deliveries[1] = {
+    ...(input.deliveries[1] as Delivery),
+    type: 'deposit.failed',
+    data: { type: 'BENEFICIARY_AMBIGUOUS' },
   };
 }
 
@@ -185,6 +250,64 @@ describe('the chaos audit', () => {
     expect(audit(input).failures).toEqual([]);
   });
 
+  it('passes a second creation of the beneficiary with a recorded reason: the bank said it was gone', () => {
+    const input = cleanOutcome();
+    input.ledgers.get(0)?.beneficiaryCreations?.push(creation('created'));
+    noted(input, 'the bank says the beneficiary is gone: registering it again');
+    expect(audit(input).failures).toEqual([]);
+  });
+
+  it("passes a creation whose answer was lost, made again and refused as existing (a bank's 5xx)", () => {
+    const input = cleanOutcome();
+    input.ledgers.get(0)?.beneficiaryCreations?.push(creation('refused', 'BENEFICIARY_ALREADY_EXISTS'));
+    (input.items[0] as TableItem).history = [
+      { step: 'ensure-beneficiary', status: 'initialized', at: 0, note: 'provider server_error' },
+      { step: 'completed', status: 'done', at: 1 },
+    ];
+    expect(audit(input).failures).toEqual([]);
+  });
+
+  it('counts a workers’ process killed while deposits stood at ensure-beneficiary once', () => {
+    const input = cleanOutcome();
+    const creations = input.ledgers.get(0)?.beneficiaryCreations;
+    creations?.push(creation('refused', 'BENEFICIARY_ALREADY_EXISTS'));
+    for (const item of input.items as TableItem[])
+      item.history = [
+        { step: 'ensure-beneficiary', status: 'initialized', at: 100 },
+        { step: 'completed', status: 'done', at: 300 },
+      ];
+    // Another user's crash point: the process took every step it had in hand.
+    input.crashes.deaths.push({
+      point: 'after-state-write',
+      step: 'transfer',
+      ownerKey: 'other',
+      depositId: 'dep_other',
+      at: 200,
+      how: 'killed',
+      attemptsOpen: [],
+    });
+    expect(audit(input).failures).toEqual([]);
+
+    creations?.push(creation('refused', 'BENEFICIARY_ALREADY_EXISTS'));
+    expect(audit(input).failures).toEqual([
+      expect.stringMatching(/create again without a recorded reason.*3 creations.*for 1 recorded reasons/),
+    ]);
+  });
+
+  it('passes BENEFICIARY_AMBIGUOUS at a masked bank once its user’s record was forgotten', () => {
+    const input = cleanOutcome();
+    decoyedAndAmbiguous(input);
+    (input.items[1] as TableItem).history = [
+      {
+        step: 'ensure-beneficiary',
+        status: 'initialized',
+        at: 0,
+        note: 'the bank says the beneficiary is gone: registering it again',
+      },
+    ];
+    expect(audit(input).failures).toEqual([]);
+  });
+
   it('passes an unknown transfer outcome with evidence of its own: a DynamoDB fault with its attempt open', () => {
     const input = cleanOutcome();
     unknownOutcome(input);
@@ -228,6 +351,84 @@ describe('the chaos audit', () => {
       finding: /DynamoDB fault kinds the plan armed that never went off.*lost-wake-answer/,
     },
     {
+      broken: 'a planned provider fault kind that never went off',
+      plant: (input: AuditInput) => {
+        (input.plan.users[0] as PlannedUser).providerFaults.push({
+          kind: 'list-5xx',
+          rule: { path: '/v1/payment/beneficiaries/get', outcome: 'error', status: 500, times: 2 },
+        });
+        input.ledgers.get(0)?.faults?.push({ times: 2, remaining: 2 });
+      },
+      finding: /provider fault kinds the plan set that never went off.*list-5xx/,
+    },
+    {
+      broken: "a transfer to another receiver than the wallet's account: a decoy",
+      plant: (input: AuditInput) => {
+        decoyedAndAmbiguous(input);
+        (input.items[1] as TableItem).history = [
+          {
+            step: 'transfer',
+            status: 'initialized',
+            at: 0,
+            note: 'the bank says the beneficiary is gone: registering it again',
+          },
+        ];
+        const decoy = decoyBeneficiary('iban', wallet);
+        input.ledgers.get(0)?.transfers.push({
+          reference: 'TRF9',
+          amount: 30,
+          currency: 'AED',
+          createdAt: '',
+          receiver: {
+            beneficiaryID: 'ben_decoy_1',
+            name: decoy.name,
+            iban: decoy.iban,
+            swiftCode: decoy.swiftCode,
+          },
+        });
+        const account = input.ledgers.get(0)?.accounts[0];
+        if (account) account.balance -= 30;
+      },
+      finding: /transfers to another receiver than the wallet's account.*dep_1 .*TRF9.*a decoy/,
+    },
+    {
+      broken: 'a deposit that took a decoy for the wallet’s beneficiary',
+      plant: (input: AuditInput) => {
+        decoyedAndAmbiguous(input);
+        (input.items[0] as TableItem).beneficiaryId = 'ben_decoy_0';
+      },
+      finding: /took a decoy for the wallet's beneficiary.*dep_0/,
+    },
+    {
+      broken: 'a deposit failed BENEFICIARY_AMBIGUOUS at a masked bank for a decoy alone',
+      plant: decoyedAndAmbiguous,
+      finding: /no injected fault explains.*dep_1 .*BENEFICIARY_AMBIGUOUS/,
+    },
+    {
+      broken: 'a kind of decoy the plan set that no deposit met',
+      plant: (input: AuditInput) => {
+        decoyedAndAmbiguous(input);
+        (input.items[1] as TableItem).history = [
+          {
+            step: 'transfer',
+            status: 'initialized',
+            at: 0,
+            note: 'the bank says the beneficiary is gone: registering it again',
+          },
+        ];
+        (input.items[0] as TableItem).status = 'failed';
+        (input.items[0] as TableItem).failure = { type: 'CANCELLED', msg: 'cancelled' };
+      },
+      finding: /decoy kinds the plan set that no deposit met.*account-number/,
+    },
+    {
+      broken: "two creations of a connection's beneficiary without a recorded reason",
+      plant: (input: AuditInput) => {
+        input.ledgers.get(0)?.beneficiaryCreations?.push(creation('refused', 'BENEFICIARY_ALREADY_EXISTS'));
+      },
+      finding: /create again without a recorded reason.*user 0 SANDBOX_BENEFICIARY: 2 creations/,
+    },
+    {
       broken: "a follower that waited past its source's instant and the stall time",
       plant: (input: AuditInput) => withSource(input, 60),
       finding: /waited for a source's wake-up past its instant.*dep_0/,
@@ -244,7 +445,13 @@ describe('the chaos audit', () => {
       broken: 'a second transfer for a deposit',
       plant: (input: AuditInput) => {
         const ledger = input.ledgers.get(0);
-        ledger?.transfers.push({ reference: 'TRF9', amount: 25, currency: 'AED', createdAt: '' });
+        ledger?.transfers.push({
+          reference: 'TRF9',
+          amount: 25,
+          currency: 'AED',
+          createdAt: '',
+          receiver: walletReceiver,
+        });
         if (ledger?.accounts[0]) ledger.accounts[0].balance -= 25;
       },
       finding: /more than one transfer.*dep_0/,

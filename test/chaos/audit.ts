@@ -7,16 +7,19 @@
  * Its checks, in the order their findings are listed:
  *   `audit-states.ts`         every deposit accepted, and done, failed as its faults explain, or
  *                             deliberately waiting
- *   `audit-ledger.ts`         the sandbox's ledgers: one transfer per done deposit, the right money
+ *   `audit-ledger.ts`         the sandbox's ledgers: one transfer per done deposit, the right money,
+ *                             every transfer to the wallet's account
  *   `audit-webhooks.ts`       every final state reached the receiver, signed
  *   `audit-secrets.ts`        no credentials kept, no plaintext secret in the table or the output
- *   `audit-beneficiaries.ts`  one wallet beneficiary per connection
+ *   `audit-beneficiaries.ts`  one wallet beneficiary per connection, created once but for a recorded
+ *                             reason (the provider's count); no decoy taken for it
  *   `audit-operations.ts`     cancels answered 2xx left nothing moved; resolves agree with the ledger
  *   `audit-sources.ts`        every payment source ended, heard; no follower waited past its instant
- *   `audit-evidence.ts`       every planned crash point went off; each unknown outcome has a cause
+ *   `audit-evidence.ts`       every planned crash point and provider fault kind went off; each
+ *                             unknown outcome has a cause
  */
 import type { DynamoDbFaultReport } from '#infra/local/dynamodb-faults';
-import { checkBeneficiaries } from './audit-beneficiaries.ts';
+import { checkBeneficiaries, routeFigures } from './audit-beneficiaries.ts';
 import { type CrashReport, checkEvidence, unknownOutcomeEvidence } from './audit-evidence.ts';
 import { checkLedger } from './audit-ledger.ts';
 import { checkOperations } from './audit-operations.ts';
@@ -25,6 +28,7 @@ import { checkSources } from './audit-sources.ts';
 import { checkStates, questionFigures, waitingFigures } from './audit-states.ts';
 import { checkWebhooks } from './audit-webhooks.ts';
 import type { Connection, Delivery, DepositItem, TableItem } from './clients.ts';
+import type { DecoyKind } from './decoys.ts';
 import type { ChaosPlan, PlannedDeposit, PlannedUser } from './plan.ts';
 
 export { secretFinder } from './audit-secrets.ts';
@@ -69,14 +73,37 @@ export interface SourceRun {
 export interface UserRun {
   plan: PlannedUser;
   connection?: Connection;
+  /** The decoys registered beside the wallet before its deposits ran, with the ids the bank lists. */
+  decoys?: { kind: DecoyKind; iban: string; id: string }[];
   error?: string;
 }
 
+/** A transfer's receiver, as the bank recorded it. */
+export interface Receiver {
+  beneficiaryID?: string | undefined;
+  name: string;
+  iban: string;
+  swiftCode: string;
+}
+
+/** A call of the user's beneficiary creation that reached the bank, as the sandbox recorded it. */
+export interface CreationCall {
+  jobID: string;
+  at: string;
+  iban: string;
+  outcome: 'created' | 'asked' | 'refused';
+  type?: string | undefined;
+  beneficiaryID?: string | undefined;
+}
+
+/** What the sandbox holds of a user after the run (`POST /sandbox/users/get`). */
 export interface Ledger {
   accounts: { id: string; balance: number; currency: string }[];
-  transfers: { reference: string; amount: number; currency: string; createdAt: string }[];
+  transfers: { reference: string; amount: number; currency: string; createdAt: string; receiver: Receiver }[];
   /** The user's fault rules after the run, a counted rule with what it has left (absent: not read). */
-  faults?: { times?: number; remaining?: number }[];
+  faults?: { times?: number | undefined; remaining?: number | undefined }[];
+  /** Every call of its beneficiary creation that reached the bank (absent: not read). */
+  beneficiaryCreations?: CreationCall[];
 }
 
 export interface AuditInput {
@@ -160,6 +187,7 @@ export function audit(input: AuditInput): AuditResult {
       webhooks,
       secrets,
       beneficiaries,
+      knownRoutes: routeFigures(scope),
       ...operations,
       sources,
       evidence,

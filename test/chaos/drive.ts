@@ -1,13 +1,15 @@
 /**
- * The callers of a chaos run: each user gets its connection and its faults, and drives its deposits
- * together as a wallet backend would: creates (repeated with the same key when it did not answer),
- * reads until the end, answers the bank's questions (but for a deliberate few), and meanwhile sends
- * copies of the deposit's step messages (`disturbances.ts`).
+ * The callers of a chaos run: each user gets its connection, its decoys and its faults, and drives
+ * its deposits together as a wallet backend would: creates (repeated with the same key when it did
+ * not answer), reads until the end, answers the bank's questions (but for a deliberate few), and
+ * meanwhile sends copies of the deposit's step messages (`disturbances.ts`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { localWallets } from '#infra/local/wallets';
 import type { DepositRun, UserRun } from './audit.ts';
 import type { Connection, Reply } from './clients.ts';
 import { OTP, PARK_AFTER_MS, type RunContext, SANDBOX_INPUT_TTL_SECONDS } from './context.ts';
+import { decoyBeneficiary } from './decoys.ts';
 import { sendCopies, sendLateCopies } from './disturbances.ts';
 import { driveSource, startSource, untilPrepared, wakeOf } from './drive-source.ts';
 import type { PlannedDeposit, PlannedUser } from './plan.ts';
@@ -30,6 +32,13 @@ export async function runUser(context: RunContext, user: UserRun) {
     }
   }
   user.connection = connection;
+  try {
+    // Before the faults: a decoy's creation is the harness's own, and no rule is spent on it.
+    if (plan.decoys) user.decoys = await registerDecoys(context, plan, connection);
+  } catch (error) {
+    user.error = `decoys not registered: ${(error as Error).message}`;
+    return;
+  }
   try {
     if (plan.providerFaults.length > 0) {
       await clients.setFaults(
@@ -81,6 +90,28 @@ export async function runUser(context: RunContext, user: UserRun) {
     await driveSource(context, plan, connection, source);
   };
   await Promise.all([alongside().catch(harnessFailed), ...deposits()]);
+}
+
+/**
+ * The user's decoys, registered at its bank before its deposits run, with the ids the bank lists for
+ * them (the user's only beneficiaries yet).
+ */
+async function registerDecoys(context: RunContext, plan: PlannedUser, connection: Connection) {
+  const { clients } = context;
+  const wallet = localWallets.find((candidate) => candidate.id === plan.bank.walletAccountID);
+  if (!wallet) throw new Error(`no local wallet ${plan.bank.walletAccountID}`);
+  const decoys = (plan.decoys ?? []).map((kind) => ({ kind, beneficiary: decoyBeneficiary(kind, wallet) }));
+  for (const { beneficiary } of decoys) await clients.createBeneficiary(connection, beneficiary);
+  const listed = await clients.beneficiaries(connection);
+  const entries = (listed.body.beneficiaries ?? []) as { id: string }[];
+  if (listed.status !== 200 || entries.length !== decoys.length)
+    throw new Error(`decoys not listed: ${listed.status} ${JSON.stringify(listed.body).slice(0, 300)}`);
+  // The bank lists them oldest first: in the order registered.
+  return decoys.map(({ kind, beneficiary }, index) => ({
+    kind,
+    iban: beneficiary.iban,
+    id: entries[index]?.id ?? '',
+  }));
 }
 
 /** Starts one deposit and carries it to its end as its caller would, answering (or not) its questions. */

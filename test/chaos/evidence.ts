@@ -100,11 +100,13 @@ export async function gatherEvidence(
     }
     if (listed.status === 200) {
       // A bank that masks its list (SANDBOX_MASKED) shows it as the sandbox masks it: the user's only
-      // beneficiaries in the run are the wallet's, so its masked form counts them there.
+      // beneficiaries in the run are the wallet's and its decoys (whose ids the harness took when it
+      // registered them), so its masked form counts them there, decoys left out.
       const wallet = localWallets.find((candidate) => candidate.id === bank.walletAccountID);
       const shown = new Set(wallet ? [normalise(wallet.accountNumber), maskedAccount(wallet)] : []);
-      const count = ((listed.body.beneficiaries ?? []) as { accountNumber?: string }[]).filter(
-        (beneficiary) => shown.has(normalise(beneficiary.accountNumber ?? '')),
+      const decoys = new Set(user.decoys?.map((decoy) => decoy.id));
+      const count = ((listed.body.beneficiaries ?? []) as { id: string; accountNumber?: string }[]).filter(
+        (beneficiary) => shown.has(normalise(beneficiary.accountNumber ?? '')) && !decoys.has(beneficiary.id),
       ).length;
       beneficiaries.set(user.plan.index, count);
     } else {

@@ -1,6 +1,7 @@
 /** The figures a chaos run prints: who ran on which bank, what the audit counted, the faults, the times. */
 import type { DynamoDbFaultReport } from '#infra/local/dynamodb-faults';
-import type { AuditResult, DepositRun } from './audit.ts';
+import type { AuditResult, DepositRun, Ledger } from './audit.ts';
+import { providerFaultsFired } from './audit-evidence.ts';
 import { type Counters, seconds } from './context.ts';
 import type { Bank, ChaosPlan } from './plan.ts';
 
@@ -57,6 +58,7 @@ export function faultFigures(
   crashes: { fired: Record<string, number>; armed: number },
   refused: number,
   dynamoDbFaults: DynamoDbFaultReport,
+  ledgers: Map<number, Ledger>,
 ) {
   const providerKinds: Record<string, number> = {};
   for (const user of plan.users)
@@ -72,6 +74,8 @@ export function faultFigures(
     providerFaults: {
       users: plan.users.filter((user) => user.providerFaults.length > 0).length,
       rulesByKind: providerKinds,
+      // Requests each kind failed (counted rules: `times` less what the sandbox says is left).
+      firedByKind: providerFaultsFired(plan, ledgers).fired,
     },
     crashes: {
       users: plan.users.filter((user) => user.crashes.length > 0).length,
@@ -102,6 +106,15 @@ export function faultFigures(
       refusedByReceiver: refused,
     },
     repeatedCreates: plan.deposits.filter((deposit) => deposit.repeatCreate).length,
+    decoys: {
+      users: plan.users.filter((user) => user.decoys).length,
+      byKind: Object.fromEntries(
+        [...new Set(plan.users.flatMap((user) => user.decoys ?? []))].map((kind) => [
+          kind,
+          plan.users.filter((user) => user.decoys?.includes(kind)).length,
+        ]),
+      ),
+    },
     workerRestart: counters.restart ?? 'none',
   };
 }

@@ -14,6 +14,8 @@
  *                     of the live one, late ones of old versions, early ones of later steps, delayed
  *   schedules         wake-ups fired early, and twice (the local scheduler's /_local/schedules)
  *   webhooks          the receiver refusing deliveries for a while, of all deposits or of one
+ *   decoys            at a bank that masks accounts, another beneficiary whose masked form ends as
+ *                     the wallet's, registered before the user's deposits (`decoys.ts`)
  *   DynamoDB faults   throttling, internal errors, transaction conflicts and lost answers of the
  *                     step workers' DynamoDB calls, per user (POST /_local/dynamodb-faults)
  *   a restart         the step workers' processes killed mid-run (SIGKILL) and started again
@@ -222,6 +224,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       evidence.crashes,
       evidence.receiver.refused,
       evidence.dynamoDbFaults,
+      evidence.ledgers,
     );
     const figures = figuresOf(
       plan,

@@ -1,14 +1,17 @@
 /**
  * The plan of a chaos run, a pure function of the seed, the number of deposits and the sandbox's
  * banks: the users (each on a bank, with one or several deposits), each deposit's amount and key,
- * who answers the bank's questions and who never does, and the faults each user's connection
- * suffers (the sandbox's fault rules and the local crash points, chosen in `faults.ts`). The harness
- * carries it out; the audit judges the outcome against it.
+ * who answers the bank's questions and who never does, the faults each user's connection suffers
+ * (the sandbox's fault rules and the local crash points, chosen in `faults.ts`), and the decoys
+ * registered beside the wallet at a bank that masks accounts (`decoys.ts`). The harness carries it
+ * out; the audit judges the outcome against it.
  */
 import { localWallets } from '#infra/local/wallets';
 import { type CurrencyCode, fromMinorUnits, isCurrencyCode, toMinorUnits } from '#shared/money';
 import { periodMs } from '#shared/provider/interface/period';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
+import { findBank } from '#shared/sandbox/catalog';
+import { type DecoyKind, decoyKinds } from './decoys.ts';
 import { type DynamoDbFault, planDynamoDbFaults } from './dynamodb-faults.ts';
 import { bankDown } from './fault-kinds.ts';
 import { type CrashRule, faultsFor, freshCoverage, type ProviderFault } from './faults.ts';
@@ -27,6 +30,8 @@ export interface Bank {
   hidesNewBeneficiaries: boolean;
   /** A cool-down longer than any run: deposits there wait, deliberately, with a wake-up armed. */
   longCoolDown: boolean;
+  /** Its beneficiary list shows account numbers masked to their last four characters. */
+  masksAccounts: boolean;
 }
 
 export interface PlannedDeposit {
@@ -80,6 +85,8 @@ export interface PlannedUser {
   /** Faults of its connection's DynamoDB calls (`dynamodb-faults.ts`). */
   dynamoDbFaults?: DynamoDbFault[];
   deposits: PlannedDeposit[];
+  /** At a bank that masks accounts: decoys registered beside the wallet before its deposits run. */
+  decoys?: DecoyKind[];
 }
 
 export interface ChaosPlan {
@@ -117,6 +124,7 @@ export function banksOf(catalog: { bankId: string; accountsMetadata: AccountsMet
       beneficiaries: accountsMetadata.isCreateBeneficiaryEndpointRequired,
       hidesNewBeneficiaries: !accountsMetadata.willNewlyAddedBeneficiaryExistBeforeCoolDownPeriod,
       longCoolDown: coolDownMs >= 3_600_000,
+      masksAccounts: findBank(bankId)?.masksAccounts ?? false,
     };
   });
 }
@@ -138,6 +146,8 @@ const share = {
   sourceAlongside: 0.5,
   sourceCancelled: 0.2,
   sourceLosesSchedule: 0.25,
+  /** Of the users at a bank that masks accounts, once every kind of decoy is placed: one decoy. */
+  decoy: 0.5,
 };
 
 /** Whether a bank has a cool-down a payment source can wait out for its deposits. */
@@ -159,6 +169,9 @@ export function planRun(settings: PlanSettings, banks: Bank[]): ChaosPlan {
     { when: 'first', fails: true },
     { when: 'alongside', losesSchedule: true },
   ] as { when: 'first' | 'alongside'; losesSchedule?: boolean; cancelled?: boolean; fails?: boolean }[];
+  // The decoys every run meets: each user at a bank that masks accounts gets them all until one whose
+  // deposits surely reach the beneficiary (`meetsDecoys`) has.
+  let decoysToPlace: DecoyKind[] = [...decoyKinds];
   while (deposits.length < settings.deposits) {
     const index = users.length;
     const userRandom = randomStream(seed, 'user', index);
@@ -219,17 +232,36 @@ export function planRun(settings: PlanSettings, banks: Bank[]): ChaosPlan {
     const faults = source?.fails
       ? { providerFaults: [bankDown()], crashes: [] }
       : faultsFor(userRandom, bank, settings.providerTimeoutMs, coverage, source !== undefined);
+    // Drawn last: the user's other choices stay those of the same seed without decoys.
+    let decoys: DecoyKind[] | undefined;
+    if (bank.masksAccounts && decoysToPlace.length > 0) {
+      decoys = decoysToPlace;
+      if (meetsDecoys(faults.providerFaults, userDeposits)) decoysToPlace = [];
+    } else if (bank.masksAccounts && userRandom.chance(share.decoy)) {
+      decoys = [userRandom.pick(decoyKinds)];
+    }
     users.push({
       index,
       bank,
       ...(source ? { source } : {}),
       ...faults,
       deposits: userDeposits,
+      ...(decoys ? { decoys } : {}),
     });
     deposits.push(...userDeposits);
   }
   planDynamoDbFaults(seed, users);
   return { seed, banks, users, deposits };
+}
+
+/**
+ * Whether a user's deposits surely reach its beneficiary, past the decoys: its bank is not down for
+ * it, and two of its deposits are neither below the minimum nor cancelled.
+ */
+function meetsDecoys(faults: readonly ProviderFault[], deposits: readonly PlannedDeposit[]): boolean {
+  if (faults.some((fault) => fault.kind === 'metadata-down')) return false;
+  const reaching = deposits.filter((deposit) => !deposit.belowMinimum && deposit.cancelAfterMs === undefined);
+  return reaching.length >= 2;
 }
 
 /** Whether the bank asks its caller questions (one-time passwords) on the way of a deposit. */

@@ -1,9 +1,11 @@
 /**
  * The chaos harness's calls to the provider sandbox: its banks, a fresh user with its access token,
- * the user's fault rules, and what the sandbox holds of the user (its ledger, its beneficiaries).
+ * the user's fault rules, a beneficiary of its own (a decoy), and what the sandbox holds of the user
+ * (its ledger, the calls of its beneficiary creation, its beneficiaries).
  */
 import type { LocalStack } from '#infra/local/stack';
 import { SandboxBanksResponse } from '#shared/provider/interface/responses';
+import { SandboxUserResponse } from '#shared/sandbox/admin-schemas';
 import type { FaultRule } from './faults.ts';
 import { auth, send } from './http.ts';
 
@@ -59,19 +61,30 @@ export function sandboxClient(stack: LocalStack, appSecret: string) {
         throw new Error(`faults not set: ${reply.status} ${JSON.stringify(reply.body)}`);
     },
 
-    /** The user's accounts and transfers as the sandbox holds them (its ledger), and its fault rules. */
+    /**
+     * The user's accounts and transfers (each with its receiver) as the sandbox holds them (its
+     * ledger), its fault rules as they stand (a counted rule with what it has left), and every call of
+     * its beneficiary creation that reached the bank.
+     */
     async ledger(connection: Connection) {
       const reply = await send('POST', `${stack.sandboxUrl}/sandbox/users/get`, {
         appSecret,
         connectionID: connection.connectionID,
       });
       if (reply.status !== 200) throw new Error(`user not read: ${reply.status}`);
-      return reply.body as {
-        accounts: { id: string; balance: number; currency: string }[];
-        transfers: { reference: string; amount: number; currency: string; createdAt: string }[];
-        /** The user's fault rules as they stand: a counted rule with what it has left. */
-        faults: (FaultRule & { remaining?: number })[];
-      };
+      return SandboxUserResponse.parse(reply.body);
+    },
+
+    /** Registers a beneficiary for the user, as its own bank app would (a decoy beside the wallet). */
+    async createBeneficiary(connection: Connection, beneficiary: Record<string, unknown>) {
+      const reply = await send(
+        'POST',
+        `${stack.sandboxUrl}/v1/payment/beneficiaries/create`,
+        { appSecret, userSecret: connection.userSecret, sync: true, ...beneficiary },
+        auth(connection),
+      );
+      if (reply.status !== 200 || reply.body.status !== 'done')
+        throw new Error(`beneficiary not created: ${reply.status} ${JSON.stringify(reply.body)}`);
     },
 
     /**

@@ -299,7 +299,45 @@ describe('POST /sandbox/users/get', () => {
           createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
         },
       ],
+      // The one creation call of its beneficiary.
+      beneficiaryCreations: [
+        {
+          jobID: expect.any(String),
+          at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+          iban: walletBeneficiary().iban,
+          accountNumber: walletBeneficiary().accountNumber,
+          outcome: 'created',
+          beneficiaryID: beneficiaryId,
+        },
+      ],
     });
+  });
+
+  it('answers every call of the beneficiary creation that reached the bank, with what it did', async () => {
+    // prepare
+    const user = await createUser('SANDBOX_BENEFICIARY');
+    await user.call(
+      '/v1/payment/beneficiaries/create',
+      { sync: true, ...walletBeneficiary() },
+      {
+        'x-sandbox-fault': 'error',
+      },
+    );
+    const beneficiaryId = await givenBeneficiary(user);
+    const again = await user.call('/v1/payment/beneficiaries/create', { sync: true, ...walletBeneficiary() });
+
+    // act
+    const reply = await post('/sandbox/users/get', { appSecret, connectionID: user.connectionID });
+
+    // assess: the call a fault stopped before the bank saw it is not one
+    const { beneficiaryCreations } = SandboxUserResponse.parse(reply.body);
+    expect(
+      beneficiaryCreations.map(({ outcome, type, beneficiaryID }) => ({ outcome, type, beneficiaryID })),
+    ).toEqual([
+      { outcome: 'created', type: undefined, beneficiaryID: beneficiaryId },
+      { outcome: 'refused', type: 'BENEFICIARY_ALREADY_EXISTS', beneficiaryID: undefined },
+    ]);
+    expect(beneficiaryCreations[1]?.jobID).toBe(again.body.jobID);
   });
 
   it("refuses another application's secret, a wrong secret and an unknown connection", async () => {

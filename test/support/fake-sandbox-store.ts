@@ -19,6 +19,7 @@ import { Sandbox, type SandboxOptions } from '#shared/sandbox/sandbox';
 import {
   type AccountRecord,
   type ApplicationRecord,
+  type BeneficiaryCreationCall,
   type BeneficiaryRecord,
   type CallLimit,
   type CardRecord,
@@ -69,6 +70,7 @@ export class FakeSandboxStore implements SandboxStore {
   private readonly beneficiaries = new UserRecords<BeneficiaryRecord>();
   private readonly ibans = new UserRecords<{ beneficiaryId: string }>();
   private readonly transfers = new UserRecords<TransferRecord>();
+  private readonly creationCalls = new UserRecords<BeneficiaryCreationCall>();
   private readonly operations = new Map<string, OperationRecord>();
 
   async getApplication(appSecretDigest: string): Promise<ApplicationRecord | undefined> {
@@ -158,6 +160,9 @@ export class FakeSandboxStore implements SandboxStore {
       accounts: this.accounts.list(connectionId),
       cards: this.cards.list(connectionId),
       transfers: this.transfers.list(connectionId).sort((a, b) => a.createdAt - b.createdAt),
+      creationCalls: this.creationCalls
+        .list(connectionId)
+        .sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1)),
     };
   }
 
@@ -200,10 +205,15 @@ export class FakeSandboxStore implements SandboxStore {
     this.operations.set(operation.id, stored(operation));
   }
 
+  async recordCreationCall(call: BeneficiaryCreationCall): Promise<void> {
+    this.creationCalls.put(call.connectionId, call.id, call);
+  }
+
   async createBeneficiary(
     beneficiary: BeneficiaryRecord,
     operation: OperationRecord,
     precondition: OperationPrecondition,
+    call: BeneficiaryCreationCall,
   ): Promise<void> {
     const { connectionId } = beneficiary;
     // The transaction's conditions, in the adapter's order; the first that fails names the conflict.
@@ -212,6 +222,7 @@ export class FakeSandboxStore implements SandboxStore {
     this.ibans.put(connectionId, beneficiary.iban, { beneficiaryId: beneficiary.id });
     this.beneficiaries.put(connectionId, beneficiary.id, beneficiary);
     this.operations.set(operation.id, stored(operation));
+    this.creationCalls.put(connectionId, call.id, call);
   }
 
   async commitTransfer(

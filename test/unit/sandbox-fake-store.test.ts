@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type {
   AccountRecord,
+  BeneficiaryCreationCall,
   BeneficiaryRecord,
   ConnectionRecord,
   OperationRecord,
@@ -72,6 +73,19 @@ function transfer(reference: string, amountMinor: number, operationId: string): 
   };
 }
 
+/** The call that creates a beneficiary, for its operation. */
+function created(operationId: string): BeneficiaryCreationCall {
+  return {
+    connectionId: 'conn_1',
+    id: `bcc_${operationId}`,
+    operationId,
+    at: NOW,
+    iban: 'AE07',
+    accountNumber: '',
+    outcome: 'created',
+  };
+}
+
 async function givenStore() {
   const store = new FakeSandboxStore();
   await store.createUser(connection, [account], []);
@@ -82,15 +96,23 @@ describe('the fake sandbox store', () => {
   it('refuses a second beneficiary with the same IBAN (duplicate_beneficiary), writing nothing of it', async () => {
     // prepare
     const store = await givenStore();
-    await store.createBeneficiary(beneficiary('ben_1', 'AE07'), operation('job_1'), 'new');
+    await store.createBeneficiary(beneficiary('ben_1', 'AE07'), operation('job_1'), 'new', created('job_1'));
 
     // act
-    const second = store.createBeneficiary(beneficiary('ben_2', 'AE07'), operation('job_2'), 'new');
+    const second = store.createBeneficiary(
+      beneficiary('ben_2', 'AE07'),
+      operation('job_2'),
+      'new',
+      created('job_2'),
+    );
 
     // assess
     await expect(second).rejects.toMatchObject({ reason: 'duplicate_beneficiary' });
     expect((await store.listBeneficiaries('conn_1')).map((listed) => listed.id)).toEqual(['ben_1']);
     expect(await store.getOperation('job_2')).toBeUndefined();
+    // The call that created is written with the creation; the refused one is not.
+    const { creationCalls } = await store.getUserAssets('conn_1');
+    expect(creationCalls.map((call) => call.operationId)).toEqual(['job_1']);
   });
 
   it('refuses a debit below zero (insufficient_balance), writing nothing of the transfer', async () => {
