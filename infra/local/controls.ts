@@ -5,6 +5,9 @@
  *   POST/GET/DELETE /_local/dynamodb-faults
  *                                   arm ({ kind, accessToken, times? }), read and clear DynamoDB
  *                                   faults (`dynamodb-faults.ts`)
+ *   POST/GET/DELETE /_local/relay-faults
+ *                                   arm ({ depositId }: its next event fails to relay, and is set
+ *                                   aside in the relay's DLQ), read and clear (`relay-faults.ts`)
  *   POST /_local/provider-calls     the provider calls made for a connection ({ accessToken,
  *                                   clear? }), oldest first
  *   GET/POST /_local/clock          the local clock; POST { advanceSeconds } moves it forward
@@ -18,6 +21,7 @@ import { crashPointNames, crashPoints } from './crash-points.ts';
 import { dynamoDbFaultKinds, dynamoDbFaults } from './dynamodb-faults.ts';
 import type { LocalRoutes } from './gateway.ts';
 import { providerJournal } from './provider-journal.ts';
+import { relayFaults } from './relay-faults.ts';
 
 type Answer = { status: number; body: unknown };
 
@@ -32,6 +36,7 @@ const DynamoDbFaultRule = z.object({
   accessToken: z.string().min(1),
   times: z.number().int().positive().optional(),
 });
+const RelayFaultRule = z.object({ depositId: z.string().min(1) });
 const JournalRequest = z.object({ accessToken: z.string().min(1), clear: z.boolean().optional() });
 /** At most a year at a time: enough for any cool-down, and no way to overflow a date. */
 const ClockAdvance = z.object({
@@ -89,6 +94,22 @@ export function localControls(): LocalRoutes {
       'DELETE /_local/dynamodb-faults',
       async () => {
         dynamoDbFaults.clear();
+        return { status: 200, body: { cleared: true } };
+      },
+    ],
+    [
+      'POST /_local/relay-faults',
+      async (body) =>
+        parsed(RelayFaultRule, body, ({ depositId }) => {
+          relayFaults.arm(depositId);
+          return { status: 200, body: { armed: { depositId } } };
+        }),
+    ],
+    ['GET /_local/relay-faults', async () => ({ status: 200, body: relayFaults.report() })],
+    [
+      'DELETE /_local/relay-faults',
+      async () => {
+        relayFaults.clear();
         return { status: 200, body: { cleared: true } };
       },
     ],

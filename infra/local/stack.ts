@@ -37,6 +37,7 @@ import { ensurePortFree, startGateway } from './gateway.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { installProviderJournal } from './provider-journal.ts';
 import { startLocalQueues } from './queues.ts';
+import { installRelayFaults } from './relay-faults.ts';
 import { startLocalScheduler } from './scheduler.ts';
 import { startStepWorkers } from './step-workers.ts';
 import { startStreamPoller } from './streams.ts';
@@ -168,6 +169,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     installCrashPoints();
     installDynamoDbFaults();
     installProviderJournal();
+    installRelayFaults();
     installLocalClock();
     const deposits = await startGateway(depositsApi, host, options.depositsPort ?? 3000, localControls());
     stops.push(() => deposits.close());

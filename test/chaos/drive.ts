@@ -59,37 +59,43 @@ export async function runUser(context: RunContext, user: UserRun) {
     user.error = `faults not injected: ${(error as Error).message}`;
     return;
   }
-  const deposits = () =>
-    plan.deposits.map((deposit) =>
-      driveDeposit(context, plan, connection, deposit).catch((error: unknown) => {
-        context.runs[deposit.index]?.findings.push(
-          `the harness failed: ${(error as Error).stack ?? String(error)}`,
-        );
-      }),
-    );
-  const source = context.sources.get(plan.index);
-  if (!plan.source || !source) {
-    await Promise.all(deposits());
-    return;
+  const drive = (deposit: PlannedDeposit) =>
+    driveDeposit(context, plan, connection, deposit).catch((error: unknown) => {
+      context.runs[deposit.index]?.findings.push(
+        `the harness failed: ${(error as Error).stack ?? String(error)}`,
+      );
+    });
+  // A repeat waits for the others (and the source) to end: it comes as a wallet's next top-up does.
+  const repeats = plan.deposits.filter((deposit) => deposit.afterOthers);
+  const deposits = () => plan.deposits.filter((deposit) => !deposit.afterOthers).map(drive);
+  await driveAll(connection);
+  for (const repeat of repeats) await drive(repeat);
+
+  async function driveAll(connection: Connection) {
+    const source = context.sources.get(plan.index);
+    if (!plan.source || !source) {
+      await Promise.all(deposits());
+      return;
+    }
+    const harnessFailed = (error: unknown) => {
+      source.findings.push(`the harness failed: ${(error as Error).stack ?? String(error)}`);
+    };
+    if (plan.source.when === 'first') {
+      // Prepared first: the deposits start once it is past its first step, and follow its wake-up.
+      await startSource(context, plan, connection, source).catch(harnessFailed);
+      await untilPrepared(context, connection, source);
+      await Promise.all([driveSource(context, plan, connection, source).catch(harnessFailed), ...deposits()]);
+      return;
+    }
+    // Alongside: the deposits are already waiting when the source comes.
+    const random = randomStream(context.plan.seed, 'source-start', plan.index);
+    const alongside = async () => {
+      await sleep(random.int(500, 3_000));
+      await startSource(context, plan, connection, source);
+      await driveSource(context, plan, connection, source);
+    };
+    await Promise.all([alongside().catch(harnessFailed), ...deposits()]);
   }
-  const harnessFailed = (error: unknown) => {
-    source.findings.push(`the harness failed: ${(error as Error).stack ?? String(error)}`);
-  };
-  if (plan.source.when === 'first') {
-    // Prepared first: the deposits start once it is past its first step, and follow its wake-up.
-    await startSource(context, plan, connection, source).catch(harnessFailed);
-    await untilPrepared(context, connection, source);
-    await Promise.all([driveSource(context, plan, connection, source).catch(harnessFailed), ...deposits()]);
-    return;
-  }
-  // Alongside: the deposits are already waiting when the source comes.
-  const random = randomStream(context.plan.seed, 'source-start', plan.index);
-  const alongside = async () => {
-    await sleep(random.int(500, 3_000));
-    await startSource(context, plan, connection, source);
-    await driveSource(context, plan, connection, source);
-  };
-  await Promise.all([alongside().catch(harnessFailed), ...deposits()]);
 }
 
 /**
@@ -143,6 +149,8 @@ async function driveDeposit(
   }
   if (!id) return;
   run.id = id;
+  // Its next event cannot be relayed: the relay sets it aside, and the operator redrives it later.
+  if (plan.relayFault) await clients.armRelayFault(id);
   // Creates that did not answer and were repeated are counted; only a deposit never accepted is a finding.
   run.findings = [];
   counters.started += 1;

@@ -27,6 +27,8 @@ export interface FaultKind {
   applies(bank: Bank): boolean;
   rule(random: Random, bank: Bank, timeoutMs: number): FaultRule;
   weight: number;
+  /** Its firing ends the deposit it hits: a user holds one such kind, so that each can fire. */
+  ends?: true;
 }
 
 const anyBank = () => true;
@@ -253,6 +255,7 @@ export const faultKinds: FaultKind[] = [
   {
     // ... naming the refused operation (a new one, failed): the same end.
     kind: 'transfer-refused-named',
+    ends: true,
     applies: anyBank,
     rule: (_random, bank) => ({
       path: transferPath(bank),
@@ -267,6 +270,7 @@ export const faultKinds: FaultKind[] = [
   {
     // The bank refuses the transfer outright: the deposit fails with its type, nothing moved.
     kind: 'transfer-refused',
+    ends: true,
     applies: anyBank,
     rule: (_random, bank) => ({
       path: transferPath(bank),
@@ -317,6 +321,7 @@ export const faultKinds: FaultKind[] = [
   {
     // ... its minimum raised: the transfer refused, the remembered metadata forgotten.
     kind: 'bank-minimum-raised',
+    ends: true,
     applies: anyBank,
     rule: (_random, bank) => ({
       path: transferPath(bank),
@@ -330,6 +335,7 @@ export const faultKinds: FaultKind[] = [
   {
     // ... our beneficiary's details no longer match: the deposit fails, our record is forgotten.
     kind: 'bank-details-mismatch',
+    ends: true,
     applies: withBeneficiaries,
     rule: () => ({
       path: paths.transfer,

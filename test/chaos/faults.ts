@@ -73,18 +73,25 @@ const share = {
  * meets every kind of provider fault and every crash point.
  */
 export interface Coverage {
-  faultKinds: Set<string>;
+  /** Each fault kind, and how many more users it is still to be planned for. */
+  faultKinds: Map<string, number>;
   /** Each crash point, and how many more users it is still to be armed for (at any step). */
   crashPoints: Map<CrashPoint, number>;
 }
 
 /** Users each crash point is armed for, at any step, before the plan picks points at random. */
 const CRASH_COVERAGE = 2;
+/**
+ * Users each fault kind is planned for before the plan picks kinds by weight: a kind planned for one
+ * user may find nothing to hit there (its deposits end first, or skip the call it names), and every
+ * kind must go off in a run.
+ */
+const FAULT_COVERAGE = 2;
 
 /** Nothing injected yet: every fault kind and every crash point still to be met. */
 export function freshCoverage(): Coverage {
   return {
-    faultKinds: new Set(faultKinds.map((kind) => kind.kind)),
+    faultKinds: new Map(faultKinds.map((kind) => [kind.kind, FAULT_COVERAGE])),
     crashPoints: new Map(crashPointNames.map((point) => [point, CRASH_COVERAGE])),
   };
 }
@@ -118,16 +125,27 @@ function providerFaultsFor(
   // Until every kind has been met, every user gets faults: even a small run meets them all.
   const unmet = applicable.some((kind) => coverage.faultKinds.has(kind.kind));
   if (unmet || random.chance(share.providerFaults)) {
-    for (let n = random.int(1, 2); n > 0; n -= 1) {
-      const fresh = applicable.filter((kind) => coverage.faultKinds.has(kind.kind));
+    // While kinds are still to be met, a user takes up to three (on three different calls).
+    const wanted = unmet ? 3 : random.int(1, 2);
+    for (let tries = 0; faults.length < wanted && tries < 8; tries += 1) {
+      // One kind that ends the deposit it hits per user: a second could find nothing left to hit.
+      const ending = faults.some((fault) => faultKinds.find((kind) => kind.kind === fault.kind)?.ends);
+      const open = applicable.filter((kind) => !(ending && kind.ends));
+      const fresh = open.filter((kind) => coverage.faultKinds.has(kind.kind));
       const chosen =
         fresh.length > 0
           ? random.pick(fresh)
-          : random.weighted(applicable.map((kind) => [kind, kind.weight] as const));
+          : random.weighted(open.map((kind) => [kind, kind.weight] as const));
       // A bank down for the user hides every other fault: it comes alone.
       if (chosen.kind === 'metadata-down' && faults.length > 0) break;
-      coverage.faultKinds.delete(chosen.kind);
-      faults.push({ kind: chosen.kind, rule: chosen.rule(random, bank, timeoutMs) });
+      const rule = chosen.rule(random, bank, timeoutMs);
+      // One rule per call: the first matching rule applies, and a second on the same call would go
+      // off only if the first made the step call again.
+      if (faults.some((fault) => fault.rule.path === rule.path)) continue;
+      const left = coverage.faultKinds.get(chosen.kind) ?? 0;
+      if (left <= 1) coverage.faultKinds.delete(chosen.kind);
+      else coverage.faultKinds.set(chosen.kind, left - 1);
+      faults.push({ kind: chosen.kind, rule });
       if (chosen.kind === 'metadata-down') break;
     }
   }

@@ -19,7 +19,12 @@ export function figuresOf(
   result: AuditResult,
   faults: ReturnType<typeof faultFigures>,
   timings: Timings,
-  extra: { queuesAfterDrain: unknown; capturedOutputLines: number; longCoolDowns: unknown },
+  extra: {
+    queuesAfterDrain: unknown;
+    capturedOutputLines: number;
+    longCoolDowns: unknown;
+    relayFaults: unknown;
+  },
 ) {
   return {
     seed: plan.seed,

@@ -27,8 +27,10 @@
  * callers), `disturbances.ts` (the faults from outside), `evidence.ts` (drain and gather), `audit.ts`
  * (the judgement), `figures.ts` (what is printed). docs/reliability.md says what it proves.
  */
+
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type LocalStack, startLocalStack } from '#infra/local/stack';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 import { audit, type DepositRun, type SourceRun, type UserRun } from './audit.ts';
@@ -173,6 +175,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const longCoolDowns = await endLongCoolDowns(context);
     // The operator resolves the unknown outcomes from the bank's ledger, before the webhooks drain.
     await resolveUnknownOutcomes(context, users);
+    // The events the relay set aside reach their callers once the operator redrives its DLQ.
+    const relay = await redriveSetAside(clients);
     const runMs = Date.now() - runStarted;
     say(
       `chaos: every deposit settled or given up on after ${(runMs / 1000).toFixed(1)} s; waiting for webhooks`,
@@ -206,6 +210,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       stallAfterMs: Number(chaosEnv.STALL_AFTER_SECONDS) * 1000,
       clockJump: longCoolDowns.jump,
     });
+    const relayPlanned = plan.deposits.filter((deposit) => deposit.relayFault).length;
+    if (relayPlanned > 0 && relay.setAside.length === 0)
+      result.failures.push(`relay faults planned for ${relayPlanned} deposits, none set aside an event`);
+    if (relay.moved < relay.setAside.length)
+      result.failures.push(
+        `the relay set aside ${relay.setAside.length} events, the redrive moved ${relay.moved}`,
+      );
     const userErrors = users
       .filter((user) => user.error)
       .map((user) => `user ${user.plan.index}: ${user.error}`);
@@ -232,7 +243,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       result,
       faults,
       { stackReadyMs, runMs, drainMs, auditMs, totalMs: Date.now() - began },
-      { queuesAfterDrain: evidence.queues, capturedOutputLines: output.lines(), longCoolDowns },
+      {
+        queuesAfterDrain: evidence.queues,
+        capturedOutputLines: output.lines(),
+        longCoolDowns,
+        relayFaults: {
+          planned: relayPlanned,
+          setAside: relay.setAside.length,
+          redriven: relay.moved,
+          triesEach: [...new Set(relay.setAside.map((event) => event.failures))],
+        },
+      },
     );
     return {
       seed,
@@ -249,4 +270,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await webhook?.stop().catch(() => undefined);
     output.restore(logFile);
   }
+}
+
+/**
+ * Waits (a little) until no event is still failing to relay, then redrives the relay's DLQ, as the
+ * runbook does: what the relay set aside, and how many messages the redrive moved.
+ */
+async function redriveSetAside(clients: Clients) {
+  let report = await clients.relayFaultReport();
+  for (let waited = 0; report.failing.length > 0 && waited < 20; waited += 1) {
+    await sleep(500);
+    report = await clients.relayFaultReport();
+  }
+  const moved = await clients.redriveRelayDlq();
+  return { setAside: report.setAside, moved };
 }

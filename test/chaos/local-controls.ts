@@ -6,7 +6,14 @@
  * to scan every item).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { CrashPoint } from '#infra/local/crash-points';
 import type { DynamoDbFaultKind, DynamoDbFaultReport } from '#infra/local/dynamodb-faults';
@@ -35,6 +42,13 @@ export interface LocalSchedule {
 }
 
 const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+/** What the local stack's relay faults report (`infra/local/relay-faults.ts`). */
+export interface RelayFaultReport {
+  armed: string[];
+  failing: string[];
+  setAside: { eventId: string; depositId: string; failures: number }[];
+}
 
 export function localControls(stack: LocalStack) {
   const sqs = new SQSClient({
@@ -98,6 +112,41 @@ export function localControls(stack: LocalStack) {
         times,
       });
       if (reply.status !== 200) throw new Error(`DynamoDB fault not armed: ${reply.status}`);
+    },
+
+    /** The deposit's next event fails to relay: the relay sets it aside in its DLQ (`relay-faults.ts`). */
+    async armRelayFault(depositId: string) {
+      const reply = await send('POST', `${stack.depositsUrl}/_local/relay-faults`, { depositId });
+      if (reply.status !== 200) throw new Error(`relay fault not armed: ${reply.status}`);
+    },
+
+    async relayFaultReport() {
+      const reply = await send('GET', `${stack.depositsUrl}/_local/relay-faults`);
+      return reply.body as RelayFaultReport;
+    },
+
+    /**
+     * The operator's redrive of the relay's DLQ to the relay's queue, as docs/operating.md's runbook
+     * does it (fauxqs has no message move task: each message is received, sent on, deleted). Answers
+     * how many it moved.
+     */
+    async redriveRelayDlq() {
+      const queue = stack.queueUrls.outboxRelay;
+      if (!queue) throw new Error('no outbox relay queue');
+      let moved = 0;
+      for (;;) {
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: queue.dlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+        );
+        if (Messages.length === 0) return moved;
+        for (const message of Messages) {
+          await sqs.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: message.Body ?? '' }));
+          await sqs.send(
+            new DeleteMessageCommand({ QueueUrl: queue.dlqUrl, ReceiptHandle: message.ReceiptHandle }),
+          );
+          moved += 1;
+        }
+      }
     },
 
     async dynamoDbFaultReport() {

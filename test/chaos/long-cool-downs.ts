@@ -37,6 +37,11 @@ export async function endLongCoolDowns(
       }
       if (Date.now() > deadline) {
         run.outcome = 'stalled';
+        const way = (item?.history ?? [])
+          .slice(-6)
+          .map((entry) => `${entry.step}/${entry.status}${entry.note ? ` (${entry.note})` : ''}`)
+          .join(' > ');
+        context.say(`chaos: parked ${run.id} had not ended ${boundMs / 1000} s after the jump: ${way}`);
         break;
       }
       await sleep(1_000);
