@@ -6,6 +6,7 @@ import { stepMessageMaxTries, stepQueueVariables } from '#shared/config';
 import type { WorkStep } from '#shared/deposits/model';
 import { dueProjection } from '#shared/deposits/ports';
 import { wakeTargets } from '#shared/deposits/reach';
+import { dapiV2Dialect, type ProviderCall, sharedPaths } from '#shared/provider/interface/dialects';
 
 export interface TableSpec {
   /** Environment variable through which handlers receive the table's name. */
@@ -216,6 +217,24 @@ export const depositsApi: ApiSpec = {
   ],
 };
 
+/** The handler of each call at a path only the `dapi-v2` dialect serves. */
+const v2Handlers = {
+  exchangeToken: 'v2-exchange-token',
+  metadata: 'v2-metadata-get',
+  beneficiariesGet: 'v2-beneficiaries-get',
+  beneficiariesCreate: 'v2-beneficiaries-create',
+  transferCreate: 'v2-transfer-create',
+  transferAutoflow: 'v2-transfer-autoflow',
+} as const satisfies Partial<Record<ProviderCall, string>>;
+
+function v2OwnRoutes(): RouteSpec[] {
+  const shared = new Set(sharedPaths());
+  return Object.entries(v2Handlers)
+    .map(([call, name]) => ({ path: dapiV2Dialect.paths[call as ProviderCall], name }))
+    .filter(({ path }) => !shared.has(path))
+    .map(({ path, name }) => ({ method: 'POST', path, handler: sandboxHandler(name) }));
+}
+
 export const sandboxApi: ApiSpec = {
   name: 'sandbox',
   tables: ['sandbox'],
@@ -235,6 +254,8 @@ export const sandboxApi: ApiSpec = {
     { method: 'POST', path: '/v2/operation/get', handler: sandboxHandler('operation-get') },
     // An alias of the read above, at the sandbox's first path: its own function, removed with it.
     { method: 'POST', path: '/v1/operation/get', handler: sandboxHandler('operation-get-v1') },
+    // The `dapi-v2` dialect's own paths (the dialect table's; the two it shares with the spec are above).
+    ...v2OwnRoutes(),
     { method: 'GET', path: '/sandbox/banks', handler: sandboxHandler('banks-list') },
     { method: 'POST', path: '/sandbox/applications', handler: sandboxHandler('applications-create') },
     { method: 'POST', path: '/sandbox/users', handler: sandboxHandler('users-create') },

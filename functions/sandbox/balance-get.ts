@@ -1,5 +1,4 @@
-import { BalanceRequest } from '#shared/provider/interface/schemas';
-import { getCardBalance } from '#shared/sandbox/operations/card-balance';
+import { BalanceByRequest, getBalance } from '#shared/sandbox/operations/account-balance';
 import { connectionRoute } from '#shared/wiring/sandbox';
 
-export const handler = connectionRoute(BalanceRequest, getCardBalance);
+export const handler = connectionRoute(BalanceByRequest, getBalance);

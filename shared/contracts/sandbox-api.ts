@@ -2,7 +2,7 @@
  * The provider sandbox's contract (see `openapi.ts`): the provider interface of the spec, and the
  * sandbox's own administration (`/sandbox/...`).
  */
-import type * as z from 'zod';
+import * as z from 'zod';
 import { Health } from '#shared/contracts/deposits-schemas';
 import {
   BalanceResponse,
@@ -16,8 +16,9 @@ import {
 } from '#shared/provider/interface/responses';
 import {
   AutoflowTransferRequest,
-  BalanceRequest,
+  CardBalance,
   CreateBeneficiaryRequest,
+  Currency,
   ExchangeTokenRequest,
   ListBeneficiariesRequest,
   MetadataRequest,
@@ -33,7 +34,16 @@ import {
   SetFaultsRequest,
   SetFaultsResponse,
 } from '#shared/sandbox/admin-schemas';
+import { BalanceByRequest } from '#shared/sandbox/operations/account-balance';
 import { type ApiContract, connectionBearer, type RouteContract } from './openapi.ts';
+import { sandboxV2Routes } from './sandbox-v2-api.ts';
+
+/** Both dialects' balance: a card's (`cardID`), or an account's (`accountID`, as the SDKs ask it). */
+const BalanceByResponse = BalanceResponse.extend({
+  balance: z
+    .union([CardBalance, z.object({ amount: z.number(), currency: Currency, accountNumber: z.string() })])
+    .nullish(),
+});
 
 const appSecret = 'sandbox-local-app-secret';
 const credentials = { appSecret, userSecret: 'us_2f8a6c1e9b7d4a3f' };
@@ -95,6 +105,7 @@ export const sandboxContract: ApiContract = {
     'The provider interface of the specification (bank-data-and-payments-service.md) over simulated banks, and the sandbox\'s own administration: applications, test users, fault rules. A request may also carry `X-Sandbox-Fault`, `X-Sandbox-Fault-Status`, `X-Sandbox-Fault-Phase`, `X-Sandbox-Fault-Type`, `X-Sandbox-Retry-After-Seconds`, `X-Sandbox-Names-Operation`, `X-Sandbox-Latency-Ms` and `X-Sandbox-Timeout-Ms` headers: a fault for that one request (docs/sandbox.md, "Faults").',
   tags: [
     { name: 'provider', description: 'The provider interface' },
+    { name: 'provider-v2', description: "The provider's `dapi-v2` dialect, as its official SDKs send it" },
     { name: 'sandbox', description: "The sandbox's administration" },
     { name: 'service', description: 'Health' },
   ],
@@ -148,10 +159,10 @@ export const sandboxContract: ApiContract = {
     ),
     operation(
       '/v2/data/balance/get',
-      "A card's balance",
-      BalanceRequest,
+      "A card's balance (`cardID`), or an account's (`accountID`): the same in both dialects",
+      BalanceByRequest,
       { cardID: 'card_3a9c7e5b' },
-      BalanceResponse,
+      BalanceByResponse,
     ),
     operationRead(
       '/v2/operation/get',
@@ -163,6 +174,7 @@ export const sandboxContract: ApiContract = {
       'Alias of `/v2/operation/get`',
       "The sandbox's first path for the operation read, kept for callers that use it: the same request and answers as `/v2/operation/get`.",
     ),
+    ...sandboxV2Routes,
     {
       method: 'GET',
       path: '/sandbox/banks',

@@ -311,11 +311,22 @@ describe('an operation sent with sync: false', () => {
 
     // assess
     expect(accepted).toEqual({ status: 202, body: { operationID, success: true, status: 'initialized' } });
-    expect(early).toEqual({ status: 200, body: { operationID, success: true, status: 'initialized' } });
+    // The read carries the operation's `opInfo` too (the dapi-v2 dialect's: the path both share).
+    const opInfo = (status: string) => expect.objectContaining({ status, type: '/payment/transfer/create' });
+    expect(early).toEqual({
+      status: 200,
+      body: { operationID, success: true, status: 'initialized', opInfo: opInfo('initialized') },
+    });
     expect(meanwhile).toEqual({ status: 409, body: failed('OPERATION_IN_PROGRESS') });
     expect(completed).toEqual({
       status: 200,
-      body: { operationID, success: true, status: 'done', reference: transfers[0]?.reference },
+      body: {
+        operationID,
+        success: true,
+        status: 'done',
+        reference: transfers[0]?.reference,
+        opInfo: opInfo('done'),
+      },
     });
     expect(transfers).toEqual([expect.objectContaining({ operationId: operationID, amountMinor: 7_525 })]);
   });

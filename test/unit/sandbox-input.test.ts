@@ -125,7 +125,10 @@ describe('a wrong answer is asked again, up to three tries', () => {
 
     // assess
     expect(again.body).toMatchObject({ jobID, success: true, status: 'user_input_required' });
-    expect(readBack.body).toEqual(again.body);
+    expect(readBack.body).toEqual({
+      ...again.body,
+      opInfo: expect.objectContaining({ status: 'user_input_required', userInputs: again.body.userInputs }),
+    });
     expect(done.body).toMatchObject({ jobID, status: 'done' });
     expect(await store.getOperation(jobID)).toMatchObject({ state: 'final' });
   });
@@ -201,7 +204,7 @@ describe('records keep references, not copies of lists', () => {
     // assess
     expect(listed.body.beneficiaries).toEqual([expect.objectContaining({ status: 'pending' })]);
     expect((await store.getOperation(jobID))?.response).not.toHaveProperty('beneficiaries');
-    expect(readBack.body).toEqual(listed.body);
+    expect(readBack.body).toEqual({ ...listed.body, opInfo: expect.objectContaining({ status: 'done' }) });
   });
 
   it(`refuses the beneficiary after the ${inputLimits.beneficiariesPerUser}th with BENEFICIARY_LIMIT_REACHED`, async () => {

@@ -76,6 +76,13 @@ export const OperationResponse = z.object({
   accountsMetadata: AccountsMetadata.optional(),
   beneficiaries: z.array(ListedBeneficiary).optional(),
   balance: returnedOnlyWhen(CardBalance),
+  /**
+   * Not in the spec: the operation as the `dapi-v2` dialect reads it (D-opget), which the sandbox
+   * answers beside the spec's fields on this path the two dialects share. Not read in `spec`.
+   */
+  opInfo: z
+    .looseObject({ status: OperationStatus, type: z.string().optional(), errorType: z.string().optional() })
+    .optional(),
 });
 export type OperationResponse = z.infer<typeof OperationResponse>;
 

@@ -80,10 +80,11 @@ const text = boundedText(limits.text);
 const id = boundedText(limits.id);
 const secret = boundedText(limits.secret);
 
+/** A missing address line is `""` (issue 30: lenient where the provider is; Go leaves empty lines out). */
 const AddressInput = z.object({
-  line1: z.string().max(limits.text),
-  line2: z.string().max(limits.text),
-  line3: z.string().max(limits.text),
+  line1: optionalText(limits.text),
+  line2: optionalText(limits.text),
+  line3: optionalText(limits.text),
 });
 
 /** The fields a beneficiary is created with, and (without `type`) given inline in a transfer. */

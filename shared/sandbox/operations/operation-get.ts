@@ -24,8 +24,42 @@ export async function getOperation(
     throw new ProviderError('INVALID_OPERATION_ID', `No operation with ${idField} ${id}`);
   }
   const state = operationStateAt(operation, idField, context.now());
-  if (state.body.status !== 'done') return state;
-  return { ...state, body: { ...state.body, ...(await rebuiltResult(context, operation)) } };
+  const read = { ...state, body: { ...state.body, opInfo: opInfoOf(operation, state.body) } };
+  if (state.body.status !== 'done') return read;
+  return { ...read, body: { ...read.body, ...(await rebuiltResult(context, operation)) } };
+}
+
+/** The API path each kind of operation is called at (`opInfo.type`, D-opget), in the v2 dialect. */
+const kindPaths: Record<OperationRecord['kind'], string> = {
+  metadata: '/metadata/accounts/get',
+  'beneficiaries.list': '/payment/beneficiaries/get',
+  'beneficiaries.create': '/payment/beneficiaries/create',
+  'transfer.create': '/payment/transfer/create',
+  'transfer.autoflow': '/payment/transfer/autoflow',
+  balance: '/data/balance/get',
+};
+
+/**
+ * The operation as the `dapi-v2` dialect reads it (D-opget): `opInfo` with its status, its error type
+ * when it failed, the path it was called at, its dates, and a transfer's details (its `reference`);
+ * a question's inputs beside them (D-opget names none: guess). The path both dialects share answers
+ * it in both, beside the spec's fields at the top level.
+ */
+function opInfoOf(operation: OperationRecord, answer: Record<string, unknown>) {
+  const status = answer.status as string;
+  const transfer = operation.kind === 'transfer.create' || operation.kind === 'transfer.autoflow';
+  const reference = typeof answer.reference === 'string' ? answer.reference : undefined;
+  return {
+    status,
+    ...(status === 'failed' ? { errorType: answer.type } : {}),
+    type: kindPaths[operation.kind],
+    startDate: new Date(operation.createdAt).toISOString(),
+    ...(status === 'done' || status === 'failed'
+      ? { endDate: new Date(operation.completesAt).toISOString() }
+      : {}),
+    transferDetails: transfer && reference ? { reference } : null,
+    ...(status === 'user_input_required' ? { userInputs: answer.userInputs } : {}),
+  };
 }
 
 /** The result fields a done operation's record does not keep. */

@@ -48,8 +48,14 @@ function beneficiaryTransfer(context: OperationContext, request: TransferRequest
   });
 }
 
-/** The inline form, on either path; `action` is kept on the transfer's record. */
-export function createAutoflowTransfer(context: OperationContext, request: AutoflowTransferRequest) {
+/**
+ * The inline form, on either path; `action` is kept on the transfer's record (the `dapi-v2` dialect
+ * sends none).
+ */
+export function createAutoflowTransfer(
+  context: OperationContext,
+  request: Omit<AutoflowTransferRequest, 'action'> & { action?: string | undefined },
+) {
   const bank = bankOf(context.connection);
   const refusal = bank.accountsMetadata.isCreateBeneficiaryEndpointRequired
     ? new ProviderError('BENEFICIARY_REQUIRED')
@@ -63,7 +69,10 @@ export function createAutoflowTransfer(context: OperationContext, request: Autof
 function transfer(
   context: OperationContext,
   kind: 'transfer.create' | 'transfer.autoflow',
-  request: (TransferRequest | AutoflowTransferRequest) & { sync: boolean },
+  request: (TransferRequest | Omit<AutoflowTransferRequest, 'action'>) & {
+    sync: boolean;
+    action?: string | undefined;
+  },
   refusal: ProviderError | undefined,
   receiverOf: (now: number) => Promise<TransferRecord['receiver']>,
 ) {

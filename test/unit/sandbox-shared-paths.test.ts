@@ -1,0 +1,91 @@
+/**
+ * The paths both dialects share (`/v2/data/balance/get`, `/v2/operation/get`), which answer the same
+ * in both, and the leniency of issue 30 item 4 in the spec dialect, over the in-memory store.
+ */
+import { describe, expect, it } from 'vitest';
+import { CreateBeneficiaryRequest } from '#shared/provider/interface/schemas';
+import { v2Autoflow } from '#shared/sandbox/dialect-v2/operations';
+import { V2AutoflowRequest } from '#shared/sandbox/dialect-v2/requests';
+import type { OperationContext } from '#shared/sandbox/operation-spec';
+import { getBalance } from '#shared/sandbox/operations/account-balance';
+import { getOperation } from '#shared/sandbox/operations/operation-get';
+import { givenSandbox } from '../support/fake-sandbox-store.ts';
+
+const goWallet = {
+  name: 'Acme Wallet LLC',
+  iban: 'AE070331234567890123456',
+  accountNumber: '1234567890123456',
+  swiftCode: 'WALTAEAD',
+  country: 'AE',
+  type: 'local',
+  address: { line1: 'Wallet Street 1' },
+};
+
+/** Autoflow in v2, its body read by its schema first, as its handler runs it. */
+const autoflow = (context: OperationContext, body: Record<string, unknown>) =>
+  v2Autoflow(context, V2AutoflowRequest.parse(body));
+describe('the paths both dialects share', () => {
+  it('the balance by accountID: {amount, currency, accountNumber}; by cardID as before', async () => {
+    // prepare
+    const { createUser } = givenSandbox();
+    const user = await createUser('SANDBOX_BENEFICIARY');
+
+    // act
+    const byAccount = await user.call(getBalance, { sync: true, accountID: user.accountId });
+    const byCard = await user.call(getBalance, { sync: true, cardID: user.cardId });
+
+    // assess
+    expect(byAccount.body).toMatchObject({
+      operationID: expect.any(String),
+      status: 'done',
+      balance: {
+        amount: 100_000,
+        currency: { code: 'AED', name: expect.any(String) },
+        accountNumber: user.accountId,
+      },
+    });
+    expect(byCard.body.balance).toMatchObject({ availableBalance: expect.any(Number) });
+  });
+
+  it('the operation read carries opInfo beside the spec fields', async () => {
+    // prepare
+    const { createUser } = givenSandbox();
+    const user = await createUser('SANDBOX_NO_BENEFICIARY');
+    const { type: _type, ...receiver } = goWallet;
+    const done = await user.call(autoflow, { amount: 10, senderID: user.accountId, beneficiary: receiver });
+    const operationID = done.body.operationID as string;
+
+    // act
+    const read = await user.call(getOperation, { operationID });
+
+    // assess
+    expect(read.body).toMatchObject({
+      operationID,
+      success: true,
+      status: 'done',
+      reference: done.body.reference,
+      opInfo: {
+        status: 'done',
+        type: '/payment/transfer/autoflow',
+        transferDetails: { reference: done.body.reference },
+      },
+    });
+  });
+});
+
+describe('lenient in the spec dialect too', () => {
+  it('a missing address line is ""', () => {
+    // act
+    const parsed = CreateBeneficiaryRequest.parse({
+      appSecret: 'app-secret',
+      userSecret: 'user-secret',
+      sync: true,
+      ...goWallet,
+      country: 'United Arab Emirates',
+      address: { line1: 'Wallet Street 1' },
+    });
+
+    // assess
+    expect(parsed.address).toEqual({ line1: 'Wallet Street 1', line2: '', line3: '' });
+  });
+});
