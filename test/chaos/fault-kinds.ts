@@ -308,7 +308,8 @@ export const faultKinds: FaultKind[] = [
     kind: 'bank-beneficiary-gone',
     // Not where the list masks accounts: the refusal leaves the beneficiary at the bank, where the
     // registration again finds it existing and, masked, cannot tell it from another (a deletion would).
-    applies: (bank) => bank.beneficiaries && !findBank(bank.bankId)?.masksAccounts,
+    // Nor at the day-long bank: registered again, it waits another day, past the clock's one jump.
+    applies: (bank) => bank.beneficiaries && !bank.longCoolDown && !findBank(bank.bankId)?.masksAccounts,
     rule: () => ({
       path: paths.transfer,
       outcome: 'refusal',
