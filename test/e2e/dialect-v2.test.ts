@@ -153,4 +153,24 @@ describe('the Go SDK against the sandbox in dapi-v2', () => {
     expect(atFast.accountsMetadata.beneficiaryCoolDownPeriod).toEqual({ value: 4, unit: 'secs' });
     expect(atKwd.accountsMetadata.transferBounds.every((bound) => bound.minimum >= 1)).toBe(true);
   });
+
+  it('a transfer in the cool-down: 400, coolDownPeriod {int, unit} (Java) and "after x second(s)"', async () => {
+    // prepare: a bank that lists new beneficiaries at once and cools them down for 3.6 s
+    const { user, after } = await registered('SANDBOX_COOLDOWN_LISTED');
+
+    // act
+    const refused = await goCall(user, '/payment/transfer/create', {
+      senderID: user.accountID,
+      amount: 10,
+      receiverID: after.beneficiaries[0]?.id,
+    });
+
+    // assess
+    expect(after.beneficiaries[0]?.status).toBe('waiting_for_confirmation');
+    expect(refused.status).toBe(400);
+    const answer = decoded(GoTypes.CoolDownRefusal, refused);
+    expect(answer.msg).toBe(
+      `New beneficiary will be activated for fund transfer after ${answer.coolDownPeriod.value} second(s)`,
+    );
+  });
 });

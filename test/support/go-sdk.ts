@@ -79,6 +79,14 @@ export const GoTypes = {
   BalanceResponse: Base.extend({
     balance: z.object({ amount: z.number(), currency: Currency, accountNumber: z.string() }),
   }),
+  /** A refusal as Java's `CreateTransferResponse` declares it: `coolDownPeriod {value int, unit}`. */
+  CoolDownRefusal: Base.extend({
+    success: z.literal(false),
+    status: z.literal('failed'),
+    type: z.literal('BENEFICIARY_COOL_DOWN_PERIOD'),
+    msg: z.string(),
+    coolDownPeriod: z.object({ value: int.min(1), unit: z.enum(['secs', 'mins', 'hrs', 'days']) }),
+  }),
   Asked: Base.extend({ status: z.literal('user_input_required'), userInputs: z.array(UserInput).min(1) }),
 } as const;
 

@@ -37,6 +37,8 @@ export const FailedEnvelope = z.object({
   details: z.array(z.string()).optional(),
   /** Not in the spec: the request's id, to quote (also the `x-request-id` header). */
   requestId: z.string().optional(),
+  /** Not in the spec: a cool-down refusal's period in the `dapi-v2` dialect (D-weberr; not read here). */
+  coolDownPeriod: z.object({ value: z.number().int(), unit: z.string() }).optional(),
 });
 export type FailedEnvelope = z.infer<typeof FailedEnvelope>;
 
