@@ -6,18 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
+import { retryLater, saysLater, waitForConnection, waitForLease } from './later.ts';
 import type { Deposit, WorkStep } from './model.ts';
 import type { ConnectionLeases, CredentialOpener, DepositCredentials, StepQueues } from './ports.ts';
-import {
-  type FailContext,
-  fail,
-  ownLease,
-  retryLater,
-  saysLater,
-  sendStep,
-  waitForConnection,
-  waitForLease,
-} from './transitions.ts';
+import { type FailContext, fail, ownLease, sendStep } from './transitions.ts';
 import { delaySeconds } from './wake-ups.ts';
 
 export interface ConnectionContext<S extends WorkStep> extends FailContext {

@@ -3,8 +3,9 @@
  * duplicate, late and re-ordered messages find it moved on and do nothing. A change its caller must
  * hear of carries its event in that same write (the deposit's outbox, `event`): the table's stream
  * relays it (`outbox.ts`), so the event follows from the change itself, whatever dies after it.
- * Around it: failing a deposit, sending its step's message now or after a short delay, counting
- * retries, and the time the sweeper should look at it if nothing else does.
+ * Around it: failing a deposit, sending its step's message now or after a short delay, and the
+ * time the sweeper should look at it if nothing else does. Coming back later (a busy connection, a
+ * retry) is `later.ts`.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -20,7 +21,7 @@ import type {
   StepQueues,
 } from './ports.ts';
 import { asSourceEvent } from './sources.ts';
-import { type FollowersContext, MAX_SQS_DELAY_SECONDS, wakeFollowers } from './wake-ups.ts';
+import { type FollowersContext, wakeFollowers } from './wake-ups.ts';
 
 /** What a change of state touches: the deposit itself, and the metric of its transitions. */
 export interface TransitionContext {
@@ -177,118 +178,6 @@ export function sendStep<S extends WorkStep>(
 /** Sends the deposit's step again after a short delay that grows with its retries. */
 export function requeue<S extends WorkStep>(ctx: { queues: StepQueues<S> }, deposit: Deposit, step: S) {
   return sendStep(ctx, deposit, step, Math.min(30, 1 + deposit.retries * 2));
-}
-
-/**
- * How many times a step comes back for a busy connection, before the deposit fails: generous, since
- * another operation of the same user (its questions wait for their caller, some four minutes) keeps
- * the connection a while; the waits grow to half a minute, some five minutes in all or more.
- */
-export const MAX_BUSY_WAITS = 24;
-
-/**
- * How many of those waits, for a lease another deposit of the connection holds, are a second each:
- * the holder's call, or the bank's carrying out of its transfer, ends within a second or two, and the
- * step spins on the lease for its patience before it waits; then they grow like the bank's busy.
- */
-export const SHORT_LEASE_WAITS = 8;
-
-/**
- * Whether a refusal says "later", never "no": the connection is busy with another operation, or the
- * provider limits the rate of requests (a 429, whatever its type). Nothing happened at the bank.
- */
-export function saysLater(refusal: { type: string; httpStatus: number }): boolean {
-  return (
-    refusal.type === 'OPERATION_IN_PROGRESS' ||
-    refusal.type === 'TOO_MANY_REQUESTS' ||
-    refusal.httpStatus === 429
-  );
-}
-
-/**
- * The delay, in seconds, before trying again after "later": `regularSeconds`, or longer when the
- * provider asked for longer (its `Retry-After`), up to SQS's longest delay (15 minutes).
- */
-export function laterDelaySeconds(regularSeconds: number, retryAfterMs?: number): number {
-  const asked = retryAfterMs === undefined ? 0 : Math.ceil(retryAfterMs / 1000);
-  return Math.min(MAX_SQS_DELAY_SECONDS, Math.max(regularSeconds, asked));
-}
-
-/**
- * The bank's connection is busy with another operation (or the provider asks for fewer requests):
- * nothing happened, come back after a growing wait (with `changes`), or after the wait the provider
- * asked for (`retryAfterMs`, its `Retry-After`) when longer, at most 15 minutes; the sweeper's look
- * waits for it too. Counted apart from the retries of failed calls; past `MAX_BUSY_WAITS` the
- * deposit fails PROVIDER_UNAVAILABLE.
- */
-export function waitForConnection<S extends WorkStep>(
-  ctx: FailContext & { queues: StepQueues<S> },
-  deposit: Deposit,
-  step: S,
-  changes: Partial<Deposit> = {},
-  retryAfterMs?: number,
-) {
-  const waits = deposit.busyWaits ?? 0;
-  return waitBusy(ctx, deposit, step, changes, laterDelaySeconds(growingWait(waits), retryAfterMs));
-}
-
-/**
- * Another deposit of the connection holds its lease past the step's patience: come back in a second,
- * then (past `SHORT_LEASE_WAITS`) after the growing wait, counted with the bank's busy answers.
- */
-export function waitForLease<S extends WorkStep>(
-  ctx: FailContext & { queues: StepQueues<S> },
-  deposit: Deposit,
-  step: S,
-) {
-  const waits = deposit.busyWaits ?? 0;
-  const delay = waits < SHORT_LEASE_WAITS ? 1 : growingWait(waits - SHORT_LEASE_WAITS);
-  return waitBusy(ctx, deposit, step, {}, delay);
-}
-
-/** 1 s, then 2 s more for each wait before, at most half a minute. */
-function growingWait(waits: number) {
-  return Math.min(30, 1 + waits * 2);
-}
-
-async function waitBusy<S extends WorkStep>(
-  ctx: FailContext & { queues: StepQueues<S> },
-  deposit: Deposit,
-  step: S,
-  changes: Partial<Deposit>,
-  delay: number,
-) {
-  const waits = deposit.busyWaits ?? 0;
-  if (waits >= MAX_BUSY_WAITS) {
-    const msg = `The bank kept the connection busy through ${waits} tries`;
-    return fail(ctx, deposit, 'PROVIDER_UNAVAILABLE', msg, changes);
-  }
-  const lookAt = ctx.clock.now() + delay * 1000 + ctx.settings.stallAfterMs;
-  const next = await advance(
-    ctx,
-    deposit,
-    { ...changes, busyWaits: waits + 1, checkAt: lookAt },
-    'connection busy',
-  );
-  if (next) await sendStep(ctx, next, step, delay);
-}
-
-/**
- * Counts one more retry of the step (with `changes`) and comes back later; past the limit, the
- * deposit fails.
- */
-export async function retryLater<S extends WorkStep>(
-  ctx: FailContext & { queues: StepQueues<S> },
-  deposit: Deposit,
-  step: S,
-  reason: string,
-  changes: Partial<Deposit> = {},
-) {
-  if (deposit.retries >= ctx.settings.maxRetries) {
-    return fail(ctx, deposit, 'PROVIDER_UNAVAILABLE', `Gave up after ${deposit.retries} retries: ${reason}`);
-  }
-  const next = await advance(ctx, deposit, { ...changes, retries: deposit.retries + 1 }, reason);
-  if (next) await requeue(ctx, next, step);
 }
 
 /** The event of this version of the deposit; its id is stable, so receivers de-duplicate. */

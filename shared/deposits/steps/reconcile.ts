@@ -18,9 +18,10 @@
 import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
 import { openCredentials } from '../connection.ts';
 import { askAgain, LATE_ANSWERS, pauseForInput, tooLateToAsk } from '../input.ts';
+import { laterDelaySeconds, saysLater } from '../later.ts';
 import type { Deposit } from '../model.ts';
 import type { StepContext } from '../step-context.ts';
-import { advance, fail, laterDelaySeconds, saysLater, sendStep } from '../transitions.ts';
+import { advance, fail, sendStep } from '../transitions.ts';
 import { afterTransferRefusal, completeTransfer, noTransfer, pollDelaySeconds } from './transfer-outcomes.ts';
 
 /** What reconcile touches: its line in `reach.ts`. */

@@ -9,17 +9,10 @@
  */
 import type { ProviderRefusal } from '#shared/provider/client';
 import { askAgain, LATE_ANSWERS } from '../input.ts';
+import { saysLater, waitForConnection } from '../later.ts';
 import { bankOf, type Deposit } from '../model.ts';
 import type { BankMemory, BeneficiaryClaims, StepQueues } from '../ports.ts';
-import {
-  advance,
-  type FailContext,
-  fail,
-  ownLease,
-  saysLater,
-  sendStep,
-  waitForConnection,
-} from '../transitions.ts';
+import { advance, type FailContext, fail, ownLease, sendStep } from '../transitions.ts';
 
 /** What a step that hears a transfer's outcome has besides failing a deposit. */
 export interface OutcomePorts {
