@@ -8,6 +8,7 @@ import { v2Autoflow } from '#shared/sandbox/dialect-v2/operations';
 import { V2AutoflowRequest } from '#shared/sandbox/dialect-v2/requests';
 import type { OperationContext } from '#shared/sandbox/operation-spec';
 import { getBalance } from '#shared/sandbox/operations/account-balance';
+import { createBeneficiary } from '#shared/sandbox/operations/beneficiaries';
 import { getOperation } from '#shared/sandbox/operations/operation-get';
 import { givenSandbox } from '../support/fake-sandbox-store.ts';
 
@@ -87,5 +88,42 @@ describe('lenient in the spec dialect too', () => {
 
     // assess
     expect(parsed.address).toEqual({ line1: 'Wallet Street 1', line2: '', line3: '' });
+  });
+
+  it('an answer matched by id: a missing index is its position, a missing query empty', async () => {
+    // prepare
+    const { createUser } = givenSandbox();
+    const user = await createUser('SANDBOX_OTP_TWO_QUESTIONS');
+    const request = {
+      sync: true,
+      ...goWallet,
+      country: 'United Arab Emirates',
+      sortCode: '',
+      bankName: '',
+      branchName: '',
+      branchAddress: '',
+      address: { line1: 'Wallet Street 1', line2: '', line3: '' },
+    };
+    const asked = await user.call(createBeneficiary, request);
+    const inputs = asked.body.userInputs as { id: string; index: number }[];
+    const body = {
+      appSecret: 'unit-test-app-secret',
+      userSecret: 'secret',
+      ...request,
+      jobID: asked.body.jobID,
+      userInputs: inputs.map((input) => ({ id: input.id, answer: '123456' })),
+    };
+
+    // act
+    const parsed = CreateBeneficiaryRequest.parse(body);
+    const { appSecret: _a, userSecret: _u, ...sent } = parsed;
+    const done = await user.call(createBeneficiary, sent);
+
+    // assess
+    expect(parsed.userInputs).toEqual([
+      { id: inputs[0]?.id, index: 0, query: '', answer: '123456' },
+      { id: inputs[1]?.id, index: 1, query: '', answer: '123456' },
+    ]);
+    expect(done.body).toMatchObject({ jobID: asked.body.jobID, success: true, status: 'done' });
   });
 });

@@ -130,7 +130,28 @@ export type CardBalance = z.infer<typeof CardBalance>;
 
 const credentials = { appSecret: secret, userSecret: secret };
 /** Answers to a question: an empty list answers nothing, and is refused as the deposits API refuses it. */
-const answers = { userInputs: UserInputAnswers.min(1).optional() };
+/**
+ * Lenient where the provider is (issue 30): an answer is matched by `id`; a missing `index` is its
+ * position, a missing `query` empty (Go leaves out `index` 0 and `query` ""; Java and C# `query` null).
+ */
+const LenientAnswer = UserInputAnswer.extend({
+  index: UserInputAnswer.shape.index.optional(),
+  query: UserInputAnswer.shape.query.optional(),
+});
+const answers = {
+  userInputs: z
+    .array(LenientAnswer)
+    .min(1)
+    .max(limits.userInputs)
+    .transform((inputs) =>
+      inputs.map((input, position) => ({
+        ...input,
+        index: input.index ?? position,
+        query: input.query ?? '',
+      })),
+    )
+    .optional(),
+};
 const amount = z.number().positive();
 
 /** Some banks ask questions on reads too: the repeated request carries `userInputs` (and `jobID`). */
