@@ -434,7 +434,7 @@ describe('secrets are stored as digests only', () => {
     // assess
     expect(transfer.body).toMatchObject({ success: true, status: 'done' });
     const kinds = items.map((item) => String(item.sk).split('#')[0]).sort();
-    expect(kinds).toEqual(['ACCOUNT', 'BENEFICIARY', 'CARD', 'CONNECTION', 'IBAN', 'TRANSFER']);
+    expect(kinds).toEqual(['ACCOUNT', 'BENEFICIARY', 'CARD', 'CONNECTION', 'CREATION', 'IBAN', 'TRANSFER']);
     // What is stored is the digests (so the query does read this user's secrets)...
     expect(stored).toContain(sha256(userSecret));
     expect(stored).toContain(sha256(ownApp));
