@@ -214,3 +214,60 @@ describe('a copy of the step that waited for the lease', () => {
     });
   });
 });
+
+/**
+ * The live run gives the lease back, and a copy of the step that read the claim before the live run
+ * recorded its creation takes it at once (no wait, so no look at the deposit's version). The live run
+ * records what it found before it gives the lease back, and the copy looks at the claim again under
+ * the lease before it creates: it creates nothing. (This failed before: the lease went back before
+ * the record, and the copy created the beneficiary a second time: a chaos finding, seed 3829392926,
+ * user 101 at SANDBOX_COOLDOWN_FAST, under a loaded machine.)
+ */
+describe('a copy of the step that takes the lease as the live run gives it back', () => {
+  it('finds the creation recorded: the bank is asked once', async () => {
+    // prepare: the copy's first read of the claim is from before the live run's creation
+    const w = world();
+    const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.hiddenCoolDown });
+    const before = {
+      ownerKey,
+      walletAccountId: 'wallet-aed',
+      state: 'creating' as const,
+      depositId: deposit.id,
+      claimedAt: w.clock.now(),
+    };
+    w.table.claimItems.set(claimKey, { ...before });
+    w.provider.answer('createBeneficiary', answers.done({ jobID: 'j', success: true, status: 'done' }));
+    const live = w.contexts.ensureBeneficiary();
+    const copy = w.contexts.ensureBeneficiary();
+    let staleRead = true;
+    const get = copy.claims.get;
+    copy.claims = {
+      ...copy.claims,
+      get: async (...args) => {
+        if (!staleRead) return get(...args);
+        staleRead = false;
+        return { ...before };
+      },
+    };
+    const release = live.leases.release;
+    let copyRan = false;
+    live.leases = {
+      ...live.leases,
+      release: async (...args) => {
+        await release(...args);
+        if (copyRan) return;
+        copyRan = true;
+        await ensureBeneficiary(deposit, copy);
+      },
+    };
+
+    // act
+    await ensureBeneficiary(deposit, live);
+
+    // assess
+    expect(copyRan).toBe(true);
+    expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created' });
+    expect(w.table.current(deposit.id)).toMatchObject({ step: 'wait-cooldown' });
+  });
+});

@@ -4,7 +4,10 @@
  * wake-up when the holder waits for a time of its own); a beneficiary the bank has, whose id is not
  * known yet, is recorded as created with the instant from which the list shows it, and looked up
  * then, by its creator or by whichever deposit comes (the record outlives a creator that ends).
+ * Also what ends the step with the beneficiary found (`useBeneficiary`), and a creation made again
+ * (`createAgain`).
  */
+import { askAgain, SPENT_ANSWERS } from '../input.ts';
 import { type BeneficiaryClaim, bankOf, type Deposit } from '../model.ts';
 import type { DepositSettings } from '../ports.ts';
 import { advance, sendStep } from '../transitions.ts';
@@ -98,4 +101,53 @@ export async function waitForClaim(
       : Math.min(claimedAt + claimLifeMs(ctx.settings) + 1_000, now + 1_000 * 2 ** Math.min(waits, 10));
   const next = await advance(ctx, deposit, { sleepsUntil: until, claimWaits: waits + 1 });
   if (next) await wakeAt(ctx, next, 'ensure-beneficiary', until);
+}
+
+/** Whether this deposit still holds the creation claim, creating (read under the lease). */
+export async function stillCreating(ctx: EnsureBeneficiaryContext, deposit: Deposit): Promise<boolean> {
+  const held = await ctx.claims.get(deposit.ownerKey, deposit.walletAccountId);
+  return held?.state === 'creating' && held.depositId === deposit.id;
+}
+
+/**
+ * The answered creation the bank refused as spent is not in the list: it never ran. Our record of it
+ * goes (if it still has no id), and the deposit creates it again, without the spent answers (the
+ * bank asks again); counted with the questions asked again, and failed past them.
+ */
+export async function createAgain(ctx: EnsureBeneficiaryContext, deposit: Deposit) {
+  await ctx.claims.forget(deposit.ownerKey, deposit.walletAccountId);
+  const refusal = { type: SPENT_ANSWERS, msg: 'The answered creation did not run' };
+  const note = 'the answered creation did not run: creating it again';
+  await askAgain(ctx, deposit, 'ensure-beneficiary', refusal, { beneficiaryLookupAt: undefined }, note);
+}
+
+/** Records the beneficiary on the deposit; then the cool-down wait (its caller hears) or the transfer. */
+export async function useBeneficiary(
+  ctx: EnsureBeneficiaryContext,
+  deposit: Deposit,
+  beneficiaryId: string,
+  cooldownUntil: number,
+  firstUse: boolean,
+) {
+  const coolingDown = cooldownUntil > ctx.clock.now();
+  const resumesAt = new Date(cooldownUntil).toISOString();
+  const step = coolingDown ? 'wait-cooldown' : 'transfer';
+  const next = await advance(
+    ctx,
+    deposit,
+    {
+      step,
+      beneficiaryId,
+      cooldownUntil,
+      sendBeneficiaryDetails: firstUse,
+      beneficiaryLookupAt: undefined,
+      sleepsUntil: undefined,
+      claimWaits: undefined,
+      pendingInput: undefined,
+      sealedAnswers: undefined,
+    },
+    coolingDown ? `cooling down until ${resumesAt}` : undefined,
+    coolingDown ? { type: 'deposit.cooling_down', data: { resumesAt } } : undefined,
+  );
+  if (next) await sendStep(ctx, next, step);
 }

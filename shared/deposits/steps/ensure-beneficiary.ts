@@ -29,10 +29,18 @@ import {
   SPENT_ANSWERS,
 } from '../input.ts';
 import { type BeneficiaryClaim, bankOf, type Deposit } from '../model.ts';
-import { advance, fail, sendStep } from '../transitions.ts';
+import { advance, fail } from '../transitions.ts';
 import { wakeAt } from '../wake-ups.ts';
 import { walletOf } from '../wallets.ts';
-import { claimLifeMs, LOOK_UP_AGAIN_MS, lookUpLater, waitForClaim } from './beneficiary-claim.ts';
+import {
+  claimLifeMs,
+  createAgain,
+  LOOK_UP_AGAIN_MS,
+  lookUpLater,
+  stillCreating,
+  useBeneficiary,
+  waitForClaim,
+} from './beneficiary-claim.ts';
 import { fitsMasked, matchWallet } from './beneficiary-match.ts';
 import type { EnsureBeneficiaryContext } from './ensure-beneficiary-context.ts';
 
@@ -133,6 +141,10 @@ export async function ensureBeneficiary(woken: Deposit, ctx: EnsureBeneficiaryCo
         // Our claim lost between the list and the creation: another deposit creates, never two.
         if (!(await ctx.claims.update(claim))) return { kind: 'claim-lost' };
         await renewLease();
+      } else if (!(await stillCreating(ctx, deposit))) {
+        // Looked at again under the lease: another run of this deposit (a copy of its message) may
+        // have made the creation and recorded it before giving the lease back.
+        return { kind: 'claim-lost' };
       }
       const created = await ctx.provider.createBeneficiary(credentials, wallet.beneficiary, createAnswer);
       if (created.status === 'user_input_required')
@@ -170,72 +182,79 @@ export async function ensureBeneficiary(woken: Deposit, ctx: EnsureBeneficiaryCo
     }
     return;
   }
-  await ctx.leases.release(deposit.ownerKey, lease);
+  // What the calls found is recorded before the lease goes back: a copy of this step waiting for the
+  // lease then finds it recorded (the deposit moved on, the claim created), and asks the bank nothing.
+  try {
+    await settle();
+  } finally {
+    await ctx.leases.release(deposit.ownerKey, lease);
+  }
 
-  // The answered list ran already (its outcome lost), or the bank stopped waiting for the answers
-  // to the list or the creation (nothing ran): the call again, the bank asks again.
-  const answered = listAnswer !== undefined || createAnswer !== undefined;
-  if (
-    outcome instanceof ProviderRefusal &&
-    answered &&
-    (outcome.type === LATE_ANSWERS || (outcome.type === SPENT_ANSWERS && listAnswer))
-  ) {
-    await askAgain(ctx, deposit, 'ensure-beneficiary', outcome);
-    return;
-  }
-  // No operation waits for the answers to the creation: it ran (its outcome lost), or the bank
-  // stopped waiting before it could. The list decides (`unconfirmed`), after the wait a plain
-  // creation's look-up has: read at once, a list that lags would not show it yet, and a creation
-  // that ran would be made again.
-  if (outcome instanceof ProviderRefusal && outcome.type === SPENT_ANSWERS) {
-    const unconfirmed = { ...claim, unconfirmed: true };
-    return lookUpLater(ctx, deposit, unconfirmed, 'the answered creation ran already', LOOK_UP_AGAIN_MS);
-  }
-  if (outcome instanceof ProviderRefusal) {
-    // It exists: an earlier attempt whose answer was lost created it. If this run listed (at a time
-    // the bank shows it) and did not find it, it cannot be resolved. Else look it up in the list;
-    // the caller's answers belonged to the lost creation and are spent.
-    if (listFirst && ambiguous) {
-      await fail(ctx, deposit, 'BENEFICIARY_AMBIGUOUS', AMBIGUOUS_MSG);
+  async function settle(): Promise<void> {
+    // (Both handled above; said again here for the type of what follows.)
+    if (
+      !(outcome instanceof ProviderRefusal) &&
+      (outcome.kind === 'question' || outcome.kind === 'claim-lost')
+    )
+      return;
+    // The answered list ran already (its outcome lost), or the bank stopped waiting for the answers
+    // to the list or the creation (nothing ran): the call again, the bank asks again.
+    const answered = listAnswer !== undefined || createAnswer !== undefined;
+    if (
+      outcome instanceof ProviderRefusal &&
+      answered &&
+      (outcome.type === LATE_ANSWERS || (outcome.type === SPENT_ANSWERS && listAnswer))
+    ) {
+      await askAgain(ctx, deposit, 'ensure-beneficiary', outcome);
       return;
     }
-    if (listFirst) {
-      await fail(ctx, deposit, 'BENEFICIARY_UNRESOLVED', 'The bank has the beneficiary but does not list it');
+    // No operation waits for the answers to the creation: it ran (its outcome lost), or the bank
+    // stopped waiting before it could. The list decides (`unconfirmed`), after the wait a plain
+    // creation's look-up has: read at once, a list that lags would not show it yet, and a creation
+    // that ran would be made again.
+    if (outcome instanceof ProviderRefusal && outcome.type === SPENT_ANSWERS) {
+      const unconfirmed = { ...claim, unconfirmed: true };
+      return lookUpLater(ctx, deposit, unconfirmed, 'the answered creation ran already', LOOK_UP_AGAIN_MS);
+    }
+    if (outcome instanceof ProviderRefusal) {
+      // It exists: an earlier attempt whose answer was lost created it. If this run listed (at a time
+      // the bank shows it) and did not find it, it cannot be resolved. Else look it up in the list;
+      // the caller's answers belonged to the lost creation and are spent.
+      if (listFirst && ambiguous) {
+        await fail(ctx, deposit, 'BENEFICIARY_AMBIGUOUS', AMBIGUOUS_MSG);
+        return;
+      }
+      if (listFirst) {
+        await fail(
+          ctx,
+          deposit,
+          'BENEFICIARY_UNRESOLVED',
+          'The bank has the beneficiary but does not list it',
+        );
+        return;
+      }
+      return lookUpLater(ctx, deposit, claim, 'beneficiary exists', 0);
+    }
+    if (outcome.kind === 'unlisted' && created?.unconfirmed && (deposit.reasks ?? 0) < MAX_REASKS) {
+      return createAgain(ctx, deposit);
+    }
+    if (outcome.kind === 'unlisted' || outcome.kind === 'ambiguous') {
+      const [type, msg] =
+        outcome.kind === 'ambiguous'
+          ? (['BENEFICIARY_AMBIGUOUS', AMBIGUOUS_MSG] as const)
+          : (['BENEFICIARY_UNRESOLVED', 'The bank created the beneficiary but does not list it'] as const);
+      const failed = await fail(ctx, deposit, type, msg);
+      // Its record goes with it: a later deposit may create it again (the bank says if it exists).
+      if (failed && created) await ctx.claims.forget(deposit.ownerKey, deposit.walletAccountId);
       return;
     }
-    return lookUpLater(ctx, deposit, claim, 'beneficiary exists', 0);
+    if (outcome.kind === 'created')
+      return lookUpLater(ctx, deposit, claim, 'beneficiary created', LOOK_UP_AGAIN_MS);
+    const cooldownUntil = outcome.approved ? ctx.clock.now() : ctx.clock.now() + bank.coolDownMs;
+    const { lookupAt: _found, fittingBeforeCreation: _told, unconfirmed: _decided, ...record } = claim;
+    await ctx.claims.update({ ...record, state: 'created', beneficiaryId: outcome.id, cooldownUntil });
+    return useBeneficiary(ctx, deposit, outcome.id, cooldownUntil, true);
   }
-  if (outcome.kind === 'unlisted' && created?.unconfirmed && (deposit.reasks ?? 0) < MAX_REASKS) {
-    return createAgain(ctx, deposit);
-  }
-  if (outcome.kind === 'unlisted' || outcome.kind === 'ambiguous') {
-    const [type, msg] =
-      outcome.kind === 'ambiguous'
-        ? (['BENEFICIARY_AMBIGUOUS', AMBIGUOUS_MSG] as const)
-        : (['BENEFICIARY_UNRESOLVED', 'The bank created the beneficiary but does not list it'] as const);
-    const failed = await fail(ctx, deposit, type, msg);
-    // Its record goes with it: a later deposit may create it again (the bank says if it exists).
-    if (failed && created) await ctx.claims.forget(deposit.ownerKey, deposit.walletAccountId);
-    return;
-  }
-  if (outcome.kind === 'created')
-    return lookUpLater(ctx, deposit, claim, 'beneficiary created', LOOK_UP_AGAIN_MS);
-  const cooldownUntil = outcome.approved ? ctx.clock.now() : ctx.clock.now() + bank.coolDownMs;
-  const { lookupAt: _found, fittingBeforeCreation: _told, unconfirmed: _decided, ...record } = claim;
-  await ctx.claims.update({ ...record, state: 'created', beneficiaryId: outcome.id, cooldownUntil });
-  return useBeneficiary(ctx, deposit, outcome.id, cooldownUntil, true);
-}
-
-/**
- * The answered creation the bank refused as spent is not in the list: it never ran. Our record of it
- * goes (if it still has no id), and the deposit creates it again, without the spent answers (the
- * bank asks again); counted with the questions asked again, and failed past them.
- */
-async function createAgain(ctx: EnsureBeneficiaryContext, deposit: Deposit) {
-  await ctx.claims.forget(deposit.ownerKey, deposit.walletAccountId);
-  const refusal = { type: SPENT_ANSWERS, msg: 'The answered creation did not run' };
-  const note = 'the answered creation did not run: creating it again';
-  await askAgain(ctx, deposit, 'ensure-beneficiary', refusal, { beneficiaryLookupAt: undefined }, note);
 }
 
 /**
@@ -259,34 +278,3 @@ type Found =
   | { kind: 'unlisted' }
   | { kind: 'ambiguous' }
   | { kind: 'claim-lost' };
-
-/** Records the beneficiary on the deposit; then the cool-down wait (its caller hears) or the transfer. */
-async function useBeneficiary(
-  ctx: EnsureBeneficiaryContext,
-  deposit: Deposit,
-  beneficiaryId: string,
-  cooldownUntil: number,
-  firstUse: boolean,
-) {
-  const coolingDown = cooldownUntil > ctx.clock.now();
-  const resumesAt = new Date(cooldownUntil).toISOString();
-  const step = coolingDown ? 'wait-cooldown' : 'transfer';
-  const next = await advance(
-    ctx,
-    deposit,
-    {
-      step,
-      beneficiaryId,
-      cooldownUntil,
-      sendBeneficiaryDetails: firstUse,
-      beneficiaryLookupAt: undefined,
-      sleepsUntil: undefined,
-      claimWaits: undefined,
-      pendingInput: undefined,
-      sealedAnswers: undefined,
-    },
-    coolingDown ? `cooling down until ${resumesAt}` : undefined,
-    coolingDown ? { type: 'deposit.cooling_down', data: { resumesAt } } : undefined,
-  );
-  if (next) await sendStep(ctx, next, step);
-}
