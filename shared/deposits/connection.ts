@@ -21,25 +21,21 @@ export interface ConnectionContext<S extends WorkStep> extends FailContext {
 /**
  * Takes the connection's lease, waiting a little if another step holds it: a provider call takes a
  * fraction of a second, while coming back through the queue costs at least a second. The deposit's
- * own input lease (the bank waits for its caller's answer) is taken back. A lease taken after a wait
- * is kept only if the deposit has not moved meanwhile: the run that held it may have been another
- * run of this very deposit (a copy of its message), whose outcome is written; this run's view is
- * then stale, and it calls nothing (`moved`). `busy`: not taken within the step's patience.
+ * own input lease (the bank waits for its caller's answer) is taken back. `busy`: not taken within
+ * the step's patience. (A step records what its calls found before it gives the lease back, so the
+ * next holder, a copy of the same step included, reads it: ensure-beneficiary looks at its claim
+ * again under the lease before a creation.)
  */
 export async function takeLease(
-  ctx: Pick<ConnectionContext<WorkStep>, 'leases' | 'clock' | 'settings' | 'deposits'>,
+  ctx: Pick<ConnectionContext<WorkStep>, 'leases' | 'clock' | 'settings'>,
   deposit: Deposit,
-): Promise<string | 'busy' | 'moved'> {
+): Promise<string | 'busy'> {
   const holder = `${deposit.id}#${randomUUID()}`;
   const giveUpAt = ctx.clock.now() + ctx.settings.leasePatienceMs;
-  for (let pause = 25, waited = false; ; pause = Math.min(200, pause * 2), waited = true) {
+  for (let pause = 25; ; pause = Math.min(200, pause * 2)) {
     const now = ctx.clock.now();
     const until = now + ctx.settings.leaseMs;
-    if (await ctx.leases.acquire(deposit.ownerKey, holder, until, now, ownLease(deposit))) {
-      if (!waited || (await ctx.deposits.get(deposit.id))?.version === deposit.version) return holder;
-      await ctx.leases.release(deposit.ownerKey, holder);
-      return 'moved';
-    }
+    if (await ctx.leases.acquire(deposit.ownerKey, holder, until, now, ownLease(deposit))) return holder;
     if (now + pause > giveUpAt) return 'busy';
     await ctx.clock.sleep(pause + Math.floor(Math.random() * pause));
   }
@@ -100,7 +96,6 @@ export async function callUnderLease<T, S extends WorkStep>(
   call: (credentials: DepositCredentials, renewLease: () => Promise<void>) => Promise<T>,
 ): Promise<{ value: T | ProviderRefusal; lease: string } | undefined> {
   const lease = await takeLease(ctx, deposit);
-  if (lease === 'moved') return undefined;
   if (lease === 'busy') {
     await leaseBusy(ctx, deposit, step);
     return undefined;

@@ -7,7 +7,7 @@
  * holder did, and a second deposit created the beneficiary again.)
  */
 import { describe, expect, it } from 'vitest';
-import type { Deposit } from '#shared/deposits/model';
+import type { BeneficiaryClaim, Deposit } from '#shared/deposits/model';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { sweep } from '#shared/deposits/sweeper';
 import {
@@ -177,7 +177,7 @@ describe('a copy of the step refreshing the claim', () => {
  * record the new entry as one that fitted before the creation, and fail BENEFICIARY_AMBIGUOUS.)
  */
 describe('a copy of the step that waited for the lease', () => {
-  it('finds its deposit moved on once it has the lease: it releases it and calls nothing', async () => {
+  it('finds the creation recorded once it has the lease: it calls nothing', async () => {
     // prepare: the live run holds the lease; it ends (writes, releases) while the copy waits
     const w = world();
     const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.hiddenCoolDown });
@@ -196,6 +196,12 @@ describe('a copy of the step that waited for the lease', () => {
       acquire: async (...args) => {
         if (!first) return acquire(...args);
         first = false;
+        // The live run records what it found (the creation, the deposit's move), then gives it back.
+        w.table.claimItems.set(claimKey, {
+          ...(w.table.claimItems.get(claimKey) as BeneficiaryClaim),
+          state: 'created',
+          lookupAt: w.clock.now() + 60_000,
+        });
         w.table.put({ ...deposit, version: deposit.version + 1, step: 'wait-cooldown' });
         return false;
       },

@@ -58,7 +58,6 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
   const answer = await answerFor(ctx, deposit);
   const credentials = await openCredentials(ctx, deposit);
   const lease = await takeLease(ctx, deposit);
-  if (lease === 'moved') return;
   if (lease === 'busy') {
     await leaseBusy(ctx, deposit, 'transfer');
     return;
