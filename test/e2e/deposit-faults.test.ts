@@ -367,10 +367,13 @@ describe.concurrent('duplicate, late and re-ordered messages', () => {
     expect([200, 404]).toContain(afterDone);
     expect(done).toMatchObject({ status: 'done', reference: expect.any(String) });
     const history = done.history as HistoryEntry[];
+    // The bank hides the new beneficiary until its cool-down ends: woken, the deposit leaves
+    // wait-cooldown for the look-up of its id, then transfers.
     expect(stepsOf(done)).toEqual([
       'resolve-bank',
       'ensure-beneficiary',
       'wait-cooldown',
+      'ensure-beneficiary',
       'transfer',
       'reconcile',
       'completed',
