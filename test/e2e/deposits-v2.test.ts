@@ -7,26 +7,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '#infra/local/stack';
-import { startLocalStack } from '#infra/local/stack';
 import { DepositsClient } from '#shared/deposits-api/client';
 import { dapiV2Dialect, sharedPaths } from '#shared/provider/interface/dialects';
 import { otpAnswer, stepsOf } from '../support/deposits.ts';
 import { eventually } from '../support/eventually.ts';
-import { testEnv } from '../support/local-stack.ts';
-import { appSecret, createUser, post, transfersOf, type User } from '../support/own-stack.ts';
+import { appSecret, createUser, post, startStack, transfersOf, type User } from '../support/own-stack.ts';
 
 let stack: LocalStack;
 let client: DepositsClient;
 
 beforeAll(async () => {
-  stack = await startLocalStack({
-    sandboxPort: 0,
-    depositsPort: 0,
-    operatorPort: 0,
-    visibilityTimeoutSeconds: 2,
-    sweepIntervalMs: 1_000,
-    env: { ...testEnv, PROVIDER_DIALECT: 'dapi-v2' },
-  });
+  stack = await startStack({ PROVIDER_DIALECT: 'dapi-v2' });
   client = new DepositsClient({ baseUrl: stack.depositsUrl, retries: 0, timeoutMs: 30_000 });
 });
 

@@ -7,14 +7,15 @@ import { testEnv } from './local-stack.ts';
 
 export const appSecret = testEnv.SANDBOX_APP_SECRET;
 
-export async function startStack(): Promise<LocalStack> {
+/** A stack of the file's own, with the tests' settings and `env` over them. */
+export async function startStack(env: Record<string, string> = {}): Promise<LocalStack> {
   return startLocalStack({
     sandboxPort: 0,
     depositsPort: 0,
     operatorPort: 0,
     visibilityTimeoutSeconds: 2,
     sweepIntervalMs: 1_000,
-    env: testEnv,
+    env: { ...testEnv, ...env },
   });
 }
 
