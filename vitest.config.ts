@@ -3,6 +3,17 @@ import { defineConfig } from 'vitest/config';
 /** The end-to-end files at once, against the one shared local stack: 219 s where one by one took 757 s. */
 const E2E_WORKERS = 4;
 
+/** The deposit files the `e2e-v2` project runs again in the v2 dialect. */
+const dialectFiles = [
+  'deposits',
+  'reconcile',
+  'deposit-failures',
+  'deposit-faults',
+  'deposit-cancel-states',
+  'repeat-deposit',
+  'sources',
+].map((name) => `test/e2e/${name}.test.ts`);
+
 export default defineConfig({
   test: {
     projects: [
@@ -20,6 +31,19 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Four files at once: they mostly wait (on the bank's time, cool-downs, polls), and each
           // makes users of its own, so they run beside each other as callers of one service would.
+          maxWorkers: E2E_WORKERS,
+        },
+      },
+      {
+        test: {
+          // The deposit files whose deposits cross the provider, again, against a shared stack whose
+          // provider client speaks the real provider's v2 dialect (docs/sandbox.md "Provider dialects").
+          // The API's own files (validation, access, listing) reach the provider the same way in both.
+          name: 'e2e-v2',
+          include: dialectFiles,
+          globalSetup: ['test/support/local-stack.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
           maxWorkers: E2E_WORKERS,
         },
       },

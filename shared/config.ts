@@ -17,6 +17,11 @@ const SandboxEnv = z.object({
   SANDBOX_ASYNC_DELAY_MS: number(1_000),
   SANDBOX_INPUT_TTL_SECONDS: number(300),
   SANDBOX_ACCESS_CODE_TTL_SECONDS: number(600),
+  /**
+   * Longest a request is held while its bank takes its time, past which it answers `initialized`
+   * (within the fault budget, 25 s): how long the provider holds a call that sends no `sync`.
+   */
+  SANDBOX_HOLD_MS: number(faultWaitBudgetMs).pipe(z.number().max(faultWaitBudgetMs)),
   /** How long a `timeout` fault hangs before answering 504 (within the fault budget, 25 s). */
   SANDBOX_TIMEOUT_MS: number(faultWaitBudgetMs).pipe(z.number().max(faultWaitBudgetMs)),
 });

@@ -57,6 +57,7 @@ const Tuning = z.strictObject({
   SANDBOX_INPUT_TTL_SECONDS: whole(),
   SANDBOX_ACCESS_CODE_TTL_SECONDS: whole(),
   SANDBOX_TIMEOUT_MS: whole(limits.sandboxTimeoutMs),
+  SANDBOX_HOLD_MS: whole(limits.sandboxTimeoutMs),
 });
 export type Tuning = z.infer<typeof Tuning>;
 

@@ -185,6 +185,12 @@ export const variableRows: readonly VariableRow[] = [
       "How long the sandbox's banks take to carry an operation out: `sync: false` operations stay `initialized` that long, and `sync: true` requests are held that long (at most 25 s) before their answer",
   },
   {
+    variables: ['SANDBOX_HOLD_MS'],
+    default: '25000',
+    meaning:
+      "Longest the sandbox holds a request while its bank takes its time (at most 25000): past it, the request answers `202 initialized` with its operation's id, as the provider does with a call it cannot finish in time (in the `dapi-v2` dialect, which sends no `sync`, every call is held)",
+  },
+  {
     variables: ['SANDBOX_INPUT_TTL_SECONDS', 'SANDBOX_ACCESS_CODE_TTL_SECONDS'],
     meaning: 'Sandbox input and access-code lifetimes',
   },

@@ -4,6 +4,7 @@
  * function's time. Bounded as every request is (`inputLimits`).
  */
 import * as z from 'zod';
+import { dapiV2Dialect, specDialect } from '#shared/provider/interface/dialects';
 import { type ErrorType, errorTypes } from '#shared/provider/interface/errors';
 import { faultWaitBudgetMs, inputLimits as limits } from '#shared/provider/interface/limits';
 import { boundedText, TransferType } from '#shared/provider/interface/schemas';
@@ -80,11 +81,17 @@ const refusalTypes = [...(Object.keys(errorTypes) as ErrorType[]), 'TOO_MANY_REQ
 
 /** The operation read (and its alias): a refusal there that names its operation names the one read. */
 export const operationReadPaths = ['/v2/operation/get', '/v1/operation/get'] as const;
-/** The calls that create an operation: a refusal there that names its operation names a new one, failed. */
+/**
+ * The calls that create an operation, in both dialects: a refusal there that names its operation
+ * names a new one, failed.
+ */
 export const operationCreatingPaths = [
-  '/v1/payment/transfer/create',
-  '/v1/payment/transfer/autoflow',
-  '/v1/payment/beneficiaries/create',
+  specDialect.paths.transferCreate,
+  specDialect.paths.transferAutoflow,
+  specDialect.paths.beneficiariesCreate,
+  dapiV2Dialect.paths.transferCreate,
+  dapiV2Dialect.paths.transferAutoflow,
+  dapiV2Dialect.paths.beneficiariesCreate,
 ] as const;
 /** Where a refusal may name its operation (`namesOperation`). */
 export const operationNamingPaths: readonly string[] = [...operationReadPaths, ...operationCreatingPaths];

@@ -12,13 +12,14 @@
  *   6. answer: `initialized` (`sync: false`) while the connection stays held until the operation
  *      completes, `asyncDelayMs` later; or (`sync: true`) the request is held that long, then answers
  *      the envelope, so that neither mode is quicker: a bank takes the same time either way. A hold
- *      longer than the request can wait (`faultWaitBudgetMs`, less the request's latency) answers
+ *      longer than the request can wait (`holdMs`, at most `faultWaitBudgetMs`, less its latency) answers
  *      `initialized` once it ends, as `sync: false` would have. A bank that carries operations out at
  *      once (a delay of 0) has nothing in progress to report, so it answers the envelope at once.
  */
 
 import type { Clock } from '#shared/clock';
 import { badRequest, ProviderError } from '#shared/provider/interface/errors';
+import { faultWaitBudgetMs } from '#shared/provider/interface/limits';
 import type { HttpAnswer } from './answer.ts';
 import { questionsAsked } from './catalog.ts';
 import { newId } from './ids.ts';
@@ -43,6 +44,11 @@ export interface EngineSettings {
   inputTtlMs: number;
   /** Longest an operation may hold its connection if its process dies mid-way. */
   lockMs: number;
+  /**
+   * Longest a request is held while its bank takes its time (`SANDBOX_HOLD_MS`; the fault budget,
+   * 25 s, when not set): past it the request answers `initialized`, as the provider does.
+   */
+  holdMs?: number;
 }
 
 export class OperationEngine {
@@ -230,7 +236,8 @@ export class OperationEngine {
   /** The request's answer, held while the bank takes its time when sent with `sync: true`. */
   private answer<Plan>(operation: OperationRecord, spec: OperationSpec<Plan>, latencyMs: number) {
     const request = { sync: spec.request.sync, idField: spec.idField, latencyMs };
-    return heldAnswer({ clock: this.clock, store: this.store }, operation, request);
+    const holdMs = this.settings.holdMs ?? faultWaitBudgetMs;
+    return heldAnswer({ clock: this.clock, store: this.store, holdMs }, operation, request);
   }
 
   private operationRecord<Plan>(

@@ -26,6 +26,7 @@
  */
 import * as z from 'zod';
 import type { Clock } from '#shared/clock';
+import { dapiV2Dialect, specDialect } from '#shared/provider/interface/dialects';
 import {
   badRequest,
   EnvelopeError,
@@ -67,15 +68,20 @@ export interface FaultedRequest {
   body?: object | undefined;
 }
 
-/** The operation each call that creates one creates, and the name of its id. */
-const createdOperations: Record<
-  (typeof operationCreatingPaths)[number],
-  { kind: OperationKind; idField: NamedOperation['idField'] }
-> = {
-  '/v1/payment/transfer/create': { kind: 'transfer.create', idField: 'operationID' },
-  '/v1/payment/transfer/autoflow': { kind: 'transfer.autoflow', idField: 'operationID' },
-  '/v1/payment/beneficiaries/create': { kind: 'beneficiaries.create', idField: 'jobID' },
-};
+/** The operation each call that creates one creates, and the name of its id, in each dialect. */
+const createdOperations: Partial<
+  Record<(typeof operationCreatingPaths)[number], { kind: OperationKind; idField: NamedOperation['idField'] }>
+> = Object.fromEntries(
+  [specDialect, dapiV2Dialect].flatMap((dialect) =>
+    (
+      [
+        ['transferCreate', 'transfer.create'],
+        ['transferAutoflow', 'transfer.autoflow'],
+        ['beneficiariesCreate', 'beneficiaries.create'],
+      ] as const
+    ).map(([call, kind]) => [dialect.paths[call], { kind, idField: dialect.idFields[call] }]),
+  ),
+);
 
 /**
  * Runs one provider operation on `connection` under the fault chosen for it. `operate` is given the

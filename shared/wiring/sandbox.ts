@@ -26,6 +26,7 @@ if (typeof appSecret !== 'string' || appSecret.length < 8) {
 export const sandbox = new Sandbox(new SandboxTable(dynamodbClient(), config.SANDBOX_TABLE_NAME), {
   defaultAppSecretDigest: digest(appSecret),
   asyncDelayMs: config.SANDBOX_ASYNC_DELAY_MS,
+  holdMs: config.SANDBOX_HOLD_MS,
   inputTtlMs: config.SANDBOX_INPUT_TTL_SECONDS * 1000,
   lockMs: 30_000,
   accessCodeTtlMs: config.SANDBOX_ACCESS_CODE_TTL_SECONDS * 1000,

@@ -4,14 +4,14 @@
  * (`reconcile`: money may be moving), and one that failed.
  */
 import { describe, expect, it } from 'vitest';
-import { cancelDeposit, depositWhen, readDeposit, startDeposit } from '../support/deposits.ts';
+import { cancelDeposit, depositWhen, providerPath, readDeposit, startDeposit } from '../support/deposits.ts';
 import { createUser, setFaults, stateOf } from '../support/sandbox.ts';
 
 describe('cancel, in the other states', () => {
   it("ends a deposit in the middle of resolve-bank: the step's late answer moves nothing", async () => {
     // prepare: the bank takes 3 s to answer the metadata call
     const user = await createUser('SANDBOX_BENEFICIARY');
-    await setFaults(user, [{ path: '/v1/metadata/accounts/get', latencyMs: 3_000, times: 1 }]);
+    await setFaults(user, [{ path: providerPath('metadata'), latencyMs: 3_000, times: 1 }]);
     const started = await startDeposit(user, { amount: 30 });
     const id = String(started.body.operationID);
 
@@ -30,7 +30,7 @@ describe('cancel, in the other states', () => {
   it('ends a deposit in the middle of ensure-beneficiary: the next deposit finds what the late step registered', async () => {
     // prepare: the bank takes 3 s to answer the beneficiary list
     const user = await createUser('SANDBOX_BENEFICIARY');
-    await setFaults(user, [{ path: '/v1/payment/beneficiaries/get', latencyMs: 3_000, times: 1 }]);
+    await setFaults(user, [{ path: providerPath('beneficiariesGet'), latencyMs: 3_000, times: 1 }]);
     const started = await startDeposit(user, { amount: 32 });
     const id = String(started.body.operationID);
     await depositWhen(user, id, (deposit) => deposit.step === 'ensure-beneficiary');

@@ -16,6 +16,7 @@ import {
   depositWhen,
   fireSchedule,
   localSchedules,
+  providerPath,
   readDeposit,
   startDeposit,
   stepsOf,
@@ -32,8 +33,8 @@ interface HistoryEntry {
   note?: string;
 }
 
-const TRANSFER = '/v1/payment/transfer/create';
-const METADATA = '/v1/metadata/accounts/get';
+const TRANSFER = providerPath('transferCreate');
+const METADATA = providerPath('metadata');
 const steps: Step[] = ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer'];
 /** STALL_AFTER_SECONDS (3 s) of the test stack, less a margin. */
 const STALL_MS = 2_900;
@@ -448,7 +449,7 @@ describe.concurrent('the provider fails', () => {
     // fault: the sandbox creates the beneficiary, then holds the answer past PROVIDER_TIMEOUT_MS
     await setFaults(user, [
       {
-        path: '/v1/payment/beneficiaries/create',
+        path: providerPath('beneficiariesCreate'),
         outcome: 'timeout',
         timeoutMs: 1_500,
         phase: 'after',

@@ -1,15 +1,19 @@
 /**
- * The transfer's outcome, resolved instead of abandoned: the transfer is submitted with `sync: false`,
- * its operation id recorded with that answer, and `reconcile` reads the operation until the bank says
- * how it ended. Over the running stack, with the sandbox's faults: the operation completing later,
+ * The transfer's outcome, resolved instead of abandoned: the transfer is submitted with `sync: false`
+ * (in the v2 dialect, which sends no `sync`, the provider holds it until its hold ends), its operation
+ * id recorded with the `initialized` answer, and `reconcile` reads the operation until the bank says
+ * how it ended. The banks here take a second or more over a transfer, so that in both dialects it is
+ * still running when its submission answers. Over the running stack, with the sandbox's faults: the operation completing later,
  * reads of it lost, the operation refused by the bank, and the one case that stays unknown: the
  * submission's own answer lost, with no id to read.
  */
 import { describe, expect, it } from 'vitest';
-import { depositWhen, startDeposit, webhookDeliveries } from '../support/deposits.ts';
+import { depositWhen, providerPath, startDeposit, webhookDeliveries } from '../support/deposits.ts';
 import { createUser, eventually, setFaults, stateOf } from '../support/sandbox.ts';
 
-const OPERATION_GET = '/v2/operation/get';
+const OPERATION_GET = providerPath('operationGet');
+/** A bank that carries a transfer out after the v2 stack's longest hold (700 ms): it is read back. */
+const slowTransfers = { transferDelaySeconds: 1 };
 type Entry = { step: string; status: string; note?: string };
 
 function notesAt(deposit: Record<string, unknown>, step: string) {
@@ -52,7 +56,7 @@ describe('reconcile', () => {
 
   it('reads of the operation lost (a 503, then a timeout): read again, done, one transfer', async () => {
     // prepare: the sandbox fails the next two reads of any operation of this user
-    const user = await createUser('SANDBOX_BENEFICIARY');
+    const user = await createUser('SANDBOX_BENEFICIARY', slowTransfers);
     await setFaults(user, [
       { path: OPERATION_GET, outcome: 'error', status: 503, times: 1 },
       { path: OPERATION_GET, outcome: 'timeout', timeoutMs: 1_500, times: 1 },
@@ -82,7 +86,7 @@ describe('reconcile', () => {
     async ({ type, status }) => {
       // prepare: the transfer is done at the bank; its first two reads are refused with an envelope
       // that names the transfer's operation (a provider that echoes the id in every failure)
-      const user = await createUser('SANDBOX_BENEFICIARY');
+      const user = await createUser('SANDBOX_BENEFICIARY', slowTransfers);
       const refusal = { path: OPERATION_GET, outcome: 'refusal', status, type, namesOperation: true };
       await setFaults(user, [{ ...refusal, times: 2 }]);
 
@@ -102,7 +106,7 @@ describe('reconcile', () => {
 
   it('the operation refused by the bank (insufficient balance): failed with its type, nothing moved', async () => {
     // prepare
-    const user = await createUser('SANDBOX_BENEFICIARY', { balance: 10 });
+    const user = await createUser('SANDBOX_BENEFICIARY', { balance: 10, ...slowTransfers });
 
     // act
     const started = await startDeposit(user, { amount: 25 });
@@ -120,7 +124,7 @@ describe('reconcile', () => {
     // prepare: the bank accepts the transfer, then its answer is lost
     const user = await createUser('SANDBOX_BENEFICIARY');
     await setFaults(user, [
-      { path: '/v1/payment/transfer/create', outcome: 'error', status: 503, phase: 'after', times: 1 },
+      { path: providerPath('transferCreate'), outcome: 'error', status: 503, phase: 'after', times: 1 },
     ]);
 
     // act

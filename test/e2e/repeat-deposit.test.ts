@@ -5,14 +5,12 @@
  * stack by making every other call fail for the repeat: it is done anyway, with nothing retried.
  */
 import { describe, expect, it } from 'vitest';
-import { depositWhen, otpAnswer, startDeposit } from '../support/deposits.ts';
+import { depositWhen, otpAnswer, providerPath, startDeposit } from '../support/deposits.ts';
 import { createUser, setFaults, stateOf } from '../support/sandbox.ts';
 
-const everyCallButTheTransfer = [
-  '/v1/metadata/accounts/get',
-  '/v1/payment/beneficiaries/get',
-  '/v1/payment/beneficiaries/create',
-].map((path) => ({ outcome: 'error', status: 503, path, times: 100 }));
+const everyCallButTheTransfer = (['metadata', 'beneficiariesGet', 'beneficiariesCreate'] as const).map(
+  (call) => ({ outcome: 'error', status: 503, path: providerPath(call), times: 100 }),
+);
 
 describe('a repeat deposit', () => {
   it('asks the bank for nothing but the transfer (and its outcome)', async () => {

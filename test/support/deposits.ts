@@ -2,12 +2,19 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { DepositsApiError, DepositsClient } from '#shared/deposits-api/client';
+import { dialects, type ProviderCall } from '#shared/provider/interface/dialects';
 import { expectDocumented } from './contract.ts';
 import { appSecret, eventually, type Reply, type TestUser } from './sandbox.ts';
 
 export const depositsUrl = inject('depositsUrl');
 export const schedulerEndpoint = inject('schedulerEndpoint');
 export const webhookUrl = inject('webhookUrl');
+
+/** The dialect the stack's provider client speaks: the `e2e-v2` project runs the deposit files in v2. */
+export const providerDialect = dialects[inject('providerDialect')];
+
+/** Where the stack's provider client makes `call`: the path a fault rule for it names. */
+export const providerPath = (call: ProviderCall): string => providerDialect.paths[call];
 
 /**
  * The typed client a wallet backend uses (`shared/deposits-api/client.ts`), without its retries: a

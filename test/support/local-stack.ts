@@ -5,6 +5,7 @@
  */
 import type { TestProject } from 'vitest/node';
 import { startLocalStack } from '#infra/local/stack';
+import { type DialectName, dialectNames } from '#shared/provider/interface/dialects';
 import { keyedDigests } from '#shared/secrets';
 import { startWebhookReceiver } from './webhook-receiver.ts';
 
@@ -19,6 +20,8 @@ declare module 'vitest' {
     schedulerEndpoint: string;
     webhookUrl: string;
     queueUrls: Record<string, { url: string; dlqUrl: string }>;
+    /** The dialect the stack's provider client speaks: `dapi-v2` in the `e2e-v2` project. */
+    providerDialect: DialectName;
   }
 }
 
@@ -44,6 +47,7 @@ export const testEnv = {
 export const testOwnerDigests = keyedDigests(Buffer.from(testEnv.OWNER_KEY, 'base64'));
 
 export default async function setup(project: TestProject) {
+  const providerDialect: DialectName = project.name === 'e2e-v2' ? 'dapi-v2' : dialectNames[0];
   const webhook = await startWebhookReceiver();
   const stack = await startLocalStack({
     sandboxPort: 0,
@@ -51,7 +55,15 @@ export default async function setup(project: TestProject) {
     operatorPort: 0,
     visibilityTimeoutSeconds: 2,
     sweepIntervalMs: 1_000,
-    env: { ...testEnv, WEBHOOK_URL: `${webhook.url}/hooks`, WEBHOOK_SECRET: webhook.secret },
+    env: {
+      ...testEnv,
+      PROVIDER_DIALECT: providerDialect,
+      // v2 sends no `sync`: the provider holds each call, at most this long (within the client's 1 s),
+      // then answers `initialized`; a bank that takes longer is read back, as at the provider.
+      ...(providerDialect === 'dapi-v2' ? { SANDBOX_HOLD_MS: '700' } : {}),
+      WEBHOOK_URL: `${webhook.url}/hooks`,
+      WEBHOOK_SECRET: webhook.secret,
+    },
   });
   project.provide('sandboxUrl', stack.sandboxUrl);
   project.provide('depositsUrl', stack.depositsUrl);
@@ -62,6 +74,7 @@ export default async function setup(project: TestProject) {
   project.provide('schedulerEndpoint', stack.schedulerEndpoint);
   project.provide('webhookUrl', webhook.url);
   project.provide('queueUrls', stack.queueUrls);
+  project.provide('providerDialect', providerDialect);
   return async () => {
     await stack.stop();
     await webhook.stop();

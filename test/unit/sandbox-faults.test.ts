@@ -6,9 +6,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '#shared/logger';
+import { dapiV2Dialect } from '#shared/provider/interface/dialects';
 import { faultWaitBudgetMs } from '#shared/provider/interface/limits';
 import { FaultRule } from '#shared/sandbox/admin-schemas';
+import { v2CreateBeneficiary } from '#shared/sandbox/dialect-v2/operations';
+import { V2CreateBeneficiaryRequest } from '#shared/sandbox/dialect-v2/requests';
 import { runActionWithFault } from '#shared/sandbox/faults';
+import type { OperationContext } from '#shared/sandbox/operation-spec';
 import { createBeneficiary } from '#shared/sandbox/operations/beneficiaries';
 import { getMetadata } from '#shared/sandbox/operations/metadata';
 import { getOperation } from '#shared/sandbox/operations/operation-get';
@@ -520,6 +524,39 @@ describe('a refusal that names its operation (namesOperation)', () => {
     expect(after.operations.slice(before.operations.length)).toEqual([
       expect.objectContaining({ id: operationID, kind: 'transfer.create', state: 'final', httpStatus: 429 }),
     ]);
+  });
+
+  it("on the v2 dialect's creation path: a new operation named by operationID, failed, none created", async () => {
+    // prepare
+    const V2_BENEFICIARY = dapiV2Dialect.paths.beneficiariesCreate;
+    const world = givenSandbox();
+    const user = await world.createUser('SANDBOX_BENEFICIARY');
+    await world.sandbox.administration.setFaults({
+      appSecret: testAppSecret,
+      connectionID: user.connectionId,
+      faults: [refusal(V2_BENEFICIARY, { status: 409, type: 'BENEFICIARY_ALREADY_EXISTS' })],
+    });
+    const create = (context: OperationContext, body: object) =>
+      v2CreateBeneficiary(context, V2CreateBeneficiaryRequest.parse(body));
+
+    // act
+    const refused = await user.call(create, walletBeneficiary(), { path: V2_BENEFICIARY });
+    const operationID = String(refused.body.operationID);
+    const readBack = await user.call(getOperation, { operationID }, { path: '/v2/operation/get' });
+
+    // assess
+    expect(refused).toEqual({
+      status: 409,
+      body: {
+        operationID: expect.stringMatching(/^op_/),
+        success: false,
+        status: 'failed',
+        type: 'BENEFICIARY_ALREADY_EXISTS',
+        msg: expect.any(String),
+      },
+    });
+    expect(readBack).toEqual({ status: 200, body: { ...refused.body, opInfo: failedInfo(refused.body) } });
+    expect(await world.store.listBeneficiaries(user.connectionId)).toEqual([]);
   });
 
   it('on a beneficiary creation: a new job, failed, none created', async () => {

@@ -142,6 +142,24 @@ describe('sync: true at a bank that takes time', () => {
     expect(connection?.lockUntil).toBe(startedAt + 60_000);
   });
 
+  it('past the longest hold it is set to (SANDBOX_HOLD_MS): initialized when the hold ends', async () => {
+    // prepare: a provider that holds a call 700 ms at most, at a bank that takes 3 s
+    const { clock, createUser } = givenSandbox({ settings: { holdMs: 700 } });
+    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 3 });
+    const startedAt = clock.now();
+
+    // act
+    const answered = await user.call(getMetadata, { sync: true });
+    const tookMs = clock.now() - startedAt;
+    clock.set(startedAt + 3_000);
+    const completed = await user.call(getOperation, { jobID: String(answered.body.jobID) });
+
+    // assess
+    expect(tookMs).toBe(700);
+    expect(answered).toMatchObject({ status: 202, body: { success: true, status: 'initialized' } });
+    expect(completed.body).toMatchObject({ success: true, status: 'done' });
+  });
+
   it('a question: held for the delay, then asked; answerable at once', async () => {
     // prepare
     const { clock, createUser } = givenSandbox();
