@@ -121,15 +121,23 @@ const order = (body: { amount: number; senderID: string }) => ({
 
 export function v2CreateTransfer(context: OperationContext, body: V2TransferRequest) {
   const common = { ...credentials(body), sync: true, ...order(body), ...resuming(body) };
-  if (body.receiverID === undefined) return v2Autoflow(context, body);
+  // Without receiverID: the receiver inline, else the top-level details name it (Java, C#, PHP's README).
+  if (body.receiverID === undefined) return inline(context, body, receiverOf(body) ?? detailsOf(body));
   const details = detailsOf(body);
   const request = { ...common, receiverID: body.receiverID, ...(details ? { beneficiary: details } : {}) };
   return inV2(context, (v2) => createTransfer(v2, request));
 }
 
 export function v2Autoflow(context: OperationContext, body: V2AutoflowRequest) {
-  const beneficiary = receiverOf(body);
-  // The schema requires the receiver under one of its spellings.
+  return inline(context, body, receiverOf(body));
+}
+
+function inline(
+  context: OperationContext,
+  body: V2AutoflowRequest | V2TransferRequest,
+  beneficiary: ReturnType<typeof receiverOf>,
+) {
+  // The schemas require the receiver under one of its forms.
   if (!beneficiary) throw new Error('inline transfer without its receiver');
   const request = { ...credentials(body), sync: true, ...order(body), beneficiary, ...resuming(body) };
   return inV2(context, (v2) => createAutoflowTransfer(v2, request));

@@ -139,8 +139,9 @@ export type V2AutoflowRequest = z.infer<typeof V2AutoflowRequest>;
 
 /**
  * `/v2/payment/transfer/create`: to `receiverID`, with scenario 2's details as top-level `name`,
- * `iban`, `accountNumber` (Go `TransferRequest`); without `receiverID`, the receiver inline (Java and
- * C# build that form on this path).
+ * `iban`, `accountNumber` (Go `TransferRequest`); without `receiverID`, the receiver inline (PHP's
+ * `transferAutoflow` posts that form to this path), or named by those top-level `name` and `iban`
+ * alone (Java's and C#'s `Transfer` with details, PHP's README `transferData`).
  */
 export const V2TransferRequest = z
   .object({
@@ -151,11 +152,35 @@ export const V2TransferRequest = z
     accountNumber: optional(limits.accountNumber),
   })
   .refine(bothSpellings, oneReceiver)
-  .refine((body) => body.receiverID !== undefined || (body.beneficiary ?? body.Beneficiary) !== undefined, {
-    message: 'required: receiverID, or the receiver inline (beneficiary)',
-    path: ['receiverID'],
-  });
+  .refine(
+    (body) =>
+      body.receiverID !== undefined ||
+      (body.beneficiary ?? body.Beneficiary) !== undefined ||
+      (body.name !== '' && body.iban !== ''),
+    {
+      message: 'required: receiverID, or the receiver inline (beneficiary, or top-level name and iban)',
+      path: ['receiverID'],
+    },
+  );
 export type V2TransferRequest = z.infer<typeof V2TransferRequest>;
+
+/**
+ * The balance, on the path both dialects share, as PHP, Java and C# call it: their first call's
+ * `operationID: ""` (all three) and `userInputs: []` (PHP) are absent there too, in either dialect.
+ */
+export function withoutEmptyResume<S extends z.ZodType>(schema: S) {
+  return z.preprocess((body) => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+    const { operationID, userInputs, ...rest } = body as Record<string, unknown>;
+    const emptyId = typeof operationID === 'string' && operationID.trim() === '';
+    const noInputs = Array.isArray(userInputs) && userInputs.length === 0;
+    return {
+      ...rest,
+      ...(operationID === undefined || emptyId ? {} : { operationID }),
+      ...(userInputs === undefined || noInputs ? {} : { userInputs }),
+    };
+  }, schema);
+}
 
 /** The inline receiver as the spec's operations read it (the spec's two-letter country is not checked here). */
 export function inlineOf(receiver: InlineReceiver): InlineBeneficiary {
@@ -172,6 +197,7 @@ export function receiverOf(body: { beneficiary?: InlineReceiver; Beneficiary?: I
 /**
  * Scenario 2's details, as the spec's nested `beneficiary` (only its IBAN is compared with the
  * beneficiary's; the other fields are the registered beneficiary's own). None when no detail is sent.
+ * Without `receiverID`, the receiver itself: no SWIFT code, so a transfer of type `local` (guess).
  */
 export function detailsOf(body: { name: string; iban: string; accountNumber: string }) {
   if (!body.iban) return undefined;
