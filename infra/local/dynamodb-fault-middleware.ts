@@ -100,7 +100,8 @@ function entityOf(item: Named, ownerKey: string): Entity | undefined {
   if (pk.startsWith(keys.beneficiary(ownerKey, '').pk)) return 'claim';
   if (pk === keys.lease(ownerKey).pk) return 'lease';
   if (pk.startsWith(keys.wake(ownerKey, '').pk)) return 'wake';
-  if (pk === keys.bank(ownerKey).pk || pk.startsWith(keys.idempotency(ownerKey, '').pk)) return 'other';
+  if (pk.startsWith(keys.bank(ownerKey, '').pk) || pk.startsWith(keys.idempotency(ownerKey, '').pk))
+    return 'other';
   return undefined;
 }
 

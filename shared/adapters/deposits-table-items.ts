@@ -54,7 +54,7 @@ export const keys = {
     sk: 'BENEFICIARY',
   }),
   lease: (ownerKey: string) => ({ pk: `LEASE#${ownerKey}`, sk: 'LEASE' }),
-  bank: (ownerKey: string) => ({ pk: `BANK#${ownerKey}`, sk: 'BANK' }),
+  bank: (ownerKey: string, readerKey: string) => ({ pk: `BANK#${ownerKey}#${readerKey}`, sk: 'BANK' }),
   wake: (ownerKey: string, walletAccountId: string) => ({
     pk: `WAKE#${ownerKey}#${walletAccountId}`,
     sk: 'WAKE',
@@ -98,7 +98,7 @@ export const entities = {
   },
   bank: {
     name: 'Bank memory',
-    args: ['<owner>'],
+    args: ['<owner>', '<reader>'],
     access:
       'Get (fresh while `until` is ahead); put after each metadata answer; delete after a refusal that contradicts it',
     ttl: `${days(bankTtlAfterUntilSeconds)} after \`until\``,

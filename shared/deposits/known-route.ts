@@ -5,7 +5,8 @@
  * it and ask nothing). Such a deposit (a repeat, most often) starts at the transfer: two steps that
  * call nothing are not run. Anything else starts at resolve-bank as always: a payment source, a bank
  * not remembered, a beneficiary not known yet or still cooling down, and an amount the remembered
- * bank does not move (resolve-bank fails it, with its event).
+ * bank does not move (resolve-bank fails it, with its event). The bank is remembered per connection
+ * and user secret (`MemoryOwner`): another user secret on the same token takes no remembered route.
  */
 import { bankFactsOf, checkBounds } from './bank-facts.ts';
 import { type Deposit, isSource, type WalletAccount } from './model.ts';
@@ -25,7 +26,7 @@ export async function knownRoute(
 ): Promise<Partial<Deposit> | undefined> {
   if (isSource(deposit)) return undefined;
   const [metadata, claim] = await Promise.all([
-    ctx.banks.recall(deposit.ownerKey, now),
+    ctx.banks.recall(deposit, now),
     ctx.claims.get(deposit.ownerKey, deposit.walletAccountId),
   ]);
   if (!metadata || checkBounds(metadata, wallet, deposit.amountMinor)) return undefined;

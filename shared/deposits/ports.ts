@@ -141,15 +141,22 @@ export interface WakeCancels {
 }
 
 /**
+ * Whose bank memory: the connection (its token's key) and its user (its user secret's key) together,
+ * so that a request with another user secret on the same token remembers nothing, and asks the bank
+ * (which refuses a wrong secret at once) instead of starting at the transfer (issue 32).
+ */
+export type MemoryOwner = Pick<Deposit, 'ownerKey' | 'readerKey'>;
+
+/**
  * What a connection's bank said of itself (its metadata), remembered for a while: the next deposit
- * from that connection goes on without asking the bank again.
+ * from that connection and user goes on without asking the bank again.
  */
 export interface BankMemory {
-  /** The metadata remembered for this connection, if it is still fresh at `now`. */
-  recall(ownerKey: string, now: number): Promise<AccountsMetadata | undefined>;
-  remember(ownerKey: string, metadata: AccountsMetadata, until: number): Promise<void>;
+  /** The metadata remembered for this connection and user, if it is still fresh at `now`. */
+  recall(owner: MemoryOwner, now: number): Promise<AccountsMetadata | undefined>;
+  remember(owner: MemoryOwner, metadata: AccountsMetadata, until: number): Promise<void>;
   /** Forgets it: the bank's refusal showed that what it said no longer holds. */
-  forget(ownerKey: string): Promise<void>;
+  forget(owner: MemoryOwner): Promise<void>;
 }
 
 /** Our record of the beneficiary registered per user connection and wallet account. */

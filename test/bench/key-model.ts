@@ -160,7 +160,7 @@ export async function recordDeposits(): Promise<{ first: Write[]; repeat: Write[
   // Each entity's partition by its own key function, its arguments named.
   const lease = () => keys.lease('<owner>').pk;
   const claim = () => keys.beneficiary('<owner>', '<wallet account>').pk;
-  const bank = () => keys.bank('<owner>').pk;
+  const bank = () => keys.bank('<owner>', '<reader>').pk;
   const idempotency = () => keys.idempotency('<owner>', '<key>').pk;
   const claimWrites = { claim, update: claim, markUsed: claim, forget: claim, release: claim };
   counting(w.table.claims, claimWrites, 'table', 'connection', recorded);

@@ -14,6 +14,7 @@ import type {
   DueDeposits,
   IdempotencyRecords,
   ListPosition,
+  MemoryOwner,
   OwnerDeposits,
   SharedWakes,
 } from '#shared/deposits/ports';
@@ -46,6 +47,9 @@ export function newestFirstPage(deposits: Deposit[], limit: number, after?: List
     last: more && last ? { depositId: last.id, createdAt: last.createdAt } : undefined,
   };
 }
+
+/** The key of `bankItems`: the connection and its user, as `BANK#<owner>#<reader>`. */
+export const bankKeyOf = (owner: MemoryOwner) => `${owner.ownerKey}#${owner.readerKey}`;
 
 /** The deposits table's entities, sharing one in-memory state, with DynamoDB's conditions. */
 export class FakeDepositsTable {
@@ -166,15 +170,15 @@ export class FakeDepositsTable {
   };
 
   readonly banks: BankMemory = {
-    recall: async (ownerKey, now) => {
-      const found = this.bankItems.get(ownerKey);
+    recall: async (owner, now) => {
+      const found = this.bankItems.get(bankKeyOf(owner));
       return found && found.until > now ? copy(found.metadata) : undefined;
     },
-    remember: async (ownerKey, metadata, until) => {
-      this.bankItems.set(ownerKey, { metadata: copy(metadata), until });
+    remember: async (owner, metadata, until) => {
+      this.bankItems.set(bankKeyOf(owner), { metadata: copy(metadata), until });
     },
-    forget: async (ownerKey) => {
-      this.bankItems.delete(ownerKey);
+    forget: async (owner) => {
+      this.bankItems.delete(bankKeyOf(owner));
     },
   };
 

@@ -54,6 +54,9 @@ export const ownerSecretKey = Buffer.alloc(32, 'unit-test-owner-key');
 export const ownerDigests = keyedDigests(ownerSecretKey);
 /** The world's connection's key: the keyed digest of its access token. */
 export const ownerKey = ownerDigests.of(credentials.accessToken);
+/** The keyed digest of its user secret, and the key its bank memory is kept under (token and secret). */
+export const readerKey = ownerDigests.of(credentials.userSecret);
+export const bankKey = `${ownerKey}#${readerKey}`;
 
 /** A create request of the world's connection: 25.50 from `acc-1`, key `key-1`, unless overridden. */
 export const startRequest = (overrides: Partial<StartDeposit> = {}): StartDeposit => ({
@@ -289,7 +292,7 @@ export function world() {
     return table.put({
       id,
       ownerKey,
-      readerKey: ownerDigests.of(credentials.userSecret),
+      readerKey,
       idempotencyKey: `key-${sequence}`,
       fingerprint: 'fingerprint',
       status: 'initialized',

@@ -16,6 +16,7 @@ import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import { transfer } from '#shared/deposits/steps/transfer';
 import {
   answers,
+  bankKey,
   banks,
   claimKey,
   metadata,
@@ -108,7 +109,7 @@ describe('an amount the remembered bounds refuse', () => {
     // assess
     expect(w.provider.callsOf('getMetadata')).toHaveLength(2);
     expect(w.table.current(small.id)).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary' });
-    expect(w.table.bankItems.get(ownerKey)?.metadata.transferBounds[0]?.minimum).toBe(5);
+    expect(w.table.bankItems.get(bankKey)?.metadata.transferBounds[0]?.minimum).toBe(5);
   });
 });
 

@@ -5,15 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import type { BeneficiaryClaim } from '#shared/deposits/model';
 import { startDeposit, startSource } from '#shared/deposits/start';
+import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
-import { metadata, ownerKey, startRequest, world } from '../support/deposit-world.ts';
+import { bankKey, metadata, ownerKey, startRequest, world } from '../support/deposit-world.ts';
 
 type World = ReturnType<typeof world>;
 
 /** The connection's bank as resolve-bank remembered it, for an hour from now. */
 function remembered(w: World, overrides: Partial<AccountsMetadata> = {}) {
   const answer = metadata(overrides) as unknown as { response: { accountsMetadata: AccountsMetadata } };
-  w.table.bankItems.set(ownerKey, {
+  w.table.bankItems.set(bankKey, {
     metadata: answer.response.accountsMetadata,
     until: w.clock.now() + 3_600_000,
   });
@@ -124,6 +125,29 @@ describe('a deposit whose way to the transfer is known', () => {
 
     await startSource(request, ctx);
 
+    expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['resolve-bank']);
+  });
+});
+
+describe('the route memory and the user secret (issue 32, defect)', () => {
+  it('another userSecret on the same token never takes the route its bank memory remembers', async () => {
+    // prepare: the connection's first deposit resolves its bank (remembered) and its beneficiary is on record
+    const w = world();
+    const first = await startDeposit(startRequest(), w.contexts.start());
+    w.provider.answer('getMetadata', metadata());
+    await resolveBank(w.table.current(first.view.operationID), w.contexts.resolveBank());
+    onRecord(w);
+
+    // act: the same token, another user secret (a wrong one, or another user's)
+    const ctx = w.contexts.start();
+    const other = await startDeposit(
+      startRequest({ userSecret: 'another-user-secret', idempotencyKey: 'key-2' }),
+      ctx,
+    );
+
+    // assess: it asks the bank (which refuses a wrong secret at once), never starts at the transfer
+    expect(w.table.current(first.view.operationID).step).toBe('ensure-beneficiary');
+    expect(w.table.current(other.view.operationID)).toMatchObject({ step: 'resolve-bank' });
     expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['resolve-bank']);
   });
 });

@@ -1,6 +1,7 @@
 /** The resolve-bank step through the fakes of its ports: metadata, bounds, the path it picks. */
 import { describe, expect, it } from 'vitest';
 import { resolveBank } from '#shared/deposits/steps/resolve-bank';
+import { bankKeyOf } from '../support/deposit-fakes.ts';
 import { answers, credentials, metadata, settings, world } from '../support/deposit-world.ts';
 
 describe('resolve-bank', () => {
@@ -245,7 +246,7 @@ describe("resolve-bank with the connection's bank remembered", () => {
   it("sends the caller's answers to the bank even when the metadata is remembered", async () => {
     const w = world();
     const ctx = w.contexts.resolveBank();
-    w.table.bankItems.set(w.table.current((await w.deposit()).id).ownerKey, {
+    w.table.bankItems.set(bankKeyOf(w.table.current((await w.deposit()).id)), {
       metadata: metadata().response.accountsMetadata,
       until: w.clock.now() + 60_000,
     });

@@ -4,6 +4,7 @@ import { MAX_BUSY_WAITS, SHORT_LEASE_WAITS } from '#shared/deposits/later';
 import type { Deposit } from '#shared/deposits/model';
 import { transfer } from '#shared/deposits/steps/transfer';
 import type { UnknownReason } from '#shared/provider/client';
+import { bankKeyOf } from '../support/deposit-fakes.ts';
 import {
   answers,
   asked,
@@ -450,7 +451,7 @@ describe('transfer: refusals', () => {
       const w = world();
       const ctx = w.contexts.transfer();
       const deposit = await atTransfer(w);
-      w.table.bankItems.set(deposit.ownerKey, {
+      w.table.bankItems.set(bankKeyOf(deposit), {
         metadata: {} as never,
         until: w.clock.now() + 60_000,
       });
@@ -468,12 +469,12 @@ describe('transfer: refusals', () => {
     const w = world();
     const ctx = w.contexts.transfer();
     const deposit = await atTransfer(w);
-    w.table.bankItems.set(deposit.ownerKey, { metadata: {} as never, until: w.clock.now() + 60_000 });
+    w.table.bankItems.set(bankKeyOf(deposit), { metadata: {} as never, until: w.clock.now() + 60_000 });
     w.provider.answer('createTransfer', answers.refusal('INSUFFICIENT_BALANCE'));
 
     await transfer(deposit, ctx);
 
-    expect(w.table.bankItems.has(deposit.ownerKey)).toBe(true);
+    expect(w.table.bankItems.has(bankKeyOf(deposit))).toBe(true);
   });
 
   it('waits for a busy connection with a growing delay, counted apart from retries, then fails PROVIDER_UNAVAILABLE past MAX_BUSY_WAITS', async () => {

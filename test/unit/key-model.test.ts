@@ -21,7 +21,7 @@ describe('the key model at 1,000 deposits a second', () => {
       'table IDEMPOTENCY#<owner>#<key>',
       'table LEASE#<owner>',
       'table BENEFICIARY#<owner>#<wallet',
-      'table BANK#<owner>',
+      'table BANK#<owner>#<reader>',
       'byCheckAt CHECK#<shard>',
       'byStatus initialized#<shard>',
       'byStatus done#<shard>',

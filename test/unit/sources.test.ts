@@ -16,6 +16,7 @@ import { waitCooldown } from '#shared/deposits/steps/wait-cooldown';
 import { giveUp } from '#shared/deposits/transitions';
 import {
   answers,
+  bankKey,
   banks,
   coolingUntil,
   credentials,
@@ -42,7 +43,7 @@ describe('a source runs the deposit steps', () => {
 
     // assess
     expect(w.table.current(src.id)).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary' });
-    expect(w.table.bankItems.get(ownerKey)?.until).toBe(w.clock.now() + settings.sourceBankMemoryMs);
+    expect(w.table.bankItems.get(bankKey)?.until).toBe(w.clock.now() + settings.sourceBankMemoryMs);
   });
 
   it('at the transfer: ready without any provider call, and its caller hears source.ready', async () => {

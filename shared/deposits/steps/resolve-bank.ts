@@ -24,7 +24,7 @@ export type ResolveBankContext = StepContext<'resolve-bank'>;
 
 export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Promise<void> {
   const answer = await answerFor(ctx, deposit, 'metadata');
-  const remembered = answer ? undefined : await ctx.banks.recall(deposit.ownerKey, ctx.clock.now());
+  const remembered = answer ? undefined : await ctx.banks.recall(deposit, ctx.clock.now());
   // What is remembered never refuses the money on its own: an amount (or a currency) it refuses is
   // asked of the bank, whose word decides and is remembered in its place.
   if (remembered && !boundsRefuse(ctx, deposit, remembered))
@@ -59,7 +59,7 @@ export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Pr
   // What a source learns serves the deposits it prepares, for longer than what a deposit learns.
   const memoryMs = isSource(deposit) ? ctx.settings.sourceBankMemoryMs : ctx.settings.bankMemoryMs;
   if (memoryMs > 0) {
-    await ctx.banks.remember(deposit.ownerKey, accountsMetadata, ctx.clock.now() + memoryMs);
+    await ctx.banks.remember(deposit, accountsMetadata, ctx.clock.now() + memoryMs);
   }
   return goOn(ctx, deposit, accountsMetadata, 'bank');
 }

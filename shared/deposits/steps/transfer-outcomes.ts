@@ -157,7 +157,7 @@ export async function afterTransferRefusal(
       break;
     }
   }
-  if (STALE_METADATA.has(refusal.type)) await ctx.banks.forget(deposit.ownerKey);
+  if (STALE_METADATA.has(refusal.type)) await ctx.banks.forget(deposit);
   await fail(ctx, deposit, refusal.type, refusal.msg, cleared);
 }
 
