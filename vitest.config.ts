@@ -45,6 +45,8 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           maxWorkers: E2E_WORKERS,
+          // After the e2e project: two stacks of four files each would slow both past their timeouts.
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -56,7 +58,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 300_000,
           // After the others: esbuild takes every core, which would slow the e2e tests past their timeouts.
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -67,7 +69,7 @@ export default defineConfig({
           include: ['test/bench/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -79,7 +81,7 @@ export default defineConfig({
           testTimeout: 600_000,
           hookTimeout: 120_000,
           // Last: it takes both cores for a minute or two, which would slow the others past their timeouts.
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
       {
@@ -91,7 +93,7 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 180_000,
           // Alone, at the end: a browser and a stack of its own would slow the others past their timeouts.
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 4 },
         },
       },
       {
@@ -103,7 +105,7 @@ export default defineConfig({
           include: ['test/clock/**/*.test.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 4 },
+          sequence: { groupOrder: 5 },
         },
       },
     ],

@@ -20,6 +20,7 @@ import {
   readDeposit,
   startDeposit,
   stepsOf,
+  transferSteps,
 } from '../support/deposits.ts';
 import { ops } from '../support/operator.ts';
 import { createUser, eventually, type Reply, setFaults, type TestUser } from '../support/sandbox.ts';
@@ -172,13 +173,7 @@ describe.concurrent('a step that crashes', () => {
       expect(bank.transfers.map((transfer) => transfer.reference)).toEqual([done.reference]);
       expect(bank.balanceMinor).toBe(cents(user.balance) - cents(25.5));
       expect(await beneficiaries(user)).toHaveLength(1);
-      expect(stepsOf(done)).toEqual([
-        'resolve-bank',
-        'ensure-beneficiary',
-        'transfer',
-        'reconcile',
-        'completed',
-      ]);
+      expect(stepsOf(done)).toEqual(['resolve-bank', 'ensure-beneficiary', ...transferSteps, 'completed']);
       if (point === 'after-state-write') {
         // The state moved on but the next step's message was never sent: only the sweeper moves it,
         // after STALL_AFTER_SECONDS.
@@ -305,13 +300,7 @@ describe.concurrent('duplicate, late and re-ordered messages', () => {
 
     // assess
     expect(done).toMatchObject({ status: 'done', reference: expect.any(String) });
-    expect(stepsOf(done)).toEqual([
-      'resolve-bank',
-      'ensure-beneficiary',
-      'transfer',
-      'reconcile',
-      'completed',
-    ]);
+    expect(stepsOf(done)).toEqual(['resolve-bank', 'ensure-beneficiary', ...transferSteps, 'completed']);
     const bank = await sandboxState(user);
     expect(bank.transfers.map((transfer) => transfer.reference)).toEqual([done.reference]);
     expect(bank.balanceMinor).toBe(cents(user.balance) - cents(18.75));
@@ -375,8 +364,7 @@ describe.concurrent('duplicate, late and re-ordered messages', () => {
       'ensure-beneficiary',
       'wait-cooldown',
       'ensure-beneficiary',
-      'transfer',
-      'reconcile',
+      ...transferSteps,
       'completed',
     ]);
     const resumed = history.find((entry) => entry.step === 'transfer');

@@ -12,7 +12,7 @@ import { depositWhen, providerPath, startDeposit, webhookDeliveries } from '../s
 import { createUser, eventually, setFaults, stateOf } from '../support/sandbox.ts';
 
 const OPERATION_GET = providerPath('operationGet');
-/** A bank that carries a transfer out after the v2 stack's longest hold (700 ms): it is read back. */
+/** A bank that carries a transfer out after the v2 stack's longest hold (500 ms): it is read back. */
 const slowTransfers = { transferDelaySeconds: 1 };
 type Entry = { step: string; status: string; note?: string };
 

@@ -5,7 +5,13 @@
  * stack by making every other call fail for the repeat: it is done anyway, with nothing retried.
  */
 import { describe, expect, it } from 'vitest';
-import { depositWhen, otpAnswer, providerPath, startDeposit } from '../support/deposits.ts';
+import {
+  depositWhen,
+  otpAnswer,
+  providerPath,
+  readsTransferBack,
+  startDeposit,
+} from '../support/deposits.ts';
 import { createUser, setFaults, stateOf } from '../support/sandbox.ts';
 
 const everyCallButTheTransfer = (['metadata', 'beneficiariesGet', 'beneficiariesCreate'] as const).map(
@@ -30,7 +36,9 @@ describe('a repeat deposit', () => {
       // The bank remembered and our record of the beneficiary: no metadata, no list, no creation,
       // and the deposit starts at the transfer.
       ['transfer', 'bank and beneficiary remembered: Sandbox Beneficiary Bank'],
-      ['reconcile', expect.stringMatching(/^transfer submitted as operation op_/)],
+      ...(readsTransferBack
+        ? [['reconcile', expect.stringMatching(/^transfer submitted as operation op_/)]]
+        : []),
       ['completed', undefined],
     ]);
     expect((await stateOf(user)).transfers.map((transfer) => transfer.amount)).toEqual([20, 21]);

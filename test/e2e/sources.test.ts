@@ -13,7 +13,6 @@ import {
   listSources,
   localSchedules,
   otpAnswer,
-  providerDialect,
   providerPath,
   readDeposit,
   sourceWhen,
@@ -166,15 +165,11 @@ describe('a payment source on every sandbox bank', () => {
     const calls = await takeProviderCalls(user);
 
     // assess: one transfer; every other call reads that transfer's operation (in v2, which sends no
-    // `sync`, the bank holds the call until the transfer is carried out: its answer is the outcome)
+    // `sync`, once the provider's hold has ended without the outcome)
     expect(done.status).toBe('done');
     expect(calls[0]).toBe(providerPath('transferCreate'));
-    if (providerDialect.sendsSync) {
-      expect(calls.length).toBeGreaterThan(1);
-      expect(calls.slice(1).every((path) => path === providerPath('operationGet'))).toBe(true);
-    } else {
-      expect(calls).toHaveLength(1);
-    }
+    expect(calls.length).toBeGreaterThan(1);
+    expect(calls.slice(1).every((path) => path === providerPath('operationGet'))).toBe(true);
   }, 90_000);
 
   it('SANDBOX_COOLDOWN (24 hours): cooling down until the next day, and a deposit started then waits for its wake-up', async () => {

@@ -17,6 +17,16 @@ export const providerDialect = dialects[inject('providerDialect')];
 export const providerPath = (call: ProviderCall): string => providerDialect.paths[call];
 
 /**
+ * Whether a transfer at a bank that answers at once is read back: in the spec dialect it is sent with
+ * `sync: false`, and `reconcile` reads its outcome; in v2, which sends no `sync`, the provider holds
+ * it until it is done, and its answer is the outcome (a slower bank is read back in both).
+ */
+export const readsTransferBack = providerDialect.sendsSync;
+
+/** A deposit's steps from its transfer on, at a bank that answers at once, in the stack's dialect. */
+export const transferSteps: string[] = readsTransferBack ? ['transfer', 'reconcile'] : ['transfer'];
+
+/**
  * The typed client a wallet backend uses (`shared/deposits-api/client.ts`), without its retries: a
  * test sees each answer as it came. Every answer is checked against the documented schema.
  */

@@ -58,9 +58,9 @@ export default async function setup(project: TestProject) {
     env: {
       ...testEnv,
       PROVIDER_DIALECT: providerDialect,
-      // v2 sends no `sync`: the provider holds each call, at most this long (within the client's 1 s),
+      // v2 sends no `sync`: the provider holds each call, at most this long (well within the client's 1 s),
       // then answers `initialized`; a bank that takes longer is read back, as at the provider.
-      ...(providerDialect === 'dapi-v2' ? { SANDBOX_HOLD_MS: '700' } : {}),
+      ...(providerDialect === 'dapi-v2' ? { SANDBOX_HOLD_MS: '500' } : {}),
       WEBHOOK_URL: `${webhook.url}/hooks`,
       WEBHOOK_SECRET: webhook.secret,
     },
