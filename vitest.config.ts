@@ -12,6 +12,8 @@ const dialectFiles = [
   'deposit-cancel-states',
   'repeat-deposit',
   'sources',
+  // Its own: that every call a deposit makes in v2 is a v2 call.
+  'deposits-v2',
 ].map((name) => `test/e2e/${name}.test.ts`);
 
 export default defineConfig({
@@ -25,6 +27,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          exclude: ['test/e2e/deposits-v2.test.ts'],
           // One local stack (DynamoDB Local + gateway) for the whole run, shared by every file.
           globalSetup: ['test/support/local-stack.ts'],
           testTimeout: 30_000,
