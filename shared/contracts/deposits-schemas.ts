@@ -1,7 +1,7 @@
 /**
  * The deposits API's requests and answers. It follows the spec's conventions: secrets in the body,
  * bearer token. Every request field is bounded (`inputLimits`), checked before anything is read or
- * stored. The answers are what `depositView` gives; the OpenAPI document and the typed client are
+ * stored, and a request is strict: a field it does not know is refused, named (issue 32). The answers are what `depositView` gives; the OpenAPI document and the typed client are
  * built on both.
  */
 import * as z from 'zod';
@@ -13,7 +13,7 @@ import { boundedText, UserInput, UserInputAnswers } from '#shared/provider/inter
 const id = boundedText(inputLimits.id);
 const secret = boundedText(inputLimits.secret);
 
-export const CreateDepositRequest = z.object({
+export const CreateDepositRequest = z.strictObject({
   appSecret: secret,
   userSecret: secret,
   /** Major units of the wallet account's currency. */
@@ -25,7 +25,7 @@ export const CreateDepositRequest = z.object({
 });
 export type CreateDepositRequest = z.infer<typeof CreateDepositRequest>;
 
-export const GetDepositRequest = z.object({ appSecret: secret, userSecret: secret, operationID: id });
+export const GetDepositRequest = z.strictObject({ appSecret: secret, userSecret: secret, operationID: id });
 export type GetDepositRequest = z.infer<typeof GetDepositRequest>;
 
 export const CancelDepositRequest = GetDepositRequest;
@@ -34,7 +34,7 @@ export type CancelDepositRequest = GetDepositRequest;
 /** How many deposits a list answers at most, and by default. */
 export const LIST_LIMIT = { max: 100, default: 20 };
 
-export const ListDepositsRequest = z.object({
+export const ListDepositsRequest = z.strictObject({
   appSecret: secret,
   userSecret: secret,
   limit: z.number().int().min(1).max(LIST_LIMIT.max).default(LIST_LIMIT.default),
@@ -43,7 +43,7 @@ export const ListDepositsRequest = z.object({
 });
 export type ListDepositsRequest = z.infer<typeof ListDepositsRequest>;
 
-export const CreateSourceRequest = z.object({
+export const CreateSourceRequest = z.strictObject({
   appSecret: secret,
   userSecret: secret,
   walletAccountID: id.optional(),
@@ -52,7 +52,7 @@ export const CreateSourceRequest = z.object({
 });
 export type CreateSourceRequest = z.infer<typeof CreateSourceRequest>;
 
-export const GetSourceRequest = z.object({ appSecret: secret, userSecret: secret, sourceID: id });
+export const GetSourceRequest = z.strictObject({ appSecret: secret, userSecret: secret, sourceID: id });
 export type GetSourceRequest = z.infer<typeof GetSourceRequest>;
 
 export const CancelSourceRequest = GetSourceRequest;

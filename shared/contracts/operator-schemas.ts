@@ -21,7 +21,7 @@ export const StepFilter = z.enum([...new Set([...DepositStep.options, 'reconcile
 export const OPERATOR_LIST_LIMIT = { max: 100, default: 50 };
 
 export const ListRequest = z
-  .object({
+  .strictObject({
     status: StatusBucket,
     step: StepFilter.optional(),
     /** Created at or after this instant. */
@@ -38,10 +38,10 @@ export const ListRequest = z
   });
 export type ListRequest = z.infer<typeof ListRequest>;
 
-export const GetRequest = z.object({ operationID: id });
+export const GetRequest = z.strictObject({ operationID: id });
 
 export const ResolveRequest = z
-  .object({
+  .strictObject({
     operationID: id,
     outcome: z.enum(['done', 'failed']),
     /** The transfer's reference at the bank: required when the money moved. */
@@ -54,11 +54,11 @@ export const ResolveRequest = z
   });
 export type ResolveRequest = z.infer<typeof ResolveRequest>;
 
-export const CancelRequest = z.object({ operationID: id, reason });
+export const CancelRequest = z.strictObject({ operationID: id, reason });
 
-export const RedriveRequest = z.object({ operationID: id });
+export const RedriveRequest = z.strictObject({ operationID: id });
 
-export const QueuesRequest = z.object({});
+export const QueuesRequest = z.strictObject({});
 
 // ---------------------------------------------------------------------------------------------
 // Answers

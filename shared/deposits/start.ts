@@ -56,7 +56,9 @@ export async function startDeposit(request: StartDeposit, ctx: StartContext) {
     amountMinor = toMinorUnits(request.amount, wallet.currency);
   } catch (error) {
     if (error instanceof AmountError)
-      throw new DepositError('BAD_REQUEST', 'Invalid JSON request', [`amount: ${error.message}`]);
+      throw new DepositError('BAD_REQUEST', `Invalid request: amount: ${error.message}`, [
+        `amount: ${error.message}`,
+      ]);
     throw error;
   }
   if (amountMinor > wallet.maxDepositMinor) {

@@ -9,11 +9,19 @@ import { EnvelopeError } from '#shared/provider/interface/errors';
 export const depositErrorAnswers = {
   BAD_REQUEST: {
     status: 400,
-    when: 'A body that is not JSON, a field missing or ill-typed, an amount with more decimals than its currency has',
+    when: 'A body that is not JSON, a field missing, ill-typed or unknown (each named in `details`, and `msg` says what is wrong), an amount with more decimals than its currency has',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    when: 'A body not sent as `Content-Type: application/json` (a form, `text/plain`, none): refused before it is read',
   },
   UNAUTHORIZED: {
     status: 401,
-    when: "No provider token (`Authorization`, or `X-Provider-Authorization` behind the API's own authorizer); on the operator API, no operator identity",
+    when: "No provider token where one is needed (a create), or one not in the form `Bearer <accessToken>` (`Authorization`, or `X-Provider-Authorization` behind the API's own authorizer); on the operator API, no operator identity",
+  },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    when: 'A route called with another method than its own (the `Allow` header names it)',
   },
   DEPOSIT_NOT_FOUND: {
     status: 404,

@@ -16,7 +16,7 @@ import {
   type HttpEvent,
   type HttpResult,
   json,
-  parseBody,
+  parseApiBody,
 } from '#shared/middleware/http';
 
 export interface OperatorRouteInput<T> {
@@ -47,7 +47,7 @@ export function operatorRoute<S extends z.ZodType>(
       .handler(async (event) => {
         const who = operatorOf(event);
         if (!who) throw new DepositError('UNAUTHORIZED', 'Operator identity required');
-        const body = parseBody(event, schema);
+        const body = parseApiBody(event, schema);
         const { status, body: answer } = answerOf(await action({ body, who }));
         return json(status, answer);
       })

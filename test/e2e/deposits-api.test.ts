@@ -265,15 +265,15 @@ describe('deposits API: requests it refuses', () => {
     expect(corrected.status).toBe(202);
   });
 
-  it('answers unknown routes with a NOT_FOUND envelope, and /health with 200', async () => {
+  it('answers unknown routes with a NOT_FOUND envelope, a wrong method with 405, and /health with 200', async () => {
     const unknownPath = await rawCall('POST', '/v1/deposits/refund', { body: {} });
     const wrongMethod = await rawCall('GET', '/v1/deposits/create');
     const health = await rawCall('GET', '/health');
 
     expect(unknownPath.status).toBe(404);
     expect(unknownPath.body).toEqual(failed('NOT_FOUND'));
-    expect(wrongMethod.status).toBe(404);
-    expect(wrongMethod.body).toEqual(failed('NOT_FOUND'));
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.body).toEqual(failed('METHOD_NOT_ALLOWED'));
     expect(health.status).toBe(200);
     expect(health.body).toEqual({ status: 'ok' });
   });

@@ -11,6 +11,7 @@ import { DepositError, depositErrorTypes } from '#shared/deposits/errors';
 import { depositErrorAnswers, envelopeOf, operatorErrorAnswers } from '#shared/middleware/api-errors';
 import { depositRoute } from '#shared/middleware/deposit-route';
 import type { HttpEvent } from '#shared/middleware/http';
+import { unmatched } from '#shared/middleware/not-found';
 import { OperatorError, operatorErrorTypes } from '#shared/operator/errors';
 
 const taken: string[] = [];
@@ -19,14 +20,14 @@ const route = depositRoute(z.object({}), async ({ accessToken }) => {
   return {};
 });
 
-function event(headers: Record<string, string>, authorizer?: unknown): HttpEvent {
+function event(headers: Record<string, string>, authorizer?: unknown, body = '{}'): HttpEvent {
   return {
     version: '2.0',
     rawPath: '/v1/deposits/get',
-    headers,
+    headers: { 'content-type': 'application/json', ...headers },
     requestContext: { requestId: 'r-1', http: { method: 'POST', path: '/v1/deposits/get' }, authorizer },
     isBase64Encoded: false,
-    body: '{}',
+    body,
   } as unknown as HttpEvent;
 }
 
@@ -80,5 +81,97 @@ describe('the refusals of the domains, over HTTP', () => {
       'SOURCE_NOT_FOUND',
     ]);
     expect(envelopeOf(new Error('anything else'))).toBeUndefined();
+  });
+});
+
+describe('errors at the door (issue 32)', () => {
+  const strict = depositRoute(z.strictObject({ amount: z.number() }), async () => ({}));
+  const answer = async (e: HttpEvent) => {
+    const result = await strict(e, { awsRequestId: 'l-1' } as Context);
+    return { status: result.statusCode, body: JSON.parse(String(result.body)), headers: result.headers };
+  };
+  const user = { authorization: 'Bearer user-token' };
+
+  it.each([
+    ['text/plain', { 'content-type': 'text/plain' }],
+    ['a form', { 'content-type': 'application/x-www-form-urlencoded' }],
+    ['no Content-Type', { 'content-type': '' }],
+  ])('refuses a body sent as %s: 415 UNSUPPORTED_MEDIA_TYPE, saying what to send', async (_name, headers) => {
+    const reply = await answer(event({ ...user, ...headers }, undefined, '{"amount":1}'));
+
+    expect(reply.status).toBe(415);
+    expect(reply.body).toMatchObject({ success: false, status: 'failed', type: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(reply.body.msg).toContain('Content-Type: application/json');
+  });
+
+  it('takes application/json with a charset', async () => {
+    const reply = await answer(
+      event({ ...user, 'content-type': 'application/json; charset=utf-8' }, undefined, '{"amount":1}'),
+    );
+
+    expect(reply.status).toBe(200);
+  });
+
+  it('refuses an unknown field, naming it in msg and details', async () => {
+    const reply = await answer(event(user, undefined, '{"amount":1,"currency":"AED"}'));
+
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({
+      type: 'BAD_REQUEST',
+      msg: 'Invalid request: currency: unknown field, not part of this request',
+      details: ['currency: unknown field, not part of this request'],
+    });
+  });
+
+  it("says what is wrong in msg, not the spec's fixed text", async () => {
+    const illTyped = await answer(event(user, undefined, '{"amount":"1"}'));
+    const notJson = await answer(event(user, undefined, '{"amount":'));
+
+    expect(illTyped.body.msg).toMatch(/^Invalid request: amount: /);
+    expect(illTyped.body.msg).not.toBe('Invalid JSON request');
+    expect(notJson.body).toMatchObject({ type: 'BAD_REQUEST', msg: 'The body is not valid JSON' });
+  });
+
+  it.each([
+    ['without Bearer', 'user-token', "the 'Bearer ' before the token is missing"],
+    ['with another scheme', 'Basic dXNlcjpwYXNz', 'its scheme is Basic, not Bearer'],
+  ])('refuses a token %s with a hint: 401', async (_name, authorization, hint) => {
+    const reply = await answer(event({ authorization }, undefined, '{"amount":1}'));
+
+    expect(reply.status).toBe(401);
+    expect(reply.body).toMatchObject({ type: 'UNAUTHORIZED' });
+    expect(reply.body.msg).toBe(`Authorization must be 'Bearer <accessToken>': ${hint}`);
+  });
+});
+
+describe('a route that matched nothing (issue 32)', () => {
+  const routes = [
+    { method: 'POST', path: '/v1/deposits/get' },
+    { method: 'GET', path: '/health' },
+  ];
+
+  it('answers a known path with another method 405, naming the method it takes in msg and Allow', () => {
+    const refusal = unmatched(routes, 'GET', '/v1/deposits/get');
+
+    expect(refusal).toMatchObject({
+      type: 'METHOD_NOT_ALLOWED',
+      status: 405,
+      message: 'GET /v1/deposits/get: this route takes POST, not GET',
+      headers: { allow: 'POST' },
+    });
+  });
+
+  it.each([
+    ['a trailing slash', '/v1/deposits/get/', 'without the trailing slash'],
+    ['other letters', '/v1/Deposits/Get', 'in these letters'],
+  ])('answers a path with %s 404, naming the route it likely meant', (_name, path, how) => {
+    const refusal = unmatched(routes, 'POST', path);
+
+    expect(refusal).toMatchObject({ type: 'NOT_FOUND', status: 404 });
+    expect(refusal.message).toBe(`No route for POST ${path}: did you mean POST /v1/deposits/get (${how})?`);
+  });
+
+  it('answers anything else 404 naming what was asked', () => {
+    expect(unmatched(routes, 'POST', '/v1/refunds').message).toBe('No route for POST /v1/refunds');
   });
 });

@@ -205,7 +205,7 @@ describe('the operator route', () => {
     ({
       version: '2.0',
       rawPath: '/v1/ops/deposits/get',
-      headers: {},
+      headers: { 'content-type': 'application/json' },
       requestContext: {
         requestId: 'r-1',
         http: { method: 'POST', path: '/v1/ops/deposits/get' },
