@@ -7,11 +7,11 @@
  * answer on a field of another type (a fraction in an `int`, a string in a `float64`); the schemas
  * also require every field it reads on the answer that carries it, so nothing it reads is left unfilled.
  */
-import { expect } from 'vitest';
 import * as z from 'zod';
 import { appSecret, post, type Reply } from './sandbox.ts';
+import { BeneficiaryStatus, Currency, decoded, int, type SdkLogin, sandboxLogin } from './sdk-common.ts';
 
-const int = z.number().int();
+export { decoded };
 
 /** `response.UserInput`: `id`, `query`, `answer` strings, `index` int. */
 const UserInput = z.object({ id: z.string(), query: z.string(), answer: z.string(), index: int });
@@ -25,8 +25,6 @@ const Base = z.object({
   type: z.string().optional(),
   msg: z.string().optional(),
 });
-
-const Currency = z.object({ code: z.string(), name: z.string() });
 
 export const GoTypes = {
   ExchangeTokenResponse: z.object({
@@ -59,13 +57,7 @@ export const GoTypes = {
       z.object({
         iban: z.string(),
         accountNumber: z.string(),
-        status: z.enum([
-          'approved',
-          'rejected',
-          'cancelled',
-          'waiting_for_confirmation',
-          'modified_for_pending_approval',
-        ]),
+        status: BeneficiaryStatus,
         type: z.string(),
         id: z.string().min(1),
         name: z.string(),
@@ -90,13 +82,6 @@ export const GoTypes = {
   Asked: Base.extend({ status: z.literal('user_input_required'), userInputs: z.array(UserInput).min(1) }),
 } as const;
 
-/** Decodes an answer as Go would: the schema's error names the field Go would fail on or leave empty. */
-export function decoded<S extends z.ZodType>(schema: S, reply: Reply): z.infer<S> {
-  const result = schema.safeParse(reply.body);
-  expect(result.error?.issues ?? [], JSON.stringify(reply.body).slice(0, 1500)).toEqual([]);
-  return result.data as z.infer<S>;
-}
-
 /** Go's `omitempty`: empty strings, zero numbers and empty arrays left out (one level down too). */
 function omitEmpty(body: Record<string, unknown>): Record<string, unknown> {
   const kept = Object.entries(body).filter(
@@ -107,28 +92,17 @@ function omitEmpty(body: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** A user as the Go SDK holds it (`dapi.App` + its `userSecret` and token). */
-export interface GoUser {
-  connectionID: string;
-  accessCode: string;
-  userSecret: string;
-  accountID: string;
+export interface GoUser extends SdkLogin {
   accessToken: string;
 }
 
 /** A fresh sandbox user, its access code exchanged at `/v2/auth/ExchangeToken` as Go's `ExchangeToken`. */
 export async function goUser(bankId: string): Promise<GoUser & { exchanged: Reply }> {
-  const created = await post('/sandbox/users', { appSecret, bankId });
-  const { connectionID, accessCode, userSecret, accounts } = created.body;
+  const login = await sandboxLogin(bankId);
   // Go `request.ExchangeTokenRequest`: three strings, always sent; no Authorization header.
+  const { accessCode, connectionID } = login;
   const exchanged = await post('/v2/auth/ExchangeToken', { appSecret, accessCode, connectionID });
-  return {
-    connectionID,
-    accessCode,
-    userSecret,
-    accountID: accounts[0].id,
-    accessToken: exchanged.body.accessToken,
-    exchanged,
-  };
+  return { ...login, accessToken: exchanged.body.accessToken, exchanged };
 }
 
 /**
