@@ -16,6 +16,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Console } from 'node:console';
 import { Logger, type LogItem } from '@aws-lambda-powertools/logger';
+import type { LogLevel } from '@aws-lambda-powertools/logger/types';
 
 /** The keys every line carries that a reader at a terminal does not need. */
 const noise = new Set([
@@ -68,9 +69,16 @@ class ProcessLogger extends Logger {
 const processLogger = new ProcessLogger();
 const invocation = new AsyncLocalStorage<Logger>();
 
-/** Runs one invocation with a logger of its own, of `serviceName` (the local stack's handlers). */
-export function withOwnLogger<T>(serviceName: string, work: () => T): T {
-  return invocation.run(processLogger.createChild({ serviceName }), work);
+/**
+ * Runs one invocation with a logger of its own, of `serviceName` (the local stack's handlers); at
+ * `logLevel` when given (the local operator API's, quieter unless its audit lines are asked for).
+ */
+export function withOwnLogger<T>(
+  serviceName: string,
+  work: () => T,
+  options: { logLevel?: LogLevel } = {},
+): T {
+  return invocation.run(processLogger.createChild({ serviceName, ...options }), work);
 }
 
 /** The invocation's own logger where it has one (`withOwnLogger`), else the process's. */

@@ -15,7 +15,7 @@ export const variableRows: readonly VariableRow[] = [
     variables: ['PORT', 'SANDBOX_PORT', 'HOST'],
     default: '`3000`, `3001`, `127.0.0.1`',
     meaning:
-      'Where `npm start` serves the deposits API and the sandbox; a `HOST` beyond loopback is warned about at start (the stack has test credentials and no real authentication), and each gateway answers only its own address in `Host` ("Run it")',
+      'Where `npm start` serves the deposits API and the sandbox; a `HOST` beyond loopback is warned about at start (the stack has test credentials and no real authentication), and each gateway answers only its own address in `Host` ("Run it"). `npm run demo` finds the stack by the same variables',
   },
   {
     variables: ['OPERATOR_PORT', 'OPERATOR_TOKEN'],
@@ -105,7 +105,13 @@ export const variableRows: readonly VariableRow[] = [
     variables: ['WEBHOOK_URL', 'WEBHOOK_SECRET'],
     default: 'unset',
     meaning:
-      'Where deposit events go (`https://`, or `http://` to this machine only, like `PROVIDER_BASE_URL`), and the Standard Webhooks signing secret',
+      'Where deposit events go (`https://`, or `http://` to this machine only, like `PROVIDER_BASE_URL`), and the Standard Webhooks signing secret; at `npm start`, a `WEBHOOK_URL` without a secret is signed with the local one `npm run listen` verifies with',
+  },
+  {
+    variables: ['LISTEN_PORT'],
+    default: '`3003`',
+    meaning:
+      "Where `npm run listen` receives the local stack's webhooks and prints each event, verified (give `npm start` `WEBHOOK_URL=http://127.0.0.1:3003`)",
   },
   {
     variables: ['WEBHOOK_TIMEOUT_MS', 'WEBHOOK_RETRY_BASE_SECONDS'],
@@ -217,6 +223,13 @@ export const variableRows: readonly VariableRow[] = [
   {
     variables: ['POWERTOOLS_LOG_LEVEL'],
     default: '`INFO`',
-    meaning: 'Log level of the structured (Powertools) logs',
+    meaning:
+      'Log level of the structured (Powertools) logs; at `INFO`, `npm start` also says each API request (route, status, time, request id) and each step a deposit takes',
+  },
+  {
+    variables: ['LOG_AUDIT'],
+    default: 'unset',
+    meaning:
+      "`1` at `npm start`: the operator API's calls are said too (their request lines and the audit lines of those that succeeded), which the console makes every 2 s; a refused or failed call is said either way",
   },
 ];

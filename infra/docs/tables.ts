@@ -105,6 +105,8 @@ export const outsideSchemas = [
   'OPERATOR_TOKEN',
   'POWERTOOLS_LOG_LEVEL',
   'LOG_FORMAT',
+  'LISTEN_PORT',
+  'LOG_AUDIT',
 ];
 
 function variableTable(): string {

@@ -5,13 +5,17 @@
  * password when the bank wants one. `npm run demo -- --source BANK_ID` first prepares a payment
  * source (bank, beneficiary, cool-down, counted down), then makes a deposit that goes straight to the
  * transfer. `--skip-cooldown` moves the local stack's clock past a cool-down instead of waiting it
- * out (SANDBOX_COOLDOWN's day included). It uses the stack `npm start` runs if one answers on
- * DEPOSITS_URL / SANDBOX_URL, and otherwise starts its own.
+ * out (SANDBOX_COOLDOWN's day included). It finds the stack `npm start` runs by the same variables:
+ * PORT and SANDBOX_PORT (3000 and 3001), on HOST, or DEPOSITS_URL and SANDBOX_URL whole; it says
+ * which stack it uses, refuses one where something else answers, and when nothing answers starts its
+ * own (on free ports, stopped at the end).
  */
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { contracts } from '#shared/contracts/contracts';
 import { DepositsClient } from '#shared/deposits-api/client';
+import { reachableHost } from './host-guard.ts';
 
 const withSource = process.argv.includes('--source');
 const skipCooldown = process.argv.includes('--skip-cooldown');
@@ -29,11 +33,19 @@ const steps: Record<string, string> = {
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const clock = () => new Date().toISOString().slice(11, 19);
 
-async function answering(url: string): Promise<boolean> {
+/**
+ * What answers at `url`: this service's local API (the contract it serves names it), something else,
+ * or nothing.
+ */
+async function whatAnswers(url: string, api: 'deposits' | 'sandbox'): Promise<'ours' | 'other' | 'nothing'> {
   try {
-    return (await fetch(`${url}/health`, { signal: AbortSignal.timeout(500) })).ok;
+    const answer = await fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(2_000) });
+    const document = (await answer.json().catch(() => undefined)) as
+      | { info?: { title?: unknown } }
+      | undefined;
+    return answer.ok && document?.info?.title === contracts[api]?.title ? 'ours' : 'other';
   } catch {
-    return false;
+    return 'nothing';
   }
 }
 
@@ -54,11 +66,39 @@ async function stackNow(): Promise<number> {
   return Date.parse(((await answer.json()) as { now: string }).now);
 }
 
-let depositsUrl = process.env.DEPOSITS_URL ?? 'http://127.0.0.1:3000';
-let sandboxUrl = process.env.SANDBOX_URL ?? 'http://127.0.0.1:3001';
+const host = reachableHost(process.env.HOST || '127.0.0.1');
+const depositsFrom = process.env.DEPOSITS_URL ? 'DEPOSITS_URL' : 'PORT';
+const sandboxFrom = process.env.SANDBOX_URL ? 'SANDBOX_URL' : 'SANDBOX_PORT';
+let depositsUrl = process.env.DEPOSITS_URL || `http://${host}:${process.env.PORT || 3000}`;
+let sandboxUrl = process.env.SANDBOX_URL || `http://${host}:${process.env.SANDBOX_PORT || 3001}`;
 let stop = async () => {};
-if (!(await answering(depositsUrl)) || !(await answering(sandboxUrl))) {
-  say('No local stack answers; starting one for this demo (a few seconds)...');
+const found = {
+  deposits: await whatAnswers(depositsUrl, 'deposits'),
+  sandbox: await whatAnswers(sandboxUrl, 'sandbox'),
+};
+if (found.deposits === 'ours' && found.sandbox === 'ours') {
+  say(
+    `Using the local stack at ${depositsUrl} (deposits API, ${depositsFrom}) and ${sandboxUrl} (sandbox, ${sandboxFrom}).`,
+  );
+} else if (found.deposits !== 'nothing' || found.sandbox !== 'nothing') {
+  const seen = (url: string, from: string, what: string, state: string) =>
+    state === 'ours'
+      ? `  ${url} (${from}): the ${what}`
+      : `  ${url} (${from}): ${state === 'other' ? `something that is not the ${what}` : 'nothing answers'}`;
+  process.stderr.write(
+    [
+      'The demo needs the deposits API and the sandbox of one local stack, and found:',
+      seen(depositsUrl, depositsFrom, 'deposits API', found.deposits),
+      seen(sandboxUrl, sandboxFrom, 'sandbox', found.sandbox),
+      'Set PORT and SANDBOX_PORT to the ports npm start printed (as you started it), or free these ports and the demo starts its own stack.',
+      '',
+    ].join('\n'),
+  );
+  process.exit(2);
+} else {
+  say(
+    `No local stack answers at ${depositsUrl} (${depositsFrom}) and ${sandboxUrl} (${sandboxFrom}); starting one for this demo (a few seconds)...`,
+  );
   const { startLocalStack } = await import('./stack.ts');
   const stack = await startLocalStack({
     sandboxPort: 0,
@@ -69,6 +109,9 @@ if (!(await answering(depositsUrl)) || !(await answering(sandboxUrl))) {
   depositsUrl = stack.depositsUrl;
   sandboxUrl = stack.sandboxUrl;
   stop = stack.stop;
+  say(
+    `Using its own local stack at ${depositsUrl} (deposits API) and ${sandboxUrl} (sandbox), stopped when the demo ends.`,
+  );
 }
 
 try {

@@ -17,6 +17,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { ApiSpec } from '#infra/topology';
 import { contracts } from '#shared/contracts/contracts';
 import { withOwnLogger } from '#shared/logger';
+import { operatorLogLevel, type RequestDone, sayRequest } from './activity.ts';
 import { serveContract } from './docs.ts';
 import { hostAllowed, reachableHost } from './host-guard.ts';
 import { lambdaContext } from './lambda-context.ts';
@@ -79,6 +80,11 @@ export interface GatewayOptions {
   requireToken?: { token: string; identity: string };
   /** Public files served before the routes and before the token (the operator console's page). */
   page?: (method: string, path: string, response: ServerResponse) => Promise<boolean>;
+  /**
+   * Its calls are audited (the operator API's): their request lines, and the handlers' audit lines of
+   * the calls that succeeded, are said only with LOG_AUDIT=1 (`activity.ts`).
+   */
+  audited?: boolean;
 }
 
 /** The same token, compared in constant time (digests, so the lengths never show). */
@@ -110,12 +116,28 @@ export async function startGateway(
   // A request without Host reaches the guard (Node would refuse it with a bare 400 of its own).
   const server = createServer({ requireHostHeader: false }, (request, response) => {
     const requestId = randomUUID();
-    serve(request, response, requestId).catch((error: unknown) => {
-      writeEnvelope(response, 500, 'INTERNAL_ERROR', `Local gateway error: ${String(error)}`, requestId);
-    });
+    const done: RequestDone = {
+      method: request.method ?? 'GET',
+      path: new URL(request.url ?? '/', 'http://local').pathname,
+      status: 0,
+      requestId,
+      startedAt: performance.now(),
+    };
+    serve(request, response, done)
+      .catch((error: unknown) => {
+        writeEnvelope(response, 500, 'INTERNAL_ERROR', `Local gateway error: ${String(error)}`, requestId);
+      })
+      .finally(() => {
+        // One line per request answered; the contract's pages and the console's files are not requests of the API.
+        done.status = response.statusCode;
+        if (!served.has(response)) sayRequest(api.name, done, { audited: options.audited === true });
+      });
   });
+  /** The answers that were files (the reference page, the console's page): no request line. */
+  const served = new WeakSet<ServerResponse>();
 
-  async function serve(request: IncomingMessage, response: ServerResponse, requestId: string) {
+  async function serve(request: IncomingMessage, response: ServerResponse, done: RequestDone) {
+    const { requestId } = done;
     if (!hostAllowed(request.headers.host, listening)) {
       const own = `${reachableHost(host)}:${listening.port}`;
       writeEnvelope(
@@ -140,9 +162,14 @@ export async function startGateway(
     const url = new URL(request.url ?? '/', 'http://local');
     const method = request.method ?? 'GET';
     const contract = contracts[api.name];
-    if (contract && (await serveContract(contract, method, url.pathname, request.headers.host, response)))
+    if (contract && (await serveContract(contract, method, url.pathname, request.headers.host, response))) {
+      served.add(response);
       return;
-    if (options.page && (await options.page(method, url.pathname, response))) return;
+    }
+    if (options.page && (await options.page(method, url.pathname, response))) {
+      served.add(response);
+      return;
+    }
     const access = options.requireToken;
     if (access) {
       const sent = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization?.trim() ?? '')?.[1];
@@ -165,6 +192,7 @@ export async function startGateway(
       return;
     }
     const route = routes.get(`${method} ${url.pathname}`) ?? fallback;
+    done.unrouted = route === fallback;
     const event = toEvent(
       request,
       url,
@@ -175,8 +203,10 @@ export async function startGateway(
     );
     // Its own logger (handlers share this process): the service its stack names in AWS.
     const service = api.name === 'sandbox' ? 'sandbox' : 'deposits';
-    const result = await withOwnLogger(service, () =>
-      route.handler(event, lambdaContext(`${api.name}-${route.name}`)),
+    const result = await withOwnLogger(
+      service,
+      () => route.handler(event, lambdaContext(`${api.name}-${route.name}`)),
+      quieter(options.audited),
     );
     response.writeHead(result.statusCode ?? 200, {
       'content-type': 'application/json',
@@ -204,6 +234,12 @@ export async function startGateway(
         server.close(() => done());
       }),
   };
+}
+
+/** An audited API's handlers log at WARN unless its audit lines are asked for (LOG_AUDIT=1). */
+function quieter(audited: boolean | undefined) {
+  const logLevel = audited ? operatorLogLevel() : undefined;
+  return logLevel ? { logLevel } : {};
 }
 
 function toEvent(

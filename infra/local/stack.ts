@@ -28,6 +28,7 @@ import {
 } from '#infra/topology';
 import { withOwnLogger } from '#shared/logger';
 import { serveConsole } from '../console/serve.ts';
+import { transitionsSayer } from './activity.ts';
 import { installLocalClock } from './clock.ts';
 import { localControls } from './controls.ts';
 import { installCrashPoints } from './crash-wrappers.ts';
@@ -178,6 +179,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const operator = await startGateway(operatorApi, host, options.operatorPort ?? 3002, new Map(), {
       requireToken: { token: operatorToken, identity: 'local-operator' },
       page: serveConsole,
+      // The console calls it every 2 s: its request and audit lines only with LOG_AUDIT=1.
+      audited: true,
     });
     stops.push(() => operator.close());
     // Each queue's pollers at the start and while it is empty; they grow with its messages up to its
@@ -210,6 +213,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       filterAttribute: outbox.eventAttribute,
       batchSize: outbox.batchSize,
       retryAttempts: outbox.retryAttempts,
+      // One line per step a deposit takes, whoever wrote it (`activity.ts`).
+      observe: transitionsSayer(),
     });
     stops.push(() => stream.stop());
 

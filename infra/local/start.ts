@@ -3,12 +3,16 @@
  * starts; a port already in use ends it with one line naming the variable to set, and nothing left
  * running (the ports are checked before DynamoDB Local starts, and a failed start stops what it began).
  * A HOST beyond loopback is warned about first: the stack has test credentials and no real
- * authentication.
+ * authentication. It says where the webhook events go (WEBHOOK_URL, signed with WEBHOOK_SECRET or,
+ * without one, the local secret `npm run listen` verifies with), or that none is set and how to see
+ * them. Then, at INFO, one line per API request and per step a deposit takes (`activity.ts`).
  */
 import { sandboxBanks } from '#shared/sandbox/catalog';
+import { auditShown } from './activity.ts';
 import { PortInUseError } from './gateway.ts';
 import { exposureWarning } from './host-guard.ts';
 import { type LocalStack, startLocalStack } from './stack.ts';
+import { localWebhook } from './webhook-listener.ts';
 
 /** The environment variable that sets each API's port. */
 const portVariables: Record<string, string> = {
@@ -18,6 +22,10 @@ const portVariables: Record<string, string> = {
 };
 
 const host = process.env.HOST || '127.0.0.1';
+// A webhook without a secret of its own is signed with the one `npm run listen` verifies with by default.
+const webhookUrl = process.env.WEBHOOK_URL || undefined;
+if (!webhookUrl) delete process.env.WEBHOOK_URL;
+else if (!process.env.WEBHOOK_SECRET) process.env.WEBHOOK_SECRET = localWebhook.secret;
 const warning = exposureWarning(host);
 if (warning) process.stderr.write(`\n${warning}\n\n`);
 
@@ -44,6 +52,17 @@ try {
 }
 const appSecret = process.env.SANDBOX_APP_SECRET ?? 'sandbox-local-app-secret';
 const url = stack.sandboxUrl;
+const listenUrl = `http://127.0.0.1:${localWebhook.port}`;
+const webhooks = webhookUrl
+  ? `deposit events go to ${webhookUrl} (WEBHOOK_URL), signed with ${process.env.WEBHOOK_SECRET === localWebhook.secret ? "the local secret (npm run listen's)" : 'WEBHOOK_SECRET'}`
+  : `none: WEBHOOK_URL is not set, so no events are sent. To watch them arrive, run
+                     npm run listen in another terminal, then WEBHOOK_URL=${listenUrl} npm start`;
+/** The demo finds this stack by the same variables (`demo.ts`): named when not the defaults. */
+const portOf = (address: string) => new URL(address).port;
+const demoEnv = [
+  portOf(stack.depositsUrl) === '3000' ? '' : `PORT=${portOf(stack.depositsUrl)} `,
+  portOf(url) === '3001' ? '' : `SANDBOX_PORT=${portOf(url)} `,
+].join('');
 
 process.stdout.write(`
 Bank Data and Payments Service: local stack is up
@@ -61,6 +80,9 @@ Bank Data and Payments Service: local stack is up
   DynamoDB Local     ${stack.dynamodbEndpoint} (in memory)
   SQS (fauxqs)       ${stack.sqsEndpoint}
   EventBridge Scheduler (local)  ${stack.schedulerEndpoint}
+  Webhooks           ${webhooks}
+  Logs               one line per API request and per step a deposit takes (POWERTOOLS_LOG_LEVEL=WARN
+                     for fewer); the operator API's calls ${auditShown() ? 'too (LOG_AUDIT)' : 'with LOG_AUDIT=1'}
 
   Create a test user and exchange its access code for a token:
     curl -s -X POST ${url}/sandbox/users -H 'content-type: application/json' \\
@@ -68,7 +90,7 @@ Bank Data and Payments Service: local stack is up
     curl -s -X POST ${url}/v1/auth/ExchangeToken -H 'content-type: application/json' \\
       -d '{"appSecret":"${appSecret}","connectionID":"<connectionID>","accessCode":"<accessCode>"}'
 
-  Watch a deposit go through every step:  npm run demo
+  Watch a deposit go through every step:  ${demoEnv}npm run demo
 
 Press Ctrl-C to stop.
 `);

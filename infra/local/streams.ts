@@ -36,6 +36,8 @@ export interface StreamPollerOptions {
   batchSize: number;
   retryAttempts: number;
   intervalMs?: number;
+  /** Shown every record new to the poller, whatever its image holds, before the filter and the handler. */
+  observe?: (records: StreamRecord[]) => void;
 }
 
 interface Shard {
@@ -98,6 +100,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
     const Records = (page.Records ?? []).filter(
       (record) => !shard.last || (record.dynamodb?.SequenceNumber ?? '') > shard.last,
     );
+    options.observe?.(Records);
     const batch = Records.filter((record) => record.dynamodb?.NewImage?.[options.filterAttribute]);
     const failedAt = batch.length ? await deliver(batch) : undefined;
     if (failedAt === undefined) {

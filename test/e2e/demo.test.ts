@@ -1,5 +1,6 @@
 /** `npm run demo`, run as a newcomer would, against the test stack, answering the OTP on stdin. */
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -9,10 +10,10 @@ import { sandboxUrl } from '../support/sandbox.ts';
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../..');
 
-function demo(args: string | string[], input: string) {
+function demo(args: string | string[], input: string, env: Record<string, string> = {}) {
   const child = run('npx', ['tsx', 'infra/local/demo.ts', ...[args].flat()], {
     cwd: root,
-    env: { ...process.env, DEPOSITS_URL: depositsUrl, SANDBOX_URL: sandboxUrl },
+    env: { ...process.env, DEPOSITS_URL: depositsUrl, SANDBOX_URL: sandboxUrl, ...env },
     timeout: 60_000,
   });
   child.child.stdin?.end(input);
@@ -49,5 +50,60 @@ describe('npm run demo', () => {
     expect(stdout).toContain('wait-cooldown');
     expect(stdout).toMatch(/cool-down: \d+ s left/);
     expect(stdout).toContain('Done.');
+  });
+
+  it('finds the stack by PORT and SANDBOX_PORT, as npm start takes them, and says which it uses', async () => {
+    // prepare: the test stack's ports, as a developer who started npm start on them would give them
+    const ports = { PORT: new URL(depositsUrl).port, SANDBOX_PORT: new URL(sandboxUrl).port };
+
+    // act
+    const { stdout } = await demo('SANDBOX_BENEFICIARY', '', {
+      DEPOSITS_URL: '',
+      SANDBOX_URL: '',
+      HOST: '',
+      ...ports,
+    });
+
+    // assess
+    expect(stdout.split('\n')[0]).toBe(
+      `Using the local stack at ${depositsUrl} (deposits API, PORT) and ${sandboxUrl} (sandbox, SANDBOX_PORT).`,
+    );
+    expect(stdout).not.toContain('starting one');
+    expect(stdout).toMatch(/Done\. Transfer reference TRF\w+/);
+  });
+
+  it('refuses a port where something else answers, naming it, and starts no stack of its own', async () => {
+    // prepare: another program on the deposits port, answering anything with 200
+    const other = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"status":"ok"}');
+    });
+    await new Promise<void>((listening) => other.listen(0, '127.0.0.1', listening));
+    const address = other.address();
+    const port = typeof address === 'object' && address ? String(address.port) : '';
+    try {
+      // act
+      const failed = await demo('SANDBOX_BENEFICIARY', '', {
+        DEPOSITS_URL: '',
+        SANDBOX_URL: '',
+        HOST: '',
+        PORT: port,
+        SANDBOX_PORT: new URL(sandboxUrl).port,
+      }).then(
+        () => undefined,
+        (error: { code?: number; stdout?: string; stderr?: string }) => error,
+      );
+
+      // assess
+      expect(failed?.code).toBe(2);
+      expect(failed?.stderr).toContain(
+        `http://127.0.0.1:${port} (PORT): something that is not the deposits API`,
+      );
+      expect(failed?.stderr).toContain(`${sandboxUrl} (SANDBOX_PORT): the sandbox`);
+      expect(failed?.stderr).toContain('Set PORT and SANDBOX_PORT to the ports npm start printed');
+      expect(failed?.stdout).not.toContain('starting one');
+    } finally {
+      await new Promise<void>((closed) => other.close(() => closed()));
+    }
   });
 });

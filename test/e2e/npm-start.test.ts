@@ -122,7 +122,8 @@ describe('npm start with a port already in use', () => {
 
 /**
  * `npm start` (its script, through tsx) on free ports with `env` over this process's: `up` is its
- * standard output once it is ready (45 s at most), `stderr()` what it has written there so far.
+ * standard output once it is ready (45 s at most), `stderr()` what it has written there so far,
+ * `waitFor` a match in its standard output as soon as it is printed.
  */
 function startNpmStart(env: Record<string, string>) {
   const child = spawn(resolve(projectRoot, 'node_modules/.bin/tsx'), ['infra/local/start.ts'], {
@@ -135,19 +136,31 @@ function startNpmStart(env: Record<string, string>) {
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const up = new Promise<string>((done, failed) => {
-    let text = '';
-    const timer = setTimeout(() => failed(new Error(`npm start did not come up:\n${text}${stderr}`)), 45_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      if (text.includes('Press Ctrl-C to stop.')) {
-        clearTimeout(timer);
-        done(text);
-      }
-    });
+  let text = '';
+  const checks = new Set<() => void>();
+  child.stdout.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    for (const check of checks) check();
   });
+  const waitFor = (pattern: RegExp, withinMs: number) =>
+    new Promise<string>((done, failed) => {
+      const check = () => {
+        const match = pattern.exec(text)?.[0];
+        if (match === undefined) return;
+        checks.delete(check);
+        clearTimeout(timer);
+        done(match);
+      };
+      const timer = setTimeout(() => {
+        checks.delete(check);
+        failed(new Error(`npm start never printed ${pattern}:\n${text}${stderr}`));
+      }, withinMs);
+      checks.add(check);
+      check();
+    });
   return {
-    up,
+    up: waitFor(/[\s\S]*Press Ctrl-C to stop\./, 45_000),
+    waitFor,
     stderr: () => stderr,
     async stop() {
       child.kill('SIGTERM');
@@ -157,9 +170,15 @@ function startNpmStart(env: Record<string, string>) {
 }
 
 describe('npm start when the stack is up', () => {
-  it("prints each API's contract and reference page, which answer, and the operator's token and console link", async () => {
-    // prepare
-    const started = startNpmStart({ OPERATOR_TOKEN: '', HOST: '' });
+  it("prints each API's contract and reference page, which answer, the operator's token and console link, and that no webhook is set", async () => {
+    // prepare: the operator API's calls said (LOG_AUDIT), no webhook
+    const started = startNpmStart({
+      OPERATOR_TOKEN: '',
+      HOST: '',
+      WEBHOOK_URL: '',
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+      LOG_AUDIT: '1',
+    });
     try {
       // act
       const stdout = await started.up;
@@ -187,6 +206,15 @@ describe('npm start when the stack is up', () => {
         ).status;
       expect(await queuesWith(token ?? '')).toBe(200);
       expect(await queuesWith('not-the-token')).toBe(401);
+      // Asked for, the operator API's calls are said: its request lines and its audit line.
+      await started.waitFor(/INFO operator POST \/v1\/ops\/queues 200 \d+ ms requestId=/, 10_000);
+      await started.waitFor(/INFO operator POST \/v1\/ops\/queues 401 \d+ ms requestId=/, 10_000);
+      await started.waitFor(/INFO [^\n]*operator request [^\n]*path=\/v1\/ops\/queues status=200/, 10_000);
+      // No webhook: said, with how to see the events.
+      expect(stdout).toContain('Webhooks           none: WEBHOOK_URL is not set, so no events are sent');
+      expect(stdout).toMatch(
+        /npm run listen in another terminal, then WEBHOOK_URL=http:\/\/127\.0\.0\.1:3003 npm start/,
+      );
       expect((await fetch(`${operatorUrl}/`)).status).toBe(200);
       // On loopback (the default) there is nothing to warn about.
       expect(started.stderr()).not.toContain('HOST=');
