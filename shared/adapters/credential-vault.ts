@@ -1,32 +1,45 @@
 /**
- * Credentials at rest: envelope encryption with a data key cached per function instance.
+ * Secrets at rest (the user's provider credentials, the caller's answers to the bank's questions):
+ * envelope encryption with a data key cached per function instance.
  *
  * A data key comes from KMS (`GenerateDataKey` on `CREDENTIALS_KEY_ARN`; on the local stack, one
- * wrapped by `LOCAL_ENCRYPTION_KEY`) and seals many deposits' credentials: at most
- * `dataKeyUses` seals, for at most `dataKeyMaxAgeMs`. An instance that opens keeps the data keys it
- * unwrapped for as long, so a step opens credentials without a KMS request, but for the first
- * deposit of each data key it meets. What the AWS Encryption SDK gave, kept:
- *   - each sealing is bound to its deposit: its own key, derived from the data key by HKDF-SHA512
- *     with a fresh 32-byte salt and the deposit id, and the deposit id in the AES-256-GCM additional
- *     data; opened under another deposit's id it fails;
+ * wrapped by `LOCAL_ENCRYPTION_KEY`) and seals many deposits' secrets: at most `dataKeyUses`
+ * sealings, for at most `dataKeyMaxAgeMs`. An instance that opens keeps the data keys it unwrapped
+ * no longer, so a step opens without a KMS request but for the first deposit of each data key it
+ * meets. What the AWS Encryption SDK gave, kept:
+ *   - each sealing is bound to its deposit and its purpose: its own key, derived from the data key
+ *     by HKDF-SHA512 with a fresh 32-byte salt, the purpose and the deposit id, which are in the
+ *     AES-256-GCM additional data too; opened under another deposit's id, or as the other purpose
+ *     (answers as credentials), it fails;
  *   - key commitment: the derivation also gives a commitment that the sealed text carries and the
  *     opener checks, so no sealed text opens under two keys;
+ *   - only a whole 16-byte tag: a body shorter than it is refused before any key is asked, and GCM
+ *     is told the tag's length (it would take a 4-byte one);
  *   - the data key is unwrapped by KMS only with this vault's encryption context
  *     (`credentialsKeyContext`), which the key's policy requires.
- * The sealed form: `v1.<wrapped data key>.<salt>.<iv>.<commitment>.<ciphertext and tag>`, each part
+ * Each data key is known by a short id of its wrapped form (`dataKeyOf`, no secret in it): the
+ * sealed credentials' item records it and the vault tells each key it makes or unwraps
+ * (`onDataKey`, logged), so that an incident on one key, or one instance, is scoped to its items.
+ *
+ * The sealed form: `v2.<wrapped data key>.<salt>.<iv>.<commitment>.<ciphertext and tag>`, each part
  * base64url. Nothing in it is secret without the key; no secret goes into a message.
  *
  * Forms: every sealed text names its form by the marker before its first `.`; the opener reads by
- * it. New sealings take the current form (`v1`). Deposits in flight at a deploy hold what the release
- * before sealed, so the one form before is read too, for one release: the AWS Encryption SDK's
- * message of the vault before issue 22, which has no marker (base64 holds no `.`;
- * `encryption-sdk-message.ts`). Any other marker is refused as a form this release does not read,
- * before any key is asked. The next change of form makes `v1` the previous one and drops the SDK's
- * reader (docs/deploying.md, "Redeploying: the sealed form").
+ * it. New sealings take the current form (`v2`). Deposits in flight at a deploy hold what the release
+ * before sealed, so the one form before is read too, for one release: `v1`, the same but for the
+ * purpose, which it did not bind (it opens as either). Any other marker is refused as a form this
+ * release does not read, before any key is asked. The next change of form makes `v2` the previous
+ * one and drops `v1`'s reader (docs/deploying.md, "Redeploying: the sealed form").
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { CredentialOpener, CredentialSealer } from '#shared/deposits/ports';
-import { type EncryptedDataKey, openEncryptionSdkMessage } from './encryption-sdk-message.ts';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
+import type { CredentialOpener, CredentialSealer, SealPurpose } from '#shared/deposits/ports';
 
 /** The encryption context of every data key: the credentials key's policy requires it. */
 export const credentialsKeyContext = { purpose: 'deposit-credentials' } as const;
@@ -37,36 +50,55 @@ export interface DataKeys {
   generate(): Promise<{ plaintext: Uint8Array; wrapped: Uint8Array }>;
   /** The data key a wrapped one stands for. */
   unwrap(wrapped: Uint8Array): Promise<Uint8Array>;
-  /**
-   * The data key of a text sealed the previous way (the Encryption SDK's message): the one of `keys`
-   * this key wrapped, opened with the message's encryption `context`. Goes with that form.
-   */
-  unwrapPrevious(
-    keys: readonly EncryptedDataKey[],
-    context: Readonly<Record<string, string>>,
-  ): Promise<Uint8Array>;
 }
 
-/** How long and how much one data key serves, at most. */
-export const dataKeyUses = 10_000;
-export const dataKeyMaxAgeMs = 5 * 60_000;
+/** How long and how much one data key serves, at most: sealing, and held to open. */
+export const dataKeyUses = 1_000;
+export const dataKeyMaxAgeMs = 60_000;
 /** Unwrapped data keys an instance keeps at most (the least recently used go first). */
 const openedKeysKept = 64;
+/** GCM's whole tag: no shorter one is taken. */
+const tagBytes = 16;
 
+/** How each form read binds a sealing: its key's HKDF info and its additional data. */
+const forms = {
+  v2: {
+    info: (purpose: SealPurpose, depositId: string) => `v2 ${purpose} ${depositId}`,
+    aad: (purpose: SealPurpose, wrapped: string, depositId: string) =>
+      `v2.${purpose}.${wrapped}.${depositId}`,
+  },
+  // The form before (issue 22 to 32): credentials and answers alike, the purpose not bound.
+  v1: {
+    info: (_purpose: SealPurpose, depositId: string) => `v1 credentials ${depositId}`,
+    aad: (_purpose: SealPurpose, wrapped: string, depositId: string) => `v1.${wrapped}.${depositId}`,
+  },
+} as const;
+type Form = keyof typeof forms;
 /** The form new sealings take, named by the marker that leads the text. */
-const format = 'v1';
+const current: Form = 'v2';
+
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 const unb64 = (text: string) => Buffer.from(text, 'base64url');
 
-/** The deposit's own key and the commitment to it, from the data key, the salt and the deposit id. */
-function derive(dataKey: Uint8Array, salt: Uint8Array, depositId: string) {
-  const bytes = Buffer.from(hkdfSync('sha512', dataKey, salt, `v1 credentials ${depositId}`, 64));
+/** The id a data key is known by: 12 bytes of the SHA-256 of its wrapped form, base64url. */
+const idOfWrapped = (wrapped: string) =>
+  b64(createHash('sha256').update(unb64(wrapped)).digest().subarray(0, 12));
+
+/** The id of the data key a sealed text was sealed with (in a form that names one), else undefined. */
+export function dataKeyOf(sealed: string): string | undefined {
+  const [marker, wrapped] = sealed.split('.');
+  return marker !== undefined && marker in forms && wrapped ? idOfWrapped(wrapped) : undefined;
+}
+
+/** The deposit's own key and the commitment to it, from the data key, the salt and what it binds. */
+function derive(dataKey: Uint8Array, salt: Uint8Array, info: string) {
+  const bytes = Buffer.from(hkdfSync('sha512', dataKey, salt, info, 64));
   return { key: bytes.subarray(0, 32), commitment: bytes.subarray(32) };
 }
 
 /**
- * The form a sealed text names: the marker before its first `.`, or none (the previous form, whose
- * base64 holds no `.`). Only a marker of the shape `v<n>` is named back in an error.
+ * The form a sealed text names: the marker before its first `.`, or none. Only a marker of the
+ * shape `v<n>` is named back in an error.
  */
 function markerOf(sealed: string): string | undefined {
   const dot = sealed.indexOf('.');
@@ -78,6 +110,8 @@ function unknownForm(marker: string): Error {
   return new Error(`sealed credentials are in ${named}, which this release does not read`);
 }
 
+const notAForm = () => new Error('sealed credentials are not in a form this vault reads');
+
 interface HeldKey {
   plaintext: Uint8Array;
   wrapped: string;
@@ -85,58 +119,73 @@ interface HeldKey {
   uses: number;
 }
 
+export interface VaultOptions {
+  /** The time (epoch ms) a data key's age is counted in. */
+  now?: () => number;
+  /** Sealings per data key (`dataKeyUses`). */
+  usesPerKey?: number;
+  /** Told of each data key made (to seal) or unwrapped (to open), by its id: for the log. */
+  onDataKey?: (dataKey: string, how: 'made' | 'unwrapped') => void;
+}
+
 export class CredentialVault implements CredentialSealer, CredentialOpener {
   private sealing: Promise<HeldKey> | undefined;
   private readonly opened = new Map<string, { key: Promise<Uint8Array>; since: number }>();
+  private readonly now: () => number;
+  private readonly usesPerKey: number;
 
   constructor(
     private readonly dataKeys: DataKeys,
-    private readonly now: () => number = Date.now,
-    private readonly usesPerKey = dataKeyUses,
-  ) {}
+    private readonly options: VaultOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.usesPerKey = options.usesPerKey ?? dataKeyUses;
+  }
 
-  async seal(depositId: string, secret: unknown): Promise<string> {
+  async seal(purpose: SealPurpose, depositId: string, secret: unknown): Promise<string> {
     const held = await this.sealingKey();
     const salt = randomBytes(32);
     const iv = randomBytes(12);
-    const { key, commitment } = derive(held.plaintext, salt, depositId);
-    const cipher = createCipheriv('aes-256-gcm', key, iv);
-    cipher.setAAD(Buffer.from(`v1.${held.wrapped}.${depositId}`));
+    const form = forms[current];
+    const { key, commitment } = derive(held.plaintext, salt, form.info(purpose, depositId));
+    const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: tagBytes });
+    cipher.setAAD(Buffer.from(form.aad(purpose, held.wrapped, depositId)));
     const body = Buffer.concat([
       cipher.update(JSON.stringify(secret), 'utf8'),
       cipher.final(),
       cipher.getAuthTag(),
     ]);
-    return [format, held.wrapped, b64(salt), b64(iv), b64(commitment), b64(body)].join('.');
+    return [current, held.wrapped, b64(salt), b64(iv), b64(commitment), b64(body)].join('.');
   }
 
   /** Opens what this release seals and what the one before sealed; refuses any other form. */
-  async open<T>(depositId: string, sealed: string): Promise<T> {
+  async open<T>(purpose: SealPurpose, depositId: string, sealed: string): Promise<T> {
     const marker = markerOf(sealed);
-    if (marker === format) return JSON.parse((await this.openV1(depositId, sealed)).toString('utf8')) as T;
-    if (marker !== undefined) throw unknownForm(marker);
-    const plaintext = await openEncryptionSdkMessage(sealed, depositId, (keys, context) =>
-      this.dataKeys.unwrapPrevious(keys, context),
-    );
+    if (marker === undefined) throw notAForm();
+    if (!(marker in forms)) throw unknownForm(marker);
+    const plaintext = await this.openForm(marker as Form, purpose, depositId, sealed);
     return JSON.parse(plaintext.toString('utf8')) as T;
   }
 
-  /** The current form: `v1.<wrapped data key>.<salt>.<iv>.<commitment>.<ciphertext and tag>`. */
-  private async openV1(depositId: string, sealed: string): Promise<Buffer> {
+  /** `<form>.<wrapped data key>.<salt>.<iv>.<commitment>.<ciphertext and tag>`. */
+  private async openForm(form: Form, purpose: SealPurpose, depositId: string, sealed: string) {
     const [, wrapped, salt, iv, commitment, body, ...rest] = sealed.split('.');
-    if (!wrapped || !salt || !iv || !commitment || !body || rest.length > 0) {
-      throw new Error('sealed credentials are not in a form this vault reads');
-    }
-    const derived = derive(await this.openingKey(wrapped), unb64(salt), depositId);
+    if (!wrapped || !salt || !iv || !commitment || !body || rest.length > 0) throw notAForm();
+    const text = unb64(body);
+    const nonce = unb64(iv);
+    if (text.length < tagBytes)
+      throw new Error('sealed credentials refused: the body is shorter than its tag');
+    if (nonce.length !== 12) throw notAForm();
+    const binding = forms[form];
+    const derived = derive(await this.openingKey(wrapped), unb64(salt), binding.info(purpose, depositId));
     const claimed = unb64(commitment);
     if (claimed.length !== derived.commitment.length || !timingSafeEqual(claimed, derived.commitment)) {
-      throw new Error('sealed credentials belong to another deposit, or to another key');
+      throw new Error('sealed credentials belong to another deposit, another purpose, or another key');
     }
-    const text = unb64(body);
-    const decipher = createDecipheriv('aes-256-gcm', derived.key, unb64(iv));
-    decipher.setAAD(Buffer.from(`v1.${wrapped}.${depositId}`));
-    decipher.setAuthTag(text.subarray(text.length - 16));
-    return Buffer.concat([decipher.update(text.subarray(0, text.length - 16)), decipher.final()]);
+    const decipher = createDecipheriv('aes-256-gcm', derived.key, nonce, { authTagLength: tagBytes });
+    decipher.setAAD(Buffer.from(binding.aad(purpose, wrapped, depositId)));
+    decipher.setAuthTag(text.subarray(text.length - tagBytes));
+    return Buffer.concat([decipher.update(text.subarray(0, text.length - tagBytes)), decipher.final()]);
   }
 
   /** The data key new sealings use: the held one while it has uses and age left, else a new one. */
@@ -158,7 +207,8 @@ export class CredentialVault implements CredentialSealer, CredentialOpener {
   private async newSealingKey(): Promise<HeldKey> {
     const { plaintext, wrapped } = await this.dataKeys.generate();
     const held = { plaintext, wrapped: b64(wrapped), since: this.now(), uses: 0 };
-    this.remember(held.wrapped, Promise.resolve(plaintext));
+    this.options.onDataKey?.(idOfWrapped(held.wrapped), 'made');
+    this.remember(held.wrapped, Promise.resolve(plaintext), held.since);
     return held;
   }
 
@@ -172,14 +222,17 @@ export class CredentialVault implements CredentialSealer, CredentialOpener {
     }
     const key = this.dataKeys.unwrap(unb64(wrapped));
     // A failed unwrap is not kept: the next open asks again.
-    key.catch(() => this.opened.delete(wrapped));
-    this.remember(wrapped, key);
+    key.then(
+      () => this.options.onDataKey?.(idOfWrapped(wrapped), 'unwrapped'),
+      () => this.opened.delete(wrapped),
+    );
+    this.remember(wrapped, key, this.now());
     return key;
   }
 
-  private remember(wrapped: string, key: Promise<Uint8Array>) {
+  private remember(wrapped: string, key: Promise<Uint8Array>, since: number) {
     this.opened.delete(wrapped);
-    this.opened.set(wrapped, { key, since: this.now() });
+    this.opened.set(wrapped, { key, since });
     while (this.opened.size > openedKeysKept) {
       const oldest = this.opened.keys().next().value;
       if (oldest === undefined) break;

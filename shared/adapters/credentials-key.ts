@@ -2,20 +2,11 @@
  * The credentials key: where the vault's data keys come from. In AWS, the KMS key
  * `CREDENTIALS_KEY_ARN` (`GenerateDataKey` to seal, `Decrypt` to open, each with the vault's
  * encryption context); on the local stack, `LOCAL_ENCRYPTION_KEY` wraps them with AES-256-GCM.
- *
- * The previous sealed form's data keys (`unwrapPrevious`, for one release): each message of the
- * AWS Encryption SDK names the keyring that wrapped its data key, the SDK's KMS keyring (`aws-kms`,
- * the key's ARN; Decrypt with the message's context `{ depositId }`) or its raw AES keyring over the
- * local key (`bank-data-and-payments` / `local-credentials-key`; AES-256-GCM with the serialised
- * context as additional data). Each key here opens only what it wrapped, as the SDK's keyrings did.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { DecryptCommand, GenerateDataKeyCommand } from '@aws-sdk/client-kms';
 import { kmsClient } from './clients.ts';
 import { credentialsKeyContext, type DataKeys } from './credential-vault.ts';
-import { type EncryptedDataKey, serializeContext } from './encryption-sdk-message.ts';
-
-const noKeyOfOurs = () => new Error('sealed credentials hold no data key this key wrapped');
 
 export class KmsDataKeys implements DataKeys {
   constructor(private readonly keyArn: string) {}
@@ -43,29 +34,7 @@ export class KmsDataKeys implements DataKeys {
     if (!answer.Plaintext) throw new Error('KMS gave no data key');
     return answer.Plaintext;
   }
-
-  async unwrapPrevious(keys: readonly EncryptedDataKey[], context: Readonly<Record<string, string>>) {
-    const own = keys.find(
-      (key) => key.providerId === 'aws-kms' && key.providerInfo.toString('utf8') === this.keyArn,
-    );
-    if (!own) throw noKeyOfOurs();
-    const answer = await kmsClient().send(
-      new DecryptCommand({
-        KeyId: this.keyArn,
-        CiphertextBlob: own.encrypted,
-        EncryptionContext: { ...context },
-      }),
-    );
-    if (!answer.Plaintext) throw new Error('KMS gave no data key');
-    return answer.Plaintext;
-  }
 }
-
-/** How the Encryption SDK's raw AES keyring named the local key: its name, tag and IV lengths. */
-const localKeyring = {
-  namespace: 'bank-data-and-payments',
-  info: Buffer.concat([Buffer.from('local-credentials-key'), Buffer.from([0, 0, 0, 128, 0, 0, 0, 12])]),
-};
 
 /** The local stack's stand-in for KMS: data keys wrapped by a 32-byte key of its own. */
 export class LocalDataKeys implements DataKeys {
@@ -87,26 +56,12 @@ export class LocalDataKeys implements DataKeys {
 
   async unwrap(wrapped: Uint8Array) {
     const bytes = Buffer.from(wrapped);
-    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, 12));
+    // The IV, the 32-byte data key and a whole tag, or nothing to unwrap.
+    if (bytes.length !== 12 + 32 + 16) throw new Error('not a data key this key wrapped');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, 12), { authTagLength: 16 });
     decipher.setAAD(Buffer.from(credentialsKeyContext.purpose));
     decipher.setAuthTag(bytes.subarray(bytes.length - 16));
     return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]);
-  }
-
-  async unwrapPrevious(keys: readonly EncryptedDataKey[], context: Readonly<Record<string, string>>) {
-    const { namespace, info } = localKeyring;
-    const own = keys.find(
-      (key) =>
-        key.providerId === namespace &&
-        key.providerInfo.length === info.length + 12 &&
-        key.providerInfo.subarray(0, info.length).equals(info),
-    );
-    if (!own || own.encrypted.length < 16) throw noKeyOfOurs();
-    const decipher = createDecipheriv('aes-256-gcm', this.key, own.providerInfo.subarray(info.length));
-    decipher.setAAD(serializeContext(context));
-    decipher.setAuthTag(own.encrypted.subarray(own.encrypted.length - 16));
-    const encrypted = own.encrypted.subarray(0, own.encrypted.length - 16);
-    return Buffer.concat([decipher.update(encrypted), decipher.final()]);
   }
 }
 

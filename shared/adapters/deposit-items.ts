@@ -56,25 +56,15 @@ async function transact(
  * credentials live in an item of their own in the deposit's partition: a reader that opens them
  * (`withCredentials`, the steps that call the provider) reads both in one Query; any other reads the
  * deposit alone, without them. The write that ends a deposit deletes them in the same transaction.
- *
- * For one release, the previous storage too: a deposit created before issue 22 holds its credentials
- * on its own item (`sealedCredentials`, no `SEALED` item). Read, they are held by id (and given only
- * to a reader that opens them); every write of the deposit in flight puts them back on its item, as
- * the previous release did, and the write that ends it drops them. So a deploy loses none of them.
  */
 export class DepositItems implements DepositRecords {
-  /** Credentials stored the previous way, on their deposit's item, as last read: by deposit id. */
-  private readonly onTheirItem = new Map<string, string>();
-
   constructor(
     private readonly table: Table,
     private readonly options: { withCredentials?: boolean } = {},
   ) {}
 
   async get(depositId: string): Promise<Deposit | undefined> {
-    if (!this.options.withCredentials) {
-      return this.heldOnItem(depositId, await getItem<Deposit>(this.table, keys.deposit(depositId)));
-    }
+    if (!this.options.withCredentials) return getItem<Deposit>(this.table, keys.deposit(depositId));
     const { pk } = keys.deposit(depositId);
     const { Items = [] } = await this.table.client.send(
       new QueryCommand({
@@ -84,20 +74,15 @@ export class DepositItems implements DepositRecords {
         ConsistentRead: true,
       }),
     );
-    const item = Items.find((candidate) => candidate.sk === keys.deposit(depositId).sk);
-    const deposit = this.heldOnItem(depositId, fromItem<Deposit>(item));
-    const sealed =
-      Items.find((candidate) => candidate.sk === keys.sealed(depositId).sk)?.sealedCredentials ??
-      this.onTheirItem.get(depositId);
+    const deposit = fromItem<Deposit>(Items.find((candidate) => candidate.sk === keys.deposit(depositId).sk));
+    const sealed = Items.find((candidate) => candidate.sk === keys.sealed(depositId).sk)?.sealedCredentials;
     return deposit && typeof sealed === 'string' ? { ...deposit, sealedCredentials: sealed } : deposit;
   }
 
   async save(deposit: Deposit, expectedVersion: number): Promise<boolean> {
-    // Credentials stored the previous way stay on the item while the deposit runs.
-    const kept = isFinal(deposit) ? undefined : this.onTheirItem.get(deposit.id);
     const put = {
       TableName: this.table.tableName,
-      Item: { ...depositItem(deposit), ...(kept === undefined ? {} : { sealedCredentials: kept }) },
+      Item: depositItem(deposit),
       ConditionExpression: 'version = :expected',
       ExpressionAttributeValues: { ':expected': expectedVersion },
     };
@@ -108,19 +93,7 @@ export class DepositItems implements DepositRecords {
       [{ Put: put }, { Delete: { TableName: this.table.tableName, Key: keys.sealed(deposit.id) } }],
       `ending deposit ${deposit.id}`,
     );
-    if (ended === 'written') this.onTheirItem.delete(deposit.id);
     return ended === 'written';
-  }
-
-  /** The deposit read, without credentials stored on its own item: those are held by its id. */
-  private heldOnItem(depositId: string, deposit: Deposit | undefined): Deposit | undefined {
-    const { sealedCredentials, ...rest } = deposit ?? { sealedCredentials: undefined };
-    if (!deposit || sealedCredentials === undefined) {
-      this.onTheirItem.delete(depositId);
-      return deposit;
-    }
-    this.onTheirItem.set(depositId, sealedCredentials);
-    return rest as Deposit;
   }
 }
 

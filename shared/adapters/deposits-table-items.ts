@@ -7,6 +7,8 @@
  * Index `byCheckAt`: `checkShard` (CHECK#0..31, present only while a deposit is in flight) and `checkAt`.
  * Index `byOwner`: `listedBy` (the owner's key, or `SOURCE#<owner>` for a source; on deposit items
  * only) and `createdAt`.
+ * Index `byBackend`: `backendListedBy` (the creating backend's key, or `SOURCE#<backend>` for a
+ * source; on deposit items with a backend only) and `createdAt`, projecting `status`.
  * Index `byStatus`: `opsBucket` (the deposit's status bucket in its shard, `done#7`, on deposit items
  * only) and `createdAt`,
  * projecting `step`: the operator's list.
@@ -15,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deposit } from '#shared/deposits/model';
 import { statusBucket } from '#shared/operator/model';
+import { dataKeyOf } from './credential-vault.ts';
 
 /**
  * The shards of the sweeper's index (`byCheckAt`) and of the operator's (`byStatus`): every write of
@@ -28,6 +31,13 @@ export const STATUS_SHARDS = 32;
 export const MAX_CONFLICT_RETRIES = 5;
 export const idempotencyTtlSeconds = 30 * 86_400;
 const depositTtlAfterEndSeconds = 400 * 86_400;
+/**
+ * Sealed credentials expire a week after their deposit's create: a backstop to their deletion by the
+ * write that ends the deposit, well beyond the two days the longest deposit takes with the defaults
+ * (a day's cool-down, some five hours of reads of a transfer's outcome, the questions and retries;
+ * docs/deploying.md). A deposit still running then fails at its next step, its credentials gone.
+ */
+export const sealedTtlSeconds = 7 * 86_400;
 /** A lease means nothing past its `until`: its item is tidied away a day later. */
 export const leaseTtlAfterUntilSeconds = 86_400;
 /**
@@ -73,8 +83,8 @@ export const entities = {
     name: 'Sealed credentials',
     args: ['<id>'],
     access:
-      "Put with the new deposit (its create's transaction); read with the deposit in one Query of its partition by the steps that open credentials; deleted in the transaction of the write that ends the deposit. In no index, and the outbox's stream filter leaves it out (it has no event)",
-    ttl: 'none: it goes with the write that ends its deposit',
+      "Put with the new deposit (its create's transaction), naming the data key that sealed it (`dataKey`); read with the deposit in one Query of its partition by the steps that open credentials; deleted in the transaction of the write that ends the deposit. In no index, and the outbox's stream filter leaves it out (it has no event)",
+    ttl: `${days(sealedTtlSeconds)} after the create, a backstop: it goes with the write that ends its deposit`,
   },
   idempotency: {
     name: 'Idempotency key',
@@ -131,7 +141,7 @@ export function statusPartition(bucket: string, shard: number): string {
   return `${bucket}#${shard}`;
 }
 
-/** The owner index's partition of a connection's deposits, or of its payment sources. */
+/** The owner (or backend) index's partition of a connection's (a backend's) deposits, or of its payment sources. */
 export function listedBy(ownerKey: string, purpose: Deposit['purpose']): string {
   return purpose === 'source' ? `SOURCE#${ownerKey}` : ownerKey;
 }
@@ -151,6 +161,9 @@ export function depositItem(deposit: Deposit) {
     ...keys.deposit(deposit.id),
     ...record,
     listedBy: listedBy(deposit.ownerKey, deposit.purpose),
+    ...(deposit.backendKey === undefined
+      ? {}
+      : { backendListedBy: listedBy(deposit.backendKey, deposit.purpose) }),
     opsBucket: statusPartition(statusBucket(deposit), statusShardOf(deposit.id)),
     ...(deposit.checkAt === undefined ? {} : { checkShard: checkShard(deposit.id) }),
     // Finished deposits stay readable for a good while, then expire.
@@ -158,10 +171,21 @@ export function depositItem(deposit: Deposit) {
   };
 }
 
-/** The item of a deposit's sealed credentials, beside the deposit in its partition. */
-export function sealedItem(deposit: Pick<Deposit, 'id' | 'sealedCredentials'>) {
-  if (!deposit.sealedCredentials) throw new Error(`deposit ${deposit.id} has no credentials to store`);
-  return { ...keys.sealed(deposit.id), sealedCredentials: deposit.sealedCredentials };
+/**
+ * The item of a deposit's sealed credentials, beside the deposit in its partition: with the id of the
+ * data key that sealed them (`dataKey`, so that an incident on one key finds its items) and its
+ * expiry (`sealedTtlSeconds`).
+ */
+export function sealedItem(deposit: Pick<Deposit, 'id' | 'sealedCredentials' | 'createdAt'>) {
+  const sealed = deposit.sealedCredentials;
+  if (!sealed) throw new Error(`deposit ${deposit.id} has no credentials to store`);
+  const dataKey = dataKeyOf(sealed);
+  return {
+    ...keys.sealed(deposit.id),
+    sealedCredentials: sealed,
+    ...(dataKey ? { dataKey } : {}),
+    expiresAt: Math.floor(deposit.createdAt / 1000) + sealedTtlSeconds,
+  };
 }
 
 export function fromItem<T>(item: Record<string, unknown> | undefined): T | undefined {
@@ -172,6 +196,7 @@ export function fromItem<T>(item: Record<string, unknown> | undefined): T | unde
     checkShard: _shard,
     expiresAt: _expires,
     listedBy: _owner,
+    backendListedBy: _backend,
     opsBucket: _bucket,
     ...record
   } = item;

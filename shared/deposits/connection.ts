@@ -79,7 +79,7 @@ export function openCredentials(
   deposit: Deposit,
 ): Promise<DepositCredentials> {
   if (!deposit.sealedCredentials) throw new Error(`deposit ${deposit.id} has no credentials`);
-  return ctx.vault.open<DepositCredentials>(deposit.id, deposit.sealedCredentials);
+  return ctx.vault.open<DepositCredentials>('credentials', deposit.id, deposit.sealedCredentials);
 }
 
 /**

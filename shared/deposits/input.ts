@@ -191,7 +191,7 @@ export async function answerFor(
 ): Promise<InputAnswer | undefined> {
   if (!deposit.pendingInput || !deposit.sealedAnswers) return undefined;
   if (operation && (deposit.pendingInput.operation ?? 'create') !== operation) return undefined;
-  const answers = await ctx.vault.open<UserInput[]>(deposit.id, deposit.sealedAnswers);
+  const answers = await ctx.vault.open<UserInput[]>('answers', deposit.id, deposit.sealedAnswers);
   const userInputs = deposit.pendingInput.userInputs.map((input) => ({
     ...input,
     answer: answers.find((candidate) => candidate.id === input.id)?.answer ?? '',

@@ -227,11 +227,11 @@ export interface WakeScheduler<S extends WorkStep = WorkStep> {
 }
 
 export interface CredentialSealer {
-  seal(depositId: string, secret: unknown): Promise<string>;
+  seal(purpose: SealPurpose, depositId: string, secret: unknown): Promise<string>;
 }
 
 export interface CredentialOpener {
-  open<T>(depositId: string, sealed: string): Promise<T>;
+  open<T>(purpose: SealPurpose, depositId: string, sealed: string): Promise<T>;
 }
 
 /** The provider's operations, by name; a step's context picks the ones it calls. */
@@ -247,6 +247,12 @@ export type Provider = Pick<
 
 /** What the caller hears (webhooks). */
 export interface DepositEvents {
+/**
+ * What a sealing holds: the user's provider credentials, or the caller's answers to the bank's
+ * question. Bound into the sealing, so that one never opens as the other.
+ */
+export type SealPurpose = 'credentials' | 'answers';
+
   publish(event: DepositEvent): Promise<void>;
 }
 

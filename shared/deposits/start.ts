@@ -134,7 +134,7 @@ async function newRecord(
     currency: what.currency,
     senderId: what.senderId,
     walletAccountId: what.walletAccountId,
-    sealedCredentials: await ctx.vault.seal(id, credentials),
+    sealedCredentials: await ctx.vault.seal('credentials', id, credentials),
     retries: 0,
     history: [{ step: 'resolve-bank', status: 'initialized', at: now }],
     createdAt: now,
@@ -196,7 +196,7 @@ async function resume(ctx: StartContext, deposit: Deposit, userInputs: UserInput
   if (step === 'wait-cooldown' || step === 'completed') {
     throw new Error(`deposit ${deposit.id} waits for input at ${step}, which asks none`);
   }
-  const sealedAnswers = await ctx.vault.seal(deposit.id, userInputs);
+  const sealedAnswers = await ctx.vault.seal('answers', deposit.id, userInputs);
   const next = await advance(ctx, deposit, { status: 'initialized', sealedAnswers }, 'input answered');
   if (!next) return (await ctx.deposits.get(deposit.id)) ?? deposit;
   await sendStep(ctx, next, step);

@@ -7,15 +7,21 @@ import { CredentialVault } from '#shared/adapters/credential-vault';
 import { credentialsKey } from '#shared/adapters/credentials-key';
 import { providerConfig, vaultConfig, walletsConfig } from '#shared/config';
 import { walletAccounts, walletBook } from '#shared/deposits/wallets';
+import { logger } from '#shared/logger';
 import { ProviderClient } from '#shared/provider/client';
 
 let vault: CredentialVault | undefined;
 
-/** One vault per process, so that its data keys are kept across invocations. */
+/**
+ * One vault per process, so that its data keys are kept across invocations. Each data key it makes
+ * or unwraps is logged by its id: with the id each sealed item records, an incident on one function
+ * instance is scoped to the items sealed with the keys it held.
+ */
 export function credentialVault() {
   const config = vaultConfig();
   vault ??= new CredentialVault(
     credentialsKey({ kmsKeyArn: config.CREDENTIALS_KEY_ARN, localKey: config.LOCAL_ENCRYPTION_KEY }),
+    { onDataKey: (dataKey, how) => logger.info(`data key ${how}`, { dataKey }) },
   );
   return vault;
 }

@@ -214,11 +214,11 @@ export function installCounters(): void {
     return seal.apply(this, args);
   };
   const openSealed = vault.open;
-  vault.open = function <T>(this: CredentialVault, depositId: string, sealed: string) {
+  vault.open = function <T>(this: CredentialVault, ...args: Parameters<CredentialVault['open']>) {
     each((tally) => {
       tally.keys.open += 1;
     });
-    return openSealed.call(this, depositId, sealed) as Promise<T>;
+    return openSealed.apply(this, args) as Promise<T>;
   };
   // The local stand-in of KMS: what the vault asked of the key, its cache missed.
   const dataKeys = LocalDataKeys.prototype;

@@ -200,8 +200,9 @@ export async function recordDeposits(): Promise<{ first: Write[]; repeat: Write[
     const depositWrites: Write[] = [];
     // The unit world seals with a stand-in: the credentials' own item is sized with them sealed as
     // the service seals them (the vault, its local key; KMS's wrapped data key adds `kmsExtraBytes`).
-    const sealed = await vault.seal(id, credentials);
-    const sealedUnits = writeUnits(sealedItem({ id, sealedCredentials: sealed + ' '.repeat(kmsExtraBytes) }));
+    const sealed = await vault.seal('credentials', id, credentials);
+    const sealedCredentials = sealed + ' '.repeat(kmsExtraBytes);
+    const sealedUnits = writeUnits(sealedItem({ id, sealedCredentials, createdAt: created.createdAt }));
     const partition = keys.deposit('<id>').pk;
     versions.forEach((version, index) => {
       const item = depositItem(version);

@@ -1,20 +1,20 @@
 /**
- * Deposits a deploy finds in flight, in DynamoDB Local: one the release before issue 22 left, its
- * credentials on its own item (no `SEALED` item) and sealed by the AWS Encryption SDK
- * (test/support/sealed-credentials.json, sealed by that release's code). After the deploy the steps
- * that open credentials still read and open them, every write of the deposit in flight keeps them, a
- * reader that does not open them is not given them, and the write that ends the deposit drops them.
- * A deposit of this release keeps its credentials in their own item, never on the deposit's.
+ * Deposits a deploy finds in flight, in DynamoDB Local: one the release before this one left, its
+ * credentials sealed in `v1` (test/support/sealed-credentials.json, sealed by that release's code) in
+ * their own item, as that release wrote it (no data key named, no expiry). After the deploy the steps
+ * that open credentials still read and open them, and the write that ends the deposit deletes them.
+ * A deposit of this release keeps its credentials in their own item, never on the deposit's, with
+ * the id of the data key that sealed them and an expiry (the table's TTL attribute) as a backstop.
  * No check time: the local stack's sweeper leaves these deposits alone.
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { tables } from '#infra/topology';
-import { CredentialVault } from '#shared/adapters/credential-vault';
+import { CredentialVault, dataKeyOf } from '#shared/adapters/credential-vault';
 import { LocalDataKeys } from '#shared/adapters/credentials-key';
 import { DepositItems, IdempotencyItems } from '#shared/adapters/deposit-items';
-import { depositItem, keys } from '#shared/adapters/deposits-table-items';
+import { depositItem, keys, sealedTtlSeconds } from '#shared/adapters/deposits-table-items';
 import type { Deposit } from '#shared/deposits/model';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
 import sealedBefore from '../support/sealed-credentials.json' with { type: 'json' };
@@ -48,63 +48,53 @@ const rawItem = async (key: { pk: string; sk: string }) =>
   (await client.send(new GetCommand({ TableName: table.tableName, Key: key, ConsistentRead: true }))).Item;
 
 describe('a deploy finds deposits in flight', () => {
-  it('keeps the credentials the previous release stored on the deposit item until the deposit ends', async () => {
+  it('opens the credentials the previous release sealed (v1), and deletes them with the write that ends the deposit', async () => {
     // prepare: the deposit as the previous release wrote it (its sealing is bound to this id)
-    const { depositId: id, sealed } = sealedBefore.previous.credentials;
+    const { depositId: id, sealed } = sealedBefore.v1.credentials;
     for (const key of [keys.deposit(id), keys.sealed(id)]) {
       await client.send(new DeleteCommand({ TableName: table.tableName, Key: key }));
     }
+    await client.send(new PutCommand({ TableName: table.tableName, Item: depositItem(inFlight(id)) }));
     await client.send(
-      new PutCommand({
-        TableName: table.tableName,
-        Item: { ...depositItem(inFlight(id)), sealedCredentials: sealed },
-      }),
+      new PutCommand({ TableName: table.tableName, Item: { ...keys.sealed(id), sealedCredentials: sealed } }),
     );
 
-    // act: a step that opens them reads and writes it, the create (answers) does, a step ends it
+    // act: a step that opens them reads and writes the deposit, a step ends it
     const opener = new DepositItems(table, { withCredentials: true });
     const read = (await opener.get(id)) ?? expect.fail('no deposit');
-    const opened = await vault.open(id, read.sealedCredentials ?? expect.fail('no credentials'));
+    const opened = await vault.open(
+      'credentials',
+      id,
+      read.sealedCredentials ?? expect.fail('no credentials'),
+    );
     const stepped = await opener.save({ ...read, version: 2, step: 'ensure-beneficiary' }, 1);
     const afterStep = await rawItem(keys.deposit(id));
-    const reader = new DepositItems(table);
-    const answered = (await reader.get(id)) ?? expect.fail('no deposit');
-    await reader.save({ ...answered, version: 3, sealedAnswers: 'sealed-answers' }, 2);
-    const afterAnswer = await rawItem(keys.deposit(id));
-    const ender = new DepositItems(table, { withCredentials: true });
-    const last = (await ender.get(id)) ?? expect.fail('no deposit');
-    const ended = await ender.save(
-      { ...last, version: 4, status: 'failed', sealedCredentials: undefined, sealedAnswers: undefined },
-      3,
+    const last = (await opener.get(id)) ?? expect.fail('no deposit');
+    const ended = await opener.save(
+      { ...last, version: 3, status: 'failed', sealedCredentials: undefined },
+      2,
     );
-    const afterEnd = await rawItem(keys.deposit(id));
 
     // assess
     expect(opened).toEqual({
-      accessToken: 'token-sealed-before-issue-22',
-      appSecret: 'app-secret-sealed-before-issue-22',
-      userSecret: 'user-secret-sealed-before-issue-22',
+      accessToken: 'token-sealed-in-v1',
+      appSecret: 'app-secret-sealed-in-v1',
+      userSecret: 'user-secret-sealed-in-v1',
     });
     expect(stepped).toBe(true);
-    expect(afterStep).toMatchObject({ version: 2, sealedCredentials: sealed });
-    expect(answered.sealedCredentials).toBeUndefined();
-    expect(afterAnswer).toMatchObject({
-      version: 3,
-      sealedCredentials: sealed,
-      sealedAnswers: 'sealed-answers',
-    });
+    expect(afterStep).not.toHaveProperty('sealedCredentials');
     expect(last.sealedCredentials).toBe(sealed);
     expect(ended).toBe(true);
-    expect(afterEnd?.version).toBe(4);
-    expect(afterEnd).not.toHaveProperty('sealedCredentials');
+    expect((await rawItem(keys.deposit(id)))?.version).toBe(3);
     expect(await rawItem(keys.sealed(id))).toBeUndefined();
   });
 
-  it("keeps this release's credentials in their own item, never on the deposit's", async () => {
+  it("keeps this release's credentials in their own item, never on the deposit's, naming their data key, with an expiry", async () => {
     // prepare
     const id = `dep_this_release_${randomUUID().slice(0, 8)}`;
-    const sealed = await vault.seal(id, { accessToken: 'a', appSecret: 'b', userSecret: 'c' });
-    await new IdempotencyItems(table).createOnce({ ...inFlight(id), sealedCredentials: sealed });
+    const sealed = await vault.seal('credentials', id, { accessToken: 'a', appSecret: 'b', userSecret: 'c' });
+    const created = inFlight(id);
+    await new IdempotencyItems(table).createOnce({ ...created, sealedCredentials: sealed });
 
     // act
     const opener = new DepositItems(table, { withCredentials: true });
@@ -114,6 +104,11 @@ describe('a deploy finds deposits in flight', () => {
     // assess
     expect(read.sealedCredentials).toBe(sealed);
     expect(await rawItem(keys.deposit(id))).not.toHaveProperty('sealedCredentials');
-    expect(await rawItem(keys.sealed(id))).toMatchObject({ sealedCredentials: sealed });
+    expect(await rawItem(keys.sealed(id))).toEqual({
+      ...keys.sealed(id),
+      sealedCredentials: sealed,
+      dataKey: dataKeyOf(sealed),
+      expiresAt: Math.floor(created.createdAt / 1000) + sealedTtlSeconds,
+    });
   });
 });

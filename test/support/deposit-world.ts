@@ -302,7 +302,7 @@ export function world() {
       currency: 'AED',
       senderId: 'acc-1',
       walletAccountId: 'wallet-aed',
-      sealedCredentials: await vault.seal(id, credentials),
+      sealedCredentials: await vault.seal('credentials', id, credentials),
       retries: 0,
       history: [
         { step: overrides.step ?? 'resolve-bank', status: overrides.status ?? 'initialized', at: now },

@@ -12,6 +12,7 @@ import type {
   DepositEvents,
   DepositObserver,
   Provider,
+  SealPurpose,
   StepQueues,
   WakeCancels,
   WakeScheduler,
@@ -63,16 +64,16 @@ export class FakeWakeCancels implements WakeCancels {
   }
 }
 
-/** Sealing that is visibly not plaintext and bound to its deposit, like the vault's. */
+/** Sealing that is visibly not plaintext and bound to its purpose and deposit, like the vault's. */
 export class FakeVault implements CredentialSealer, CredentialOpener {
-  async seal(depositId: string, secret: unknown): Promise<string> {
-    return `sealed:${depositId}:${Buffer.from(JSON.stringify(secret)).toString('base64')}`;
+  async seal(purpose: SealPurpose, depositId: string, secret: unknown): Promise<string> {
+    return `sealed:${purpose}:${depositId}:${Buffer.from(JSON.stringify(secret)).toString('base64')}`;
   }
 
-  async open<T>(depositId: string, sealed: string): Promise<T> {
-    const [tag, owner, body] = sealed.split(':');
-    if (tag !== 'sealed' || owner !== depositId || body === undefined) {
-      throw new Error('sealed credentials belong to another deposit');
+  async open<T>(purpose: SealPurpose, depositId: string, sealed: string): Promise<T> {
+    const [tag, sealedAs, owner, body] = sealed.split(':');
+    if (tag !== 'sealed' || sealedAs !== purpose || owner !== depositId || body === undefined) {
+      throw new Error('sealed credentials belong to another deposit, another purpose, or another key');
     }
     return JSON.parse(Buffer.from(body, 'base64').toString('utf8')) as T;
   }

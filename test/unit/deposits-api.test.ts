@@ -39,7 +39,7 @@ describe('starting a deposit', () => {
     });
     expect(JSON.stringify(stored)).not.toContain(credentials.accessToken);
     expect(JSON.stringify(stored)).not.toContain(credentials.userSecret);
-    expect(await w.vault.open(id, stored.sealedCredentials ?? '')).toEqual(credentials);
+    expect(await w.vault.open('credentials', id, stored.sealedCredentials ?? '')).toEqual(credentials);
     expect(ctx.queues.sent.map((sent) => sent.message)).toEqual([
       { depositId: id, step: 'resolve-bank', version: 0, kind: 'run' },
     ]);

@@ -85,7 +85,7 @@ async function answering(w: World, bank: BankFacts, id = 'dep_answering') {
   const deposit = await atStep(w, bank, {
     id,
     pendingInput,
-    sealedAnswers: await w.vault.seal(id, answered),
+    sealedAnswers: await w.vault.seal('answers', id, answered),
   });
   claimOf(w, { depositId: deposit.id, claimedAt: pendingInput.expiresAt });
   return deposit;
@@ -894,7 +894,7 @@ describe('ensure-beneficiary', () => {
         pendingInput: { providerOperationId: 'op-list', operation: 'list' },
         beneficiaryLookupAt: w.clock.now(),
       });
-      const withAnswers = { ...asking, sealedAnswers: await w.vault.seal(asking.id, answered) };
+      const withAnswers = { ...asking, sealedAnswers: await w.vault.seal('answers', asking.id, answered) };
       w.table.put(withAnswers);
       w.provider.answer('listBeneficiaries', listed({ id: 'ben-6', status: 'approved' }));
 

@@ -57,7 +57,7 @@ describe('a question on the look-up, at a bank that hides new beneficiaries', ()
     w.provider.answer('listBeneficiaries', answers.question('op-l'), walletListing('ben-5'));
     await ensureBeneficiary(cooling, w.contexts.ensureBeneficiary());
     const asking = w.table.current(cooling.id);
-    const sealedAnswers = await w.vault.seal(asking.id, [{ ...question[0], answer: '123456' }]);
+    const sealedAnswers = await w.vault.seal('answers', asking.id, [{ ...question[0], answer: '123456' }]);
     const answered = w.table.put({ ...asking, status: 'initialized', sealedAnswers });
 
     await ensureBeneficiary(answered, w.contexts.ensureBeneficiary());

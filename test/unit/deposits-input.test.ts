@@ -278,7 +278,7 @@ describe('answerFor', () => {
     const deposit = await w.deposit({
       id: 'dep_a',
       pendingInput,
-      sealedAnswers: await w.vault.seal('dep_a', given),
+      sealedAnswers: await w.vault.seal('answers', 'dep_a', given),
     });
 
     const answer = await answerFor(w, deposit);
@@ -301,7 +301,7 @@ describe('answerFor', () => {
     const deposit = await w.deposit({
       id: 'dep_b',
       ...(withPending ? { pendingInput } : {}),
-      ...(withAnswers ? { sealedAnswers: await w.vault.seal('dep_b', otp) } : {}),
+      ...(withAnswers ? { sealedAnswers: await w.vault.seal('answers', 'dep_b', otp) } : {}),
     });
 
     expect(await answerFor(w, deposit)).toBeUndefined();
@@ -369,7 +369,7 @@ describe('resuming through startDeposit', () => {
       expect(after.history.at(-1)).toMatchObject({ step, status: 'initialized', note: 'input answered' });
       expect(after.sealedAnswers).toEqual(expect.any(String));
       expect(JSON.stringify(after)).not.toContain('123456');
-      expect(await w.vault.open(paused.id, after.sealedAnswers ?? '')).toEqual(otp);
+      expect(await w.vault.open('answers', paused.id, after.sealedAnswers ?? '')).toEqual(otp);
       expect(ctx.queues.sent).toEqual([
         { message: { depositId: paused.id, step, version: 4, kind: 'run' }, delaySeconds: 0 },
       ]);

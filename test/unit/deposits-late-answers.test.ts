@@ -25,7 +25,7 @@ const expired = (operationId?: string) =>
 /** A deposit waiting at the transfer with the caller's answers to the bank's question `op-q`. */
 async function answeredAtTransfer(w: World, overrides: Partial<Deposit> = {}) {
   const id = overrides.id ?? 'dep_answered';
-  const sealedAnswers = await w.vault.seal(id, [{ ...question[0], answer: '123456' }]);
+  const sealedAnswers = await w.vault.seal('answers', id, [{ ...question[0], answer: '123456' }]);
   return w.deposit({
     id,
     step: 'transfer',
@@ -173,7 +173,7 @@ describe('the bank stopped waiting for the answer: the transfer asks again', () 
     expect(w.events.types()).toEqual(['deposit.user_input_required']);
 
     // act: the caller answers; the transfer answers the question and the bank carries it out
-    const sealedAnswers = await w.vault.seal(deposit.id, [{ ...question[0], answer: '123456' }]);
+    const sealedAnswers = await w.vault.seal('answers', deposit.id, [{ ...question[0], answer: '123456' }]);
     w.table.put({ ...asked, status: 'initialized', sealedAnswers, version: asked.version + 1 });
     w.provider.answer('createTransfer', answers.done({ reference: 'REF-1' }, 'op-8'));
     await transfer(w.table.current(deposit.id), transferCtx);

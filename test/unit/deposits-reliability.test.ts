@@ -324,7 +324,7 @@ describe('smaller ones (defect 8)', () => {
     const deposit = await atTransfer(w, {
       id: 'dep_answered',
       pendingInput: { providerOperationId: 'op-q', userInputs: answered, expiresAt: w.clock.now() + 60_000 },
-      sealedAnswers: await w.vault.seal('dep_answered', answered),
+      sealedAnswers: await w.vault.seal('answers', 'dep_answered', answered),
     });
     w.provider.answer('createTransfer', answers.refusal('OPERATION_IN_PROGRESS'));
 
@@ -389,7 +389,7 @@ describe('a question on the metadata or on the beneficiary list (defect 8)', () 
       ...waiting,
       status: 'initialized',
       version: waiting.version + 1,
-      sealedAnswers: await w.vault.seal(deposit.id, answered),
+      sealedAnswers: await w.vault.seal('answers', deposit.id, answered),
     });
     w.provider.answer(
       'getMetadata',
@@ -426,7 +426,7 @@ describe('a question on the metadata or on the beneficiary list (defect 8)', () 
       ...waiting,
       status: 'initialized',
       version: waiting.version + 1,
-      sealedAnswers: await w.vault.seal(deposit.id, answered),
+      sealedAnswers: await w.vault.seal('answers', deposit.id, answered),
     });
     w.provider.answer(
       'listBeneficiaries',
@@ -554,7 +554,7 @@ describe('answers that reach no waiting operation', () => {
         expiresAt: w.clock.now() + 60_000,
       },
     });
-    return w.table.put({ ...deposit, sealedAnswers: await w.vault.seal(deposit.id, answered) });
+    return w.table.put({ ...deposit, sealedAnswers: await w.vault.seal('answers', deposit.id, answered) });
   }
 
   it('metadata: reads again without the answers, and the bank asks again', async () => {

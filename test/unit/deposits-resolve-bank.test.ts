@@ -259,7 +259,10 @@ describe("resolve-bank with the connection's bank remembered", () => {
         expiresAt: w.clock.now() + 60_000,
       },
     });
-    const answering = w.table.put({ ...waiting, sealedAnswers: await w.vault.seal(waiting.id, answered) });
+    const answering = w.table.put({
+      ...waiting,
+      sealedAnswers: await w.vault.seal('answers', waiting.id, answered),
+    });
     w.provider.answer('getMetadata', metadata());
 
     await resolveBank(answering, ctx);

@@ -414,7 +414,7 @@ describe('transfer: the bank asks', () => {
     const ctx = w.contexts.transfer();
     const id = 'dep_answering';
     const expiresAt = w.clock.now() + 100_000;
-    const sealedAnswers = await w.vault.seal(id, [
+    const sealedAnswers = await w.vault.seal('answers', id, [
       { id: 'otp', index: 0, query: 'One-time password', answer: '123456' },
     ]);
     const deposit = await atTransfer(w, {

@@ -48,7 +48,7 @@ describe('the transfer attempt', () => {
     const w = world();
     const ctx = w.contexts.transfer();
     const id = 'dep_answering';
-    const sealedAnswers = await w.vault.seal(id, [{ ...question[0], answer: '123456' }]);
+    const sealedAnswers = await w.vault.seal('answers', id, [{ ...question[0], answer: '123456' }]);
     const deposit = await w.deposit({
       id,
       step: 'transfer',
