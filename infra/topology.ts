@@ -89,6 +89,11 @@ export const tables = {
     indexes: [
       { name: 'byCheckAt', partitionKey: 'checkShard', sortKey: 'checkAt', include: dueProjection },
       { name: 'byOwner', partitionKey: 'listedBy', sortKey: 'createdAt', keysOnly: true },
+      // By the backend that created it (`backendListedBy`, on deposit items created by a backend
+      // identity): the list of a backend that reads by its own identity, whatever the connection.
+      // Keys and the status, so a list of one status is filtered in the index: written when the
+      // status changes (a few times a deposit), not on its other writes.
+      { name: 'byBackend', partitionKey: 'backendListedBy', sortKey: 'createdAt', include: ['status'] },
       // The operator's list: by status bucket (`opsBucket`, on deposit items only), newest first.
       // The keys and the step: written when the bucket or the step changes (a deposit's transitions),
       // not on its retries and check times; the list filters by step here and reads the page by key.

@@ -1,10 +1,10 @@
 import { CancelDepositRequest } from '#shared/contracts/deposits-schemas';
 import { cancelDeposit } from '#shared/deposits/cancel';
-import { depositRoute } from '#shared/middleware/deposit-route';
+import { ownerRoute } from '#shared/middleware/deposit-route';
 import { ownerCancelPorts } from '#shared/wiring/cancel';
 
 const context = await ownerCancelPorts('cancel');
 
-export const handler = depositRoute(CancelDepositRequest, ({ body, accessToken }) =>
-  cancelDeposit({ depositId: body.operationID, accessToken, userSecret: body.userSecret }, context),
+export const handler = ownerRoute(CancelDepositRequest, ({ body, caller }) =>
+  cancelDeposit({ depositId: body.operationID, ...caller, userSecret: body.userSecret }, context),
 );

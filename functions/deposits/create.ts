@@ -6,9 +6,9 @@ import { startPorts } from '#shared/wiring/start';
 
 const context = await startPorts('create');
 
-export const handler = depositRoute(CreateDepositRequest, async ({ body, accessToken, event }) => {
+export const handler = depositRoute(CreateDepositRequest, async ({ body, accessToken, backend, event }) => {
   const { started, view } = await startDeposit(
-    { ...body, accessToken, idempotencyKey: idempotencyKeyOf(event) },
+    { ...body, accessToken, backend, idempotencyKey: idempotencyKeyOf(event) },
     context,
   );
   // Started now: accepted, it runs on; the same key again: the deposit as it stands.

@@ -1,7 +1,7 @@
 import { systemClock } from '#shared/clock';
 import { GetDepositRequest } from '#shared/contracts/deposits-schemas';
 import { type ReadContext, readDeposit } from '#shared/deposits/read';
-import { depositRoute } from '#shared/middleware/deposit-route';
+import { ownerRoute } from '#shared/middleware/deposit-route';
 import { ownerDigests } from '#shared/wiring/owner-digests';
 import { tableEntities } from '#shared/wiring/table';
 
@@ -11,6 +11,6 @@ const context: ReadContext = {
   ownerDigests: await ownerDigests(),
 };
 
-export const handler = depositRoute(GetDepositRequest, ({ body, accessToken }) =>
-  readDeposit({ depositId: body.operationID, accessToken, userSecret: body.userSecret }, context),
+export const handler = ownerRoute(GetDepositRequest, ({ body, caller }) =>
+  readDeposit({ depositId: body.operationID, ...caller, userSecret: body.userSecret }, context),
 );

@@ -1,16 +1,20 @@
 import { systemClock } from '#shared/clock';
 import { ListDepositsRequest } from '#shared/contracts/deposits-schemas';
 import { type ListContext, listDeposits } from '#shared/deposits/read';
-import { depositRoute } from '#shared/middleware/deposit-route';
+import { ownerRoute } from '#shared/middleware/deposit-route';
 import { ownerDigests } from '#shared/wiring/owner-digests';
 import { tableEntities } from '#shared/wiring/table';
 
 const context: ListContext = {
   owners: tableEntities.owners(),
+  backends: tableEntities.backends(),
   clock: systemClock,
   ownerDigests: await ownerDigests(),
 };
 
-export const handler = depositRoute(ListDepositsRequest, ({ body, accessToken }) =>
-  listDeposits({ accessToken, userSecret: body.userSecret, limit: body.limit, cursor: body.cursor }, context),
+export const handler = ownerRoute(ListDepositsRequest, ({ body, caller }) =>
+  listDeposits(
+    { ...caller, userSecret: body.userSecret, limit: body.limit, cursor: body.cursor, status: body.status },
+    context,
+  ),
 );

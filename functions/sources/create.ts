@@ -6,9 +6,9 @@ import { startPorts } from '#shared/wiring/start';
 
 const context = await startPorts('createSource');
 
-export const handler = depositRoute(CreateSourceRequest, async ({ body, accessToken, event }) => {
+export const handler = depositRoute(CreateSourceRequest, async ({ body, accessToken, backend, event }) => {
   const { started, view } = await startSource(
-    { ...body, accessToken, idempotencyKey: idempotencyKeyOf(event) },
+    { ...body, accessToken, backend, idempotencyKey: idempotencyKeyOf(event) },
     context,
   );
   return new Answer(started ? 202 : 200, view);

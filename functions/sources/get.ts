@@ -1,7 +1,7 @@
 import { systemClock } from '#shared/clock';
 import { GetSourceRequest } from '#shared/contracts/deposits-schemas';
 import { type ReadContext, readSource } from '#shared/deposits/read';
-import { depositRoute } from '#shared/middleware/deposit-route';
+import { ownerRoute } from '#shared/middleware/deposit-route';
 import { ownerDigests } from '#shared/wiring/owner-digests';
 import { tableEntities } from '#shared/wiring/table';
 
@@ -11,6 +11,6 @@ const context: ReadContext = {
   ownerDigests: await ownerDigests(),
 };
 
-export const handler = depositRoute(GetSourceRequest, ({ body, accessToken }) =>
-  readSource({ sourceId: body.sourceID, accessToken, userSecret: body.userSecret }, context),
+export const handler = ownerRoute(GetSourceRequest, ({ body, caller }) =>
+  readSource({ sourceId: body.sourceID, ...caller, userSecret: body.userSecret }, context),
 );

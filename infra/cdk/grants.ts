@@ -18,6 +18,8 @@
  *                   step that finds the lease busy: another run of its own deposit, or another's)
  *   due index       Query on the `byCheckAt` index, UpdateItem of the check time (the sweeper only)
  *   owner index     Query on the `byOwner` index, BatchGetItem of the deposits it names (the list)
+ *   backend index   Query on the `byBackend` index, BatchGetItem of the deposits it names (the list
+ *                   of a backend that reads by its own identity)
  *   status index    Query on the `byStatus` index, BatchGetItem of the deposits it names (the operator's list)
  *   queue depths    GetQueueAttributes on every queue of the topology and its DLQ (the operator's)
  *   credentials     seal: GenerateDataKey (the API); open: Decrypt (the steps) - the vault's data keys
@@ -67,8 +69,8 @@ function depositsTableActions(handler: Reach): string[] {
   }
   // The sweeper moves the check time of what it re-drives (an update, conditional on the version).
   if (handler.dueIndex) used.add('dynamodb:UpdateItem');
-  // The list reads the deposits whose keys the owner index gave.
-  if (handler.ownerIndex) used.add('dynamodb:BatchGetItem');
+  // The list reads the deposits whose keys the owner (or backend) index gave.
+  if (handler.ownerIndex || handler.backendIndex) used.add('dynamodb:BatchGetItem');
   // So does the operator's, of those the status index gave.
   if (handler.statusIndex) used.add('dynamodb:BatchGetItem');
   const order = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'].map(
@@ -81,8 +83,8 @@ function depositsTableActions(handler: Reach): string[] {
 export interface Grants {
   /** Item-level actions on one table. */
   table?: { key: 'deposits'; actions: readonly string[] };
-  /** Query on one index. */
-  index?: { key: 'deposits'; name: string };
+  /** Query on these indexes of one table. */
+  index?: { key: 'deposits'; names: readonly string[] };
   sendsTo: readonly (keyof typeof queues)[];
   credentialsKey?: 'seal' | 'open';
   createsSchedules: boolean;
@@ -98,11 +100,15 @@ export interface Grants {
 export function grantsOf(name: ReachName): Grants {
   const handler: Reach = reach[name];
   const tableActions = depositsTableActions(handler);
+  const indexes = [
+    ...(handler.dueIndex ? ['byCheckAt'] : []),
+    ...(handler.ownerIndex ? ['byOwner'] : []),
+    ...(handler.backendIndex ? ['byBackend'] : []),
+    ...(handler.statusIndex ? ['byStatus'] : []),
+  ];
   return {
     ...(tableActions.length ? { table: { key: 'deposits', actions: tableActions } } : {}),
-    ...(handler.dueIndex ? { index: { key: 'deposits', name: 'byCheckAt' } } : {}),
-    ...(handler.ownerIndex ? { index: { key: 'deposits', name: 'byOwner' } } : {}),
-    ...(handler.statusIndex ? { index: { key: 'deposits', name: 'byStatus' } } : {}),
+    ...(indexes.length ? { index: { key: 'deposits', names: indexes } } : {}),
     sendsTo: handler.sends.map((step) => stepQueueKeys[step]),
     ...(handler.credentials ? { credentialsKey: handler.credentials } : {}),
     createsSchedules: handler.wakes.length > 0,

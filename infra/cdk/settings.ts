@@ -33,8 +33,8 @@ export interface FunctionSettings extends Omit<Grants, 'table' | 'index' | 'secr
   memoryMb: number;
   /** Item-level actions on one table. */
   table?: { key: TableKey; actions: readonly string[] };
-  /** Query on one index. */
-  index?: { key: TableKey; name: string };
+  /** Query on these indexes of one table. */
+  index?: { key: TableKey; names: readonly string[] };
   /** The secrets it reads (at cold start), by their ARNs in its environment. */
   secrets: readonly SecretKey[];
   /** The DLQs it sends to itself (the outbox relay's, where it sets aside what it could not relay). */

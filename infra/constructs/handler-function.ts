@@ -147,7 +147,10 @@ export class HandlerFunction extends Construct {
     }
     if (settings.index) {
       const table = need(resources.tables?.[settings.index.key], `table ${settings.index.key}`);
-      allow({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/${settings.index.name}`] });
+      allow({
+        actions: ['dynamodb:Query'],
+        resources: settings.index.names.map((name) => `${table.tableArn}/index/${name}`),
+      });
     }
     if (settings.sendsTo.length > 0) {
       allow({

@@ -47,7 +47,7 @@ function grantTable(): string {
   const rows = functionsOf('deposits').map((fn) => [
     code(fn.handler),
     list(fn.table?.actions.map((action) => action.replace('dynamodb:', ''))),
-    fn.index ? code(fn.index.name) : '',
+    fn.index ? fn.index.names.map(code).join(', ') : '',
     list([...fn.sendsTo, ...(fn.sendsToDlqOf ?? []).map((key) => `${key} DLQ`)]),
     [fn.createsSchedules ? 'create' : '', fn.deletesSchedules ? 'delete' : ''].filter(Boolean).join(', '),
     fn.credentialsKey ?? '',

@@ -21,6 +21,7 @@ import { operatorLogLevel, type RequestDone, sayRequest } from './activity.ts';
 import { serveContract } from './docs.ts';
 import { hostAllowed, reachableHost } from './host-guard.ts';
 import { lambdaContext } from './lambda-context.ts';
+import { localCallerOf } from './local-caller.ts';
 import { localBody, writeEnvelope } from './refusals.ts';
 
 type Handler = (
@@ -201,6 +202,14 @@ export async function startGateway(
       requestId,
       access?.identity,
     );
+    // The deposits API's caller, where its authorizer would put it in AWS (`local-caller.ts`).
+    const caller = localCallerOf(api.name, request.headers);
+    if ('refusal' in caller) {
+      const { status, type, msg, details } = caller.refusal;
+      writeEnvelope(response, status, type, msg, requestId, details);
+      return;
+    }
+    if (caller.authorizer) Object.assign(event.requestContext, { authorizer: caller.authorizer });
     // Its own logger (handlers share this process): the service its stack names in AWS.
     const service = api.name === 'sandbox' ? 'sandbox' : 'deposits';
     const result = await withOwnLogger(

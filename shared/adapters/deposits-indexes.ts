@@ -1,13 +1,16 @@
 /**
  * The deposits table's indexes: the sweeper's sparse index of the deposits still in flight, by the
- * time they are due a look (`byCheckAt`), and the keys of a connection's deposits, newest first, for
- * the caller's list (`byOwner`).
+ * time they are due a look (`byCheckAt`), the keys of a connection's deposits, newest first, for
+ * the caller's list (`byOwner`), and the keys and status of a backend's deposits, newest first, for
+ * the list of a backend that reads by its own identity (`byBackend`).
  */
 import { TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '#shared/adapters/dynamodb';
 import type { Deposit } from '#shared/deposits/model';
 import type {
+  BackendDeposits,
+  BackendListFilter,
   DueDeposit,
   DueDeposits,
   DuePosition,
@@ -127,6 +130,47 @@ export class OwnerDepositsIndex implements OwnerDeposits {
     const deposits = await depositsByKeys(this.table, Items ?? []);
     const lastKey = Items?.at(-1);
     const last = LastEvaluatedKey && lastKey ? positionOf(lastKey) : undefined;
+    return { deposits, last };
+  }
+}
+
+/**
+ * The index of a backend's deposits (its sources apart), newest first, whatever their connection;
+ * it projects the status, so a list of one status is filtered in the index, before any deposit is read.
+ */
+export class BackendDepositsIndex implements BackendDeposits {
+  constructor(private readonly table: Table) {}
+
+  async page(backendKey: string, limit: number, after?: ListPosition, filter: BackendListFilter = {}) {
+    const partition = listedBy(backendKey, filter.purpose);
+    const { Items, LastEvaluatedKey } = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.tableName,
+        IndexName: 'byBackend',
+        KeyConditionExpression: 'backendListedBy = :backend',
+        ...(filter.status === undefined
+          ? { ExpressionAttributeValues: { ':backend': partition } }
+          : {
+              FilterExpression: '#status = :status',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':backend': partition, ':status': filter.status },
+            }),
+        ScanIndexForward: false,
+        Limit: limit,
+        ...(after
+          ? {
+              ExclusiveStartKey: {
+                ...keys.deposit(after.depositId),
+                backendListedBy: partition,
+                createdAt: after.createdAt,
+              },
+            }
+          : {}),
+      }),
+    );
+    const deposits = await depositsByKeys(this.table, Items ?? []);
+    // Where the index stopped (a filtered page may end on an item it left out).
+    const last = LastEvaluatedKey ? positionOf(LastEvaluatedKey) : undefined;
     return { deposits, last };
   }
 }

@@ -25,7 +25,15 @@ export const CreateDepositRequest = z.strictObject({
 });
 export type CreateDepositRequest = z.infer<typeof CreateDepositRequest>;
 
-export const GetDepositRequest = z.strictObject({ appSecret: secret, userSecret: secret, operationID: id });
+/**
+ * The user's secrets on a read, a cancel or an answer: optional. The backend that created a deposit
+ * reads it by its id alone (docs/deposits.md, "Whose deposits"); a `userSecret` sent narrows what
+ * the caller sees to that user's, as the connection's token does to its connection's. `appSecret`
+ * is taken, and not used, so that requests shaped as before issue 32 keep working.
+ */
+const readerSecrets = { appSecret: secret.optional(), userSecret: secret.optional() };
+
+export const GetDepositRequest = z.strictObject({ ...readerSecrets, operationID: id });
 export type GetDepositRequest = z.infer<typeof GetDepositRequest>;
 
 export const CancelDepositRequest = GetDepositRequest;
@@ -34,12 +42,17 @@ export type CancelDepositRequest = GetDepositRequest;
 /** How many deposits a list answers at most, and by default. */
 export const LIST_LIMIT = { max: 100, default: 20 };
 
-export const ListDepositsRequest = z.strictObject({
-  appSecret: secret,
-  userSecret: secret,
+const page = {
   limit: z.number().int().min(1).max(LIST_LIMIT.max).default(LIST_LIMIT.default),
   /** The `cursor` of the previous page's answer (an opaque string well under 512 characters). */
   cursor: boundedText(512).optional(),
+};
+
+export const ListDepositsRequest = z.strictObject({
+  ...readerSecrets,
+  ...page,
+  /** Only the deposits of this status. */
+  status: DepositStatus.optional(),
 });
 export type ListDepositsRequest = z.infer<typeof ListDepositsRequest>;
 
@@ -52,14 +65,14 @@ export const CreateSourceRequest = z.strictObject({
 });
 export type CreateSourceRequest = z.infer<typeof CreateSourceRequest>;
 
-export const GetSourceRequest = z.strictObject({ appSecret: secret, userSecret: secret, sourceID: id });
+export const GetSourceRequest = z.strictObject({ ...readerSecrets, sourceID: id });
 export type GetSourceRequest = z.infer<typeof GetSourceRequest>;
 
 export const CancelSourceRequest = GetSourceRequest;
 export type CancelSourceRequest = GetSourceRequest;
 
-export const ListSourcesRequest = ListDepositsRequest;
-export type ListSourcesRequest = ListDepositsRequest;
+export const ListSourcesRequest = z.strictObject({ ...readerSecrets, ...page });
+export type ListSourcesRequest = z.infer<typeof ListSourcesRequest>;
 
 /** An Idempotency-Key: printable, at most 255 characters. */
 export const IdempotencyKey = z

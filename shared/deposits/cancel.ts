@@ -16,10 +16,10 @@
  * never cancels a deposit whose transfer attempt has been recorded.
  */
 import type { Clock } from '#shared/clock';
+import { type Caller, sees } from './caller.ts';
 import { DepositError } from './errors.ts';
 import { type Deposit, depositView, isSource } from './model.ts';
 import type { OwnerDigests, WakeCancels } from './ports.ts';
-import { ownedBy } from './read.ts';
 import { sourceView } from './sources.ts';
 import { type FailContext, fail } from './transitions.ts';
 import { scheduleNamesOf } from './wake-ups.ts';
@@ -37,29 +37,23 @@ export interface OwnerCancelContext extends CancelContext {
 /** How many times a cancel decides again when a step moved the deposit under it. */
 const MAX_TRIES = 5;
 
-/** The owner's cancel: a deposit of another connection (or user), or a source, does not exist to it. */
-export async function cancelDeposit(
-  request: { depositId: string; accessToken: string; userSecret: string },
-  ctx: OwnerCancelContext,
-) {
+/** The owner's cancel: a deposit of another backend (or connection, or user), or a source, does not exist to it. */
+export async function cancelDeposit(request: { depositId: string } & Caller, ctx: OwnerCancelContext) {
   const cancelled = await cancelBeforeTransfer(
     ctx,
     request.depositId,
-    (deposit): deposit is Deposit => ownedBy(deposit, request, ctx.ownerDigests) && !isSource(deposit),
+    (deposit): deposit is Deposit => sees(deposit, request, ctx.ownerDigests) && !isSource(deposit),
     { msg: 'Cancelled by its owner' },
   );
   return depositView(cancelled, ctx.clock.now());
 }
 
 /** The owner's cancel of a payment source that is not ready yet: the same rules, in the source's words. */
-export async function cancelSource(
-  request: { sourceId: string; accessToken: string; userSecret: string },
-  ctx: OwnerCancelContext,
-) {
+export async function cancelSource(request: { sourceId: string } & Caller, ctx: OwnerCancelContext) {
   const cancelled = await cancelBeforeTransfer(
     ctx,
     request.sourceId,
-    (deposit): deposit is Deposit => ownedBy(deposit, request, ctx.ownerDigests) && isSource(deposit),
+    (deposit): deposit is Deposit => sees(deposit, request, ctx.ownerDigests) && isSource(deposit),
     { msg: 'Cancelled by its owner', missing: 'SOURCE_NOT_FOUND' },
   );
   return sourceView(cancelled);

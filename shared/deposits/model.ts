@@ -97,6 +97,12 @@ export interface Deposit {
   ownerKey: string;
   /** Digest of the user secret, so that only the owner can read the deposit. */
   readerKey: string;
+  /**
+   * Digest of the identity of the wallet backend that created it (`caller.ts`): that backend reads,
+   * lists, cancels and answers it without the user's secrets; no other sees it. Absent on a deposit
+   * created without one (before issue 32).
+   */
+  backendKey?: string;
   idempotencyKey: string;
   fingerprint: string;
   status: DepositStatus;

@@ -109,6 +109,27 @@ export interface OwnerDeposits {
   ): Promise<{ deposits: Deposit[]; last?: ListPosition | undefined }>;
 }
 
+/** What a backend's list may be narrowed to: a status (deposits only). */
+export interface BackendListFilter {
+  purpose?: 'source' | undefined;
+  status?: DepositStatus | undefined;
+}
+
+/**
+ * A backend's deposits (or its payment sources), newest first, a page at a time, whatever their
+ * connection: the list of a backend that reads by its own identity. A page may hold fewer than
+ * `limit` when a status is asked (the index is read `limit` at a time, then filtered), with `last`
+ * while more may follow.
+ */
+export interface BackendDeposits {
+  page(
+    backendKey: string,
+    limit: number,
+    after?: ListPosition,
+    filter?: BackendListFilter,
+  ): Promise<{ deposits: Deposit[]; last?: ListPosition | undefined }>;
+}
+
 /**
  * The wake-up a payment source armed for the end of its cool-down, per connection and wallet
  * account, shared: deposits (and other sources) that must wait for the same instant follow it

@@ -32,6 +32,8 @@ export interface Reach {
   dueIndex?: boolean;
   /** Queries the index of a connection's deposits. */
   ownerIndex?: boolean;
+  /** Queries the index of a backend's deposits (a list by the backend's own identity). */
+  backendIndex?: boolean;
   /** Deletes wake-up schedules. */
   unschedules?: boolean;
   /** Queries the index of deposits by status bucket (the operator's list). */
@@ -169,12 +171,12 @@ export const reach = {
   createSource: starting,
   /** POST /v1/sources/get. */
   getSource: { sends: [], wakes: [], deposits: 'read', ownerKeys: true },
-  /** POST /v1/sources/list: the connection's sources, by the owner index. */
-  listSources: { sends: [], wakes: [], ownerIndex: true, ownerKeys: true },
+  /** POST /v1/sources/list: the connection's sources by the owner index, or the backend's by its own. */
+  listSources: { sends: [], wakes: [], ownerIndex: true, backendIndex: true, ownerKeys: true },
   /** POST /v1/deposits/get. */
   get: { sends: [], wakes: [], deposits: 'read', ownerKeys: true },
-  /** POST /v1/deposits/list: the connection's deposits, by the owner index. */
-  list: { sends: [], wakes: [], ownerIndex: true, ownerKeys: true },
+  /** POST /v1/deposits/list: the connection's deposits by the owner index, or the backend's by its own. */
+  list: { sends: [], wakes: [], ownerIndex: true, backendIndex: true, ownerKeys: true },
   /**
    * POST /v1/deposits/cancel: ends a deposit before its transfer; frees its connection and its
    * beneficiary claim, and deletes its wake-up schedules.

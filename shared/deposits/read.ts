@@ -1,13 +1,15 @@
 /**
- * The deposits API's reads (and the sources API's): one deposit (source) as its owner sees it (to
- * anyone else it does not exist), and the list of a connection's deposits (sources), newest first, a
- * page at a time.
+ * The deposits API's reads (and the sources API's): one deposit (source) as the caller that may see
+ * it sees it (`caller.ts`: its backend, narrowed to the connection and user it names; to anyone else
+ * it does not exist), and the list of a backend's or a connection's deposits (sources), newest
+ * first, a page at a time.
  */
 
 import type { Clock } from '#shared/clock';
+import { backendKeyOf, type Caller, sees } from './caller.ts';
 import { DepositError } from './errors.ts';
-import { type Deposit, depositView, isSource } from './model.ts';
-import type { DepositRecords, ListPosition, OwnerDeposits, OwnerDigests } from './ports.ts';
+import { type DepositStatus, depositView, isSource } from './model.ts';
+import type { BackendDeposits, DepositRecords, ListPosition, OwnerDeposits, OwnerDigests } from './ports.ts';
 import { sourceView } from './sources.ts';
 
 export interface ReadContext {
@@ -16,50 +18,41 @@ export interface ReadContext {
   ownerDigests: OwnerDigests;
 }
 
-export async function readDeposit(
-  request: { depositId: string; accessToken: string; userSecret: string },
-  ctx: ReadContext,
-) {
+export async function readDeposit(request: { depositId: string } & Caller, ctx: ReadContext) {
   const deposit = await ctx.deposits.get(request.depositId);
-  if (!ownedBy(deposit, request, ctx.ownerDigests) || isSource(deposit))
+  if (!sees(deposit, request, ctx.ownerDigests) || isSource(deposit))
     throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${request.depositId}`);
   return depositView(deposit, ctx.clock.now());
 }
 
 /** The sources API's read: one payment source as its owner sees it. */
-export async function readSource(
-  request: { sourceId: string; accessToken: string; userSecret: string },
-  ctx: ReadContext,
-) {
+export async function readSource(request: { sourceId: string } & Caller, ctx: ReadContext) {
   const source = await ctx.deposits.get(request.sourceId);
-  if (!ownedBy(source, request, ctx.ownerDigests) || !isSource(source))
+  if (!sees(source, request, ctx.ownerDigests) || !isSource(source))
     throw new DepositError('SOURCE_NOT_FOUND', `No source ${request.sourceId}`);
   return sourceView(source);
 }
 
-/**
- * Whether the caller owns the deposit: both keys are compared, in constant time (and compared even
- * when there is no deposit), since a deposit is the connection's (token) and the user's (secret).
- */
-export function ownedBy(
-  deposit: Deposit | undefined,
-  caller: { accessToken: string; userSecret: string },
-  digests: OwnerDigests,
-): deposit is Deposit {
-  const owner = digests.matches(caller.accessToken, deposit?.ownerKey);
-  const reader = digests.matches(caller.userSecret, deposit?.readerKey);
-  return deposit !== undefined && owner && reader;
-}
-
 export interface ListContext {
+  /** A connection's deposits: the list of a caller that names one (its token). */
   owners: OwnerDeposits;
+  /** A backend's deposits: the list of a caller that names no connection. */
+  backends: BackendDeposits;
   clock: Pick<Clock, 'now'>;
   ownerDigests: OwnerDigests;
 }
 
-type ListRequest = { accessToken: string; userSecret: string; limit: number; cursor?: string | undefined };
+type ListRequest = Caller & {
+  limit: number;
+  cursor?: string | undefined;
+  /** Only the deposits of this status (deposits only). */
+  status?: DepositStatus | undefined;
+};
 
-/** The caller's connection's deposits, newest first; `cursor` continues where a page ended. */
+/**
+ * The caller's deposits, newest first: the connection's when it names one (its token), else its
+ * backend's, whatever their connection; `cursor` continues where a page ended.
+ */
 export async function listDeposits(request: ListRequest, ctx: ListContext) {
   const now = ctx.clock.now();
   const { records, cursor } = await pageOf(request, ctx);
@@ -67,19 +60,28 @@ export async function listDeposits(request: ListRequest, ctx: ListContext) {
   return { deposits, ...(cursor ? { cursor } : {}) };
 }
 
-/** The caller's connection's payment sources, newest first, as `listDeposits`. */
-export async function listSources(request: ListRequest, ctx: ListContext) {
+/** The caller's payment sources, newest first, as `listDeposits`. */
+export async function listSources(request: Omit<ListRequest, 'status'>, ctx: ListContext) {
   const { records, cursor } = await pageOf(request, ctx, 'source');
   return { sources: records.map(sourceView), ...(cursor ? { cursor } : {}) };
 }
 
 async function pageOf(request: ListRequest, ctx: ListContext, purpose?: 'source') {
   const after = request.cursor === undefined ? undefined : positionOf(request.cursor);
-  const owner = ctx.ownerDigests.of(request.accessToken);
-  const page = await ctx.owners.page(owner, request.limit, after, purpose);
-  // The connection's records are the user's; one another secret reads stays out (as in get).
-  const records = page.deposits.filter((deposit) =>
-    ctx.ownerDigests.matches(request.userSecret, deposit.readerKey),
+  const page = request.accessToken
+    ? await ctx.owners.page(ctx.ownerDigests.of(request.accessToken), request.limit, after, purpose)
+    : request.backend
+      ? await ctx.backends.page(backendKeyOf(request.backend, ctx.ownerDigests), request.limit, after, {
+          purpose,
+          status: request.status,
+        })
+      : { deposits: [], last: undefined };
+  // What the caller may see of the page (another backend's deposits on the connection, another
+  // user's on the token stay out, as in get), of the status it asked for.
+  const records = page.deposits.filter(
+    (deposit) =>
+      sees(deposit, request, ctx.ownerDigests) &&
+      (request.status === undefined || deposit.status === request.status),
   );
   return { records, cursor: page.last && cursorOf(page.last) };
 }

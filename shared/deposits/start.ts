@@ -12,6 +12,7 @@ import { ulid } from 'ulid';
 import { AmountError, fromMinorUnits, toMinorUnits } from '#shared/money';
 import type { UserInput } from '#shared/provider/interface/schemas';
 import { digest } from '#shared/secrets';
+import { backendKeyOf, sees } from './caller.ts';
 import { DepositError } from './errors.ts';
 import { type KnownRouteContext, knownRoute } from './known-route.ts';
 import { type Deposit, depositView, isSource } from './model.ts';
@@ -29,6 +30,8 @@ import { advance, type FailContext, fail, sendStep } from './transitions.ts';
 
 export interface StartDeposit {
   accessToken: string;
+  /** The backend that calls (`caller.ts`): the deposit is its own. */
+  backend?: string | undefined;
   idempotencyKey: string;
   appSecret: string;
   userSecret: string;
@@ -125,6 +128,7 @@ async function newRecord(
     ...(what.purpose ? { purpose: what.purpose } : {}),
     ownerKey: ctx.ownerDigests.of(request.accessToken),
     readerKey: ctx.ownerDigests.of(request.userSecret),
+    ...(request.backend === undefined ? {} : { backendKey: backendKeyOf(request.backend, ctx.ownerDigests) }),
     idempotencyKey: request.idempotencyKey,
     fingerprint: what.fingerprint,
     status: 'initialized',
@@ -156,7 +160,7 @@ export interface Started<V> {
 async function begin<V>(
   ctx: StartContext,
   record: Deposit,
-  request: Pick<StartDeposit, 'userSecret' | 'userInputs'>,
+  request: Pick<StartDeposit, 'accessToken' | 'backend' | 'userSecret' | 'userInputs'>,
   view: (record: Deposit, now: number) => V,
 ): Promise<Started<V>> {
   const now = ctx.clock.now();
@@ -168,8 +172,7 @@ async function begin<V>(
   }
   const existing = outcome.depositId ? await ctx.deposits.get(outcome.depositId) : undefined;
   if (
-    !existing ||
-    !ctx.ownerDigests.matches(request.userSecret, existing.readerKey) ||
+    !sees(existing, request, ctx.ownerDigests) ||
     existing.fingerprint !== record.fingerprint ||
     existing.purpose !== record.purpose
   ) {

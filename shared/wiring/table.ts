@@ -7,7 +7,11 @@
 import { BankMemoryItems } from '#shared/adapters/bank-memory';
 import { dynamodbClient } from '#shared/adapters/clients';
 import { DepositItems, IdempotencyItems } from '#shared/adapters/deposit-items';
-import { DueDepositsIndex, OwnerDepositsIndex } from '#shared/adapters/deposits-indexes';
+import {
+  BackendDepositsIndex,
+  DueDepositsIndex,
+  OwnerDepositsIndex,
+} from '#shared/adapters/deposits-indexes';
 import { StatusDepositsIndex } from '#shared/adapters/deposits-status-index';
 import { BeneficiaryClaimItems, ConnectionLeaseItems } from '#shared/adapters/deposits-table';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
@@ -25,6 +29,7 @@ export const tableEntities = {
   idempotency: () => new IdempotencyItems(table()),
   due: () => new DueDepositsIndex(table()),
   owners: () => new OwnerDepositsIndex(table()),
+  backends: () => new BackendDepositsIndex(table()),
   byStatus: () => new StatusDepositsIndex(table()),
   claims: () => new BeneficiaryClaimItems(table()),
   leases: () => new ConnectionLeaseItems(table()),

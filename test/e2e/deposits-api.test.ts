@@ -327,17 +327,22 @@ describe('deposits API: reading a deposit', () => {
     expect(text).not.toContain(appSecret);
   });
 
-  it('refuses a read without a bearer token: UNAUTHORIZED', async () => {
+  it('answers a read without a bearer token to the backend that created it, and to no other (issue 32)', async () => {
     const user = await createUser('SANDBOX_BENEFICIARY');
     const started = await startDeposit(user, { amount: 10 });
+    const body = { appSecret, userSecret: user.userSecret, operationID: started.body.operationID };
 
-    const answer = await rawCall('POST', '/v1/deposits/get', {
-      body: { appSecret, userSecret: user.userSecret, operationID: started.body.operationID },
+    const byItsBackend = await rawCall('POST', '/v1/deposits/get', { body });
+    const byAnother = await rawCall('POST', '/v1/deposits/get', {
+      headers: { 'x-local-caller': 'another-backend' },
+      body,
     });
 
     expect(started.status).toBe(202);
-    expect(answer.status).toBe(401);
-    expect(answer.body).toEqual(failed('UNAUTHORIZED'));
+    expect(byItsBackend.status).toBe(200);
+    expect(byItsBackend.body.operationID).toBe(started.body.operationID);
+    expect(byAnother.status).toBe(404);
+    expect(byAnother.body).toEqual(failed('DEPOSIT_NOT_FOUND'));
   });
 });
 

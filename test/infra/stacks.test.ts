@@ -427,6 +427,15 @@ describe('tables', () => {
           Projection: { ProjectionType: 'KEYS_ONLY' },
         },
         {
+          // A backend's deposits (issue 32): the keys and the status, written when the status changes.
+          IndexName: 'byBackend',
+          KeySchema: [
+            { AttributeName: 'backendListedBy', KeyType: 'HASH' },
+            { AttributeName: 'createdAt', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['status'] },
+        },
+        {
           // The keys and the step: written only when the bucket or the step changes.
           IndexName: 'byStatus',
           KeySchema: [
@@ -701,7 +710,7 @@ describe('each function touches only what it uses', () => {
    */
   const expectedReach: Record<
     string,
-    { table: string[]; sends: string[]; kms?: string; schedules: boolean; index?: 'byCheckAt' | 'byOwner' }
+    { table: string[]; sends: string[]; kms?: string; schedules: boolean; index?: string[] }
   > = {
     // The steps that open credentials read them with the deposit (a Query of its partition).
     // Every handler that may fail a deposit frees its claim and takes a failed source's shared wake-up
@@ -761,7 +770,8 @@ describe('each function touches only what it uses', () => {
       table: ['BatchGetItem'],
       sends: [],
       schedules: false,
-      index: 'byOwner',
+      // The connection's list, or (by the backend's own identity) the backend's.
+      index: ['byOwner', 'byBackend'],
     },
     [route('POST', '/v1/sources/cancel')]: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
@@ -772,7 +782,8 @@ describe('each function touches only what it uses', () => {
       table: ['BatchGetItem'],
       sends: [],
       schedules: false,
-      index: 'byOwner',
+      // The connection's list, or (by the backend's own identity) the backend's.
+      index: ['byOwner', 'byBackend'],
     },
     [route('POST', '/v1/deposits/cancel')]: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
@@ -785,7 +796,7 @@ describe('each function touches only what it uses', () => {
       table: ['UpdateItem'],
       sends: ['resolveBank', 'ensureBeneficiary', 'waitCooldown', 'transfer', 'reconcile'],
       schedules: false,
-      index: 'byCheckAt',
+      index: ['byCheckAt'],
     },
   };
 
@@ -802,10 +813,10 @@ describe('each function touches only what it uses', () => {
     );
     expect(actionsOf(onTable).sort(), handler).toEqual(expected.table.map((a) => `dynamodb:${a}`).sort());
     // Indexes: Query on its own one only.
-    for (const index of ['byCheckAt', 'byOwner']) {
+    for (const index of ['byCheckAt', 'byOwner', 'byBackend', 'byStatus']) {
       const onIndex = statements.filter((statement) => text(statement.Resource).includes(`/index/${index}`));
       expect(actionsOf(onIndex), `${handler} ${index}`).toEqual(
-        expected.index === index ? ['dynamodb:Query'] : [],
+        expected.index?.includes(index) ? ['dynamodb:Query'] : [],
       );
     }
 

@@ -7,6 +7,7 @@
  */
 import type { BeneficiaryClaim, Deposit, Follower } from '#shared/deposits/model';
 import type {
+  BackendDeposits,
   BankMemory,
   BeneficiaryClaims,
   ConnectionLeases,
@@ -135,6 +136,21 @@ export class FakeDepositsTable {
         limit,
         after,
       ),
+  };
+
+  /** The backend index: a backend's deposits (or sources), newest first; the status filtered as the index does. */
+  readonly backends: BackendDeposits = {
+    page: async (backendKey, limit, after, filter = {}) => {
+      const page = newestFirstPage(
+        [...this.items.values()].filter(
+          (deposit) => deposit.backendKey === backendKey && deposit.purpose === filter.purpose,
+        ),
+        limit,
+        after,
+      );
+      const wanted = (deposit: Deposit) => filter.status === undefined || deposit.status === filter.status;
+      return { deposits: page.deposits.filter(wanted), last: page.last };
+    },
   };
 
   readonly bankItems = new Map<string, { metadata: AccountsMetadata; until: number }>();

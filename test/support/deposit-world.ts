@@ -274,7 +274,7 @@ export function world() {
       ownerDigests,
     }),
     read: (): ReadContext => ({ deposits: table.deposits, clock, ownerDigests }),
-    list: (): ListContext => ({ owners: table.owners, clock, ownerDigests }),
+    list: (): ListContext => ({ owners: table.owners, backends: table.backends, clock, ownerDigests }),
     sweep: (): SweepContext & { queues: FakeQueues<SendsOf<'sweeper'>> } => ({
       due: table.due,
       clock,

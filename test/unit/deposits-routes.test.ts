@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { DepositError, depositErrorTypes } from '#shared/deposits/errors';
 import { depositErrorAnswers, envelopeOf, operatorErrorAnswers } from '#shared/middleware/api-errors';
-import { depositRoute } from '#shared/middleware/deposit-route';
+import { backendOf, depositRoute, ownerRoute } from '#shared/middleware/deposit-route';
 import type { HttpEvent } from '#shared/middleware/http';
 import { unmatched } from '#shared/middleware/not-found';
 import { OperatorError, operatorErrorTypes } from '#shared/operator/errors';
@@ -173,5 +173,70 @@ describe('a route that matched nothing (issue 32)', () => {
 
   it('answers anything else 404 naming what was asked', () => {
     expect(unmatched(routes, 'POST', '/v1/refunds').message).toBe('No route for POST /v1/refunds');
+  });
+});
+
+describe('who calls: the backend (issue 32)', () => {
+  it.each([
+    [
+      'an IAM user',
+      { iam: { userArn: 'arn:aws:iam::111111111111:user/wallet' } },
+      'iam:arn:aws:iam::111111111111:user/wallet',
+    ],
+    [
+      "an assumed role, whatever its session's name",
+      { iam: { userArn: 'arn:aws:sts::111111111111:assumed-role/wallet-backend/i-0abc123' } },
+      'iam:arn:aws:sts::111111111111:assumed-role/wallet-backend',
+    ],
+    [
+      "a JWT's subject and client",
+      { jwt: { claims: { sub: 'svc-wallet', client_id: 'abc' }, scopes: [] } },
+      'jwt:svc-wallet|abc',
+    ],
+    ["a JWT's subject and azp", { jwt: { claims: { sub: 'svc', azp: 'web' }, scopes: [] } }, 'jwt:svc|web'],
+    ["the local gateway's caller", { lambda: { localCaller: 'second-backend' } }, 'local:second-backend'],
+    ['nobody named', undefined, undefined],
+  ])('is %s', (_name, authorizer, expected) => {
+    expect(backendOf(event({}, authorizer))).toBe(expected);
+  });
+
+  const seen: unknown[] = [];
+  const owner = ownerRoute(z.object({}), async ({ caller }) => {
+    seen.push(caller);
+    return {};
+  });
+  const callOwner = async (e: HttpEvent) => {
+    seen.length = 0;
+    const result = await owner(e, { awsRequestId: 'l-1' } as Context);
+    return { status: result.statusCode, body: JSON.parse(String(result.body)), seen: [...seen] };
+  };
+
+  it('lets a backend read by its own identity, no token: the local caller takes Authorization as the token', async () => {
+    const local = { lambda: { localCaller: 'local-backend' } };
+
+    expect(await callOwner(event({}, local))).toMatchObject({
+      status: 200,
+      seen: [{ backend: 'local:local-backend', accessToken: undefined }],
+    });
+    expect(await callOwner(event({ authorization: 'Bearer user-token' }, local))).toMatchObject({
+      seen: [{ backend: 'local:local-backend', accessToken: 'user-token' }],
+    });
+  });
+
+  it("never takes the backend's own Authorization for a token behind IAM or a JWT", async () => {
+    const answer = await callOwner(event({ authorization: 'Bearer backend.jwt.token' }, jwt));
+
+    expect(answer).toMatchObject({
+      status: 200,
+      seen: [{ backend: 'jwt:wallet-backend|', accessToken: undefined }],
+    });
+  });
+
+  it('answers nobody (no backend, no token) 401', async () => {
+    expect(await callOwner(event({}))).toMatchObject({
+      status: 401,
+      body: { type: 'UNAUTHORIZED' },
+      seen: [],
+    });
   });
 });

@@ -309,7 +309,7 @@ describe('the sources API', () => {
     const src = await w.source();
     const dep = await w.deposit();
     const reading = { accessToken: credentials.accessToken, userSecret: credentials.userSecret };
-    const ctx = { ...w.contexts.read(), owners: w.table.owners };
+    const ctx = { ...w.contexts.read(), ...w.contexts.list() };
 
     const sources = await listSources({ ...reading, limit: 10 }, ctx);
     const deposits = await listDeposits({ ...reading, limit: 10 }, ctx);
