@@ -3,7 +3,7 @@
  * from this fixed set. The deposit's record keeps the detail (the bank's own words, an exception's
  * text, who acted and why) for the operators, whose API shows it; none of it reaches an owner.
  */
-import { errorTypes } from '#shared/provider/interface/errors';
+import { errorTypes, realProviderErrorTypes } from '#shared/provider/interface/errors';
 
 /**
  * Our own failure types: what the owner hears (`message`), and what each means (`meaning`, for
@@ -63,6 +63,11 @@ export const failureTypes = {
     message: 'The deposit was cancelled before its transfer',
     meaning: 'Its owner cancelled it (`POST /v1/deposits/cancel`) before its transfer',
   },
+  PROVIDER_REFUSED: {
+    message: 'The bank refused the deposit',
+    meaning:
+      "The bank refused with a type this service does not know (neither ours, nor the interface's, nor one the real provider documents), or with one that is not a type (`^[A-Z_]{1,64}$`). The record's `msg`, which the operators see, starts with the bank's own type",
+  },
   BENEFICIARY_COOL_DOWN_PERIOD: {
     message: "The bank kept the wallet's beneficiary in its cool-down",
     meaning:
@@ -70,11 +75,25 @@ export const failureTypes = {
   },
 } as const satisfies Record<string, { message: string; meaning: string }>;
 
+/**
+ * The type a failure is recorded and told under: ours, or for a bank's refusal the interface's
+ * (`errorTypes`) or the real provider's (`realProviderErrorTypes`); any other is `PROVIDER_REFUSED`,
+ * so that a type the bank made up never reaches an owner or a webhook receiver (the record's message
+ * keeps it for the operators: `fail`).
+ */
+export function failureTypeOf(type: string): string {
+  const known = [failureTypes, errorTypes, realProviderErrorTypes].some((types) =>
+    Object.hasOwn(types, type),
+  );
+  return known ? type : 'PROVIDER_REFUSED';
+}
+
 /** The owner's message for a failure of this type: ours, the spec's for a bank's refusal, else a plain one. */
 export function ownerMessage(type: string): string {
   return (
     (failureTypes as Record<string, { message: string } | undefined>)[type]?.message ??
     (errorTypes as Record<string, { msg: string } | undefined>)[type]?.msg ??
+    (realProviderErrorTypes as Record<string, { msg: string } | undefined>)[type]?.msg ??
     'The deposit failed'
   );
 }

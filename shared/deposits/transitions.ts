@@ -10,7 +10,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '#shared/clock';
-import { ownerMessage } from './failures.ts';
+import { failureTypeOf, ownerMessage } from './failures.ts';
 import { type Deposit, type DepositEvent, isSource, type WorkStep } from './model.ts';
 import type {
   BeneficiaryClaims,
@@ -122,12 +122,15 @@ export async function fail(
   changes: Partial<Deposit> = {},
   note?: string,
 ) {
+  // A type neither ours nor the interface's is told as a fixed one; the record's message keeps it.
+  const told = failureTypeOf(type);
+  const failure = told === type ? { type, msg } : { type: told, msg: `${type}: ${msg}` };
   const failed = await advance(
     ctx,
     deposit,
-    { ...changes, status: 'failed', step: 'completed', failure: { type, msg }, pendingInput: undefined },
+    { ...changes, status: 'failed', step: 'completed', failure, pendingInput: undefined },
     note,
-    { type: 'deposit.failed', data: { type, msg: ownerMessage(type) } },
+    { type: 'deposit.failed', data: { type: told, msg: ownerMessage(told) } },
   );
   // Another writer moved the deposit first: what it holds is that writer's to keep or free.
   if (!failed) return undefined;

@@ -17,11 +17,14 @@
  * both: everything above it is the same whichever it speaks. Each call's request is built by name in
  * `requests.ts`; money crosses there (integer minor units in, major-unit numbers on the wire).
  */
+
+import { BodyTooLarge, readCapped } from '#shared/http-body';
 import { type Dialect, type DialectName, dialectOf } from '#shared/provider/interface/dialects';
 import { ExchangeTokenResponse, OperationResponse } from '#shared/provider/interface/responses';
 import type { InlineBeneficiary, NewBeneficiary, UserInput } from '#shared/provider/interface/schemas';
 import {
   type InputAnswer,
+  maxProviderBodyBytes,
   type ProviderAnswer,
   type ProviderCredentials,
   ProviderUnknownOutcome,
@@ -45,12 +48,15 @@ import {
 // The client is the provider's entry point: what it answers is imported from here.
 export {
   type InputAnswer,
+  maxProviderBodyBytes,
   type ProviderAnswer,
   type ProviderCredentials,
   ProviderRefusal,
   ProviderUnknownOutcome,
+  refusalMsgLength,
   retryAfterMs,
   type UnknownReason,
+  unknownRefusalType,
 } from './outcomes.ts';
 export type { TransferOrder } from './requests.ts';
 
@@ -202,6 +208,7 @@ export class ProviderClient {
   private async post(path: string, accessToken: string | undefined, body: unknown): Promise<RawResponse> {
     let response: Response;
     let text: string;
+    let status: number | undefined;
     try {
       response = await this.fetch(`${this.baseUrl}${path}`, {
         method: 'POST',
@@ -214,8 +221,13 @@ export class ProviderClient {
         // A redirect would resend the token and the secrets to another origin: never followed.
         redirect: 'manual',
       });
-      text = await response.text();
+      status = response.status;
+      // At most `maxProviderBodyBytes`: a provider gone wrong does not fill the function's memory.
+      text = await readCapped(response, maxProviderBodyBytes);
     } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        throw new ProviderUnknownOutcome('unreadable', `${path} answered ${error.message}`, status);
+      }
       const name = (error as Error).name;
       if (name === 'TimeoutError' || name === 'AbortError') {
         throw new ProviderUnknownOutcome(

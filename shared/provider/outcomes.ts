@@ -24,7 +24,36 @@ export type ProviderAnswer<T> =
   | { status: 'user_input_required'; id: string; userInputs: UserInput[]; response: T }
   | { status: 'initialized'; id: string; response: T };
 
+/** What a refusal's `type` must look like to be taken as a type: a name in capitals. */
+export const refusalTypePattern = /^[A-Z_]{1,64}$/;
+/** The type of a refusal whose own is not one (`refusalTypePattern`): it is named in the message. */
+export const unknownRefusalType = 'PROVIDER_REFUSED';
+/** The longest `msg` a refusal keeps (the bank's words, for the operators). */
+export const refusalMsgLength = 512;
+/** The most of a provider's answer the client reads: past it, the outcome is unknown. */
+export const maxProviderBodyBytes = 1024 * 1024;
+
+/** A text on one line (control characters as spaces), at most `length` characters. */
+function bounded(text: string, length: number): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+  return text.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, length);
+}
+
+/**
+ * The type and message a refusal keeps: a type that is a name, else `unknownRefusalType` with the
+ * provider's (quoted, cut to 80 characters) first in the message; the message on one line, capped.
+ */
+function boundedRefusal(type: string, msg: string): { type: string; msg: string } {
+  if (refusalTypePattern.test(type)) return { type, msg: bounded(msg, refusalMsgLength) };
+  const named = `the provider's type ${JSON.stringify(type).slice(0, 80)}: ${msg}`;
+  return { type: unknownRefusalType, msg: bounded(named, refusalMsgLength) };
+}
+
 export class ProviderRefusal extends Error {
+  /** The provider's type, when it is a name (`refusalTypePattern`); else `unknownRefusalType`. */
+  readonly type: string;
+  /** The provider's message, on one line, at most `refusalMsgLength` characters. */
+  readonly msg: string;
   /**
    * For BENEFICIARY_COOL_DOWN_PERIOD: when the cool-down ends (epoch ms), if the provider said.
    * The spec gives no field for it; the provider names the instant in its message, read here once
@@ -33,8 +62,8 @@ export class ProviderRefusal extends Error {
   readonly coolDownEndsAt: number | undefined;
 
   constructor(
-    readonly type: string,
-    readonly msg: string,
+    type: string,
+    msg: string,
     readonly httpStatus: number,
     /** The operation's id, when the provider assigned one before refusing. */
     readonly operationId?: string,
@@ -47,10 +76,13 @@ export class ProviderRefusal extends Error {
     /** For BENEFICIARY_COOL_DOWN_PERIOD: the end as the dialect's answer gave it, over `msg`'s instant. */
     coolDownEndsAt?: number,
   ) {
-    super(`${type}: ${msg}`);
+    const kept = boundedRefusal(type, msg);
+    super(`${kept.type}: ${kept.msg}`);
     this.name = 'ProviderRefusal';
+    this.type = kept.type;
+    this.msg = kept.msg;
     this.coolDownEndsAt =
-      type === 'BENEFICIARY_COOL_DOWN_PERIOD' ? (coolDownEndsAt ?? instantIn(msg)) : undefined;
+      kept.type === 'BENEFICIARY_COOL_DOWN_PERIOD' ? (coolDownEndsAt ?? instantIn(kept.msg)) : undefined;
   }
 }
 

@@ -112,12 +112,12 @@ describe('resolve-bank', () => {
     const ctx = w.contexts.resolveBank();
     const refused = await w.deposit();
     const empty = await w.deposit();
-    w.provider.answer('getMetadata', answers.refusal('INVALID_ACCESS_TOKEN'), answers.done({ jobID: 'j' }));
+    w.provider.answer('getMetadata', answers.refusal('INVALID_CREDENTIALS'), answers.done({ jobID: 'j' }));
 
     await resolveBank(refused, ctx);
     await resolveBank(empty, ctx);
 
-    expect(w.table.current(refused.id).failure?.type).toBe('INVALID_ACCESS_TOKEN');
+    expect(w.table.current(refused.id).failure?.type).toBe('INVALID_CREDENTIALS');
     expect(w.table.current(empty.id).failure?.type).toBe('PROVIDER_PROTOCOL_ERROR');
   });
 

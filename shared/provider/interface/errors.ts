@@ -45,6 +45,19 @@ export const errorTypes = {
 
 export type ErrorType = keyof typeof errorTypes;
 
+/**
+ * The real provider's refusal types that the table above does not name (its error list, D-errors in
+ * docs/provider-v2.md), with what a deposit's owner is told of each. The sandbox answers none of them.
+ */
+export const realProviderErrorTypes = {
+  INACTIVE_ACCOUNT: { msg: "The user's bank account is inactive" },
+  INVALID_CREDENTIALS: { msg: 'The bank no longer accepts this connection: the user must connect again' },
+  INVALID_DATE_RANGE: { msg: 'The bank refused the date range' },
+  PARAMETER_ERROR: { msg: 'The bank refused a field of the request' },
+  PARAMETER_MISSING: { msg: 'The bank found a field of the request missing' },
+  BENEFICIARY_NOT_ACTIVATED: { msg: "The bank has not activated the wallet's beneficiary yet" },
+} as const satisfies Record<string, { msg: string }>;
+
 /** An operation as an envelope names it: by `jobID` (metadata, beneficiaries) or `operationID`. */
 export interface NamedOperation {
   idField: 'jobID' | 'operationID';
