@@ -21,14 +21,18 @@ import { type ApiContract, connectionBearer } from './openapi.ts';
 const credentials = { appSecret: 'sandbox-local-app-secret', userSecret: 'us_2f8a6c1e9b7d4a3f' };
 const depositId = 'dep_01M812W7SXHYZAEH7814YWVTV8';
 const sourceId = 'src_01M812W7SXHYZAEH7814YWVTV9';
-/** Either header carries the connection; in AWS `Authorization` is the backend's own (docs/deposits.md, "Who may call"). */
-const security = ['providerAuthorization', 'connectionToken'];
+/**
+ * One scheme, which the reference page's Authorize fills as a newcomer does (the token alone, the
+ * page adds `Bearer `). In AWS `Authorization` is the backend's own (docs/deposits.md, "Who may
+ * call"), and the connection travels in `X-Provider-Authorization`, which each route names.
+ */
+const security = ['connectionToken'];
 
 export const depositsContract: ApiContract = {
   api: 'deposits',
   title: 'Deposits API',
   description:
-    "Moves money from a user's bank account into the wallet account through the open-banking provider, durably, in the background. Every deposits route takes the user's provider connection (`X-Provider-Authorization: Bearer <accessToken>`, or locally `Authorization`) and its secrets in the body; in AWS the caller must also be the wallet's backend: `Authorization` carries its IAM SigV4 signature or its JWT (docs/deposits.md, \"Who may call\").",
+    "Moves money from a user's bank account into the wallet account through the open-banking provider, durably, in the background. Every deposits route takes the user's provider connection and its secrets in the body: locally the access token in `Authorization: Bearer <accessToken>` (Authorize on this page), in AWS in `X-Provider-Authorization: Bearer <accessToken>`; in AWS the caller must also be the wallet's backend: `Authorization` carries its IAM SigV4 signature or its JWT (docs/deposits.md, \"Who may call\").",
   tags: [
     { name: 'deposits', description: 'Start, read, list and cancel deposits' },
     {
@@ -38,15 +42,17 @@ export const depositsContract: ApiContract = {
     { name: 'service', description: 'Health' },
   ],
   securitySchemes: {
-    providerAuthorization: {
-      type: 'apiKey',
-      in: 'header',
-      name: 'X-Provider-Authorization',
-      description:
-        "`Bearer <accessToken>` of the user's provider connection. Use it in AWS, where `Authorization` carries the backend's SigV4 signature or JWT.",
+    connectionToken: {
+      ...connectionBearer,
+      description: `${connectionBearer.description} Paste the token alone: it goes as \`Authorization: Bearer <token>\`. In AWS, send it as \`X-Provider-Authorization\` (each route's header) instead.`,
     },
-    connectionToken: { ...connectionBearer, description: `${connectionBearer.description} Locally only.` },
   },
+  securedHeaders: z.object({
+    'x-provider-authorization': z.string().optional().meta({
+      description:
+        "`Bearer <accessToken>` of the user's connection where `Authorization` carries the backend's own identity (in AWS: its SigV4 signature or JWT); taken over `Authorization` when sent. Locally, Authorize is enough: leave it empty.",
+    }),
+  }),
   routes: [
     {
       method: 'POST',

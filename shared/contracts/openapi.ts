@@ -14,6 +14,7 @@ import {
   type ZodOpenApiPathsObject,
 } from 'zod-openapi';
 import { FailedEnvelope } from '#shared/provider/interface/responses';
+import { failedExamples, responseExamples } from './examples.ts';
 
 export interface RouteContract {
   /** The methods the topology's routes take (`RouteSpec.method` in `infra/topology.ts`). */
@@ -39,6 +40,8 @@ export interface ApiContract {
   description: string;
   tags: { name: string; description: string }[];
   securitySchemes: Record<string, SecuritySchemeObject>;
+  /** Request headers every route with `security` takes besides its own (the deposits API's X-Provider-Authorization). */
+  securedHeaders?: z.ZodObject;
   routes: RouteContract[];
 }
 
@@ -53,14 +56,20 @@ export const connectionBearer: SecuritySchemeObject = {
   description: "The user's provider connection: the access token of `/v1/auth/ExchangeToken`.",
 };
 
-function operation(route: RouteContract): ZodOpenApiOperationObject {
+/** `example` of a media type, when there is one (`examples.ts`). */
+const exampled = (example: unknown) => (example === undefined ? {} : { example });
+
+function operation(contract: ApiContract, route: RouteContract): ZodOpenApiOperationObject {
+  const examples = responseExamples[contract.api]?.[`${route.method} ${route.path}`] ?? {};
+  const secured = route.security ? contract.securedHeaders : undefined;
+  const headers = secured && route.headers ? route.headers.extend(secured.shape) : (route.headers ?? secured);
   return {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c = '') => c.toUpperCase())}`,
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
     ...(route.security ? { security: route.security.map((scheme) => ({ [scheme]: [] })) } : {}),
-    ...(route.headers ? { requestParams: { header: route.headers } } : {}),
+    ...(headers ? { requestParams: { header: headers } } : {}),
     ...(route.body
       ? {
           requestBody: {
@@ -73,13 +82,18 @@ function operation(route: RouteContract): ZodOpenApiOperationObject {
       ...Object.fromEntries(
         Object.entries(route.responses).map(([status, answer]) => [
           status,
-          { description: answer.description, content: { 'application/json': { schema: answer.schema } } },
+          {
+            description: answer.description,
+            content: { 'application/json': { schema: answer.schema, ...exampled(examples[Number(status)]) } },
+          },
         ]),
       ),
       default: {
         description:
           'A failure: the failed envelope, with the HTTP status of its type (see docs/deposits.md, Errors).',
-        content: { 'application/json': { schema: FailedEnvelope } },
+        content: {
+          'application/json': { schema: FailedEnvelope, ...exampled(failedExamples[contract.api]) },
+        },
       },
     },
   };
@@ -90,7 +104,7 @@ export function openApiDocument(contract: ApiContract, serverUrl?: string) {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of contract.routes) {
     const method = route.method.toLowerCase() as 'get' | 'post';
-    paths[route.path] = { ...paths[route.path], [method]: operation(route) };
+    paths[route.path] = { ...paths[route.path], [method]: operation(contract, route) };
   }
   return createDocument({
     openapi: '3.1.0',
