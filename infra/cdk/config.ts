@@ -47,6 +47,11 @@ export interface DeploymentConfig {
   depositsThrottle: Record<string, RouteThrottle>;
   /** Per API function name (`deposits-create`, ...): its reserved concurrency; empty when off. */
   reservedConcurrency: Record<string, number>;
+  /**
+   * The role that administers the keys (a name in this account, or an ARN); unset, the role
+   * CloudFormation deploys with (`keyAdministrator` in `credentials.ts`).
+   */
+  keyAdminRole?: string;
 }
 
 /** A setting of the deployment is missing or wrong: the message names the context key. */
@@ -124,6 +129,7 @@ export function readDeploymentConfig(
     depositsAccess,
     depositsThrottle: { ...depositsRouteThrottle, ...context.depositsThrottle },
     reservedConcurrency: reservationsOf(context),
+    ...(context.keyAdminRole ? { keyAdminRole: context.keyAdminRole } : {}),
   };
 }
 

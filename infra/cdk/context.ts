@@ -20,6 +20,8 @@
  *                            defaults (settings.ts); or false: none reserved
  *   accountConcurrency       the account's concurrent executions quota (default 1000), which the
  *                            reservations must fit
+ *   keyAdminRole             the IAM role (name or ARN) that administers the keys (default: the role
+ *                            CloudFormation deploys with, the CDK bootstrap's execution role)
  *   account, region          the target environment (default: the CLI's, else region us-east-1)
  */
 import * as z from 'zod';
@@ -136,6 +138,13 @@ export const Context = z.object({
     z.union([z.literal(false), z.record(z.string(), z.int().min(1))]),
   ).optional(),
   accountConcurrency: z.coerce.number().int().min(1).default(1_000),
+  keyAdminRole: z
+    .string()
+    .regex(
+      /^(arn:aws[a-z-]*:iam::\d{12}:role\/)?[\w+=,.@/-]{1,512}$/,
+      'must be an IAM role name or ARN (arn:aws:iam::<account>:role/<name>)',
+    )
+    .optional(),
   account: z
     .string()
     .regex(/^\d{12}$/, 'must be a 12-digit account id')

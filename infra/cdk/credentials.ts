@@ -1,14 +1,18 @@
 /**
- * Who may seal and who may open callers' credentials. The functions that do (their grants say
- * `credentials: 'seal' | 'open'`) get roles named by these patterns, and the credentials key's
- * policy allows each use only to roles of its pattern, with the vault's encryption context:
- * no account-wide `kms:*`, so no administrator or power user opens a user's bank token by having
- * `kms:Decrypt` in an IAM policy; an explicit deny covers every other principal.
+ * Who may seal and who may open callers' credentials, and who may change that. The functions that
+ * do (their grants say `credentials: 'seal' | 'open'`) get roles of these names, and the credentials
+ * key's policy allows each use only to those roles, pinned by their exact ARNs, with the vault's
+ * encryption context. No account-wide `kms:*`: the key-admin role administers the key
+ * (`key-admin.ts`). Explicit denies cover every other principal, whatever IAM gives it: nobody but
+ * the openers decrypts or re-encrypts (a re-encryption to a key of one's own would open every sealed
+ * credential), and nobody but the key-admin role creates a grant or writes the policy.
  */
 
 import type { Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { credentialsKeyContext } from '#shared/adapters/credential-vault';
+import { administeredBy } from './key-admin.ts';
+import { functionsOf } from './settings.ts';
 
 export type CredentialsUse = 'seal' | 'open';
 
@@ -22,29 +26,20 @@ export function credentialsRoleName(prefix: string, use: CredentialsUse, handler
   return name;
 }
 
-/** The ARN pattern of every role that may `use` the credentials key. */
-function rolesThatMay(stack: Stack, prefix: string, use: CredentialsUse): string {
-  return `arn:${stack.partition}:iam::${stack.account}:role/${prefix}-creds-${use}-*`;
+/** The exact ARNs of the roles of the functions that `use` the credentials key (`settings.ts`). */
+export function rolesThatMay(stack: Stack, prefix: string, use: CredentialsUse): string[] {
+  return functionsOf('deposits')
+    .filter((settings) => settings.credentialsKey === use)
+    .map(
+      (settings) =>
+        `arn:${stack.partition}:iam::${stack.account}:role/${credentialsRoleName(prefix, use, settings.name)}`,
+    );
 }
 
-/** The actions that administer a key, without using it. */
-const administration = [
-  'kms:Create*',
-  'kms:Describe*',
-  'kms:Enable*',
-  'kms:List*',
-  'kms:Put*',
-  'kms:Update*',
-  'kms:Revoke*',
-  'kms:Disable*',
-  'kms:Get*',
-  'kms:Delete*',
-  'kms:TagResource',
-  'kms:UntagResource',
-  'kms:ScheduleKeyDeletion',
-  'kms:CancelKeyDeletion',
-  'kms:RotateKeyOnDemand',
-];
+/** What only the openers may do with the key, whatever IAM says. */
+export const openersOnly = ['kms:Decrypt', 'kms:ReEncrypt*'];
+/** What only the key-admin role may do with the key, whatever IAM says. */
+export const keyAdminOnly = ['kms:CreateGrant', 'kms:PutKeyPolicy'];
 
 /**
  * No use of the key but the vault's: its data keys carry this encryption context (each deposit's
@@ -55,65 +50,47 @@ export const withTheVaultsContext = {
 };
 
 /**
- * The data keys of the previous sealed form (the AWS Encryption SDK's, before issue 22), which
- * deposits in flight at a deploy may hold: each bound to its deposit by the context `depositId`, with
- * no `purpose`. Decrypted only, by the openers, never generated, for one release: this goes with that
- * form's reader (`shared/adapters/encryption-sdk-message.ts`; docs/deploying.md says when).
+ * The credentials key's policy: the key-admin role `admin` administers it; the sealers generate data
+ * keys and the openers decrypt, each with the vault's context; nobody else decrypts, re-encrypts,
+ * grants or rewrites the policy. (The previous sealed form's data keys, with a `depositId` context,
+ * have no allowance left: their reader went with the form `v2`.)
  */
-export const withThePreviousFormsContext = { Null: { 'kms:EncryptionContext:depositId': 'false' } };
-
-/**
- * The credentials key's policy: the account administers it; the sealers generate data keys and the
- * openers decrypt, each with the vault's context (the openers also the previous form's, with its
- * deposit's); nobody else decrypts, whatever IAM says.
- */
-export function credentialsKeyPolicy(stack: Stack, prefix: string): iam.PolicyDocument {
+export function credentialsKeyPolicy(stack: Stack, prefix: string, admin: string): iam.PolicyDocument {
   const account = new iam.AccountRootPrincipal();
+  const sealers = rolesThatMay(stack, prefix, 'seal');
+  const openers = rolesThatMay(stack, prefix, 'open');
   return new iam.PolicyDocument({
     statements: [
-      new iam.PolicyStatement({
-        sid: 'AdministeredByTheAccount',
-        principals: [account],
-        actions: administration,
-        resources: ['*'],
-      }),
+      ...administeredBy(admin),
       new iam.PolicyStatement({
         sid: 'SealedByTheSealersOnly',
         principals: [account],
         actions: ['kms:GenerateDataKey'],
         resources: ['*'],
-        conditions: {
-          ArnLike: { 'aws:PrincipalArn': rolesThatMay(stack, prefix, 'seal') },
-          ...withTheVaultsContext,
-        },
+        conditions: { ArnEquals: { 'aws:PrincipalArn': sealers }, ...withTheVaultsContext },
       }),
       new iam.PolicyStatement({
         sid: 'OpenedByTheOpenersOnly',
         principals: [account],
         actions: ['kms:Decrypt'],
         resources: ['*'],
-        conditions: {
-          ArnLike: { 'aws:PrincipalArn': rolesThatMay(stack, prefix, 'open') },
-          ...withTheVaultsContext,
-        },
-      }),
-      new iam.PolicyStatement({
-        sid: 'OpenedThePreviousFormByTheOpenersOnly',
-        principals: [account],
-        actions: ['kms:Decrypt'],
-        resources: ['*'],
-        conditions: {
-          ArnLike: { 'aws:PrincipalArn': rolesThatMay(stack, prefix, 'open') },
-          ...withThePreviousFormsContext,
-        },
+        conditions: { ArnEquals: { 'aws:PrincipalArn': openers }, ...withTheVaultsContext },
       }),
       new iam.PolicyStatement({
         sid: 'NobodyElseOpens',
         effect: iam.Effect.DENY,
         principals: [new iam.AnyPrincipal()],
-        actions: ['kms:Decrypt'],
+        actions: openersOnly,
         resources: ['*'],
-        conditions: { ArnNotLike: { 'aws:PrincipalArn': rolesThatMay(stack, prefix, 'open') } },
+        conditions: { ArnNotEquals: { 'aws:PrincipalArn': openers } },
+      }),
+      new iam.PolicyStatement({
+        sid: 'NobodyElseGrantsOrRewritesThePolicy',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: keyAdminOnly,
+        resources: ['*'],
+        conditions: { ArnNotEquals: { 'aws:PrincipalArn': admin } },
       }),
     ],
   });

@@ -19,11 +19,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { Stage } from '../cdk/context.ts';
-import {
-  credentialsRoleName,
-  withThePreviousFormsContext,
-  withTheVaultsContext,
-} from '../cdk/credentials.ts';
+import { credentialsRoleName, withTheVaultsContext } from '../cdk/credentials.ts';
 import type { FunctionSettings, QueueKey, SecretKey, TableKey } from '../cdk/settings.ts';
 import { notifyingAlarm } from './alarms.ts';
 
@@ -182,10 +178,6 @@ export class HandlerFunction extends Construct {
         // The vault's data keys only, as the key's own policy says.
         conditions: withTheVaultsContext,
       });
-      // ... and, for one release, the previous sealed form's, which deposits in flight may hold.
-      if (settings.credentialsKey === 'open') {
-        allow({ actions: ['kms:Decrypt'], resources: [key.keyArn], conditions: withThePreviousFormsContext });
-      }
     }
     if (settings.createsSchedules) {
       const { group, role } = need(resources.scheduler, 'the schedule group');

@@ -4,7 +4,7 @@
  * tables and their keys, the routes, what each function may touch, the error and failure types, and
  * the configuration variables.
  */
-import { type ApiSpec, depositsApi, operatorApi, sandboxApi } from '#infra/topology';
+import { type ApiSpec, depositsApi, operatorApi, type RouteSpec, sandboxApi } from '#infra/topology';
 import { entities as depositEntities, keys as depositKeys } from '#shared/adapters/deposits-table-items';
 import { entities as sandboxEntities, keys as sandboxKeys } from '#shared/adapters/sandbox-table-items';
 import { configVariables } from '#shared/config';
@@ -13,6 +13,7 @@ import { depositErrorAnswers, operatorErrorAnswers } from '#shared/middleware/ap
 import { errorTypes } from '#shared/provider/interface/errors';
 import { whenAnswered } from '#shared/sandbox/error-causes';
 import { functionsOf } from '../cdk/settings.ts';
+import { resolveHandler } from '../stacks/operator-access.ts';
 import { variableRows } from './config-variables.ts';
 import { code, table } from './markdown.ts';
 
@@ -28,6 +29,12 @@ function entityTable(entities: Entities, keys: Keys): string {
   return table(['Entity', 'pk', 'sk', 'Access pattern', 'TTL'], rows);
 }
 
+/** Which operators' policy reaches an operator route (`infra/stacks/operator-access.ts`). */
+function operatorPolicy(route: RouteSpec): string {
+  if (route.handler === resolveHandler) return 'resolving operators';
+  return route.acts ? 'acting operators' : 'every operator';
+}
+
 function routeTable(): string {
   const apis: ApiSpec[] = [depositsApi, operatorApi, sandboxApi];
   const rows = apis.flatMap((api) =>
@@ -35,7 +42,7 @@ function routeTable(): string {
       api.name,
       code(`${route.method} ${route.path}`),
       code(route.handler),
-      api === operatorApi ? (route.acts ? 'acting operators' : 'every operator') : '',
+      api === operatorApi ? operatorPolicy(route) : '',
     ]),
   );
   return table(['API', 'Route', 'Handler', 'Operator policy'], rows);

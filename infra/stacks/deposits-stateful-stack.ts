@@ -1,5 +1,6 @@
 /**
- * What the deposits keep: the deposits table, the key that seals callers' credentials, the owner key
+ * What the deposits keep: the deposits table and its key, the key that seals callers' credentials
+ * (and the rule that reports any reach for it other than a step's), the owner key
  * (the secret a caller's deposits are keyed by), the webhook signing secret, the step queues and
  * their DLQs (deposits in flight), and the schedule group with the role and DLQ its pending wake-ups
  * use. Plus the alarm topic every stack reports to. Apart from the functions, so that redeploying or
@@ -11,16 +12,18 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import * as sns from 'aws-cdk-lib/aws-sns';
-import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { queues, stepQueueKeys, tables } from '#infra/topology';
 import { wakeTargets } from '#shared/deposits/reach';
 import type { DeploymentConfig } from '../cdk/config.ts';
 import { credentialsKeyPolicy } from '../cdk/credentials.ts';
+import { keyAdministrator, tableKeyPolicy } from '../cdk/key-admin.ts';
 import { suppress } from '../cdk/nag.ts';
 import { pascal, type QueueKey, settingsOf, visibilityTimeoutFactor } from '../cdk/settings.ts';
+import { addAlarmTopic } from '../constructs/alarm-topic.ts';
+import { watchTheCredentialsKey } from '../constructs/credentials-watch.ts';
 import { dlqRetention, StepQueue } from '../constructs/step-queue.ts';
 import { topologyTable } from '../constructs/topology-table.ts';
 
@@ -30,7 +33,11 @@ export interface DepositsStatefulStackProps extends StackProps {
 
 export class DepositsStatefulStack extends Stack {
   readonly depositsTable: dynamodb.Table;
+  /** Encrypts the deposits table, its indexes, its stream and its backups. */
+  readonly tableKey: kms.Key;
   readonly credentialsKey: kms.Key;
+  /** The ARN of the role that administers both keys (CDK context `keyAdminRole`). */
+  readonly keyAdminRoleArn: string;
   readonly webhookSecret: secretsmanager.Secret;
   /** The key of the keyed digests (HMAC) a caller's deposits, leases and claims are keyed by. */
   readonly ownerKeySecret: secretsmanager.Secret;
@@ -51,13 +58,21 @@ export class DepositsStatefulStack extends Stack {
     const production = config.stage === 'prod';
     const removalPolicy = production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
-    this.depositsTable = topologyTable(this, 'DepositsTable', tables.deposits, config.stage);
+    this.keyAdminRoleArn = keyAdministrator(this, config.keyAdminRole);
+    this.tableKey = new kms.Key(this, 'DepositsTableKey', {
+      description: 'Encrypts the deposits table, its indexes, stream and backups (through DynamoDB only)',
+      enableKeyRotation: true,
+      policy: tableKeyPolicy(this, this.keyAdminRoleArn),
+      removalPolicy,
+      pendingWindow: Duration.days(production ? 30 : 7),
+    });
+    this.depositsTable = topologyTable(this, 'DepositsTable', tables.deposits, config.stage, this.tableKey);
 
     this.credentialsKey = new kms.Key(this, 'CredentialsKey', {
       description: 'Makes the data keys that seal callers’ credentials and answers while their deposit runs',
       enableKeyRotation: true,
       // Only the functions that seal or open credentials use it (`infra/cdk/credentials.ts`).
-      policy: credentialsKeyPolicy(this, config.prefix),
+      policy: credentialsKeyPolicy(this, config.prefix, this.keyAdminRoleArn),
       removalPolicy,
       pendingWindow: Duration.days(production ? 30 : 7),
     });
@@ -139,25 +154,15 @@ export class DepositsStatefulStack extends Stack {
       },
     });
 
-    const alarmKey = new kms.Key(this, 'AlarmTopicKey', {
-      description: 'Encrypts the alarm topic; CloudWatch alarms may use it to publish',
-      enableKeyRotation: true,
-      removalPolicy: RemovalPolicy.DESTROY,
-      pendingWindow: Duration.days(7),
+    this.alarmTopic = addAlarmTopic(this, {
+      prefix: config.prefix,
+      ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
-    alarmKey.grant(
-      new iam.ServicePrincipal('cloudwatch.amazonaws.com'),
-      'kms:Decrypt',
-      'kms:GenerateDataKey*',
-    );
-    this.alarmTopic = new sns.Topic(this, 'AlarmTopic', {
-      displayName: `${config.prefix} alarms`,
-      masterKey: alarmKey,
-      enforceSSL: true,
+    watchTheCredentialsKey(this, 'CredentialsKeyCalls', {
+      prefix: config.prefix,
+      key: this.credentialsKey,
+      topic: this.alarmTopic,
     });
-    if (config.alarmEmail) {
-      this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(config.alarmEmail));
-    }
 
     const output = (name: string, value: string, description: string) =>
       new CfnOutput(this, name, { value, description });

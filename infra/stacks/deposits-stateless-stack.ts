@@ -1,6 +1,7 @@
 /**
  * What the deposits do: one function per topology handler of the orchestrator (deposits API, step
- * consumers, notifier, sweeper), each granted only what it uses; the deposits HTTP API; the queues'
+ * consumers, notifier, sweeper), each granted only what it uses, and the rules that report a change to
+ * those that seal or open credentials; the deposits HTTP API; the queues'
  * event source mappings; the sweeper's recurring rule; alarms and the dashboard; who may call the
  * API (IAM or JWT, from CDK context) and the policy a caller's role attaches. Everything here
  * can be replaced without losing a deposit: the state is in the stateful stack.
@@ -26,6 +27,7 @@ import {
 import type { DeploymentConfig } from '../cdk/config.ts';
 import { suppress } from '../cdk/nag.ts';
 import { functionsOf, observability, pascal, type QueueKey, settingsOf } from '../cdk/settings.ts';
+import { watchTheCredentialFunctions } from '../constructs/credentials-watch.ts';
 import { DepositsMonitoring } from '../constructs/deposits-monitoring.ts';
 import { HandlerFunction } from '../constructs/handler-function.ts';
 import { TopologyApi } from '../constructs/topology-api.ts';
@@ -152,6 +154,16 @@ export class DepositsStatelessStack extends Stack {
         return [settings.handler, handler];
       }),
     );
+    // Any new code, configuration or use of the role of a function that seals or opens credentials
+    // tells the alarm topic (the credentials key's own calls are watched beside the key).
+    watchTheCredentialFunctions(this, 'CredentialFunctionCalls', {
+      prefix: config.prefix,
+      functions: [...this.functions.values()]
+        .filter((handler) => handler.settings.credentialsKey)
+        .map((handler) => ({ function: handler.function, role: handler.role })),
+      topic: stateful.alarmTopic,
+    });
+
     const functionOf = (handler: string) => {
       const found = this.functions.get(handler);
       if (!found) throw new Error(`no function for topology handler ${handler}`);

@@ -1,8 +1,10 @@
 /**
  * The operators' way in, on the deposits' stateless stack: the operator API with their IAM identity
- * (SigV4) on every route, `$default` too (no route is open), and two managed policies for their
- * roles, one power each: reading (list, get, the queues) and acting (resolve, cancel, redrive, and
- * reading). Made on the stack itself, so the resources keep their logical ids.
+ * (SigV4) on every route, `$default` too (no route is open), and three managed policies for their
+ * roles, one power each: reading (list, get, the queues); acting (cancel, redrive, and reading); and
+ * resolving (`resolve` alone: saying that a transfer whose outcome was unknown was done or failed,
+ * the power to say money moved, apart from the everyday actions). Made on the stack itself, so the
+ * resources keep their logical ids.
  */
 import { CfnOutput, type Stack } from 'aws-cdk-lib';
 import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
@@ -20,7 +22,10 @@ export interface OperatorApiProps {
   functionOf: (handler: string) => lambda.IFunction;
 }
 
-/** Adds the operator API, its two policies and their outputs to `stack`; the API. */
+/** The route that settles an unknown transfer outcome: its own policy, in no other. */
+export const resolveHandler = 'functions/operator/resolve.ts';
+
+/** Adds the operator API, its three policies and their outputs to `stack`; the API. */
 export function addOperatorApi(stack: Stack, props: OperatorApiProps): TopologyApi {
   const api = new TopologyApi(stack, 'OperatorApi', {
     spec: operatorApi,
@@ -40,13 +45,20 @@ export function addOperatorApi(stack: Stack, props: OperatorApiProps): TopologyA
       actions: ['execute-api:Invoke'],
       resources: routes.map((route) => api.api.arnForExecuteApi(route.method, route.path, '$default')),
     });
+  const resolves = (route: (typeof operatorApi.routes)[number]) => route.handler === resolveHandler;
+  if (!operatorApi.routes.some(resolves))
+    throw new Error(`the operator API has no route to ${resolveHandler}`);
   const readerPolicy = new iam.ManagedPolicy(stack, 'OperatorApiReaderPolicy', {
     description: `Reads through the ${props.prefix} operator API: list, get, queues (attach it to the operators' role)`,
     statements: [invoke(operatorApi.routes.filter((route) => !route.acts))],
   });
   const actorPolicy = new iam.ManagedPolicy(stack, 'OperatorApiActorPolicy', {
-    description: `Reads and acts through the ${props.prefix} operator API: resolve, cancel, redrive too (attach it to the role of the operators who act)`,
-    statements: [invoke(operatorApi.routes)],
+    description: `Reads and acts through the ${props.prefix} operator API: cancel and redrive too, not resolve (attach it to the role of the operators who act)`,
+    statements: [invoke(operatorApi.routes.filter((route) => !resolves(route)))],
+  });
+  const resolverPolicy = new iam.ManagedPolicy(stack, 'OperatorApiResolverPolicy', {
+    description: `Resolves unknown transfer outcomes through the ${props.prefix} operator API: resolve alone (attach it only to the role of the operators who may say money moved, beside the reader's)`,
+    statements: [invoke(operatorApi.routes.filter(resolves))],
   });
   new CfnOutput(stack, 'OperatorApiReaderPolicyArn', {
     value: readerPolicy.managedPolicyArn,
@@ -54,8 +66,12 @@ export function addOperatorApi(stack: Stack, props: OperatorApiProps): TopologyA
   });
   new CfnOutput(stack, 'OperatorApiActorPolicyArn', {
     value: actorPolicy.managedPolicyArn,
+    description: 'Attach to the IAM role of the operators who act: they may also cancel and redrive (SigV4)',
+  });
+  new CfnOutput(stack, 'OperatorApiResolverPolicyArn', {
+    value: resolverPolicy.managedPolicyArn,
     description:
-      'Attach to the IAM role of the operators who act: they may also resolve, cancel and redrive (SigV4)',
+      'Attach only to the IAM role of the operators who may settle an unknown transfer outcome: resolve (SigV4)',
   });
   return api;
 }

@@ -53,6 +53,18 @@ describe('deployment configuration (CDK context)', () => {
     expect(config).toMatchObject({ stage: 'prod', sandbox: false, defaultWalletAccountId: 'wallet-aed' });
   });
 
+  it('takes a key-admin role by name or ARN, and refuses anything else, naming the key', () => {
+    expect(read({}).keyAdminRole).toBeUndefined();
+    expect(read({ keyAdminRole: 'payments-key-admin' }).keyAdminRole).toBe('payments-key-admin');
+    const arn = 'arn:aws:iam::123456789012:role/security/payments-key-admin';
+    expect(read({ keyAdminRole: arn }).keyAdminRole).toBe(arn);
+    for (const wrong of ['arn:aws:iam::1234:role/x', 'arn:aws:iam::123456789012:user/x', 'a role']) {
+      expect(() => read({ keyAdminRole: wrong }), wrong).toThrow(
+        /keyAdminRole: must be an IAM role name or ARN/,
+      );
+    }
+  });
+
   it('reads JSON from the command line and values from cdk.json alike', () => {
     const fromCli = read({
       walletAccounts: JSON.stringify(prodWallets),

@@ -51,11 +51,12 @@ describe('the operator API in AWS', () => {
     }
   });
 
-  it('outputs its URL, a read-only policy (list, get, queues) and an acting one (every route)', () => {
+  it('outputs its URL, a read-only policy (list, get, queues), an acting one (cancel, redrive) and a resolving one (resolve alone)', () => {
     const template = dev.templates.stateless;
     template.hasOutput('OperatorApiUrl', {});
     template.hasOutput('OperatorApiReaderPolicyArn', {});
     template.hasOutput('OperatorApiActorPolicyArn', {});
+    template.hasOutput('OperatorApiResolverPolicyArn', {});
     const invoked = (name: string) => {
       const policy = managedPolicy(dev, name) ?? expect.fail(`no ${name}`);
       const document = policy.Properties?.PolicyDocument as { Statement: Statement[] } | undefined;
@@ -72,8 +73,14 @@ describe('the operator API in AWS', () => {
       'POST /v1/ops/deposits/get',
       'POST /v1/ops/queues',
     ]);
-    expect(invoked('OperatorApiActorPolicy')).toEqual(routeKeys);
-    expect(routeKeys).toContain('POST /v1/ops/deposits/resolve');
+    // Saying that money moved is a power of its own: in no policy but the resolver's.
+    expect(invoked('OperatorApiActorPolicy')).toEqual(
+      routeKeys.filter((key) => key !== 'POST /v1/ops/deposits/resolve'),
+    );
+    expect(invoked('OperatorApiActorPolicy')).toContain('POST /v1/ops/deposits/cancel');
+    expect(invoked('OperatorApiActorPolicy')).toContain('POST /v1/ops/deposits/redrive');
+    expect(invoked('OperatorApiResolverPolicy')).toEqual(['POST /v1/ops/deposits/resolve']);
+    expect(handlerOf('/v1/ops/deposits/resolve')).toBe('functions/operator/resolve.ts');
   });
 
   it("logs each call with the caller's verified identity, refused calls included", () => {

@@ -460,57 +460,7 @@ describe('keys, secrets and the scheduler', () => {
     }
   });
 
-  it('let only the functions that open credentials decrypt them, with their deposit as context; deny everyone else', () => {
-    const prefix = dev.deployment.config.prefix;
-    const keys = resourcesOf(dev.templates.stateful, 'AWS::KMS::Key').filter(([, resource]) =>
-      String(resource.Properties?.Description).includes('credentials'),
-    );
-    expect(keys).toHaveLength(1);
-    const policy = keys[0]?.[1].Properties?.KeyPolicy as { Statement: Statement[] };
-    const statements = policy.Statement;
-    const using = (action: string, effect = 'Allow') =>
-      statements.filter(
-        (statement) => statement.Effect === effect && actionsOf([statement]).includes(action),
-      );
-    const roles = (use: string) => ({
-      'Fn::Join': ['', ['arn:aws:iam::', { Ref: 'AWS::AccountId' }, `:role/${prefix}-creds-${use}-*`]],
-    });
-    const context = { StringEquals: { 'kms:EncryptionContext:purpose': credentialsKeyContext.purpose } };
-
-    // No account-wide kms:*: administering the key is not using it.
-    expect(statements.flatMap((statement) => actionsOf([statement]))).not.toContain('kms:*');
-    // The openers decrypt the vault's data keys, and for one release the previous sealed form's
-    // (the Encryption SDK's, bound to their deposit by `depositId`); nobody generates those.
-    expect(using('kms:Decrypt').map((statement) => statement.Condition)).toEqual([
-      { ArnLike: { 'aws:PrincipalArn': roles('open') }, ...context },
-      {
-        ArnLike: { 'aws:PrincipalArn': roles('open') },
-        Null: { 'kms:EncryptionContext:depositId': 'false' },
-      },
-    ]);
-    expect(using('kms:GenerateDataKey')).toHaveLength(1);
-    expect(using('kms:GenerateDataKey')[0]?.Condition).toEqual({
-      ArnLike: { 'aws:PrincipalArn': roles('seal') },
-      ...context,
-    });
-    expect(using('kms:Decrypt', 'Deny')).toEqual([
-      expect.objectContaining({
-        Principal: { AWS: '*' },
-        Condition: { ArnNotLike: { 'aws:PrincipalArn': roles('open') } },
-      }),
-    ]);
-    // ... and the roles of the functions that open (or seal) are named so; no other role is.
-    for (const [handler] of functionsByHandler(dev.templates.stateless)) {
-      const use = settingsOf(handler).credentialsKey;
-      const fn = functionsByHandler(dev.templates.stateless).get(handler) ?? expect.fail(handler);
-      const roleRef = fn.resource.Properties?.Role as { 'Fn::GetAtt': [string] };
-      const roleId = roleRef['Fn::GetAtt'][0];
-      const role = dev.templates.stateless.findResources('AWS::IAM::Role')[roleId];
-      const name = role?.Properties?.RoleName as string | undefined;
-      if (use) expect(name, handler).toBe(`${prefix}-creds-${use}-${settingsOf(handler).name}`);
-      else expect(name, handler).toBeUndefined();
-    }
-  });
+  // Who may use the credentials key, and who administers it: credentials-key.test.ts.
 
   it('keep the webhook signing secret in Secrets Manager, generated', () => {
     dev.templates.stateful.hasResourceProperties('AWS::SecretsManager::Secret', {
@@ -832,16 +782,13 @@ describe('each function touches only what it uses', () => {
     expect([...new Set(actions.filter((action) => action.startsWith('kms:')))], handler).toEqual(
       expected.kms ? [expected.kms] : [],
     );
-    // An opener decrypts the vault's data keys and, for one release, the previous sealed form's.
+    // An opener decrypts the vault's data keys only (the Encryption SDK's form has no reader left).
     expect(
       withAction(statements, 'kms:Decrypt').map((statement) => statement.Condition),
       handler,
     ).toEqual(
       expected.kms === 'kms:Decrypt'
-        ? [
-            { StringEquals: { 'kms:EncryptionContext:purpose': credentialsKeyContext.purpose } },
-            { Null: { 'kms:EncryptionContext:depositId': 'false' } },
-          ]
+        ? [{ StringEquals: { 'kms:EncryptionContext:purpose': credentialsKeyContext.purpose } }]
         : [],
     );
     // Schedules only where it arms wake-ups.
