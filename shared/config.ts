@@ -202,7 +202,9 @@ const WebhookEnv = z.object({
   WEBHOOK_URL: secureUrl.optional(),
   /** Standard Webhooks secret (`whsec_...`), locally. */
   WEBHOOK_SECRET: z.string().min(1).optional(),
-  /** In AWS: the Secrets Manager secret holding it, read once at cold start. */
+  /** The secret before it, signed with too while a rotation overlaps (`webhook-signing-secrets.ts`). */
+  WEBHOOK_PREVIOUS_SECRET: z.string().min(1).optional(),
+  /** In AWS: the Secrets Manager secret holding it (and, while it has one, its previous version), read once at cold start. */
   WEBHOOK_SECRET_ARN: z.string().startsWith('arn:').optional(),
   WEBHOOK_TIMEOUT_MS: number(5_000),
   /** First retry delay; each further one doubles, up to 15 minutes. */

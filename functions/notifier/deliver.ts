@@ -1,24 +1,19 @@
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { WebhookSender } from '#shared/adapters/webhook-sender';
+import { webhookSigningSecrets } from '#shared/adapters/webhook-signing-secrets';
 import { webhookConfig } from '#shared/config';
 import { DepositEvent } from '#shared/deposits/model';
 import { backoffSeconds } from '#shared/deposits/webhooks';
 import { sqsConsumer } from '#shared/middleware/sqs';
 import { depositEvents } from '#shared/wiring/messaging';
 
-const { WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_SECRET_ARN, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_BASE_SECONDS } =
-  webhookConfig();
-/** Locally WEBHOOK_SECRET; in AWS the Secrets Manager secret, read once at cold start. */
-async function signingSecret(): Promise<string | undefined> {
-  if (!WEBHOOK_URL || WEBHOOK_SECRET || !WEBHOOK_SECRET_ARN) return WEBHOOK_SECRET;
-  const value = await getSecret(WEBHOOK_SECRET_ARN);
-  if (typeof value !== 'string' || value === '')
-    throw new Error('WEBHOOK_SECRET_ARN: the secret has no value');
-  return value;
-}
-const secret = await signingSecret();
+const config = webhookConfig();
+/** Locally WEBHOOK_SECRET (and WEBHOOK_PREVIOUS_SECRET); in AWS the secret's versions, read once at cold start. */
+const secrets = await webhookSigningSecrets(config);
 const notifyQueue = depositEvents();
-const sender = WEBHOOK_URL && secret ? new WebhookSender(WEBHOOK_URL, secret, WEBHOOK_TIMEOUT_MS) : undefined;
+const sender =
+  config.WEBHOOK_URL && secrets.length > 0
+    ? new WebhookSender(config.WEBHOOK_URL, secrets, config.WEBHOOK_TIMEOUT_MS)
+    : undefined;
 
 /** Delivers deposit events to the webhook; a failed delivery comes back after a growing delay. */
 export const handler = sqsConsumer(DepositEvent, async (event, record) => {
@@ -27,7 +22,10 @@ export const handler = sqsConsumer(DepositEvent, async (event, record) => {
     await sender.deliver(event);
   } catch (error) {
     const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
-    await notifyQueue.retryIn(record.receiptHandle, backoffSeconds(attempt, WEBHOOK_RETRY_BASE_SECONDS));
+    await notifyQueue.retryIn(
+      record.receiptHandle,
+      backoffSeconds(attempt, config.WEBHOOK_RETRY_BASE_SECONDS),
+    );
     throw error;
   }
 });

@@ -108,6 +108,12 @@ export const variableRows: readonly VariableRow[] = [
       'Where deposit events go (`https://`, or `http://` to this machine only, like `PROVIDER_BASE_URL`), and the Standard Webhooks signing secret; at `npm start`, a `WEBHOOK_URL` without a secret is signed with the local one `npm run listen` verifies with',
   },
   {
+    variables: ['WEBHOOK_PREVIOUS_SECRET'],
+    default: 'unset',
+    meaning:
+      'The signing secret before `WEBHOOK_SECRET`, while a rotation overlaps: each delivery is then signed with both (two signatures in `webhook-signature`, as Standard Webhooks allows), so that a receiver holding either verifies it. In AWS the previous secret is the `AWSPREVIOUS` version of the secret `WEBHOOK_SECRET_ARN` names, while it has one ("The webhook signing secret", deploying.md)',
+  },
+  {
     variables: ['LISTEN_PORT'],
     default: '`3003`',
     meaning:

@@ -61,7 +61,7 @@ describe('redirects', () => {
     reached = [];
     const sender = new WebhookSender(
       `${redirectorUrl}/hooks`,
-      `whsec_${Buffer.from('k'.repeat(32)).toString('base64')}`,
+      [`whsec_${Buffer.from('k'.repeat(32)).toString('base64')}`],
       2_000,
     );
 

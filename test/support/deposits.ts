@@ -151,6 +151,8 @@ export async function webhookDeliveries(depositId: string) {
       verified: boolean;
     }[];
     refused: number;
+      verifiedWith: { current: boolean; previous: boolean };
+      signatures: number;
     refusedForDeposit?: number;
   };
 }

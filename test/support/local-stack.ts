@@ -63,6 +63,8 @@ export default async function setup(project: TestProject) {
       ...(providerDialect === 'dapi-v2' ? { SANDBOX_HOLD_MS: '500' } : {}),
       WEBHOOK_URL: `${webhook.url}/hooks`,
       WEBHOOK_SECRET: webhook.secret,
+      // The shared stack signs as during a rotation of its secret: each delivery with both.
+      WEBHOOK_PREVIOUS_SECRET: webhook.previousSecret,
     },
   });
   project.provide('sandboxUrl', stack.sandboxUrl);

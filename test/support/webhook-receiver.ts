@@ -1,7 +1,10 @@
 /**
  * A webhook receiver for tests: verifies each delivery with the Standard Webhooks library (as a
  * customer would), keeps what it received, and can be told to answer 500 for a while so tests see
- * retries. Tests read it over HTTP: `GET /deliveries?depositId=...`, and `POST /fail { count }`
+ * retries. It holds two secrets, as a receiver does while the sender's secret rotates: `secret`, and
+ * `previousSecret` (which the stacks that sign with both are given as WEBHOOK_PREVIOUS_SECRET);
+ * `verified` says the delivery verifies with the first, `verifiedWith` with which of them, each on
+ * its own, and `signatures` how many `webhook-signature` carried. Tests read it over HTTP: `GET /deliveries?depositId=...`, and `POST /fail { count }`
  * (the next `count` deliveries of any deposit) or `POST /fail { count, depositId }` (of that deposit
  * only, so that parallel test files cannot use the refusals up).
  */
@@ -15,12 +18,17 @@ export interface Delivery {
   depositId: string;
   data: Record<string, unknown>;
   verified: boolean;
+  /** Always set by the receiver; a stand-in delivery (the chaos audit's) may leave them out. */
+  verifiedWith?: { current: boolean; previous: boolean };
+  signatures?: number;
   receivedAt: string;
 }
 
 export async function startWebhookReceiver() {
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  const previousSecret = `whsec_${randomBytes(24).toString('base64')}`;
   const verifier = new Webhook(secret);
+  const previousVerifier = new Webhook(previousSecret);
   const deliveries: Delivery[] = [];
   let failuresToServe = 0;
   const failuresFor = new Map<string, number>();
@@ -59,18 +67,25 @@ export async function startWebhookReceiver() {
       refusedFor.set(target, (refusedFor.get(target) ?? 0) + 1);
       return send(500, { error: 'told to fail' });
     }
-    let verified = true;
-    let payload: { type: string; data: { depositId: string } & Record<string, unknown> };
-    try {
-      payload = verifier.verify(body, {
-        'webhook-id': String(request.headers['webhook-id']),
-        'webhook-timestamp': String(request.headers['webhook-timestamp']),
-        'webhook-signature': String(request.headers['webhook-signature']),
-      }) as typeof payload;
-    } catch {
-      verified = false;
-      payload = JSON.parse(body) as typeof payload;
-    }
+    const signed = {
+      'webhook-id': String(request.headers['webhook-id']),
+      'webhook-timestamp': String(request.headers['webhook-timestamp']),
+      'webhook-signature': String(request.headers['webhook-signature']),
+    };
+    const verifies = (by: Webhook) => {
+      try {
+        by.verify(body, signed);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const verifiedWith = { current: verifies(verifier), previous: verifies(previousVerifier) };
+    const verified = verifiedWith.current;
+    const payload = JSON.parse(body) as {
+      type: string;
+      data: { depositId: string } & Record<string, unknown>;
+    };
     deliveries.push({
       id: String(request.headers['webhook-id']),
       type: payload.type,
@@ -78,6 +93,8 @@ export async function startWebhookReceiver() {
       depositId: payload.data.depositId ?? String(payload.data.sourceId ?? ''),
       data: payload.data,
       verified,
+      verifiedWith,
+      signatures: signed['webhook-signature'].split(' ').filter(Boolean).length,
       receivedAt: new Date().toISOString(),
     });
     return send(204, {});
@@ -88,6 +105,7 @@ export async function startWebhookReceiver() {
   return {
     url: `http://127.0.0.1:${port}`,
     secret,
+    previousSecret,
     stop: () =>
       new Promise<void>((done) => {
         server.closeAllConnections();
