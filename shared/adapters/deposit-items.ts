@@ -15,6 +15,7 @@ import { conditionally } from '#shared/adapters/dynamodb';
 import type { Deposit } from '#shared/deposits/model';
 import type { DepositRecords, IdempotencyRecords } from '#shared/deposits/ports';
 import {
+  clientReferenceTtlSeconds,
   depositItem,
   fromItem,
   getItem,
@@ -22,20 +23,22 @@ import {
   isFinal,
   keys,
   MAX_CONFLICT_RETRIES,
+  referenceScopeOf,
   sealedItem,
   type Table,
 } from './deposits-table-items.ts';
 
 /**
- * Writes `items` in one transaction whose first item carries the condition that matters: `written`,
- * or `refused` when that condition failed. A concurrent write of the same items can cancel it as a
- * conflict: tried again, a little later each time, up to `MAX_CONFLICT_RETRIES` times.
+ * Writes `items` in one transaction whose items carry the conditions that matter: `written`, or
+ * `{ refused }` with the index of the item whose condition failed. A concurrent write of the same
+ * items can cancel it as a conflict: tried again, a little later each time, up to
+ * `MAX_CONFLICT_RETRIES` times.
  */
 async function transact(
   table: Table,
   items: NonNullable<TransactWriteCommandInput['TransactItems']>,
   what: string,
-): Promise<'written' | 'refused'> {
+): Promise<'written' | { refused: number }> {
   for (let attempt = 1; attempt <= MAX_CONFLICT_RETRIES; attempt += 1) {
     try {
       await table.client.send(new TransactWriteCommand({ TransactItems: items }));
@@ -43,7 +46,8 @@ async function transact(
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
-      if (codes[0] === 'ConditionalCheckFailed') return 'refused';
+      const refused = codes.indexOf('ConditionalCheckFailed');
+      if (refused >= 0) return { refused };
       if (!codes.includes('TransactionConflict')) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 20));
     }
@@ -97,15 +101,23 @@ export class DepositItems implements DepositRecords {
   }
 }
 
-/** A new deposit and its idempotency record, written in one transaction. */
+/**
+ * A new deposit and its idempotency record (and the record of its `clientReference`, when it has
+ * one), written in one transaction: one deposit per key and connection, one per reference and
+ * backend, whatever races.
+ */
 export class IdempotencyItems implements IdempotencyRecords {
   constructor(private readonly table: Table) {}
 
   async createOnce(deposit: Deposit) {
     const idempotency = keys.idempotency(deposit.ownerKey, deposit.idempotencyKey);
+    const reference =
+      deposit.clientReference === undefined
+        ? undefined
+        : keys.clientReference(referenceScopeOf(deposit), deposit.clientReference);
     const { tableName } = this.table;
-    // A concurrent create of the same key that cancels ours is tried again, and the winner's record
-    // answers (the transaction's conditions keep it to one deposit per key).
+    // A concurrent create of the same key (or reference) that cancels ours is tried again, and the
+    // winner's record answers (the transaction's conditions keep it to one deposit per key).
     const outcome = await transact(
       this.table,
       [
@@ -120,6 +132,21 @@ export class IdempotencyItems implements IdempotencyRecords {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
+        ...(reference
+          ? [
+              {
+                Put: {
+                  TableName: tableName,
+                  Item: {
+                    ...reference,
+                    depositId: deposit.id,
+                    expiresAt: Math.floor(deposit.createdAt / 1000) + clientReferenceTtlSeconds,
+                  },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+            ]
+          : []),
         {
           Put: {
             TableName: tableName,
@@ -133,7 +160,13 @@ export class IdempotencyItems implements IdempotencyRecords {
       `creating deposit ${deposit.id}`,
     );
     if (outcome === 'written') return { created: true as const };
-    const record = await getItem<{ depositId: string }>(this.table, idempotency);
-    return { created: false as const, depositId: record?.depositId };
+    // The item whose condition failed says what was taken: the key (first), or the reference.
+    const taken =
+      reference && outcome.refused === 1 ? ('clientReference' as const) : ('idempotencyKey' as const);
+    const record = await getItem<{ depositId: string }>(
+      this.table,
+      taken === 'clientReference' && reference ? reference : idempotency,
+    );
+    return { created: false as const, depositId: record?.depositId, taken };
   }
 }

@@ -30,6 +30,11 @@ export const STATUS_SHARDS = 32;
 /** Tries of a create whose transaction a concurrent one cancelled. */
 export const MAX_CONFLICT_RETRIES = 5;
 export const idempotencyTtlSeconds = 30 * 86_400;
+/**
+ * A `clientReference` stays its deposit's for 400 days after the create: as long as a finished
+ * deposit is kept, give or take the days it ran.
+ */
+export const clientReferenceTtlSeconds = 400 * 86_400;
 const depositTtlAfterEndSeconds = 400 * 86_400;
 /**
  * Sealed credentials expire a week after their deposit's create: a backstop to their deletion by the
@@ -58,6 +63,10 @@ export const keys = {
   idempotency: (ownerKey: string, key: string) => ({
     pk: `IDEMPOTENCY#${ownerKey}#${key}`,
     sk: 'IDEMPOTENCY',
+  }),
+  clientReference: (scope: string, reference: string) => ({
+    pk: `CLIENTREF#${scope}#${reference}`,
+    sk: 'CLIENTREF',
   }),
   beneficiary: (ownerKey: string, walletAccountId: string) => ({
     pk: `BENEFICIARY#${ownerKey}#${walletAccountId}`,
@@ -92,6 +101,13 @@ export const entities = {
     access: 'Put with the new deposit in one transaction, only if absent; get when a repeat finds it taken',
     ttl: days(idempotencyTtlSeconds),
   },
+  clientReference: {
+    name: 'Client reference',
+    args: ['<backend>', '<clientReference>'],
+    access:
+      "Put with the new deposit in one transaction, only if absent (one deposit per reference and backend; `<backend>` is the connection's `<owner>` for a deposit created without a backend identity); get when a create finds it taken, whose answer is that deposit",
+    ttl: `${days(clientReferenceTtlSeconds)} after the create`,
+  },
   beneficiary: {
     name: 'Beneficiary claim',
     args: ['<owner>', '<wallet account>'],
@@ -121,6 +137,11 @@ export const entities = {
     ttl: `${days(wakeTtlAfterInstantSeconds)} after its instant`,
   },
 } satisfies Record<keyof typeof keys, { name: string; args: string[]; access: string; ttl: string }>;
+
+/** Whose references a deposit's `clientReference` is unique among: its backend's, else its connection's. */
+export function referenceScopeOf(deposit: Pick<Deposit, 'backendKey' | 'ownerKey'>): string {
+  return deposit.backendKey ?? deposit.ownerKey;
+}
 
 /** A deposit's shard among `shards`, from its id: spread evenly, the same for every write of it. */
 function shardOf(depositId: string, shards: number): number {

@@ -5,13 +5,30 @@
  * built on both.
  */
 import * as z from 'zod';
-import { DepositStatus, DepositStep } from '#shared/deposits/model';
+import { businessFields, DepositStatus, DepositStep } from '#shared/deposits/model';
 import { SourceStatus } from '#shared/deposits/sources';
 import { inputLimits } from '#shared/provider/interface/limits';
 import { boundedText, UserInput, UserInputAnswers } from '#shared/provider/interface/schemas';
 
 const id = boundedText(inputLimits.id);
 const secret = boundedText(inputLimits.secret);
+
+const { maxKeys, maxKey, maxValue } = businessFields.metadata;
+/** No control characters (a line break, a NUL) in what is shown on every view and event. */
+const noControl = /^[^\p{Cc}]*$/u;
+
+/** The caller's own reference of a deposit: unique per backend (docs/deposits.md, "Business fields"). */
+export const ClientReference = z
+  .string()
+  .regex(businessFields.clientReference.pattern, 'must be 1 to 128 printable ASCII characters, no spaces');
+
+/** The caller's own small string map of a deposit, shown on every view and event. */
+export const Metadata = z
+  .record(
+    z.string().min(1).max(maxKey).regex(noControl, 'must hold no control characters'),
+    z.string().max(maxValue).regex(noControl, 'must hold no control characters'),
+  )
+  .refine((map) => Object.keys(map).length <= maxKeys, `at most ${maxKeys} keys`);
 
 export const CreateDepositRequest = z.strictObject({
   appSecret: secret,
@@ -22,6 +39,10 @@ export const CreateDepositRequest = z.strictObject({
   walletAccountID: id.optional(),
   /** Answers to the provider's question, sent with the same Idempotency-Key. */
   userInputs: UserInputAnswers.min(1).optional(),
+  /** The caller's own reference: a second create with it answers the first deposit. */
+  clientReference: ClientReference.optional(),
+  /** The caller's own map: at most 20 keys of 1 to 40 characters, values at most 500. */
+  metadata: Metadata.optional(),
 });
 export type CreateDepositRequest = z.infer<typeof CreateDepositRequest>;
 
@@ -95,6 +116,11 @@ export const Deposit = z
     amount: z.number(),
     currency: z.string().length(3),
     walletAccountID: z.string(),
+    /** The user's bank account the money comes from. */
+    senderID: z.string(),
+    /** The caller's own reference and map, when it gave them. */
+    clientReference: z.string().optional(),
+    metadata: z.record(z.string(), z.string()).optional(),
     /** While it waits for the bank's cool-down. */
     resumesAt: instant.optional(),
     /** While it waits for the caller's answers (`status: user_input_required`). */

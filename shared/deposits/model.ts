@@ -38,6 +38,18 @@ export type StepMessage = z.infer<typeof StepMessage>;
 /** A step message for one of the steps `S`: what a port that reaches only those queues accepts. */
 export type StepMessageTo<S extends WorkStep> = Omit<StepMessage, 'step'> & { step: S };
 
+/**
+ * The caller's business fields on a deposit (issue 32): what it is known by in the wallet's own
+ * books (`clientReference`: 1 to 128 printable ASCII characters, no spaces; unique per backend, so
+ * a second create with it answers the first deposit) and a small map of its own (`metadata`: at most
+ * 20 keys of 1 to 40 characters, each value at most 500; no control characters). Neither may hold a
+ * secret of the request. They cost at most some 11 KB on the deposit's item and as much on each event.
+ */
+export const businessFields = {
+  clientReference: { pattern: /^[\x21-\x7e]{1,128}$/ },
+  metadata: { maxKeys: 20, maxKey: 40, maxValue: 500 },
+} as const;
+
 export interface WalletAccount {
   id: string;
   currency: CurrencyCode;
@@ -105,6 +117,10 @@ export interface Deposit {
   backendKey?: string;
   idempotencyKey: string;
   fingerprint: string;
+  /** The caller's own reference of the deposit (`businessFields`): unique per backend. */
+  clientReference?: string;
+  /** The caller's own small string map (`businessFields`), shown on every view and event. */
+  metadata?: Record<string, string>;
   status: DepositStatus;
   step: DepositStep;
   version: number;
@@ -197,6 +213,8 @@ export function depositView(deposit: Deposit, now: number) {
     amount: fromMinorUnits(deposit.amountMinor, deposit.currency),
     currency: deposit.currency,
     walletAccountID: deposit.walletAccountId,
+    senderID: deposit.senderId,
+    ...businessView(deposit),
     ...(deposit.step === 'wait-cooldown' && deposit.cooldownUntil && deposit.cooldownUntil > now
       ? { resumesAt: new Date(deposit.cooldownUntil).toISOString() }
       : {}),
@@ -211,6 +229,14 @@ export function depositView(deposit: Deposit, now: number) {
     history: deposit.history.map((entry) => ({ ...entry, at: new Date(entry.at).toISOString() })),
     createdAt: new Date(deposit.createdAt).toISOString(),
     updatedAt: new Date(deposit.updatedAt).toISOString(),
+  };
+}
+
+/** The caller's business fields, as every view and event shows them (none it did not give). */
+export function businessView(deposit: Pick<Deposit, 'clientReference' | 'metadata'>) {
+  return {
+    ...(deposit.clientReference === undefined ? {} : { clientReference: deposit.clientReference }),
+    ...(deposit.metadata === undefined ? {} : { metadata: { ...deposit.metadata } }),
   };
 }
 

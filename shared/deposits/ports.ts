@@ -42,15 +42,22 @@ export interface DepositRecords {
   save(deposit: Deposit, expectedVersion: number): Promise<boolean>;
 }
 
-/** One deposit per idempotency key and connection. */
+/**
+ * One deposit per idempotency key and connection, and one per `clientReference` and backend (the
+ * connection when the deposit has no backend).
+ */
 export interface IdempotencyRecords {
   /**
-   * Writes the deposit and its idempotency record together; if the key is taken, nothing is
-   * written and the answer names the deposit that holds it.
+   * Writes the deposit and its idempotency record (and its reference's) together, conditionally; if
+   * the key (or the reference) is taken, nothing is written and the answer names the deposit that
+   * holds it, and which was taken (the key, when both are).
    */
   createOnce(
     deposit: Deposit,
-  ): Promise<{ created: true } | { created: false; depositId: string | undefined }>;
+  ): Promise<
+    | { created: true }
+    | { created: false; depositId: string | undefined; taken: 'idempotencyKey' | 'clientReference' }
+  >;
 }
 
 /**

@@ -6,12 +6,15 @@
  *      resolve-bank, or at the transfer when its way there is known (`known-route.ts`);
  *   3. the first step's message;
  *   4. a repeat of the same request answers the same deposit; a repeat with `userInputs` resumes
- *      a deposit waiting for them, at the step that asked.
+ *      a deposit waiting for them, at the step that asked; a create with a `clientReference` its
+ *      backend gave before answers that deposit (the reference's record is written in the same
+ *      conditional transaction, so two racing creates make one deposit).
  */
 import { ulid } from 'ulid';
 import { AmountError, fromMinorUnits, toMinorUnits } from '#shared/money';
 import type { UserInput } from '#shared/provider/interface/schemas';
 import { digest } from '#shared/secrets';
+import { businessFieldsOf, fingerprintOf } from './business.ts';
 import { backendKeyOf, sees } from './caller.ts';
 import { DepositError } from './errors.ts';
 import { type KnownRouteContext, knownRoute } from './known-route.ts';
@@ -39,6 +42,9 @@ export interface StartDeposit {
   senderID: string;
   walletAccountID?: string | undefined;
   userInputs?: UserInput[] | undefined;
+  /** The caller's own reference (unique per backend) and map (`business.ts`). */
+  clientReference?: string | undefined;
+  metadata?: Record<string, string> | undefined;
 }
 
 export interface StartContext extends Omit<FailContext, 'claims'> {
@@ -68,8 +74,12 @@ export async function startDeposit(request: StartDeposit, ctx: StartContext) {
     const most = `${fromMinorUnits(wallet.maxDepositMinor, wallet.currency)} ${wallet.currency}`;
     throw new DepositError('AMOUNT_ABOVE_MAXIMUM', `The largest deposit into ${wallet.id} is ${most}`);
   }
-  const fingerprint = digest(JSON.stringify([amountMinor, wallet.currency, request.senderID, wallet.id]));
+  const business = businessFieldsOf(request);
+  const fingerprint = digest(
+    JSON.stringify([amountMinor, wallet.currency, request.senderID, wallet.id, ...fingerprintOf(business)]),
+  );
   const deposit = await newRecord(`dep_${ulid()}`, request, ctx, {
+    ...business,
     fingerprint,
     amountMinor,
     currency: wallet.currency,
@@ -80,7 +90,7 @@ export async function startDeposit(request: StartDeposit, ctx: StartContext) {
   return begin(ctx, { ...deposit, ...route }, request, depositView);
 }
 
-export type StartSource = Omit<StartDeposit, 'amount' | 'senderID'>;
+export type StartSource = Omit<StartDeposit, 'amount' | 'senderID' | 'clientReference' | 'metadata'>;
 
 /**
  * The sources API's create: a payment source for the caller's connection and the wallet account,
@@ -114,7 +124,14 @@ async function newRecord(
   ctx: StartContext,
   what: Pick<
     Deposit,
-    'purpose' | 'fingerprint' | 'amountMinor' | 'currency' | 'senderId' | 'walletAccountId'
+    | 'purpose'
+    | 'fingerprint'
+    | 'amountMinor'
+    | 'currency'
+    | 'senderId'
+    | 'walletAccountId'
+    | 'clientReference'
+    | 'metadata'
   >,
 ): Promise<Deposit> {
   const now = ctx.clock.now();
@@ -131,6 +148,8 @@ async function newRecord(
     ...(request.backend === undefined ? {} : { backendKey: backendKeyOf(request.backend, ctx.ownerDigests) }),
     idempotencyKey: request.idempotencyKey,
     fingerprint: what.fingerprint,
+    ...(what.clientReference === undefined ? {} : { clientReference: what.clientReference }),
+    ...(what.metadata === undefined ? {} : { metadata: what.metadata }),
     status: 'initialized',
     step: 'resolve-bank',
     version: 0,
@@ -171,6 +190,15 @@ async function begin<V>(
     return { started: true, view: view(record, now) };
   }
   const existing = outcome.depositId ? await ctx.deposits.get(outcome.depositId) : undefined;
+  if (outcome.taken === 'clientReference') {
+    // The reference is the backend's: its first deposit answers, whatever this request says (200).
+    if (!sees(existing, request, ctx.ownerDigests) || isSource(existing))
+      throw new DepositError(
+        'CLIENT_REFERENCE_REUSED',
+        'This clientReference belongs to a deposit this caller cannot see',
+      );
+    return { started: false, view: view(existing, now) };
+  }
   if (
     !sees(existing, request, ctx.ownerDigests) ||
     existing.fingerprint !== record.fingerprint ||

@@ -10,8 +10,9 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '#shared/clock';
+import { fromMinorUnits } from '#shared/money';
 import { failureTypeOf, ownerMessage } from './failures.ts';
-import { type Deposit, type DepositEvent, isSource, type WorkStep } from './model.ts';
+import { businessView, type Deposit, type DepositEvent, isSource, type WorkStep } from './model.ts';
 import type {
   BeneficiaryClaims,
   ConnectionLeases,
@@ -183,14 +184,36 @@ export function requeue<S extends WorkStep>(ctx: { queues: StepQueues<S> }, depo
   return sendStep(ctx, deposit, step, Math.min(30, 1 + deposit.retries * 2));
 }
 
-/** The event of this version of the deposit; its id is stable, so receivers de-duplicate. */
+/**
+ * The event of this version of the deposit; its id is stable, so receivers de-duplicate. It carries
+ * what the caller needs to book it without a read: the amount, the currency, the sender's account,
+ * the caller's own `clientReference` and `metadata`, and the times (a source moves no money: its
+ * times only). Never a secret: none of these is one, and the create refuses business fields that
+ * hold one.
+ */
 function eventOf(deposit: Deposit, event: EventOf): DepositEvent {
+  const business = isSource(deposit)
+    ? {}
+    : {
+        amount: fromMinorUnits(deposit.amountMinor, deposit.currency),
+        currency: deposit.currency,
+        senderID: deposit.senderId,
+        ...businessView(deposit),
+      };
   return {
     id: `${deposit.id}.v${deposit.version}`,
     type: event.type,
     depositId: deposit.id,
     occurredAt: new Date(deposit.updatedAt).toISOString(),
     // The version orders a deposit's events for a receiver that gets them late or twice.
-    data: { status: deposit.status, step: deposit.step, version: deposit.version, ...event.data },
+    data: {
+      status: deposit.status,
+      step: deposit.step,
+      version: deposit.version,
+      ...business,
+      createdAt: new Date(deposit.createdAt).toISOString(),
+      updatedAt: new Date(deposit.updatedAt).toISOString(),
+      ...event.data,
+    },
   };
 }

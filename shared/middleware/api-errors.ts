@@ -34,6 +34,10 @@ export const depositErrorAnswers = {
     when: "More than the wallet account's `maxDeposit` (100,000 unless configured)",
   },
   IDEMPOTENCY_KEY_REUSED: { status: 409, when: 'An `Idempotency-Key` used before with a different body' },
+  CLIENT_REFERENCE_REUSED: {
+    status: 409,
+    when: "A `clientReference` of a deposit the caller may not see (created without a backend identity, by another user of the connection); the backend's own answers its deposit instead",
+  },
   DEPOSIT_NOT_CANCELLABLE: { status: 409, when: 'A cancel of a deposit at its transfer, or finished' },
   SOURCE_NOT_CANCELLABLE: { status: 409, when: 'A cancel of a source that is ready (or failed) already' },
   DEPOSIT_BUSY: { status: 409, when: 'A cancel that found the deposit moved under it, try after try' },

@@ -79,12 +79,22 @@ export class FakeDepositsTable {
     },
   };
 
+  /** The client references taken, by `<backend or owner>#<reference>`. */
+  readonly references = new Map<string, string>();
+
   readonly idempotency: IdempotencyRecords = {
     createOnce: async (deposit) => {
       const key = `${deposit.ownerKey}#${deposit.idempotencyKey}`;
       const taken = this.keys.get(key);
-      if (taken !== undefined) return { created: false, depositId: taken };
+      if (taken !== undefined) return { created: false, depositId: taken, taken: 'idempotencyKey' };
+      const reference =
+        deposit.clientReference === undefined
+          ? undefined
+          : `${deposit.backendKey ?? deposit.ownerKey}#${deposit.clientReference}`;
+      const holder = reference === undefined ? undefined : this.references.get(reference);
+      if (holder !== undefined) return { created: false, depositId: holder, taken: 'clientReference' };
       this.keys.set(key, deposit.id);
+      if (reference !== undefined) this.references.set(reference, deposit.id);
       this.items.set(deposit.id, copy(deposit));
       return { created: true };
     },

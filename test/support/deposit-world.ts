@@ -149,6 +149,20 @@ export function metadata(overrides: Partial<AccountsMetadata> = {}) {
   return answers.done({ jobID: 'job-1', success: true, status: 'done', accountsMetadata });
 }
 
+/**
+ * What every event of a deposit carries besides its status, step and version (issue 32): its money,
+ * sender and times (the deposit as `world().deposit` makes it, at the clock's `now`).
+ */
+export function eventFields(deposit: Pick<Deposit, 'createdAt'>, now: number) {
+  return {
+    amount: 25.5,
+    currency: 'AED',
+    senderID: 'acc-1',
+    createdAt: new Date(deposit.createdAt).toISOString(),
+    updatedAt: new Date(now).toISOString(),
+  };
+}
+
 export function world() {
   const clock = new ManualClock();
   const table = new FakeDepositsTable();

@@ -58,6 +58,8 @@ export interface DepositRequest {
   senderID?: string;
   walletAccountID?: string;
   userInputs?: { id: string; index: number; query: string; answer: string }[];
+  clientReference?: string;
+  metadata?: Record<string, string>;
 }
 
 /** POST /v1/deposits/create as this user; a fresh Idempotency-Key unless one is given. */
@@ -149,10 +151,10 @@ export async function webhookDeliveries(depositId: string) {
       depositId: string;
       data: Record<string, unknown>;
       verified: boolean;
-    }[];
-    refused: number;
       verifiedWith: { current: boolean; previous: boolean };
       signatures: number;
+    }[];
+    refused: number;
     refusedForDeposit?: number;
   };
 }

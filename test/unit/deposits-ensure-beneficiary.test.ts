@@ -8,6 +8,7 @@ import {
   asked,
   banks,
   credentials,
+  eventFields,
   ownerKey,
   question,
   settings,
@@ -130,6 +131,7 @@ describe('ensure-beneficiary', () => {
           id: `${deposit.id}.v1`,
           type: 'deposit.cooling_down',
           data: {
+            ...eventFields(deposit, w.clock.now()),
             status: 'initialized',
             step: 'wait-cooldown',
             version: 1,
@@ -569,6 +571,7 @@ describe('ensure-beneficiary', () => {
           id: `${deposit.id}.v1`,
           type: 'deposit.user_input_required',
           data: {
+            ...eventFields(deposit, w.clock.now()),
             status: 'user_input_required',
             step: 'ensure-beneficiary',
             version: 1,

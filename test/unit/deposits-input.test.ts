@@ -11,6 +11,7 @@ import {
   asked,
   banks,
   credentials,
+  eventFields,
   ownerKey,
   question,
   settings,
@@ -153,6 +154,7 @@ describe('pauseForInput', () => {
         depositId: deposit.id,
         occurredAt: new Date(w.clock.now()).toISOString(),
         data: {
+          ...eventFields(deposit, w.clock.now()),
           status: 'user_input_required',
           step: 'transfer',
           version: 1,

@@ -17,7 +17,7 @@ import {
 } from '#shared/deposits/outbox';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { FakeEventQueue } from '../support/deposit-fakes.ts';
-import { answers, banks, world } from '../support/deposit-world.ts';
+import { answers, banks, eventFields, world } from '../support/deposit-world.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 
 describe('the outbox', () => {
@@ -54,7 +54,13 @@ describe('the outbox', () => {
       type: 'deposit.done',
       depositId: deposit.id,
       occurredAt: new Date(done.updatedAt).toISOString(),
-      data: { status: 'done', step: 'completed', version: 4, reference: 'TRF1' },
+      data: {
+        ...eventFields(deposit, done.updatedAt),
+        status: 'done',
+        step: 'completed',
+        version: 4,
+        reference: 'TRF1',
+      },
     });
   });
 

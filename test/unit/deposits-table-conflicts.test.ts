@@ -42,7 +42,7 @@ describe('creating a deposit once per key (defect 8)', () => {
 
     const outcome = await items.createOnce(deposit);
 
-    expect(outcome).toEqual({ created: false, depositId: 'dep_winner' });
+    expect(outcome).toEqual({ created: false, depositId: 'dep_winner', taken: 'idempotencyKey' });
     expect(sent).toEqual(['transact', 'transact', 'get']);
   });
 });

@@ -10,6 +10,7 @@ import {
   asked,
   banks,
   credentials,
+  eventFields,
   ownerKey,
   question,
   settings,
@@ -308,7 +309,13 @@ describe('transfer: done', () => {
           type: 'deposit.done',
           depositId: deposit.id,
           occurredAt: new Date(w.clock.now()).toISOString(),
-          data: { status: 'done', step: 'completed', version: 6, reference: 'REF-123' },
+          data: {
+            ...eventFields(deposit, w.clock.now()),
+            status: 'done',
+            step: 'completed',
+            version: 6,
+            reference: 'REF-123',
+          },
         },
       ]);
       expect(w.table.claimItems.get(`${ownerKey}#wallet-aed`)?.used).toBe(true);
@@ -375,6 +382,7 @@ describe('transfer: the bank asks', () => {
         depositId: deposit.id,
         occurredAt: new Date(w.clock.now()).toISOString(),
         data: {
+          ...eventFields(deposit, w.clock.now()),
           status: 'user_input_required',
           step: 'transfer',
           version: 4,
@@ -632,6 +640,7 @@ describe('transfer: refusals', () => {
       expect.objectContaining({
         type: 'deposit.failed',
         data: {
+          ...eventFields(deposit, w.clock.now()),
           status: 'failed',
           step: 'completed',
           version: after.version,
