@@ -27,6 +27,9 @@ const depositBase = {
   amount: 150.25,
   currency: 'AED',
   walletAccountID: 'wallet-aed',
+  senderID: 'acc_5d1f0c2b',
+  clientReference: 'topup-7741',
+  metadata: { walletUser: 'u-42' },
   createdAt: at('35:06.813'),
 };
 const history = {
