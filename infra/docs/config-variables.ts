@@ -198,7 +198,6 @@ export const variableRows: readonly VariableRow[] = [
   },
   {
     variables: ['SANDBOX_HOLD_MS'],
-    default: '25000',
     meaning:
       "Longest the sandbox holds a request while its bank takes its time (at most 25000): past it, the request answers `202 initialized` with its operation's id, as the provider does with a call it cannot finish in time (in the `dapi-v2` dialect, which sends no `sync`, every call is held)",
   },
