@@ -254,6 +254,12 @@ export interface WakeScheduler<S extends WorkStep = WorkStep> {
   scheduleAt(name: string, at: Date, message: StepMessageTo<S>): Promise<void>;
 }
 
+/**
+ * What a sealing holds: the user's provider credentials, or the caller's answers to the bank's
+ * question. Bound into the sealing, so that one never opens as the other.
+ */
+export type SealPurpose = 'credentials' | 'answers';
+
 export interface CredentialSealer {
   seal(purpose: SealPurpose, depositId: string, secret: unknown): Promise<string>;
 }
@@ -275,12 +281,6 @@ export type Provider = Pick<
 
 /** What the caller hears (webhooks). */
 export interface DepositEvents {
-/**
- * What a sealing holds: the user's provider credentials, or the caller's answers to the bank's
- * question. Bound into the sealing, so that one never opens as the other.
- */
-export type SealPurpose = 'credentials' | 'answers';
-
   publish(event: DepositEvent): Promise<void>;
 }
 
