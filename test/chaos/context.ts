@@ -3,6 +3,7 @@
  * two small tools.
  */
 import type { LocalStack } from '#infra/local/stack';
+import { type DialectName, dialects } from '#shared/provider/interface/dialects';
 import { testEnv } from '../support/local-stack.ts';
 import type { DepositRun, SourceRun } from './audit.ts';
 import type { Clients } from './clients.ts';
@@ -34,6 +35,28 @@ export const chaosEnv = {
   // The production level: what would be logged in AWS is what the audit scans for secrets.
   POWERTOOLS_LOG_LEVEL: 'INFO',
 };
+/**
+ * In a dialect that sends no `sync` (`dapi-v2`), the sandbox holds every call until its bank is done,
+ * as the provider does, at most this long, then answers `202 initialized` with its operation's id,
+ * read back: inside the provider client's timeout (PROVIDER_TIMEOUT_MS), so a held call is answered.
+ */
+export const SANDBOX_HOLD_MS = 2_000;
+/**
+ * How long the bank of a user planned `slowTransfers` takes over a transfer: longer than the hold,
+ * so that its transfers are answered `initialized` and read back (where the operation read's faults
+ * go off). Every other bank carries them out in SANDBOX_ASYNC_DELAY_MS (400 ms): `done` at once.
+ */
+export const SLOW_TRANSFER_SECONDS = 3;
+
+/** The stack's settings when its provider client speaks `dialect`. */
+export function chaosEnvIn(dialect: DialectName): Record<string, string> {
+  return {
+    ...chaosEnv,
+    PROVIDER_DIALECT: dialect,
+    ...(dialects[dialect].sendsSync ? {} : { SANDBOX_HOLD_MS: String(SANDBOX_HOLD_MS) }),
+  };
+}
+
 export const VISIBILITY_TIMEOUT_SECONDS = 6;
 /**
  * How long the bank waits for an answer: a little longer than the deposit does, as a deployment

@@ -8,7 +8,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { localWallets } from '#infra/local/wallets';
 import type { DepositRun, UserRun } from './audit.ts';
 import type { Connection, Reply } from './clients.ts';
-import { OTP, PARK_AFTER_MS, type RunContext, SANDBOX_INPUT_TTL_SECONDS } from './context.ts';
+import {
+  OTP,
+  PARK_AFTER_MS,
+  type RunContext,
+  SANDBOX_INPUT_TTL_SECONDS,
+  SLOW_TRANSFER_SECONDS,
+} from './context.ts';
 import { decoyBeneficiary } from './decoys.ts';
 import { sendCopies, sendLateCopies } from './disturbances.ts';
 import { driveSource, startSource, untilPrepared, wakeOf } from './drive-source.ts';
@@ -22,7 +28,9 @@ export async function runUser(context: RunContext, user: UserRun) {
   let connection: Connection | undefined;
   for (let attempt = 1; !connection; attempt += 1) {
     try {
-      connection = await clients.createUser(plan.bank.bankId, SANDBOX_INPUT_TTL_SECONDS);
+      connection = await clients.createUser(plan.bank.bankId, SANDBOX_INPUT_TTL_SECONDS, {
+        ...(plan.slowTransfers ? { transferDelaySeconds: SLOW_TRANSFER_SECONDS } : {}),
+      });
     } catch (error) {
       if (attempt >= 5) {
         user.error = `not created: ${(error as Error).message}`;

@@ -5,7 +5,8 @@
  * deposits and its payment source.
  */
 import { type CrashPoint, crashPointNames } from '#infra/local/crash-points';
-import { faultKinds } from './fault-kinds.ts';
+import type { Dialect } from '#shared/provider/interface/dialects';
+import { faultKindsFor } from './fault-kinds.ts';
 import type { Bank, PlannedDeposit, PlannedUser } from './plan.ts';
 import type { Random } from './random.ts';
 
@@ -88,49 +89,76 @@ const CRASH_COVERAGE = 2;
  */
 const FAULT_COVERAGE = 2;
 
-/** Nothing injected yet: every fault kind and every crash point still to be met. */
-export function freshCoverage(): Coverage {
+/** Nothing injected yet: every fault kind (of `dialect`) and every crash point still to be met. */
+export function freshCoverage(dialect: Dialect): Coverage {
   return {
-    faultKinds: new Map(faultKinds.map((kind) => [kind.kind, FAULT_COVERAGE])),
+    faultKinds: new Map(faultKindsFor(dialect).map((kind) => [kind.kind, FAULT_COVERAGE])),
     crashPoints: new Map(crashPointNames.map((point) => [point, CRASH_COVERAGE])),
   };
+}
+
+/** Who a user's faults are chosen for. */
+export interface FaultsOf {
+  bank: Bank;
+  /** The dialect the orchestrator speaks: the fault rules name its paths. */
+  dialect: Dialect;
+  /** The orchestrator's provider timeout: a timeout fault hangs past it. */
+  providerTimeoutMs: number;
+  /** The user prepares a payment source. */
+  withSource: boolean;
+  deposits: readonly PlannedDeposit[];
 }
 
 /** A user's faults: the sandbox's fault rules for its connection, and its crash points. */
 export function faultsFor(
   random: Random,
-  bank: Bank,
-  providerTimeoutMs: number,
   coverage: Coverage,
-  withSource: boolean,
+  user: FaultsOf,
 ): Pick<PlannedUser, 'providerFaults' | 'crashes'> {
-  const points = crashPointNames.filter((point) => crashPointApplies(point, bank, withSource));
+  const points = crashPointNames.filter((point) => crashPointApplies(point, user.bank, user.withSource));
   // Until every point has been met, every user that can meet one crashes: a small run meets them all.
   const unmet = points.some((point) => coverage.crashPoints.has(point));
   return {
-    providerFaults: providerFaultsFor(random, bank, providerTimeoutMs, coverage),
+    providerFaults: providerFaultsFor(random, coverage, user),
     crashes: unmet || random.chance(share.crashes) ? crashesFor(random, coverage, points) : [],
   };
 }
 
+/**
+ * How many of the deposits surely get to their transfer, and so to its read: neither below the
+ * minimum, nor left unanswered, nor cancelled.
+ */
+const reachingTransfer = (deposits: readonly PlannedDeposit[]) =>
+  deposits.filter(
+    (deposit) => !deposit.belowMinimum && deposit.answers === 'answer' && deposit.cancelAfterMs === undefined,
+  ).length;
+
 function providerFaultsFor(
   random: Random,
-  bank: Bank,
-  providerTimeoutMs: number,
   coverage: Coverage,
+  { bank, dialect, providerTimeoutMs, deposits }: FaultsOf,
 ): ProviderFault[] {
   const faults: ProviderFault[] = [];
+  const faultKinds = faultKindsFor(dialect);
   const timeoutMs = providerTimeoutMs + 1_000;
-  const applicable = faultKinds.filter((kind) => kind.applies(bank));
+  // A kind that reads the transfer back, only where a deposit surely gets to its transfer.
+  const reaching = reachingTransfer(deposits);
+  const applicable = faultKinds.filter((kind) => kind.applies(bank) && !(kind.readsBack && reaching === 0));
   // Until every kind has been met, every user gets faults: even a small run meets them all.
   const unmet = applicable.some((kind) => coverage.faultKinds.has(kind.kind));
   if (unmet || random.chance(share.providerFaults)) {
     // While kinds are still to be met, a user takes up to three (on three different calls).
     const wanted = unmet ? 3 : random.int(1, 2);
     for (let tries = 0; faults.length < wanted && tries < 8; tries += 1) {
-      // One kind that ends the deposit it hits per user: a second could find nothing left to hit.
-      const ending = faults.some((fault) => faultKinds.find((kind) => kind.kind === fault.kind)?.ends);
-      const open = applicable.filter((kind) => !(ending && kind.ends));
+      const held = faults.map((fault) => faultKinds.find((kind) => kind.kind === fault.kind));
+      // One kind that ends the deposit it hits per user: a second could find nothing left to hit. Nor
+      // one that reads the transfer back beside it, unless a second deposit gets to its transfer.
+      const ending = held.some((kind) => kind?.ends);
+      const reading = held.some((kind) => kind?.readsBack);
+      const open = applicable.filter(
+        (kind) =>
+          !(ending && kind.ends) && (reaching > 1 || !((ending && kind.readsBack) || (reading && kind.ends))),
+      );
       const fresh = open.filter((kind) => coverage.faultKinds.has(kind.kind));
       const chosen =
         fresh.length > 0

@@ -28,6 +28,7 @@ export function figuresOf(
 ) {
   return {
     seed: plan.seed,
+    dialect: plan.dialect ?? 'spec',
     deposits: plan.deposits.length,
     users: {
       total: plan.users.length,
@@ -78,6 +79,8 @@ export function faultFigures(
   return {
     providerFaults: {
       users: plan.users.filter((user) => user.providerFaults.length > 0).length,
+      // In a dialect without `sync`: users whose bank takes its time over transfers, read back.
+      usersWithSlowTransfers: plan.users.filter((user) => user.slowTransfers).length,
       rulesByKind: providerKinds,
       // Requests each kind failed (counted rules: `times` less what the sandbox says is left).
       firedByKind: providerFaultsFired(plan, ledgers).fired,

@@ -20,6 +20,8 @@
  *                     step workers' DynamoDB calls, per user (POST /_local/dynamodb-faults)
  *   a restart         the step workers' processes killed mid-run (SIGKILL) and started again
  *
+ * in the dialect the orchestrator is set to speak to the provider (`dialect`: `spec`, or `dapi-v2`,
+ * where no call sends `sync` and the sandbox holds each until its bank is done, `context.ts`),
  * then ends the long cool-downs (`long-cool-downs.ts`), resolves the unknown outcomes from the ledger
  * (`resolutions.ts`), drains the webhooks and audits (`audit.ts`). `run.ts` is its command line,
  * `chaos.test.ts` its smaller run under vitest. Its parts: `plan.ts` (who does what, from the seed),
@@ -32,6 +34,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type LocalStack, startLocalStack } from '#infra/local/stack';
+import { type DialectName, dialectNames } from '#shared/provider/interface/dialects';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 import { audit, type DepositRun, type SourceRun, type UserRun } from './audit.ts';
 import { type Clients, clientsFor } from './clients.ts';
@@ -39,6 +42,7 @@ import {
   appSecret,
   type Counters,
   chaosEnv,
+  chaosEnvIn,
   OTP,
   PARK_AFTER_MS,
   pool,
@@ -63,10 +67,13 @@ export interface ChaosOptions {
   depositDeadlineMs?: number;
   /** Where the captured output of the run goes; a file in the temporary directory by default. */
   logFile?: string;
+  /** The dialect the orchestrator speaks to the provider (`PROVIDER_DIALECT`): `spec` by default. */
+  dialect?: DialectName;
 }
 
 export interface ChaosReport {
   seed: number;
+  dialect: DialectName;
   deposits: number;
   passed: boolean;
   /** What the audit found; each names its deposits. Empty when the run passed. */
@@ -79,6 +86,7 @@ export interface ChaosReport {
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const began = Date.now();
   const { seed } = options;
+  const dialect = options.dialect ?? dialectNames[0];
   const logFile = options.logFile ?? join(tmpdir(), `chaos-${seed}.log`);
   const output = captureOutput();
   const say = output.say;
@@ -86,7 +94,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   let webhook: Awaited<ReturnType<typeof startWebhookReceiver>> | undefined;
   let clients: Clients | undefined;
   try {
-    say(`chaos: seed ${seed}, ${options.deposits} deposits (replay: CHAOS_SEED=${seed})`);
+    say(
+      `chaos: seed ${seed}, ${options.deposits} deposits, the ${dialect} dialect (replay: CHAOS_SEED=${seed} CHAOS_DIALECT=${dialect})`,
+    );
     webhook = await startWebhookReceiver();
     stack = await startLocalStack({
       sandboxPort: 0,
@@ -96,13 +106,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       sweepIntervalMs: 1_000,
       // Real deaths: the step workers run in child processes, killed (SIGKILL) at the crash points.
       stepWorkers: 'child-process',
-      env: { ...chaosEnv, WEBHOOK_URL: `${webhook.url}/hooks`, WEBHOOK_SECRET: webhook.secret },
+      env: { ...chaosEnvIn(dialect), WEBHOOK_URL: `${webhook.url}/hooks`, WEBHOOK_SECRET: webhook.secret },
     });
     const stackReadyMs = Date.now() - began;
     clients = clientsFor(stack, webhook.url, appSecret);
     const banks = banksOf(await clients.banks());
     const plan = planRun(
-      { deposits: options.deposits, seed, providerTimeoutMs: Number(chaosEnv.PROVIDER_TIMEOUT_MS) },
+      { deposits: options.deposits, seed, providerTimeoutMs: Number(chaosEnv.PROVIDER_TIMEOUT_MS), dialect },
       banks,
     );
     say(
@@ -257,6 +267,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     );
     return {
       seed,
+      dialect,
       deposits: plan.deposits.length,
       passed: failures.length === 0,
       failures,

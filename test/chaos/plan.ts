@@ -1,19 +1,20 @@
 /**
- * The plan of a chaos run, a pure function of the seed, the number of deposits and the sandbox's
- * banks: the users (each on a bank, with one or several deposits), each deposit's amount and key,
- * who answers the bank's questions and who never does, the faults each user's connection suffers
- * (the sandbox's fault rules and the local crash points, chosen in `faults.ts`), and the decoys
- * registered beside the wallet at a bank that masks accounts (`decoys.ts`). The harness carries it
- * out; the audit judges the outcome against it.
+ * The plan of a chaos run, a pure function of the seed, the number of deposits, the sandbox's banks
+ * and the dialect the orchestrator speaks to the provider: the users (each on a bank, with one or
+ * several deposits), each deposit's amount and key, who answers the bank's questions and who never
+ * does, the faults each user's connection suffers (the sandbox's fault rules and the local crash
+ * points, chosen in `faults.ts`), and the decoys registered beside the wallet at a bank that masks
+ * accounts (`decoys.ts`). The harness carries it out; the audit judges the outcome against it.
  */
 import { localWallets } from '#infra/local/wallets';
 import { type CurrencyCode, fromMinorUnits, isCurrencyCode, toMinorUnits } from '#shared/money';
+import { type DialectName, dialects } from '#shared/provider/interface/dialects';
 import { periodMs } from '#shared/provider/interface/period';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import { findBank } from '#shared/sandbox/catalog';
 import { type DecoyKind, decoyKinds } from './decoys.ts';
 import { type DynamoDbFault, planDynamoDbFaults } from './dynamodb-faults.ts';
-import { bankDown } from './fault-kinds.ts';
+import { bankDown, readsBack } from './fault-kinds.ts';
 import { type CrashRule, faultsFor, freshCoverage, type ProviderFault } from './faults.ts';
 import { randomStream } from './random.ts';
 
@@ -91,6 +92,13 @@ export interface PlannedUser {
   crashes: CrashRule[];
   /** Faults of its connection's DynamoDB calls (`dynamodb-faults.ts`). */
   dynamoDbFaults?: DynamoDbFault[];
+  /**
+   * Its bank carries transfers out slower than the provider holds a call (`SLOW_TRANSFER_SECONDS`
+   * in `context.ts`): in a dialect that sends no `sync` (`dapi-v2`), where a transfer the bank
+   * carries out at once is answered `done` and never read back, a user whose faults hit the
+   * operation read needs its transfers read back for them to go off.
+   */
+  slowTransfers?: true;
   deposits: PlannedDeposit[];
   /** At a bank that masks accounts: decoys registered beside the wallet before its deposits run. */
   decoys?: DecoyKind[];
@@ -98,6 +106,8 @@ export interface PlannedUser {
 
 export interface ChaosPlan {
   seed: number;
+  /** The dialect the orchestrator speaks to the provider (`PROVIDER_DIALECT`); `spec` when absent. */
+  dialect?: DialectName;
   banks: Bank[];
   users: PlannedUser[];
   deposits: PlannedDeposit[];
@@ -108,6 +118,8 @@ export interface PlanSettings {
   seed: number;
   /** The orchestrator's provider timeout: a timeout fault hangs past it. */
   providerTimeoutMs: number;
+  /** The dialect the orchestrator speaks (`PROVIDER_DIALECT`): the fault rules name its paths. */
+  dialect: DialectName;
 }
 
 /** The banks of GET /sandbox/banks, with what the plan needs to know of each. */
@@ -162,13 +174,14 @@ export const coolsDown = (bank: Bank) => bank.beneficiaries && bank.coolDownMs >
 
 export function planRun(settings: PlanSettings, banks: Bank[]): ChaosPlan {
   const { seed } = settings;
+  const dialect = dialects[settings.dialect];
   const random = randomStream(seed, 'plan');
   // Every bank has users; a bank whose cool-down outlasts the run has fewer (its deposits only wait).
   const weights = banks.map((bank) => [bank, bank.longCoolDown ? 0.3 : 1] as const);
   const order = random.shuffle(banks);
   const users: PlannedUser[] = [];
   const deposits: PlannedDeposit[] = [];
-  const coverage = freshCoverage();
+  const coverage = freshCoverage(dialect);
   // The kinds of payment source every run meets, even a small one.
   const sourceKinds = [
     { when: 'first', losesSchedule: true },
@@ -237,8 +250,17 @@ export function planRun(settings: PlanSettings, banks: Bank[]): ChaosPlan {
         : undefined;
     // A source that must fail: the bank is down for its user, and that fault comes alone.
     const faults = source?.fails
-      ? { providerFaults: [bankDown()], crashes: [] }
-      : faultsFor(userRandom, bank, settings.providerTimeoutMs, coverage, source !== undefined);
+      ? { providerFaults: [bankDown(dialect)], crashes: [] }
+      : faultsFor(userRandom, coverage, {
+          bank,
+          dialect,
+          providerTimeoutMs: settings.providerTimeoutMs,
+          withSource: source !== undefined,
+          deposits: userDeposits,
+        });
+    // Without `sync`, only a transfer the bank takes its time over is read back, where these go off.
+    const slowTransfers =
+      !dialect.sendsSync && faults.providerFaults.some((fault) => readsBack(fault, dialect));
     // Drawn last: the user's other choices stay those of the same seed without decoys.
     let decoys: DecoyKind[] | undefined;
     if (bank.masksAccounts && decoysToPlace.length > 0) {
@@ -252,6 +274,7 @@ export function planRun(settings: PlanSettings, banks: Bank[]): ChaosPlan {
       bank,
       ...(source ? { source } : {}),
       ...faults,
+      ...(slowTransfers ? { slowTransfers } : {}),
       deposits: userDeposits,
       ...(decoys ? { decoys } : {}),
     });
@@ -260,7 +283,7 @@ export function planRun(settings: PlanSettings, banks: Bank[]): ChaosPlan {
   planDynamoDbFaults(seed, users);
   planRepeats(seed, users);
   planRelayFaults(seed, users);
-  return { seed, banks, users, deposits };
+  return { seed, dialect: settings.dialect, banks, users, deposits };
 }
 
 /**

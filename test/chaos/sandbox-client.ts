@@ -1,7 +1,9 @@
 /**
  * The chaos harness's calls to the provider sandbox: its banks, a fresh user with its access token,
  * the user's fault rules, a beneficiary of its own (a decoy), and what the sandbox holds of the user
- * (its ledger, the calls of its beneficiary creation, its beneficiaries).
+ * (its ledger, the calls of its beneficiary creation, its beneficiaries). Its provider calls (the
+ * token exchange, a decoy's creation, the list) speak the spec dialect whatever the orchestrator
+ * speaks: the sandbox serves both at once, and a user can be driven in either.
  */
 import type { LocalStack } from '#infra/local/stack';
 import { SandboxBanksResponse } from '#shared/provider/interface/responses';
@@ -26,12 +28,20 @@ export function sandboxClient(stack: LocalStack, appSecret: string) {
       return SandboxBanksResponse.parse(reply.body).banks;
     },
 
-    /** A fresh sandbox user on `bankId`, with its access token; its bank waits `inputTtlSeconds` for answers. */
-    async createUser(bankId: string, inputTtlSeconds: number): Promise<Connection> {
+    /**
+     * A fresh sandbox user on `bankId`, with its access token; its bank waits `inputTtlSeconds` for
+     * answers, and takes `transferDelaySeconds` over a transfer (else the sandbox's delay).
+     */
+    async createUser(
+      bankId: string,
+      inputTtlSeconds: number,
+      { transferDelaySeconds }: { transferDelaySeconds?: number } = {},
+    ): Promise<Connection> {
       const created = await send('POST', `${stack.sandboxUrl}/sandbox/users`, {
         appSecret,
         bankId,
         inputTtlSeconds,
+        ...(transferDelaySeconds === undefined ? {} : { transferDelaySeconds }),
       });
       if (created.status !== 201)
         throw new Error(`user not created: ${created.status} ${JSON.stringify(created.body)}`);
