@@ -212,6 +212,7 @@ export const depositsApi: ApiSpec = {
   routes: [
     { method: 'POST', path: '/v1/deposits/create', handler: depositsHandler('create') },
     { method: 'POST', path: '/v1/deposits/get', handler: depositsHandler('get') },
+    { method: 'POST', path: '/v1/deposits/answer', handler: depositsHandler('answer') },
     { method: 'POST', path: '/v1/deposits/list', handler: depositsHandler('list') },
     { method: 'POST', path: '/v1/deposits/cancel', handler: depositsHandler('cancel') },
     { method: 'POST', path: '/v1/sources/create', handler: sourcesHandler('create') },

@@ -92,6 +92,7 @@ function buildSettings(): Map<string, FunctionSettings> {
   const routesWithReach = new Map<string, ReachName>([
     [route(depositsApi, 'POST', '/v1/deposits/create'), 'create'],
     [route(depositsApi, 'POST', '/v1/deposits/get'), 'get'],
+    [route(depositsApi, 'POST', '/v1/deposits/answer'), 'answer'],
     [route(depositsApi, 'POST', '/v1/deposits/list'), 'list'],
     [route(depositsApi, 'POST', '/v1/deposits/cancel'), 'cancel'],
     [route(depositsApi, 'POST', '/v1/sources/create'), 'createSource'],
@@ -236,6 +237,8 @@ export const apiThrottle = { rateLimit: 100, burstLimit: 200 };
 export const depositsRouteThrottle: Record<string, { rateLimit: number; burstLimit: number }> = {
   'POST /v1/deposits/create': { rateLimit: 25, burstLimit: 50 },
   'POST /v1/deposits/get': { rateLimit: 100, burstLimit: 200 },
+  // An answer comes once per question a bank asks (an OTP): a few per deposit at most.
+  'POST /v1/deposits/answer': { rateLimit: 10, burstLimit: 20 },
   'POST /v1/deposits/list': { rateLimit: 20, burstLimit: 40 },
   'POST /v1/deposits/cancel': { rateLimit: 10, burstLimit: 20 },
   // Sources are created once per user and wallet account, at onboarding, and read while they cool.
@@ -251,13 +254,14 @@ export const depositsRouteThrottle: Record<string, { rateLimit: number; burstLim
  * calls (creates above all) cannot take the account's concurrency from the step consumers, which
  * share what is left. About a second of the route's steady rate (`depositsRouteThrottle`: a call
  * takes tens to hundreds of milliseconds warm, about a second cold), at most 50 for the reads, which
- * take tens of milliseconds; 5 for what answers alone; the operator API serves a few people. 245 in
- * all: an account's default 1,000 keeps 755 unreserved, far above Lambda's minimum of 100 and the
+ * take tens of milliseconds; 5 for what answers alone; the operator API serves a few people. 255 in
+ * all: an account's default 1,000 keeps 745 unreserved, far above Lambda's minimum of 100 and the
  * consumers' ceiling. CDK context `reservedConcurrency` changes any of them, or sets none (`false`).
  */
 export const apiReservedConcurrency: Record<string, number> = {
   'deposits-create': 25,
   'deposits-get': 50,
+  'deposits-answer': 10,
   'deposits-list': 20,
   'deposits-cancel': 10,
   'sources-create': 10,

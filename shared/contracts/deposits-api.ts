@@ -1,6 +1,7 @@
 /** The deposits API's contract (see `openapi.ts`): its routes, their schemas, their examples. */
 import * as z from 'zod';
 import {
+  AnswerDepositRequest,
   CancelDepositRequest,
   CancelSourceRequest,
   CreateDepositRequest,
@@ -78,18 +79,37 @@ export const depositsContract: ApiContract = {
       tag: 'deposits',
       summary: 'Read a deposit',
       description:
-        'Only the connection that created it can read it; to anyone else it is 404 `DEPOSIT_NOT_FOUND`.',
+        'By its `operationID` alone for the backend that created it (no token, no secret); a request that sends the connection\'s token (and `userSecret`) sees it only as that connection (and user). To anyone else it is 404 `DEPOSIT_NOT_FOUND` (docs/deposits.md, "Whose deposits").',
       security,
-      body: { schema: GetDepositRequest, example: { ...credentials, operationID: depositId } },
+      body: { schema: GetDepositRequest, example: { operationID: depositId } },
       responses: { 200: { description: 'The deposit', schema: Deposit } },
+    },
+    {
+      method: 'POST',
+      path: '/v1/deposits/answer',
+      tag: 'deposits',
+      summary: "Answer the bank's question (a one-time password)",
+      description:
+        "While the deposit is `user_input_required`: each input of its `userInputs` by its `id`, with your `answer` (no create body, no `query`: the question's own are used). The deposit goes back to the step that asked. An input the bank did not ask, or one left out, is 400 naming it; a deposit that waits for no answer is 409 `DEPOSIT_NOT_WAITING`. The same as a repeated create with `userInputs`, which still works.",
+      security,
+      body: {
+        schema: AnswerDepositRequest,
+        example: {
+          operationID: 'dep_01M812X2Q4VJ6S0B9YF3K8RMHT',
+          userInputs: [{ id: 'otp', answer: '123456' }],
+        },
+      },
+      responses: { 200: { description: 'The deposit, back at the step that asked', schema: Deposit } },
     },
     {
       method: 'POST',
       path: '/v1/deposits/list',
       tag: 'deposits',
-      summary: "The connection's deposits, newest first",
+      summary: "The backend's deposits (or, with its token, a connection's), newest first",
+      description:
+        "Without a token, every deposit the calling backend created, of every connection; with the connection's token, that connection's (and with `userSecret`, that user's). `status` narrows it; a page asked for one status may hold fewer than `limit` while a `cursor` follows.",
       security,
-      body: { schema: ListDepositsRequest, example: { ...credentials, limit: 20 } },
+      body: { schema: ListDepositsRequest, example: { status: 'done', limit: 20 } },
       responses: {
         200: { description: 'A page of deposits, and a cursor while more may follow', schema: DepositList },
       },
@@ -99,9 +119,10 @@ export const depositsContract: ApiContract = {
       path: '/v1/deposits/cancel',
       tag: 'deposits',
       summary: 'Cancel a deposit before its transfer',
-      description: 'A deposit at its transfer, or finished, is 409 `DEPOSIT_NOT_CANCELLABLE`.',
+      description:
+        'By its `operationID` alone for the backend that created it. A deposit at its transfer, or finished, is 409 `DEPOSIT_NOT_CANCELLABLE`.',
       security,
-      body: { schema: CancelDepositRequest, example: { ...credentials, operationID: depositId } },
+      body: { schema: CancelDepositRequest, example: { operationID: depositId } },
       responses: { 200: { description: 'The deposit, failed `CANCELLED`', schema: Deposit } },
     },
     {

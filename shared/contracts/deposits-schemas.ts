@@ -5,6 +5,7 @@
  * built on both.
  */
 import * as z from 'zod';
+import { failureTypeNames } from '#shared/deposits/failures';
 import { businessFields, DepositStatus, DepositStep } from '#shared/deposits/model';
 import { SourceStatus } from '#shared/deposits/sources';
 import { inputLimits } from '#shared/provider/interface/limits';
@@ -57,6 +58,26 @@ const readerSecrets = { appSecret: secret.optional(), userSecret: secret.optiona
 export const GetDepositRequest = z.strictObject({ ...readerSecrets, operationID: id });
 export type GetDepositRequest = z.infer<typeof GetDepositRequest>;
 
+/**
+ * An answer to the bank's question (`POST /v1/deposits/answer`): each input by its `id`. `index` and
+ * `query` are the question's own and need not be sent back (they are taken, and not used, so that
+ * an input echoed whole is not refused).
+ */
+export const AnswerInput = z.strictObject({
+  id: z.string().min(1).max(inputLimits.inputId),
+  answer: z.string().max(inputLimits.answer),
+  index: z.number().int().nonnegative().max(inputLimits.userInputs).optional(),
+  query: z.string().max(inputLimits.query).optional(),
+});
+export type AnswerInput = z.infer<typeof AnswerInput>;
+
+export const AnswerDepositRequest = z.strictObject({
+  ...readerSecrets,
+  operationID: id,
+  userInputs: z.array(AnswerInput).min(1).max(inputLimits.userInputs),
+});
+export type AnswerDepositRequest = z.infer<typeof AnswerDepositRequest>;
+
 export const CancelDepositRequest = GetDepositRequest;
 export type CancelDepositRequest = GetDepositRequest;
 
@@ -105,40 +126,87 @@ export const IdempotencyKey = z
 
 const instant = z.iso.datetime();
 
-/** A deposit as its owner reads it (`depositView`): create, get, cancel, and each item of a list. */
-export const Deposit = z
+/** Why a deposit failed: a closed set (ours, the interface's, the real provider's; `failures.ts`). */
+export const FailureType = z.enum(failureTypeNames);
+export type FailureType = z.infer<typeof FailureType>;
+
+/** What every deposit shows, whatever its status. */
+const depositFields = {
+  operationID: z.string(),
+  step: DepositStep,
+  amount: z.number(),
+  currency: z.string().length(3),
+  walletAccountID: z.string(),
+  /** The user's bank account the money comes from. */
+  senderID: z.string(),
+  /** The caller's own reference and map, when it gave them. */
+  clientReference: z.string().optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+  history: z.array(
+    z.object({ step: DepositStep, status: DepositStatus, at: instant, note: z.string().optional() }),
+  ),
+  createdAt: instant,
+  updatedAt: instant,
+};
+
+/** In progress; `resumesAt` while it waits for the bank's cool-down. */
+export const DepositInProgress = z
   .object({
-    operationID: z.string(),
-    /** `false` only once it failed. */
-    success: z.boolean(),
-    status: DepositStatus,
-    step: DepositStep,
-    amount: z.number(),
-    currency: z.string().length(3),
-    walletAccountID: z.string(),
-    /** The user's bank account the money comes from. */
-    senderID: z.string(),
-    /** The caller's own reference and map, when it gave them. */
-    clientReference: z.string().optional(),
-    metadata: z.record(z.string(), z.string()).optional(),
-    /** While it waits for the bank's cool-down. */
+    ...depositFields,
+    status: z.literal('initialized'),
+    success: z.literal(true),
     resumesAt: instant.optional(),
-    /** While it waits for the caller's answers (`status: user_input_required`). */
-    userInputs: z.array(UserInput).optional(),
-    inputExpiresAt: instant.optional(),
-    /** The transfer's reference, once done. */
-    reference: z.string().optional(),
-    /** Why it failed. */
-    type: z.string().optional(),
-    msg: z.string().optional(),
-    history: z.array(
-      z.object({ step: DepositStep, status: DepositStatus, at: instant, note: z.string().optional() }),
-    ),
-    createdAt: instant,
-    updatedAt: instant,
   })
+  .meta({ id: 'DepositInProgress' });
+
+/** Waiting for the caller's answers to the bank's question (`POST /v1/deposits/answer`). */
+export const DepositAsking = z
+  .object({
+    ...depositFields,
+    status: z.literal('user_input_required'),
+    success: z.literal(true),
+    userInputs: z.array(UserInput),
+    inputExpiresAt: instant,
+  })
+  .meta({ id: 'DepositAsking' });
+
+/** Done: the money moved, under the bank's `reference`. */
+export const DepositDone = z
+  .object({ ...depositFields, status: z.literal('done'), success: z.literal(true), reference: z.string() })
+  .meta({ id: 'DepositDone' });
+
+/** Failed: why (`type`, a closed set) and what its owner is told (`msg`, a fixed text per type). */
+export const DepositFailed = z
+  .object({
+    ...depositFields,
+    status: z.literal('failed'),
+    success: z.literal(false),
+    type: FailureType,
+    msg: z.string(),
+  })
+  .meta({ id: 'DepositFailed' });
+
+/**
+ * A deposit as its owner reads it (`depositView`): create, get, answer, cancel, and each item of a
+ * list. A union on `status`: each status carries what it means, and only that.
+ */
+export const Deposit = z
+  .discriminatedUnion('status', [DepositInProgress, DepositAsking, DepositDone, DepositFailed])
   .meta({ id: 'Deposit' });
 export type Deposit = z.infer<typeof Deposit>;
+
+/** A deposit's fields, whatever its status, each as loose as the union's widest: the operator's view builds on it. */
+export const DepositAnyStatus = z.object({
+  ...depositFields,
+  status: DepositStatus,
+  success: z.boolean(),
+  resumesAt: instant.optional(),
+  userInputs: z.array(UserInput).optional(),
+  inputExpiresAt: instant.optional(),
+  reference: z.string().optional(),
+  type: z.string().optional(),
+  msg: z.string().optional(),
+});
 
 export const DepositList = z
   .object({

@@ -103,6 +103,18 @@ const depositAsking = {
   createdAt: at('36:02.410'),
   updatedAt: at('36:02.517'),
 };
+/** The one-time password answered (`POST /v1/deposits/answer`): back at the transfer that asked. */
+const depositAnswered = {
+  ...depositAsking,
+  status: 'initialized',
+  userInputs: undefined,
+  inputExpiresAt: undefined,
+  history: [
+    ...depositAsking.history,
+    { step: 'transfer', status: 'initialized', at: at('36:40.003'), note: 'input answered' },
+  ],
+  updatedAt: at('36:40.003'),
+};
 
 const sourceBase = { sourceID: sourceId, walletAccountID: 'wallet-aed', createdAt: at('30:00.102') };
 const sourceStarted = {
@@ -291,6 +303,7 @@ export const responseExamples: Record<string, Record<string, Record<number, unkn
   deposits: {
     'POST /v1/deposits/create': { 202: depositStarted, 200: depositAsking },
     'POST /v1/deposits/get': { 200: depositDone },
+    'POST /v1/deposits/answer': { 200: depositAnswered },
     'POST /v1/deposits/list': {
       200: { deposits: [depositAsking, depositDone], cursor: 'eyJjcmVhdGVkQXQiOjE3OTU4NTc3MDY4MTN9' },
     },

@@ -7,7 +7,7 @@ import { DepositStep } from '#shared/deposits/model';
 import { StatusBucket } from '#shared/operator/model';
 import { inputLimits } from '#shared/provider/interface/limits';
 import { boundedText } from '#shared/provider/interface/schemas';
-import { Deposit } from './deposits-schemas.ts';
+import { DepositAnyStatus } from './deposits-schemas.ts';
 
 const id = boundedText(inputLimits.id);
 /** Why an operator acts: recorded on the deposit, told to its caller. */
@@ -65,7 +65,7 @@ export const QueuesRequest = z.strictObject({});
 
 const at = z.iso.datetime();
 
-export const OperatorDeposit = Deposit.extend({
+export const OperatorDeposit = DepositAnyStatus.extend({
   version: z.number().int().nonnegative(),
   /** The first 12 characters of the owner's digest: groups a connection's deposits. */
   connection: z.string(),

@@ -1,8 +1,9 @@
 /**
- * A typed client for the deposits API, for a wallet backend: create, get, list and cancel (and the
- * payment sources: create, get, list), each
- * answer validated against the API's own schemas (`#shared/contracts/deposits-schemas`, which the OpenAPI
- * document is generated from). Three outcomes:
+ * A typed client for the deposits API, for a wallet backend: create, get, answer, list and cancel,
+ * `waitFor` a deposit to end (answering the bank's questions on the way), and the payment sources'
+ * create, get, list and cancel; each answer validated against the API's own schemas
+ * (`#shared/contracts/deposits-schemas`, which the OpenAPI document is generated from; `Deposit` is
+ * a union on `status`). Three outcomes:
  *
  * - an answer (2xx): `{ status, body }`, the body typed and checked;
  * - a refusal: the API answered its failed envelope (`DepositsApiError`, with `type`, `httpStatus`,
@@ -12,7 +13,12 @@
  *
  * `create` is sent again with the same `Idempotency-Key` after no answer, a throttle or any 5xx (the
  * API answers a repeat with the deposit it started, never a second one), up to `retries` times; the
- * reads and the cancel are not retried: their callers read again when they want.
+ * reads, the answer and the cancel are not retried: their callers read again when they want
+ * (`waitFor` reads again after no answer, with its backoff).
+ *
+ * A deposit is its backend's (docs/deposits.md, "Whose deposits"): the backend reads, answers, lists
+ * and cancels its deposits by id alone (`get(operationID)`), without the user's secrets; passing a
+ * connection (`get(connection, operationID)`) narrows what it sees to that connection, as before.
  *
  * The connection's access token travels in `X-Provider-Authorization: Bearer <token>`, so that
  * `Authorization` stays free for the caller's own identity in AWS: a SigV4 signature of the
@@ -21,18 +27,31 @@
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import {
+  type AnswerInput,
   type CreateDepositRequest,
   type CreateSourceRequest,
   Deposit,
   DepositList,
-  type GetDepositRequest,
   type ListDepositsRequest,
   Source,
   SourceList,
 } from '#shared/contracts/deposits-schemas';
 import { FailedEnvelope } from '#shared/provider/interface/responses';
 
-export type { Deposit, DepositList, Source, SourceList } from '#shared/contracts/deposits-schemas';
+export type {
+  Deposit,
+  DepositList,
+  FailureType,
+  Source,
+  SourceList,
+} from '#shared/contracts/deposits-schemas';
+
+/** The deposit of one status: `DepositOf<'failed'>` has `type` and `msg`, `DepositOf<'done'>` its `reference`. */
+export type DepositOf<S extends Deposit['status']> = Extract<Deposit, { status: S }>;
+/** A deposit that has ended: done, or failed. */
+export type EndedDeposit = DepositOf<'done' | 'failed'>;
+/** An answer to one input of the bank's question: its `id` and the user's `answer`. */
+export type Answer = Pick<AnswerInput, 'id' | 'answer'>;
 
 /** Whose deposits: the user's provider connection (its access token) and the two secrets. */
 export interface DepositsConnection {
@@ -70,7 +89,24 @@ export interface DepositsAnswer<T> {
 
 export type CreateDeposit = Omit<CreateDepositRequest, 'appSecret' | 'userSecret'>;
 export type CreateSource = Omit<CreateSourceRequest, 'appSecret' | 'userSecret'>;
-export type ListDeposits = Partial<Pick<ListDepositsRequest, 'limit' | 'cursor'>>;
+export type ListDeposits = Partial<Pick<ListDepositsRequest, 'limit' | 'cursor' | 'status'>>;
+export type ListSources = Partial<Pick<ListDepositsRequest, 'limit' | 'cursor'>>;
+
+export interface WaitOptions {
+  /**
+   * Asked for the answers when the bank asks a question (a one-time password): its answers are sent
+   * (`answer`) and the wait goes on. Without it, `waitFor` resolves with the asking deposit.
+   */
+  onQuestion?: (deposit: DepositOf<'user_input_required'>) => Promise<readonly Answer[]> | readonly Answer[];
+  /** Ends the wait: `waitFor` rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Whose deposit, when the call narrows to a connection (not needed by the backend that created it). */
+  connection?: DepositsConnection;
+  /** The first wait between reads (default 250 ms), growing by `factor` (1.5) up to `maxDelayMs` (5 s). */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+  factor?: number;
+}
 
 /** The API refused: its failed envelope. */
 export class DepositsApiError extends Error {
@@ -135,13 +171,19 @@ export class DepositsClient {
     return this.createOnce('/v1/sources/create', connection, request, Source, idempotencyKey);
   }
 
-  /** One payment source as it stands. */
-  getSource(connection: DepositsConnection, sourceID: string) {
+  /** One payment source as it stands: by its id alone, or as the connection's. */
+  getSource(sourceID: string): Promise<DepositsAnswer<Source>>;
+  getSource(connection: DepositsConnection, sourceID: string): Promise<DepositsAnswer<Source>>;
+  getSource(first: DepositsConnection | string, second?: string) {
+    const [connection, sourceID] = byId(first, second);
     return this.send('/v1/sources/get', connection, { sourceID }, Source);
   }
 
-  /** The connection's payment sources, newest first; pass the answer's `cursor` for the next page. */
-  listSources(connection: DepositsConnection, page: ListDeposits = {}) {
+  /** The backend's (or the connection's) payment sources, newest first; pass the answer's `cursor` for the next page. */
+  listSources(page?: ListSources): Promise<DepositsAnswer<SourceList>>;
+  listSources(connection: DepositsConnection, page?: ListSources): Promise<DepositsAnswer<SourceList>>;
+  listSources(first?: DepositsConnection | ListSources, second: ListSources = {}) {
+    const [connection, page] = isConnection(first) ? [first, second] : [undefined, first ?? {}];
     return this.send('/v1/sources/list', connection, page, SourceList);
   }
 
@@ -166,29 +208,126 @@ export class DepositsClient {
     }
   }
 
-  /** One deposit as it stands. */
-  get(connection: DepositsConnection, operationID: GetDepositRequest['operationID']) {
+  /** One deposit as it stands: by its id alone (the backend's own), or as the connection's. */
+  get(operationID: string): Promise<DepositsAnswer<Deposit>>;
+  get(connection: DepositsConnection, operationID: string): Promise<DepositsAnswer<Deposit>>;
+  get(first: DepositsConnection | string, second?: string) {
+    const [connection, operationID] = byId(first, second);
     return this.send('/v1/deposits/get', connection, { operationID }, Deposit);
   }
 
-  /** The connection's deposits, newest first; pass the answer's `cursor` for the next page. */
-  list(connection: DepositsConnection, page: ListDeposits = {}) {
+  /**
+   * Answers the bank's question of a deposit that waits for it (`user_input_required`): each input
+   * of its `userInputs` by its `id`, with the user's `answer` (no `query`, no create body). The
+   * deposit goes back to the step that asked. A deposit that waits for none is 409 `DEPOSIT_NOT_WAITING`.
+   */
+  answer(
+    operationID: string,
+    answers: readonly Answer[],
+    connection?: DepositsConnection,
+  ): Promise<DepositsAnswer<Deposit>> {
+    const userInputs = answers.map(({ id, answer }) => ({ id, answer }));
+    return this.send('/v1/deposits/answer', connection, { operationID, userInputs }, Deposit);
+  }
+
+  /**
+   * Reads the deposit until it ends (`done` or `failed`), waiting longer between reads each time
+   * (250 ms, growing by half up to 5 s); a read that got no answer is tried again. When the bank asks
+   * a question, `onQuestion` gives the answers, which are sent, and the wait goes on; without
+   * `onQuestion` the asking deposit is the answer. `signal` ends the wait (rejected with its reason).
+   */
+  async waitFor(
+    operationID: string,
+    options: WaitOptions & { onQuestion: NonNullable<WaitOptions['onQuestion']> },
+  ): Promise<EndedDeposit>;
+  async waitFor(
+    operationID: string,
+    options?: WaitOptions,
+  ): Promise<EndedDeposit | DepositOf<'user_input_required'>>;
+  async waitFor(operationID: string, options: WaitOptions = {}): Promise<Deposit> {
+    const { signal, connection, onQuestion } = options;
+    const initial = options.initialDelayMs ?? 250;
+    const most = options.maxDelayMs ?? 5_000;
+    const factor = options.factor ?? 1.5;
+    const answered = new Set<string>();
+    let delay = initial;
+    for (;;) {
+      signal?.throwIfAborted();
+      const deposit = await this.readForWait(operationID, connection);
+      if (deposit?.status === 'done' || deposit?.status === 'failed') return deposit;
+      if (deposit?.status === 'user_input_required') {
+        if (!onQuestion) return deposit;
+        const question = questionKey(deposit);
+        if (!answered.has(question)) {
+          const answers = await onQuestion(deposit);
+          signal?.throwIfAborted();
+          await this.answerForWait(operationID, answers, connection);
+          answered.add(question);
+          delay = initial;
+          continue;
+        }
+      }
+      await sleep(delay, signal);
+      delay = Math.min(most, delay * factor);
+    }
+  }
+
+  /** A read for `waitFor`: no answer (network, timeout, a 5xx) is undefined, read again later. */
+  private async readForWait(operationID: string, connection: DepositsConnection | undefined) {
+    try {
+      const { body } = connection ? await this.get(connection, operationID) : await this.get(operationID);
+      return body;
+    } catch (error) {
+      if (error instanceof DepositsUnavailable && error.reason !== 'unreadable') return undefined;
+      throw error;
+    }
+  }
+
+  /** An answer for `waitFor`: a deposit that moved on meanwhile (409 DEPOSIT_NOT_WAITING) is read again. */
+  private async answerForWait(
+    operationID: string,
+    answers: readonly Answer[],
+    connection: DepositsConnection | undefined,
+  ) {
+    try {
+      await this.answer(operationID, answers, connection);
+    } catch (error) {
+      if (error instanceof DepositsApiError && error.type === 'DEPOSIT_NOT_WAITING') return;
+      if (error instanceof DepositsUnavailable && error.reason !== 'unreadable') return;
+      throw error;
+    }
+  }
+
+  /**
+   * The backend's deposits, newest first, of every connection (`status` narrows them); or, given a
+   * connection, that connection's. Pass the answer's `cursor` for the next page.
+   */
+  list(page?: ListDeposits): Promise<DepositsAnswer<DepositList>>;
+  list(connection: DepositsConnection, page?: ListDeposits): Promise<DepositsAnswer<DepositList>>;
+  list(first?: DepositsConnection | ListDeposits, second: ListDeposits = {}) {
+    const [connection, page] = isConnection(first) ? [first, second] : [undefined, first ?? {}];
     return this.send('/v1/deposits/list', connection, page, DepositList);
   }
 
-  /** Cancels a deposit before its transfer (else 409 `DEPOSIT_NOT_CANCELLABLE`). */
-  cancel(connection: DepositsConnection, operationID: string) {
+  /** Cancels a deposit before its transfer (else 409 `DEPOSIT_NOT_CANCELLABLE`): by its id alone, or as the connection's. */
+  cancel(operationID: string): Promise<DepositsAnswer<Deposit>>;
+  cancel(connection: DepositsConnection, operationID: string): Promise<DepositsAnswer<Deposit>>;
+  cancel(first: DepositsConnection | string, second?: string) {
+    const [connection, operationID] = byId(first, second);
     return this.send('/v1/deposits/cancel', connection, { operationID }, Deposit);
   }
 
   /** Cancels a payment source before it is ready (else 409 `SOURCE_NOT_CANCELLABLE`). */
-  cancelSource(connection: DepositsConnection, sourceID: string) {
+  cancelSource(sourceID: string): Promise<DepositsAnswer<Source>>;
+  cancelSource(connection: DepositsConnection, sourceID: string): Promise<DepositsAnswer<Source>>;
+  cancelSource(first: DepositsConnection | string, second?: string) {
+    const [connection, sourceID] = byId(first, second);
     return this.send('/v1/sources/cancel', connection, { sourceID }, Source);
   }
 
   private async send<S extends z.ZodType>(
     path: string,
-    connection: DepositsConnection,
+    connection: DepositsConnection | undefined,
     fields: object,
     schema: S,
     extraHeaders: Record<string, string> = {},
@@ -198,10 +337,14 @@ export class DepositsClient {
       url: `${this.baseUrl}${path}`,
       headers: {
         'content-type': 'application/json',
-        'x-provider-authorization': `Bearer ${connection.accessToken}`,
+        ...(connection ? { 'x-provider-authorization': `Bearer ${connection.accessToken}` } : {}),
         ...extraHeaders,
       },
-      body: JSON.stringify({ appSecret: connection.appSecret, userSecret: connection.userSecret, ...fields }),
+      body: JSON.stringify(
+        connection
+          ? { appSecret: connection.appSecret, userSecret: connection.userSecret, ...fields }
+          : fields,
+      ),
     };
     const headers = { ...request.headers, ...(await this.options.authorize?.(request)) };
     let response: Response;
@@ -241,6 +384,41 @@ export class DepositsClient {
       response.status,
     );
   }
+}
+
+function isConnection(value: unknown): value is DepositsConnection {
+  return typeof value === 'object' && value !== null && 'accessToken' in value;
+}
+
+/** The arguments of a call by id: `(id)` or `(connection, id)`. */
+function byId(first: DepositsConnection | string, second?: string): [DepositsConnection | undefined, string] {
+  if (typeof first === 'string') return [undefined, first];
+  if (second === undefined) throw new TypeError('an id is required after the connection');
+  return [first, second];
+}
+
+/** A question as asked once: a question the bank asks again (a wrong password) expires at another time. */
+function questionKey(deposit: DepositOf<'user_input_required'>): string {
+  return `${deposit.inputExpiresAt}|${deposit.userInputs.map((input) => input.id).join(',')}`;
+}
+
+/** Waits `ms`, or rejects with the signal's reason once it aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    }, ms);
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', aborted, { once: true });
+  });
 }
 
 /** A create whose outcome is unknown, or that was throttled, is sent again with its key. */

@@ -81,12 +81,25 @@ export const failureTypes = {
  * so that a type the bank made up never reaches an owner or a webhook receiver (the record's message
  * keeps it for the operators: `fail`).
  */
-export function failureTypeOf(type: string): string {
-  const known = [failureTypes, errorTypes, realProviderErrorTypes].some((types) =>
-    Object.hasOwn(types, type),
-  );
-  return known ? type : 'PROVIDER_REFUSED';
+export function failureTypeOf(type: string): FailureType {
+  return (failureTypeNames as readonly string[]).includes(type) ? (type as FailureType) : 'PROVIDER_REFUSED';
 }
+
+/**
+ * Every failure type an owner (and a webhook receiver) may meet, a closed set: ours, the interface's
+ * and the real provider's refusal types (the typed client's `Deposit` names them as a literal union).
+ */
+export type FailureType =
+  | keyof typeof failureTypes
+  | keyof typeof errorTypes
+  | keyof typeof realProviderErrorTypes;
+export const failureTypeNames = [
+  ...new Set([
+    ...Object.keys(failureTypes),
+    ...Object.keys(errorTypes),
+    ...Object.keys(realProviderErrorTypes),
+  ]),
+] as [FailureType, ...FailureType[]];
 
 /** The owner's message for a failure of this type: ours, the spec's for a bank's refusal, else a plain one. */
 export function ownerMessage(type: string): string {

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { type CurrencyCode, fromMinorUnits } from '#shared/money';
 import type { InlineBeneficiary, NewBeneficiary, UserInput } from '#shared/provider/interface/schemas';
-import { ownerMessage } from './failures.ts';
+import { failureTypeOf, ownerMessage } from './failures.ts';
 
 export const DepositStatus = z.enum(['initialized', 'user_input_required', 'done', 'failed']);
 export type DepositStatus = z.infer<typeof DepositStatus>;
@@ -203,7 +203,11 @@ export function bankOf(deposit: Deposit): BankFacts {
   return deposit.bank;
 }
 
-/** The caller-facing view of a deposit. */
+/**
+ * The caller-facing view of a deposit: what each status carries, and only that (the typed client's
+ * `Deposit` is a union on `status`): `resumesAt` while it cools down, the question while it waits
+ * for its caller, the `reference` once done, the failure's type and message once failed.
+ */
 export function depositView(deposit: Deposit, now: number) {
   return {
     operationID: deposit.id,
@@ -215,21 +219,33 @@ export function depositView(deposit: Deposit, now: number) {
     walletAccountID: deposit.walletAccountId,
     senderID: deposit.senderId,
     ...businessView(deposit),
-    ...(deposit.step === 'wait-cooldown' && deposit.cooldownUntil && deposit.cooldownUntil > now
+    ...(deposit.status === 'initialized' &&
+    deposit.step === 'wait-cooldown' &&
+    deposit.cooldownUntil &&
+    deposit.cooldownUntil > now
       ? { resumesAt: new Date(deposit.cooldownUntil).toISOString() }
       : {}),
-    ...(deposit.status === 'user_input_required' && deposit.pendingInput
+    ...(deposit.status === 'user_input_required'
       ? {
-          userInputs: askedOf(deposit.pendingInput.userInputs),
-          inputExpiresAt: new Date(deposit.pendingInput.expiresAt).toISOString(),
+          userInputs: askedOf(deposit.pendingInput?.userInputs ?? []),
+          inputExpiresAt: new Date(deposit.pendingInput?.expiresAt ?? deposit.updatedAt).toISOString(),
         }
       : {}),
-    ...(deposit.reference ? { reference: deposit.reference } : {}),
-    ...(deposit.failure ? { type: deposit.failure.type, msg: ownerMessage(deposit.failure.type) } : {}),
+    ...(deposit.status === 'done' && deposit.reference ? { reference: deposit.reference } : {}),
+    ...(deposit.status === 'failed' ? failureView(deposit.failure?.type ?? 'STEP_FAILED') : {}),
     history: deposit.history.map((entry) => ({ ...entry, at: new Date(entry.at).toISOString() })),
     createdAt: new Date(deposit.createdAt).toISOString(),
     updatedAt: new Date(deposit.updatedAt).toISOString(),
   };
+}
+
+/**
+ * A failure as its owner is told it: a type of the closed set (`failureTypeOf`: a deposit recorded
+ * before the set was closed may hold another) and its fixed message.
+ */
+export function failureView(type: string) {
+  const told = failureTypeOf(type);
+  return { type: told, msg: ownerMessage(told) };
 }
 
 /** The caller's business fields, as every view and event shows them (none it did not give). */

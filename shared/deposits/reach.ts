@@ -175,6 +175,21 @@ export const reach = {
   listSources: { sends: [], wakes: [], ownerIndex: true, backendIndex: true, ownerKeys: true },
   /** POST /v1/deposits/get. */
   get: { sends: [], wakes: [], deposits: 'read', ownerKeys: true },
+  /**
+   * POST /v1/deposits/answer: the caller's answers, sealed on the deposit, which goes back to the
+   * step that asked; one that came too late fails it (its connection and claim freed, a source's
+   * followers woken, as every handler that fails one).
+   */
+  answer: {
+    sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
+    wakes: [],
+    credentials: 'seal',
+    deposits: 'write',
+    claims: ['release'],
+    sharedWakes: ['take'],
+    leases: true,
+    ownerKeys: true,
+  },
   /** POST /v1/deposits/list: the connection's deposits by the owner index, or the backend's by its own. */
   list: { sends: [], wakes: [], ownerIndex: true, backendIndex: true, ownerKeys: true },
   /**

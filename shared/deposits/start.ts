@@ -217,8 +217,18 @@ async function begin<V>(
   return { started: false, view: view(existing, now) };
 }
 
+/** What resuming a deposit with its caller's answers touches: its write (or its failure), the sealing, the step. */
+export type ResumeContext = Pick<
+  StartContext,
+  'deposits' | 'clock' | 'settings' | 'observer' | 'leases' | 'claims' | 'followers' | 'vault' | 'queues'
+>;
+
 /** The caller's answers: sealed on the deposit, which goes back to the step that asked. */
-async function resume(ctx: StartContext, deposit: Deposit, userInputs: UserInput[]): Promise<Deposit> {
+export async function resume(
+  ctx: ResumeContext,
+  deposit: Deposit,
+  userInputs: UserInput[],
+): Promise<Deposit> {
   if (deposit.pendingInput && ctx.clock.now() >= deposit.pendingInput.expiresAt) {
     const msg = 'The answer came after the deposit stopped waiting';
     return (await fail(ctx, deposit, 'INPUT_EXPIRED', msg)) ?? deposit;

@@ -39,6 +39,10 @@ export const depositErrorAnswers = {
     when: "A `clientReference` of a deposit the caller may not see (created without a backend identity, by another user of the connection); the backend's own answers its deposit instead",
   },
   DEPOSIT_NOT_CANCELLABLE: { status: 409, when: 'A cancel of a deposit at its transfer, or finished' },
+  DEPOSIT_NOT_WAITING: {
+    status: 409,
+    when: 'An answer (`POST /v1/deposits/answer`) to a deposit that waits for none: answered already, or never asked (its `msg` says where it stands)',
+  },
   SOURCE_NOT_CANCELLABLE: { status: 409, when: 'A cancel of a source that is ready (or failed) already' },
   DEPOSIT_BUSY: { status: 409, when: 'A cancel that found the deposit moved under it, try after try' },
   INVALID_CURSOR: { status: 400, when: "A list cursor that is not one this API gave, or not this caller's" },

@@ -1,4 +1,8 @@
-/** What the create routes (a deposit's, a payment source's) build: the ports of `StartContext`. */
+/**
+ * What the create routes (a deposit's, a payment source's) build: the ports of `StartContext`; and
+ * the answer route, which resumes a deposit as a repeated create does (`AnswerContext`).
+ */
+import type { AnswerContext } from '#shared/deposits/answer';
 import type { StartContext } from '#shared/deposits/start';
 import { queuesOf } from './messaging.ts';
 import { ownerDigests } from './owner-digests.ts';
@@ -14,6 +18,15 @@ export async function startPorts(name: 'create' | 'createSource'): Promise<Start
     vault: credentialVault(),
     wallets: wallets(),
     queues: queuesOf(name),
+    ownerDigests: await ownerDigests(),
+  };
+}
+
+export async function answerPorts(): Promise<AnswerContext> {
+  return {
+    ...failPorts('answer'),
+    vault: credentialVault(),
+    queues: queuesOf('answer'),
     ownerDigests: await ownerDigests(),
   };
 }

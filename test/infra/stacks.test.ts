@@ -48,7 +48,7 @@ beforeAll(() => {
 
 /** The routes that take a caller's token (and user secret): they alone key it with the owner key. */
 const tokenRoutes = depositsApi.routes
-  .filter((route) => /^\/v1\/(deposits|sources)\/(create|get|list|cancel)$/.test(route.path))
+  .filter((route) => /^\/v1\/(deposits|sources)\/(create|get|answer|list|cancel)$/.test(route.path))
   .map((route) => route.handler);
 
 const handlersOf = (component: 'deposits' | 'sandbox') =>
@@ -620,7 +620,7 @@ describe('each function touches only what it uses', () => {
         expect(actionsOf(reads), handler).toEqual(['secretsmanager:GetSecretValue']);
       }
     }
-    expect(tokenRoutes).toHaveLength(8);
+    expect(tokenRoutes).toHaveLength(9);
     for (const handler of [
       ...operatorApi.routes.map((r) => r.handler),
       ...Object.values(queues).map((q) => q.consumer),
@@ -708,6 +708,14 @@ describe('each function touches only what it uses', () => {
       schedules: false,
     },
     [route('POST', '/v1/deposits/get')]: { table: ['GetItem'], sends: [], schedules: false },
+    // The answer seals the caller's answers and sends the deposit back to the step that asked; one
+    // that came too late fails it (its claim released, a source's followers woken).
+    [route('POST', '/v1/deposits/answer')]: {
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      sends: ['resolveBank', 'ensureBeneficiary', 'transfer'],
+      kms: 'kms:GenerateDataKey',
+      schedules: false,
+    },
     // The sources API: the same grants model as the deposits routes.
     [route('POST', '/v1/sources/create')]: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],

@@ -5,6 +5,7 @@
  */
 
 import { localWallets } from '#infra/local/wallets';
+import type { AnswerContext } from '#shared/deposits/answer';
 import type { OwnerCancelContext } from '#shared/deposits/cancel';
 import type { BankFacts, Deposit, WorkStep } from '#shared/deposits/model';
 import type { DepositSettings, StepQueues } from '#shared/deposits/ports';
@@ -274,6 +275,11 @@ export function world() {
         queues: sent,
         ownerDigests,
       };
+    },
+    /** The answer route's: a repeated create's resumption, by the deposit's id. */
+    answer: (): AnswerContext & { queues: FakeQueues<SendsOf<'answer'>> } => {
+      const sent = queues('answer');
+      return { ...base, ...failing(sent), vault, queues: sent, ownerDigests };
     },
     /** The cancel, deleting the schedules of `scheduler` (a step's, that armed them) when given. */
     cancel: (

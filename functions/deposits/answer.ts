@@ -1,0 +1,13 @@
+import { AnswerDepositRequest } from '#shared/contracts/deposits-schemas';
+import { answerDeposit } from '#shared/deposits/answer';
+import { ownerRoute } from '#shared/middleware/deposit-route';
+import { answerPorts } from '#shared/wiring/start';
+
+const context = await answerPorts();
+
+export const handler = ownerRoute(AnswerDepositRequest, ({ body, caller }) =>
+  answerDeposit(
+    { depositId: body.operationID, userInputs: body.userInputs, ...caller, userSecret: body.userSecret },
+    context,
+  ),
+);
