@@ -159,9 +159,9 @@ describe('function bundles', () => {
     expect(reading).toContain('functions/notifier/deliver.ts');
     expect(reading).toContain('functions/sandbox/users-create.ts');
     const tokenRoutes = depositsApi.routes
-      .filter((route) => /^\/v1\/(deposits|sources)\/(create|get|list|cancel)$/.test(route.path))
+      .filter((route) => /^\/v1\/(deposits|sources)\/(create|get|answer|list|cancel)$/.test(route.path))
       .map((route) => route.handler);
-    expect(tokenRoutes).toHaveLength(8);
+    expect(tokenRoutes).toHaveLength(9);
     const readingDeposits = results
       .filter(
         (result) =>
