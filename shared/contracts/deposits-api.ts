@@ -81,6 +81,8 @@ export const depositsContract: ApiContract = {
       description:
         'By its `operationID` alone for the backend that created it (no token, no secret); a request that sends the connection\'s token (and `userSecret`) sees it only as that connection (and user). To anyone else it is 404 `DEPOSIT_NOT_FOUND` (docs/deposits.md, "Whose deposits").',
       security,
+      // The backend that created it needs no connection (docs/deposits.md, "Whose deposits").
+      securityOptional: true,
       body: { schema: GetDepositRequest, example: { operationID: depositId } },
       responses: { 200: { description: 'The deposit', schema: Deposit } },
     },
@@ -92,6 +94,8 @@ export const depositsContract: ApiContract = {
       description:
         "While the deposit is `user_input_required`: each input of its `userInputs` by its `id`, with your `answer` (no create body, no `query`: the question's own are used). The deposit goes back to the step that asked. An input the bank did not ask, or one left out, is 400 naming it; a deposit that waits for no answer is 409 `DEPOSIT_NOT_WAITING`. The same as a repeated create with `userInputs`, which still works.",
       security,
+      // The backend that created it needs no connection (docs/deposits.md, "Whose deposits").
+      securityOptional: true,
       body: {
         schema: AnswerDepositRequest,
         example: {
@@ -109,6 +113,8 @@ export const depositsContract: ApiContract = {
       description:
         "Without a token, every deposit the calling backend created, of every connection; with the connection's token, that connection's (and with `userSecret`, that user's). `status` narrows it; a page asked for one status may hold fewer than `limit` while a `cursor` follows.",
       security,
+      // The backend that created it needs no connection (docs/deposits.md, "Whose deposits").
+      securityOptional: true,
       body: { schema: ListDepositsRequest, example: { status: 'done', limit: 20 } },
       responses: {
         200: { description: 'A page of deposits, and a cursor while more may follow', schema: DepositList },
@@ -122,6 +128,8 @@ export const depositsContract: ApiContract = {
       description:
         'By its `operationID` alone for the backend that created it. A deposit at its transfer, or finished, is 409 `DEPOSIT_NOT_CANCELLABLE`.',
       security,
+      // The backend that created it needs no connection (docs/deposits.md, "Whose deposits").
+      securityOptional: true,
       body: { schema: CancelDepositRequest, example: { operationID: depositId } },
       responses: { 200: { description: 'The deposit, failed `CANCELLED`', schema: Deposit } },
     },
@@ -148,6 +156,8 @@ export const depositsContract: ApiContract = {
       description:
         'Only the connection that created it can read it; to anyone else it is 404 `SOURCE_NOT_FOUND`.',
       security,
+      // The backend that created it needs no connection (docs/deposits.md, "Whose deposits").
+      securityOptional: true,
       body: { schema: GetSourceRequest, example: { ...credentials, sourceID: sourceId } },
       responses: { 200: { description: 'The source', schema: Source } },
     },
@@ -157,6 +167,8 @@ export const depositsContract: ApiContract = {
       tag: 'sources',
       summary: "The connection's payment sources, newest first",
       security,
+      // The backend that created it needs no connection (docs/deposits.md, "Whose deposits").
+      securityOptional: true,
       body: { schema: ListSourcesRequest, example: { ...credentials, limit: 20 } },
       responses: {
         200: { description: 'A page of sources, and a cursor while more may follow', schema: SourceList },
@@ -170,6 +182,8 @@ export const depositsContract: ApiContract = {
       description:
         "While it works, waits for an answer or cools down (the user left onboarding, say): failed `CANCELLED`. Deposits that were waiting for its wake-up wait on their own. A ready source is 409 `SOURCE_NOT_CANCELLABLE`; another connection's, 404 `SOURCE_NOT_FOUND`.",
       security,
+      // The backend that created it needs no connection (docs/deposits.md, "Whose deposits").
+      securityOptional: true,
       body: { schema: CancelSourceRequest, example: { ...credentials, sourceID: sourceId } },
       responses: { 200: { description: 'The source, failed `CANCELLED`', schema: Source } },
     },

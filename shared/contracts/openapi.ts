@@ -29,6 +29,8 @@ export interface RouteContract {
   headers?: z.ZodObject;
   /** The security schemes the route takes, any one of them (names of `ApiContract.securitySchemes`). */
   security?: string[];
+  /** The route also answers without any of them (the deposits API's reads by the backend's own identity). */
+  securityOptional?: true;
   /** The answers by HTTP status; every other status is the failed envelope. */
   responses: Record<number, { description: string; schema: z.ZodType }>;
 }
@@ -68,7 +70,14 @@ function operation(contract: ApiContract, route: RouteContract): ZodOpenApiOpera
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
-    ...(route.security ? { security: route.security.map((scheme) => ({ [scheme]: [] })) } : {}),
+    ...(route.security
+      ? {
+          security: [
+            ...route.security.map((scheme) => ({ [scheme]: [] })),
+            ...(route.securityOptional ? [{}] : []),
+          ],
+        }
+      : {}),
     ...(headers ? { requestParams: { header: headers } } : {}),
     ...(route.body
       ? {
