@@ -97,8 +97,11 @@ const secureUrl = z.url().refine(
 );
 const loopback = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/** The schedule group: where wake-ups are made, and deleted (a cancel needs no more). */
+const ScheduleGroupEnv = z.object({ SCHEDULE_GROUP_NAME: z.string().min(1) });
+
+/** What making a wake-up takes beside the group: the role it sends with, and its DLQ. */
 const SchedulerEnv = z.object({
-  SCHEDULE_GROUP_NAME: z.string().min(1),
   SCHEDULER_ROLE_ARN: z.string().startsWith('arn:'),
   SCHEDULER_DLQ_ARN: z.string().startsWith('arn:').optional(),
 });
@@ -248,6 +251,7 @@ function once<T extends z.ZodObject>(schema: T): () => z.infer<T> {
 
 export const sandboxConfig = once(SandboxEnv);
 export const depositsTableConfig = once(DepositsTableEnv);
+export const scheduleGroupConfig = once(ScheduleGroupEnv);
 export const schedulerConfig = once(SchedulerEnv);
 export const providerConfig = once(ProviderEnv);
 export const walletsConfig = once(WalletsEnv);

@@ -29,60 +29,113 @@
  *   unschedules     DeleteSchedule in the group (the cancel)
  *   (events         ride on the deposit writes; only the outbox relay sends to the notify queue,
  *                   and to its own DLQ, and its re-relay consumer to the notify queue)
+ * Each entity's actions go to its own items only: a statement per partition-key prefix, with
+ * `dynamodb:LeadingKeys` (a transaction's items are authorized one by one, each by its own key). The
+ * indexes hold deposit items only, so a Query on one needs no such condition.
  * The sandbox's: GetItem, PutItem, UpdateItem, Query on a user's partition (transactions of those).
  */
 import { type queues, stepQueueKeys } from '#infra/topology';
+import { keys } from '#shared/adapters/deposits-table-items';
 import { type Reach, type ReachName, reach } from '#shared/deposits/reach';
 
-/** The item actions on the deposits table of what a handler does with its entities. */
-function depositsTableActions(handler: Reach): string[] {
-  const used = new Set<string>();
-  if (handler.deposits) used.add('dynamodb:GetItem');
-  if (handler.deposits === 'write' || handler.idempotency) used.add('dynamodb:PutItem');
-  // The write that ends a deposit deletes its sealed credentials.
-  if (handler.deposits === 'write') used.add('dynamodb:DeleteItem');
-  // A step that opens credentials reads them with the deposit: a Query of its partition.
-  if (handler.credentials === 'open') used.add('dynamodb:Query');
-  if (handler.idempotency) used.add('dynamodb:GetItem');
-  const claimActions = {
-    read: ['GetItem'],
-    write: ['PutItem', 'UpdateItem'],
-    markUsed: ['UpdateItem'],
-    coolDown: ['UpdateItem'],
-    forget: ['DeleteItem'],
-    release: ['UpdateItem'],
-  };
-  for (const use of handler.claims ?? [])
-    for (const action of claimActions[use]) used.add(`dynamodb:${action}`);
-  const bankActions = { recall: 'GetItem', remember: 'PutItem', forget: 'DeleteItem' };
-  for (const use of handler.banks ?? []) used.add(`dynamodb:${bankActions[use]}`);
-  const wakeActions = {
-    arm: ['PutItem', 'GetItem'],
-    follow: ['UpdateItem'],
-    take: ['GetItem', 'DeleteItem'],
-  };
-  for (const use of handler.sharedWakes ?? [])
-    for (const action of wakeActions[use]) used.add(`dynamodb:${action}`);
-  if (handler.leases) {
-    used.add('dynamodb:UpdateItem');
-    used.add('dynamodb:GetItem');
+type Action = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+
+const claimActions: Record<NonNullable<Reach['claims']>[number], Action[]> = {
+  read: ['GetItem'],
+  write: ['PutItem', 'UpdateItem'],
+  markUsed: ['UpdateItem'],
+  coolDown: ['UpdateItem'],
+  forget: ['DeleteItem'],
+  release: ['UpdateItem'],
+};
+const bankActions: Record<NonNullable<Reach['banks']>[number], Action[]> = {
+  recall: ['GetItem'],
+  remember: ['PutItem'],
+  forget: ['DeleteItem'],
+};
+const wakeActions: Record<NonNullable<Reach['sharedWakes']>[number], Action[]> = {
+  arm: ['PutItem', 'GetItem'],
+  follow: ['UpdateItem'],
+  take: ['GetItem', 'DeleteItem'],
+};
+
+/**
+ * What a handler does with each entity of the deposits table (`keys` names them), as item actions.
+ * Every entity of `keys` must be here: a new one fails the synth until someone says who touches it.
+ */
+const entityActions: Record<string, (handler: Reach) => Action[]> = {
+  deposit: (handler) => [
+    ...(handler.deposits ? (['GetItem'] as const) : []),
+    ...(handler.deposits === 'write' || handler.idempotency ? (['PutItem'] as const) : []),
+    // A step that opens credentials reads them with the deposit: a Query of its partition.
+    ...(handler.credentials === 'open' ? (['Query'] as const) : []),
+    // The sweeper moves the check time of what it re-drives (an update, conditional on the version).
+    ...(handler.dueIndex ? (['UpdateItem'] as const) : []),
+    // The lists read the deposits whose keys an index gave (the owner's, the backend's, the status').
+    ...(handler.ownerIndex || handler.backendIndex || handler.statusIndex ? (['BatchGetItem'] as const) : []),
+  ],
+  // In the deposit's partition: put by the create's transaction, deleted by the write that ends it.
+  sealed: (handler) => [
+    ...(handler.idempotency ? (['PutItem'] as const) : []),
+    ...(handler.deposits === 'write' ? (['DeleteItem'] as const) : []),
+    ...(handler.credentials === 'open' ? (['Query'] as const) : []),
+  ],
+  // Put in the create's transaction, read when a repeat finds it taken.
+  idempotency: (handler) => (handler.idempotency ? ['PutItem', 'GetItem'] : []),
+  // The same, for a deposit's client reference (one deposit per reference and backend).
+  clientReference: (handler) => (handler.idempotency ? ['PutItem', 'GetItem'] : []),
+  beneficiary: (handler) => (handler.claims ?? []).flatMap((use) => claimActions[use]),
+  bank: (handler) => (handler.banks ?? []).flatMap((use) => bankActions[use]),
+  wake: (handler) => (handler.sharedWakes ?? []).flatMap((use) => wakeActions[use]),
+  // Acquire and release are updates; a step that finds the lease busy reads its holder.
+  lease: (handler) => (handler.leases ? ['UpdateItem', 'GetItem'] : []),
+};
+
+const actionOrder: Action[] = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'];
+const inOrder = (used: Iterable<Action>) => {
+  const set = new Set(used);
+  return actionOrder.filter((action) => set.has(action));
+};
+const iam = (actions: Action[]) => actions.map((action) => `dynamodb:${action}`);
+
+/** The partition-key prefix of an entity of the deposits table: `DEPOSIT#`, `LEASE#`, ... */
+function prefixOf(entity: keyof typeof keys): string {
+  const { pk } = (keys[entity] as (...args: string[]) => { pk: string })('x', 'x');
+  const end = pk.indexOf('#');
+  if (end < 1)
+    throw new Error(`the deposits table's entity ${entity} has no prefix in its partition key ${pk}`);
+  return pk.slice(0, end + 1);
+}
+
+/**
+ * A handler's item actions on the deposits table, by the partition-key prefix of the entities it
+ * touches (entities that share a partition, the deposit and its sealed credentials, share a prefix).
+ */
+function depositsTablePartitions(handler: Reach): { prefix: string; actions: Action[] }[] {
+  const byPrefix = new Map<string, Set<Action>>();
+  for (const entity of Object.keys(keys) as (keyof typeof keys)[]) {
+    const actions = entityActions[entity];
+    if (!actions)
+      throw new Error(`the deposits table's entity ${entity} has no grants in infra/cdk/grants.ts`);
+    const used = actions(handler);
+    if (!used.length) continue;
+    const prefix = prefixOf(entity);
+    byPrefix.set(prefix, new Set([...(byPrefix.get(prefix) ?? []), ...used]));
   }
-  // The sweeper moves the check time of what it re-drives (an update, conditional on the version).
-  if (handler.dueIndex) used.add('dynamodb:UpdateItem');
-  // The list reads the deposits whose keys the owner (or backend) index gave.
-  if (handler.ownerIndex || handler.backendIndex) used.add('dynamodb:BatchGetItem');
-  // So does the operator's, of those the status index gave.
-  if (handler.statusIndex) used.add('dynamodb:BatchGetItem');
-  const order = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'].map(
-    (action) => `dynamodb:${action}`,
-  );
-  return order.filter((action) => used.has(action));
+  return [...byPrefix].map(([prefix, used]) => ({ prefix, actions: inOrder(used) }));
 }
 
 /** What a handler may touch, as its function settings say it (`settings.ts`). */
 export interface Grants {
-  /** Item-level actions on one table. */
+  /** Item-level actions on one table (all of them: `partitions` says on which items). */
   table?: { key: 'deposits'; actions: readonly string[] };
+  /**
+   * The same actions by partition-key prefix (`dynamodb:LeadingKeys`): each entity's items get only
+   * what the handler does with that entity.
+   */
+  partitions?: readonly { prefix: string; actions: readonly string[] }[];
+  /** The line of `shared/deposits/reach.ts` these follow from: what it is configured with too. */
+  reach?: ReachName;
   /** Query on these indexes of one table. */
   index?: { key: 'deposits'; names: readonly string[] };
   sendsTo: readonly (keyof typeof queues)[];
@@ -99,7 +152,8 @@ export interface Grants {
 /** A deposits handler's grants, from its reach. */
 export function grantsOf(name: ReachName): Grants {
   const handler: Reach = reach[name];
-  const tableActions = depositsTableActions(handler);
+  const partitions = depositsTablePartitions(handler);
+  const tableActions = iam(inOrder(partitions.flatMap((partition) => partition.actions)));
   const indexes = [
     ...(handler.dueIndex ? ['byCheckAt'] : []),
     ...(handler.ownerIndex ? ['byOwner'] : []),
@@ -107,7 +161,13 @@ export function grantsOf(name: ReachName): Grants {
     ...(handler.statusIndex ? ['byStatus'] : []),
   ];
   return {
-    ...(tableActions.length ? { table: { key: 'deposits', actions: tableActions } } : {}),
+    reach: name,
+    ...(tableActions.length
+      ? {
+          table: { key: 'deposits', actions: tableActions },
+          partitions: partitions.map(({ prefix, actions }) => ({ prefix, actions: iam(actions) })),
+        }
+      : {}),
     ...(indexes.length ? { index: { key: 'deposits', names: indexes } } : {}),
     sendsTo: handler.sends.map((step) => stepQueueKeys[step]),
     ...(handler.credentials ? { credentialsKey: handler.credentials } : {}),

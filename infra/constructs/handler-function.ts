@@ -139,7 +139,18 @@ export class HandlerFunction extends Construct {
 
     if (settings.table) {
       const table = need(resources.tables?.[settings.table.key], `table ${settings.table.key}`);
-      allow({ actions: [...settings.table.actions], resources: [table.tableArn] });
+      if (settings.partitions?.length) {
+        // Each entity's actions on its own items only: by the prefix of their partition key.
+        for (const { prefix, actions } of settings.partitions) {
+          allow({
+            actions: [...actions],
+            resources: [table.tableArn],
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${prefix}*`] } },
+          });
+        }
+      } else {
+        allow({ actions: [...settings.table.actions], resources: [table.tableArn] });
+      }
     }
     if (settings.index) {
       const table = need(resources.tables?.[settings.index.key], `table ${settings.index.key}`);

@@ -25,6 +25,7 @@ import {
   watchedQueuesVariable,
 } from '#infra/topology';
 import type { DeploymentConfig } from '../cdk/config.ts';
+import { environmentOf } from '../cdk/environment.ts';
 import { suppress } from '../cdk/nag.ts';
 import { functionsOf, observability, pascal, type QueueKey, settingsOf } from '../cdk/settings.ts';
 import { watchTheCredentialFunctions } from '../constructs/credentials-watch.ts';
@@ -61,8 +62,9 @@ export class DepositsStatelessStack extends Stack {
     const { config, stateful } = props;
     const webhook = config.webhookUrl !== undefined;
 
-    // What the local stack sets for the handlers (infra/local/stack.ts), with AWS's resources.
-    const environment: Record<string, string> = {
+    // What the local stack sets for the handlers (infra/local/stack.ts), with AWS's resources: every
+    // value a function may be given; each gets only those its reach names (`environment.ts`).
+    const values: Record<string, string> = {
       [tables.deposits.envVar]: stateful.depositsTable.tableName,
       ...Object.fromEntries(
         (Object.entries(queues) as [QueueKey, (typeof queues)[QueueKey]][])
@@ -90,22 +92,15 @@ export class DepositsStatelessStack extends Stack {
       // Events carry credentials: never log them, whatever the log level.
       POWERTOOLS_LOGGER_LOG_EVENT: 'false',
       ...Object.fromEntries(Object.entries(config.tuning).filter(([name]) => !name.startsWith('SANDBOX_'))),
-    };
-    // The notifier alone signs: the secret's ARN, never its value (read at cold start).
-    const webhookEnvironment: Record<string, string> = config.webhookUrl
-      ? { WEBHOOK_URL: config.webhookUrl, WEBHOOK_SECRET_ARN: stateful.webhookSecret.secretArn }
-      : {};
-
-    // The outbox relay alone sets events aside: its DLQ's URL.
-    const relayEnvironment = {
+      // The notifier alone signs: the secret's ARN, never its value (read at cold start).
+      ...(config.webhookUrl
+        ? { WEBHOOK_URL: config.webhookUrl, WEBHOOK_SECRET_ARN: stateful.webhookSecret.secretArn }
+        : {}),
+      // The outbox relay alone sets events aside: its DLQ's URL.
       [outbox.dlqUrlEnvVar]: stateful.queues[outbox.queue].deadLetterQueue.queueUrl,
-    };
-
-    // The routes that take a caller's token alone key it: the owner key's ARN, never its value.
-    const ownerKeyEnvironment = { OWNER_KEY_SECRET_ARN: stateful.ownerKeySecret.secretArn };
-
-    // The operator's queues handler alone reads the depths: every queue's URL and its DLQ's.
-    const depthsEnvironment = {
+      // The routes that take a caller's token alone key it: the owner key's ARN, never its value.
+      OWNER_KEY_SECRET_ARN: stateful.ownerKeySecret.secretArn,
+      // The operator's queues handler alone reads the depths: every queue's URL and its DLQ's.
       [watchedQueuesVariable]: this.toJsonString(
         watchedQueues((key) => ({
           url: stateful.queues[key].queue.queueUrl,
@@ -119,13 +114,7 @@ export class DepositsStatelessStack extends Stack {
         const handler = new HandlerFunction(this, pascal(settings.name), {
           settings,
           stage: config.stage,
-          environment: {
-            ...environment,
-            ...(settings.handler === queues.notify.consumer ? webhookEnvironment : {}),
-            ...(settings.handler === outbox.handler ? relayEnvironment : {}),
-            ...(settings.readsQueueDepths ? depthsEnvironment : {}),
-            ...(settings.secrets.includes('ownerKey') ? ownerKeyEnvironment : {}),
-          },
+          environment: environmentOf(settings, values, watchedQueuesVariable),
           alarmTopic: stateful.alarmTopic,
           prefix: config.prefix,
           // The API functions' caps keep a flood of calls from the step consumers' concurrency.

@@ -76,6 +76,8 @@ const starting = {
   sharedWakes: ['take'],
   leases: true,
   ownerKeys: true,
+  // The wallet account a deposit goes to, and its maximum.
+  wallets: true,
 } as const satisfies Reach;
 
 /** A cancel, the owner's or an operator's: a cancelled payment source's followers are woken at their steps. */

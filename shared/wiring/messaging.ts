@@ -13,6 +13,7 @@ import {
   notifyConfig,
   operatorConfig,
   outboxConfig,
+  scheduleGroupConfig,
   schedulerConfig,
   stepQueueArns,
   stepQueueUrls,
@@ -33,7 +34,7 @@ export function schedulerOf<H extends ReachName>(name: H) {
   const config = schedulerConfig();
   const steps = reach[name].wakes as readonly WorkStep[] as readonly WakesOf<H>[];
   return new EventBridgeWakeScheduler<WakesOf<H>>(schedulerClient(), {
-    groupName: config.SCHEDULE_GROUP_NAME,
+    groupName: scheduleGroupConfig().SCHEDULE_GROUP_NAME,
     queueArns: stepQueueArns(steps),
     roleArn: config.SCHEDULER_ROLE_ARN,
     deadLetterArn: config.SCHEDULER_DLQ_ARN,
@@ -42,7 +43,7 @@ export function schedulerOf<H extends ReachName>(name: H) {
 
 /** Deletes wake-up schedules of the service's group (a cancelled deposit's). */
 export function scheduleCancels() {
-  return new EventBridgeWakeCancels(schedulerClient(), schedulerConfig().SCHEDULE_GROUP_NAME);
+  return new EventBridgeWakeCancels(schedulerClient(), scheduleGroupConfig().SCHEDULE_GROUP_NAME);
 }
 
 /** The notify queue: the caller's events on their way to its webhook. */
