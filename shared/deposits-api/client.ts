@@ -68,17 +68,20 @@ export interface OutgoingRequest {
   body: string;
 }
 
+/** Options: each optional one may also be given as `undefined` (its default), under `exactOptionalPropertyTypes` too. */
 export interface DepositsClientOptions {
   /** The API's base URL, for example `http://127.0.0.1:3000` or the stage's URL. */
   baseUrl: string;
   /** Per attempt (default 10 s); beyond it the attempt has no answer. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Further tries of `create` after no answer (default 3), `retryDelayMs` apart, doubling (default 200). */
-  retries?: number;
-  retryDelayMs?: number;
+  retries?: number | undefined;
+  retryDelayMs?: number | undefined;
   /** Headers proving the caller is the wallet's backend (SigV4, a JWT), computed per attempt. */
-  authorize?: (request: OutgoingRequest) => Promise<Record<string, string>> | Record<string, string>;
-  fetch?: typeof fetch;
+  authorize?:
+    | ((request: OutgoingRequest) => Promise<Record<string, string>> | Record<string, string>)
+    | undefined;
+  fetch?: typeof fetch | undefined;
 }
 
 export interface DepositsAnswer<T> {
@@ -97,15 +100,17 @@ export interface WaitOptions {
    * Asked for the answers when the bank asks a question (a one-time password): its answers are sent
    * (`answer`) and the wait goes on. Without it, `waitFor` resolves with the asking deposit.
    */
-  onQuestion?: (deposit: DepositOf<'user_input_required'>) => Promise<readonly Answer[]> | readonly Answer[];
+  onQuestion?:
+    | ((deposit: DepositOf<'user_input_required'>) => Promise<readonly Answer[]> | readonly Answer[])
+    | undefined;
   /** Ends the wait: `waitFor` rejects with the signal's reason. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Whose deposit, when the call narrows to a connection (not needed by the backend that created it). */
-  connection?: DepositsConnection;
+  connection?: DepositsConnection | undefined;
   /** The first wait between reads (default 250 ms), growing by `factor` (1.5) up to `maxDelayMs` (5 s). */
-  initialDelayMs?: number;
-  maxDelayMs?: number;
-  factor?: number;
+  initialDelayMs?: number | undefined;
+  maxDelayMs?: number | undefined;
+  factor?: number | undefined;
 }
 
 /** The API refused: its failed envelope. */

@@ -19,6 +19,8 @@ declare module 'vitest' {
     sqsEndpoint: string;
     schedulerEndpoint: string;
     webhookUrl: string;
+    /** The secret the stack signs its webhooks with (the receiver's current one). */
+    webhookSecret: string;
     queueUrls: Record<string, { url: string; dlqUrl: string }>;
     /** The dialect the stack's provider client speaks: `dapi-v2` in the `e2e-v2` project. */
     providerDialect: DialectName;
@@ -75,6 +77,7 @@ export default async function setup(project: TestProject) {
   project.provide('sqsEndpoint', stack.sqsEndpoint);
   project.provide('schedulerEndpoint', stack.schedulerEndpoint);
   project.provide('webhookUrl', webhook.url);
+  project.provide('webhookSecret', webhook.secret);
   project.provide('queueUrls', stack.queueUrls);
   project.provide('providerDialect', providerDialect);
   return async () => {

@@ -6,7 +6,8 @@
  * `verified` says the delivery verifies with the first, `verifiedWith` with which of them, each on
  * its own, and `signatures` how many `webhook-signature` carried. Tests read it over HTTP: `GET /deliveries?depositId=...`, and `POST /fail { count }`
  * (the next `count` deliveries of any deposit) or `POST /fail { count, depositId }` (of that deposit
- * only, so that parallel test files cannot use the refusals up).
+ * only, so that parallel test files cannot use the refusals up). `GET /signed?id=<webhook-id>` gives
+ * a delivery as it came (its raw body and signed headers), for a receiver of the test's own to verify.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -30,6 +31,8 @@ export async function startWebhookReceiver() {
   const verifier = new Webhook(secret);
   const previousVerifier = new Webhook(previousSecret);
   const deliveries: Delivery[] = [];
+  /** Each delivery as it came, by its webhook-id (the last one of an id). */
+  const signedById = new Map<string, { body: string; headers: Record<string, string> }>();
   let failuresToServe = 0;
   const failuresFor = new Map<string, number>();
   const refusedFor = new Map<string, number>();
@@ -51,6 +54,10 @@ export async function startWebhookReceiver() {
         refused,
         ...(depositId ? { refusedForDeposit: refusedFor.get(depositId) ?? 0 } : {}),
       });
+    }
+    if (request.method === 'GET' && url.pathname === '/signed') {
+      const signed = signedById.get(url.searchParams.get('id') ?? '');
+      return signed ? send(200, signed) : send(404, { error: 'no delivery with this webhook-id' });
     }
     if (request.method === 'POST' && url.pathname === '/fail') {
       const { count = 0, depositId } = JSON.parse(body || '{}') as { count?: number; depositId?: string };
@@ -80,6 +87,7 @@ export async function startWebhookReceiver() {
         return false;
       }
     };
+    signedById.set(signed['webhook-id'], { body, headers: signed });
     const verifiedWith = { current: verifies(verifier), previous: verifies(previousVerifier) };
     const verified = verifiedWith.current;
     const payload = JSON.parse(body) as {
