@@ -35,17 +35,22 @@ describe('POST /v1/deposits/answer', () => {
     const id = started.body.operationID;
 
     // act: two questions (the beneficiary's creation, then the transfer), each answered by id alone
-    const first = await depositWhen(user, id, asking);
+    const first = await depositWhen(user, id, asking, 25_000);
     const answeredFirst = await answer({
       operationID: id,
       userInputs: first.userInputs.map((input: { id: string }) => ({ id: input.id, answer: OTP })),
     });
-    const second = await depositWhen(user, id, (deposit) => asking(deposit) && deposit.step === 'transfer');
+    const second = await depositWhen(
+      user,
+      id,
+      (deposit) => asking(deposit) && deposit.step === 'transfer',
+      25_000,
+    );
     const answeredSecond = await answer({
       operationID: id,
       userInputs: second.userInputs.map((input: { id: string }) => ({ id: input.id, answer: OTP })),
     });
-    const done = await depositWhen(user, id);
+    const done = await depositWhen(user, id, undefined, 25_000);
 
     // assess
     expect(answeredFirst.status).toBe(200);
@@ -55,7 +60,7 @@ describe('POST /v1/deposits/answer', () => {
     expect((await user.state()).transfers.map((transfer: { amount: number }) => transfer.amount)).toEqual([
       42,
     ]);
-  });
+  }, 60_000);
 
   it('refuses an input the bank did not ask (400, naming it) and a deposit that waits for none (409)', async () => {
     const user = await createUser('SANDBOX_OTP');
@@ -101,7 +106,7 @@ describe("the typed client's answer and waitFor", () => {
         questions.push(deposit);
         return deposit.userInputs.map((input) => ({ id: input.id, answer: OTP }));
       },
-      signal: AbortSignal.timeout(25_000),
+      signal: AbortSignal.timeout(55_000),
     });
     const read = await depositsClient.get(started.body.operationID);
 
@@ -110,7 +115,7 @@ describe("the typed client's answer and waitFor", () => {
     expect(ended.status === 'done' && ended.reference).toEqual(expect.any(String));
     expect(questions.map((question) => question.step)).toEqual(['ensure-beneficiary', 'transfer']);
     expect(read.body).toMatchObject({ status: 'done', clientReference: `otp-${user.accountId}` });
-  });
+  }, 60_000);
 
   it('ends the wait when its signal aborts', async () => {
     const user = await createUser('SANDBOX_COOLDOWN');
