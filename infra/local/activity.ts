@@ -61,6 +61,23 @@ export function sayRequest(api: string, request: RequestDone, options: { audited
   );
 }
 
+/**
+ * The attributes a line needs, read from the record's new image; nothing when they cannot be read
+ * (the lines are a side channel: a record they cannot read is the relay's to judge, not theirs).
+ */
+function readable(record: StreamRecord): Record<string, unknown> | undefined {
+  const image = record.dynamodb?.NewImage;
+  if (!image) return undefined;
+  const wanted = Object.fromEntries(
+    ['sk', 'id', 'history', 'purpose'].flatMap((name) => (image[name] ? [[name, image[name]]] : [])),
+  );
+  try {
+    return unmarshall(wanted as Parameters<typeof unmarshall>[0]);
+  } catch {
+    return undefined;
+  }
+}
+
 interface HistoryEntry {
   step: string;
   status: string;
@@ -76,10 +93,8 @@ export function transitionsSayer(): (records: StreamRecord[]) => void {
   const said = new Map<string, number>();
   return (records) => {
     for (const record of records) {
-      const image = record.dynamodb?.NewImage;
-      if (!image) continue;
-      const item = unmarshall(image as Parameters<typeof unmarshall>[0]);
-      if (item.sk !== 'DEPOSIT' || typeof item.id !== 'string' || !Array.isArray(item.history)) continue;
+      const item = readable(record);
+      if (item?.sk !== 'DEPOSIT' || typeof item.id !== 'string' || !Array.isArray(item.history)) continue;
       const history = item.history as HistoryEntry[];
       const from = said.get(item.id) ?? 0;
       if (history.length <= from) continue;

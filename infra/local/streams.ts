@@ -100,7 +100,12 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
     const Records = (page.Records ?? []).filter(
       (record) => !shard.last || (record.dynamodb?.SequenceNumber ?? '') > shard.last,
     );
-    options.observe?.(Records);
+    try {
+      options.observe?.(Records);
+    } catch (error) {
+      // A watcher of the records (the step lines) never holds up their relay.
+      process.stderr.write(`local stream: an observer of ${options.tableName} failed: ${String(error)}\n`);
+    }
     const batch = Records.filter((record) => record.dynamodb?.NewImage?.[options.filterAttribute]);
     const failedAt = batch.length ? await deliver(batch) : undefined;
     if (failedAt === undefined) {
