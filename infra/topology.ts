@@ -287,6 +287,9 @@ export const operatorApi: ApiSpec = {
     { method: 'POST', path: '/v1/ops/deposits/resolve', handler: operatorHandler('resolve'), acts: true },
     { method: 'POST', path: '/v1/ops/deposits/cancel', handler: operatorHandler('cancel'), acts: true },
     { method: 'POST', path: '/v1/ops/deposits/redrive', handler: operatorHandler('redrive'), acts: true },
+    { method: 'POST', path: '/v1/ops/deposits/deliveries', handler: operatorHandler('deliveries') },
+    { method: 'POST', path: '/v1/ops/deposits/resend', handler: operatorHandler('resend'), acts: true },
+    { method: 'POST', path: '/v1/ops/deposits/stats', handler: operatorHandler('stats') },
     { method: 'POST', path: '/v1/ops/queues', handler: operatorHandler('queues') },
   ],
 };

@@ -1,10 +1,14 @@
+import { queues } from '#infra/topology';
 import { WebhookSender } from '#shared/adapters/webhook-sender';
 import { webhookSigningSecrets } from '#shared/adapters/webhook-signing-secrets';
+import { systemClock } from '#shared/clock';
 import { webhookConfig } from '#shared/config';
+import { deliverEvent } from '#shared/deposits/deliveries';
 import { DepositEvent } from '#shared/deposits/model';
-import { backoffSeconds } from '#shared/deposits/webhooks';
+import { logger } from '#shared/logger';
 import { sqsConsumer } from '#shared/middleware/sqs';
 import { depositEvents } from '#shared/wiring/messaging';
+import { tableEntities } from '#shared/wiring/table';
 
 const config = webhookConfig();
 /** Locally WEBHOOK_SECRET (and WEBHOOK_PREVIOUS_SECRET); in AWS the secret's versions, read once at cold start. */
@@ -14,18 +18,26 @@ const sender =
   config.WEBHOOK_URL && secrets.length > 0
     ? new WebhookSender(config.WEBHOOK_URL, secrets, config.WEBHOOK_TIMEOUT_MS)
     : undefined;
+const records = sender ? tableEntities.deliveries() : undefined;
 
-/** Delivers deposit events to the webhook; a failed delivery comes back after a growing delay. */
+/**
+ * Delivers deposit events to the webhook and records each try (the operators' view of a deposit's
+ * deliveries); a failed delivery comes back after a growing delay.
+ */
 export const handler = sqsConsumer(DepositEvent, async (event, record) => {
-  if (!sender) return;
-  try {
-    await sender.deliver(event);
-  } catch (error) {
-    const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
-    await notifyQueue.retryIn(
-      record.receiptHandle,
-      backoffSeconds(attempt, config.WEBHOOK_RETRY_BASE_SECONDS),
-    );
-    throw error;
-  }
+  if (!sender || !records) return;
+  const { recordError } = await deliverEvent(
+    event,
+    Number(record.attributes.ApproximateReceiveCount ?? '1'),
+    {
+      webhook: sender,
+      records,
+      clock: systemClock,
+      retryBaseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS,
+      maxTries: queues.notify.maxReceiveCount,
+      retryIn: (seconds) => notifyQueue.retryIn(record.receiptHandle, seconds),
+    },
+  );
+  if (recordError)
+    logger.warn('webhook delivered, its record not written', { eventId: event.id, error: recordError });
 });

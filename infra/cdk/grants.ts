@@ -22,6 +22,9 @@
  *                   of a backend that reads by its own identity)
  *   status index    Query on the `byStatus` index, BatchGetItem of the deposits it names (the operator's list)
  *   queue depths    GetQueueAttributes on every queue of the topology and its DLQ (the operator's)
+ *   deliveries      record: UpdateItem (the notifier, on each try); read: Query of a deposit's
+ *                   records; resend: Query of the record, UpdateItem (its count), SendMessage on the
+ *                   notify queue (the operator's)
  *   credentials     seal: GenerateDataKey (the API); open: Decrypt (the steps) - the vault's data keys
  *   owner keys      GetSecretValue of the owner-key secret (the routes that take a caller's token)
  *   sends / wakes   SendMessage on those step queues; CreateSchedule in the group and PassRole of
@@ -52,6 +55,11 @@ const bankActions: Record<NonNullable<Reach['banks']>[number], Action[]> = {
   recall: ['GetItem'],
   remember: ['PutItem'],
   forget: ['DeleteItem'],
+};
+const deliveryActions: Record<NonNullable<Reach['deliveries']>, Action[]> = {
+  record: ['UpdateItem'],
+  read: ['Query'],
+  resend: ['Query', 'UpdateItem'],
 };
 const wakeActions: Record<NonNullable<Reach['sharedWakes']>[number], Action[]> = {
   arm: ['PutItem', 'GetItem'],
@@ -89,6 +97,8 @@ const entityActions: Record<string, (handler: Reach) => Action[]> = {
   wake: (handler) => (handler.sharedWakes ?? []).flatMap((use) => wakeActions[use]),
   // Acquire and release are updates; a step that finds the lease busy reads its holder.
   lease: (handler) => (handler.leases ? ['UpdateItem', 'GetItem'] : []),
+  // In a partition of their own per deposit (`DELIVERY#`), out of reach of whatever writes deposits.
+  delivery: (handler) => (handler.deliveries ? deliveryActions[handler.deliveries] : []),
 };
 
 const actionOrder: Action[] = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'];
@@ -169,7 +179,10 @@ export function grantsOf(name: ReachName): Grants {
         }
       : {}),
     ...(indexes.length ? { index: { key: 'deposits', names: indexes } } : {}),
-    sendsTo: handler.sends.map((step) => stepQueueKeys[step]),
+    sendsTo: [
+      ...handler.sends.map((step) => stepQueueKeys[step]),
+      ...(handler.deliveries === 'resend' ? (['notify'] as const) : []),
+    ],
     ...(handler.credentials ? { credentialsKey: handler.credentials } : {}),
     createsSchedules: handler.wakes.length > 0,
     ...(handler.unschedules ? { deletesSchedules: true } : {}),

@@ -122,12 +122,14 @@ function buildSettings(): Map<string, FunctionSettings> {
 
   for (const [key, spec] of Object.entries(queues) as [QueueKey, (typeof queues)[QueueKey]][]) {
     if (key === 'notify') {
-      // Delivers to the webhook; retries by hiding the message again (part of consuming it).
+      // Delivers to the webhook; retries by hiding the message again (part of consuming it); records
+      // each try (its line of reach).
       add(spec.consumer, {
         component: 'deposits',
         ...nothing,
         timeoutSeconds: 30,
         memoryMb: 512,
+        ...grantsOf('notifier'),
         secrets: ['webhookSigning'],
       });
       continue;
@@ -254,8 +256,8 @@ export const depositsRouteThrottle: Record<string, { rateLimit: number; burstLim
  * calls (creates above all) cannot take the account's concurrency from the step consumers, which
  * share what is left. About a second of the route's steady rate (`depositsRouteThrottle`: a call
  * takes tens to hundreds of milliseconds warm, about a second cold), at most 50 for the reads, which
- * take tens of milliseconds; 5 for what answers alone; the operator API serves a few people. 255 in
- * all: an account's default 1,000 keeps 745 unreserved, far above Lambda's minimum of 100 and the
+ * take tens of milliseconds; 5 for what answers alone; the operator API serves a few people. 270 in
+ * all: an account's default 1,000 keeps 730 unreserved, far above Lambda's minimum of 100 and the
  * consumers' ceiling. CDK context `reservedConcurrency` changes any of them, or sets none (`false`).
  */
 export const apiReservedConcurrency: Record<string, number> = {
@@ -276,6 +278,9 @@ export const apiReservedConcurrency: Record<string, number> = {
   'operator-resolve': 5,
   'operator-cancel': 5,
   'operator-redrive': 5,
+  'operator-deliveries': 5,
+  'operator-resend': 5,
+  'operator-stats': 5,
   'operator-not-found': 5,
 };
 

@@ -17,6 +17,10 @@ const files: Record<string, { file: string; type: string }> = {
   '/console/dom.js': { file: 'dom.js', type: 'text/javascript; charset=utf-8' },
   '/console/timeline.js': { file: 'timeline.js', type: 'text/javascript; charset=utf-8' },
   '/console/actions.js': { file: 'actions.js', type: 'text/javascript; charset=utf-8' },
+  '/console/clock.js': { file: 'clock.js', type: 'text/javascript; charset=utf-8' },
+  '/console/list.js': { file: 'list.js', type: 'text/javascript; charset=utf-8' },
+  '/console/plots.js': { file: 'plots.js', type: 'text/javascript; charset=utf-8' },
+  '/console/deliveries.js': { file: 'deliveries.js', type: 'text/javascript; charset=utf-8' },
   '/console/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
 };
 

@@ -13,7 +13,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { statusBucket } from '#shared/operator/model';
-import type { StatusDeposits, StatusPosition, StatusQuery } from '#shared/operator/ports';
+import type { StatusDeposits, StatusPosition, StatusQuery, StatusTimes } from '#shared/operator/ports';
 import { depositsByKeys, positionOf } from './deposits-indexes.ts';
 import { STATUS_SHARDS, statusPartition, type Table } from './deposits-table-items.ts';
 
@@ -35,7 +35,7 @@ function newerFirst(a: StatusPosition, b: StatusPosition): number {
   return b.createdAt - a.createdAt || (a.depositId < b.depositId ? 1 : a.depositId > b.depositId ? -1 : 0);
 }
 
-export class StatusDepositsIndex implements StatusDeposits {
+export class StatusDepositsIndex implements StatusDeposits, StatusTimes {
   constructor(
     private readonly table: Table,
     private readonly reading: StatusIndexReading = { filteredPage: 200, maxQueries: 5 },
@@ -65,6 +65,45 @@ export class StatusDepositsIndex implements StatusDeposits {
         statusBucket(deposit) === query.bucket && (query.step === undefined || deposit.step === query.step),
     );
     return { deposits, last };
+  }
+
+  /**
+   * The creation times of a bucket's deposits, newest first: each shard's, at most its share of `cap`
+   * (the shards hold a bucket evenly), in at most `maxQueries` queries a shard; `capped` when a
+   * shard held more.
+   */
+  async createdTimes(query: Omit<StatusQuery, 'limit' | 'after'>, cap: number) {
+    const share = Math.ceil(cap / STATUS_SHARDS);
+    const shards = Array.from({ length: STATUS_SHARDS }, (_, shard) => statusPartition(query.bucket, shard));
+    const read = await Promise.all(
+      shards.map(async (partition) => {
+        const times: number[] = [];
+        let start: Record<string, unknown> | undefined;
+        for (let queries = 0; queries < this.reading.maxQueries * 2; queries += 1) {
+          const condition = this.condition(partition, { ...query, limit: share });
+          const { Items = [], LastEvaluatedKey } = await this.table.client.send(
+            new QueryCommand({
+              TableName: this.table.tableName,
+              IndexName: 'byStatus',
+              ...condition,
+              ProjectionExpression: 'createdAt',
+              ScanIndexForward: false,
+              Limit: query.step ? this.reading.filteredPage : share + 1 - times.length,
+              ...(start ? { ExclusiveStartKey: start } : {}),
+            }),
+          );
+          times.push(...Items.map((item) => Number(item.createdAt)));
+          if (times.length > share) return { times: times.slice(0, share), capped: true };
+          if (!LastEvaluatedKey) return { times, capped: false };
+          start = LastEvaluatedKey;
+        }
+        return { times, capped: true };
+      }),
+    );
+    return {
+      times: read.flatMap((shard) => shard.times).sort((a, b) => b - a),
+      capped: read.some((shard) => shard.capped),
+    };
   }
 
   /** Up to `limit` items of one shard after the query's position, and where it stopped if more may follow. */

@@ -54,6 +54,8 @@ export const claimTtlSeconds = 400 * 86_400;
 export const bankTtlAfterUntilSeconds = 86_400;
 /** A shared wake-up is tidied away a day after its instant, whether or not it was taken. */
 export const wakeTtlAfterInstantSeconds = 86_400;
+/** A webhook delivery's record is kept 30 days after its last try or resend: what operators look back on. */
+export const deliveryTtlSeconds = 30 * 86_400;
 
 const days = (seconds: number) => (seconds === 86_400 ? '1 day' : `${seconds / 86_400} days`);
 
@@ -78,6 +80,7 @@ export const keys = {
     pk: `WAKE#${ownerKey}#${walletAccountId}`,
     sk: 'WAKE',
   }),
+  delivery: (depositId: string, eventId: string) => ({ pk: `DELIVERY#${depositId}`, sk: `EVENT#${eventId}` }),
 };
 
 /** What each entity is for, as docs/design.md shows it: its keys are `keys`' own, for these arguments. */
@@ -135,6 +138,13 @@ export const entities = {
     access:
       "Put by the payment source that arms it (its instant, its schedule); conditional update by a deposit that follows it while its instant is ahead; delete by whoever takes its followers (the source when ready or ended, the sweeper's backstop)",
     ttl: `${days(wakeTtlAfterInstantSeconds)} after its instant`,
+  },
+  delivery: {
+    name: 'Webhook delivery',
+    args: ['<id>', '<event id>'],
+    access:
+      "Update by the notifier on each try of the event's delivery (the event itself as `payload`, its tries, its state), made by the first; a deposit's read in one Query of its partition (the operator's deliveries); get and update by an operator's resend. Not in the deposit's partition, so no writer of deposits reaches it, and in no index; the outbox's stream filter leaves it out (it has no `event`)",
+    ttl: `${days(deliveryTtlSeconds)} after its last try or resend`,
   },
 } satisfies Record<keyof typeof keys, { name: string; args: string[]; access: string; ttl: string }>;
 

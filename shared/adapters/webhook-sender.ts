@@ -29,7 +29,8 @@ export class WebhookSender {
     this.fetch = options.fetch ?? globalThis.fetch;
   }
 
-  async deliver(event: DepositEvent, now = new Date()): Promise<void> {
+  /** Sends the event; its answer's status when 2xx, else throws (`WebhookRefusal` when it answered). */
+  async deliver(event: DepositEvent, now = new Date()): Promise<{ status: number }> {
     const payload = JSON.stringify({
       type: event.type,
       timestamp: event.occurredAt,
@@ -52,10 +53,23 @@ export class WebhookSender {
     });
     await discardBody(response);
     if (response.status >= 300 && response.status < 400) {
-      throw new Error(
+      throw new WebhookRefusal(
+        response.status,
         `webhook answered ${response.status}: a redirect, not followed (set WEBHOOK_URL to its target)`,
       );
     }
-    if (!response.ok) throw new Error(`webhook answered ${response.status}`);
+    if (!response.ok) throw new WebhookRefusal(response.status, `webhook answered ${response.status}`);
+    return { status: response.status };
+  }
+}
+
+/** The webhook answered, but not 2xx: its status, for the delivery's record. */
+export class WebhookRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WebhookRefusal';
   }
 }

@@ -1,6 +1,9 @@
 /** The operator API's contract (see `openapi.ts`): its routes, their schemas, their examples. */
 import {
   CancelRequest,
+  Deliveries,
+  DeliveriesRequest,
+  DepositStats,
   GetRequest,
   ListRequest,
   OperatorDeposit,
@@ -9,7 +12,10 @@ import {
   QueuesRequest,
   Redriven,
   RedriveRequest,
+  ResendRequest,
+  Resent,
   ResolveRequest,
+  StatsRequest,
 } from '#shared/contracts/operator-schemas';
 import type { ApiContract } from './openapi.ts';
 
@@ -21,7 +27,7 @@ export const operatorContract: ApiContract = {
   api: 'operator',
   title: 'Operator API',
   description:
-    'For the people who run the service: any deposit, by status; settle a transfer whose outcome is unknown; cancel or redrive a deposit; the queues. In AWS every route takes the operator\'s IAM identity (SigV4, `execute-api:Invoke`); locally `Authorization: Bearer <operator token>`, which `npm start` prints (docs/operating.md, "Operator API").',
+    'For the people who run the service: any deposit, by status; settle a transfer whose outcome is unknown; cancel or redrive a deposit; a deposit\'s webhook deliveries, and resend one; the counts and times; the queues. In AWS every route takes the operator\'s IAM identity (SigV4, `execute-api:Invoke`); locally `Authorization: Bearer <operator token>`, which `npm start` prints (docs/operating.md, "Operator API").',
   tags: [
     { name: 'deposits', description: 'Read and act on any deposit' },
     { name: 'queues', description: "The queues' depths" },
@@ -106,6 +112,40 @@ export const operatorContract: ApiContract = {
       security,
       body: { schema: RedriveRequest, example: { operationID: depositId } },
       responses: { 200: { description: 'The message sent', schema: Redriven } },
+    },
+    {
+      method: 'POST',
+      path: '/v1/ops/deposits/deliveries',
+      tag: 'deposits',
+      summary: "A deposit's webhook deliveries: each event, its tries and where it stands",
+      description:
+        "One per event the notifier tried to deliver (none without a webhook): `delivered`, `retrying` (with `nextTryAt`) or `dead_lettered` (its last try failed: it rests in the notify queue's DLQ), its most recent tries with the webhook's status or the error, and operators' resends. `now` is the service's time, for the countdown to a next try.",
+      security,
+      body: { schema: DeliveriesRequest, example: { operationID: depositId } },
+      responses: { 200: { description: 'The deliveries, in the order of their events', schema: Deliveries } },
+    },
+    {
+      method: 'POST',
+      path: '/v1/ops/deposits/resend',
+      tag: 'deposits',
+      summary: 'Queue one event of a deposit again for its webhook',
+      description:
+        'The event as the notifier first sent it, to the notify queue: its id, which is the `webhook-id`, is the same, so a receiver that took it already drops it. Counted on the delivery with who and when. An event whose delivery was never tried is 404 `DELIVERY_NOT_FOUND`.',
+      security,
+      body: { schema: ResendRequest, example: { operationID: depositId, eventId: `${depositId}.v6` } },
+      responses: { 200: { description: 'The event, queued again', schema: Resent } },
+    },
+    {
+      method: 'POST',
+      path: '/v1/ops/deposits/stats',
+      tag: 'deposits',
+      summary:
+        'How many deposits each status holds, created over time, and how long the done ones took by step',
+      description:
+        "Filtered as the list is (`step`, `from` inclusive, `to` exclusive; the range of the plot is the one asked, else from the oldest deposit to now). Counts come from the status index, at most 10,000 a status (`capped`: at least that many); the times to done from the histories of the newest 100 done deposits, payment sources aside. `now` is the service's time.",
+      security,
+      body: { schema: StatsRequest, example: { from: '2026-11-22T00:00:00Z', to: '2026-11-23T00:00:00Z' } },
+      responses: { 200: { description: 'The counts, the bins and the times', schema: DepositStats } },
     },
     {
       method: 'POST',

@@ -3,7 +3,7 @@
  * request field is bounded, checked before anything is read; an answer is `operatorView`'s shape.
  */
 import * as z from 'zod';
-import { DepositStep } from '#shared/deposits/model';
+import { DepositEvent, DepositStep } from '#shared/deposits/model';
 import { StatusBucket } from '#shared/operator/model';
 import { inputLimits } from '#shared/provider/interface/limits';
 import { boundedText } from '#shared/provider/interface/schemas';
@@ -60,6 +60,27 @@ export const RedriveRequest = z.strictObject({ operationID: id });
 
 export const QueuesRequest = z.strictObject({});
 
+export const DeliveriesRequest = z.strictObject({ operationID: id });
+
+export const ResendRequest = z.strictObject({
+  operationID: id,
+  /** The event's id, `<operationID>.v<version>`, as a delivery names it. */
+  eventId: boundedText(inputLimits.id + 16),
+});
+
+export const StatsRequest = z
+  .strictObject({
+    step: StepFilter.optional(),
+    /** Created at or after this instant. */
+    from: instant.optional(),
+    /** Created before this instant. */
+    to: instant.optional(),
+  })
+  .refine((body) => !body.from || !body.to || Date.parse(body.from) < Date.parse(body.to), {
+    message: 'from must be before to',
+    path: ['to'],
+  });
+
 // ---------------------------------------------------------------------------------------------
 // Answers
 
@@ -99,6 +120,8 @@ export const OperatorDepositList = z
     deposits: z.array(OperatorDeposit),
     /** There while more may follow: send it back, with the same filters, for the next page. */
     cursor: z.string().optional(),
+    /** The service's time as it answered (the local stack's movable clock): what countdowns count from. */
+    now: at,
   })
   .meta({ id: 'OperatorDepositList' });
 
@@ -124,3 +147,86 @@ export const QueueDepths = z
     ),
   })
   .meta({ id: 'QueueDepths' });
+
+const count = z.number().int().nonnegative();
+
+export const Deliveries = z
+  .object({
+    operationID: z.string(),
+    /** The service's time as it answered: what the countdown to a next try counts from. */
+    now: at,
+    /** One per event the notifier tried to deliver, in the deposit's order. */
+    deliveries: z.array(
+      z.object({
+        /** `<operationID>.v<version>`: the `webhook-id` the receiver de-duplicates on. */
+        eventId: z.string(),
+        type: DepositEvent.shape.type,
+        occurredAt: at,
+        /** `dead_lettered`: its last try failed, and it rests in the notify queue's DLQ. */
+        state: z.enum(['delivered', 'retrying', 'dead_lettered']),
+        attempts: count,
+        firstTriedAt: at,
+        lastTriedAt: at,
+        deliveredAt: at.optional(),
+        /** While `retrying`: when the queue brings it again. */
+        nextTryAt: at.optional(),
+        /** The most recent tries, oldest first. */
+        tries: z.array(
+          z.object({
+            at,
+            outcome: z.enum(['delivered', 'failed']),
+            /** The webhook's HTTP status, when it answered. */
+            status: z.number().int().optional(),
+            error: z.string().optional(),
+            tookMs: count,
+          }),
+        ),
+        resends: count,
+        lastResend: z.object({ by: z.string(), at }).optional(),
+      }),
+    ),
+  })
+  .meta({ id: 'Deliveries' });
+
+export const Resent = z
+  .object({
+    operationID: z.string(),
+    eventId: z.string(),
+    resent: z.literal(true),
+    /** The event's resends so far, this one included. */
+    resends: count.min(1),
+  })
+  .meta({ id: 'Resent' });
+
+const bucketCounts = z.object(
+  Object.fromEntries(StatusBucket.options.map((bucket) => [bucket, count])) as Record<
+    StatusBucket,
+    typeof count
+  >,
+);
+const spread = z.object({ medianSeconds: z.number().nonnegative(), p90Seconds: z.number().nonnegative() });
+
+export const DepositStats = z
+  .object({
+    now: at,
+    /** Each bucket's deposits (at the step, in the range); `capped`: at least that many. */
+    counts: z.object(
+      Object.fromEntries(
+        StatusBucket.options.map((bucket) => [bucket, z.object({ count, capped: z.boolean() })]),
+      ) as Record<StatusBucket, z.ZodObject<{ count: typeof count; capped: z.ZodBoolean }>>,
+    ),
+    /** The deposits created in each bin of the range, by the bucket they are in now. */
+    overTime: z.object({
+      from: at,
+      to: at,
+      binSeconds: z.number().positive(),
+      bins: z.array(bucketCounts.extend({ from: at })),
+    }),
+    /** How long the newest done deposits (sources aside) took: in all, and at each step. */
+    timeToDone: z.object({
+      deposits: count,
+      total: spread.optional(),
+      steps: z.array(spread.extend({ step: DepositStep, deposits: count })),
+    }),
+  })
+  .meta({ id: 'DepositStats' });

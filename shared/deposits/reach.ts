@@ -40,6 +40,11 @@ export interface Reach {
   statusIndex?: boolean;
   /** Reads the depths of every queue of the service and of its DLQ. */
   queueDepths?: boolean;
+  /**
+   * The webhook deliveries' records: records each try (the notifier), reads a deposit's, or resends
+   * one event (reads its record, queues its event to the notify queue again, counts the resend).
+   */
+  deliveries?: 'record' | 'read' | 'resend';
   /** The provider calls it makes. */
   provider?: readonly (
     | 'getMetadata'
@@ -224,6 +229,14 @@ export const reach = {
   },
   /** POST /v1/ops/queues. */
   'operator-queues': { sends: [], wakes: [], queueDepths: true },
+  /** The webhook notifier: records each try of an event's delivery (the tries are the notify queue's own). */
+  notifier: { sends: [], wakes: [], deliveries: 'record' },
+  /** POST /v1/ops/deposits/deliveries: the deposit, and its deliveries' records. */
+  'operator-deliveries': { sends: [], wakes: [], deposits: 'read', deliveries: 'read' },
+  /** POST /v1/ops/deposits/resend: one event of a deposit, to the notify queue again. */
+  'operator-resend': { sends: [], wakes: [], deliveries: 'resend' },
+  /** POST /v1/ops/deposits/stats: the buckets' counts and creation times, and the newest done deposits. */
+  'operator-stats': { sends: [], wakes: [], statusIndex: true },
 } as const satisfies Record<string, Reach>;
 
 export type ReachName = keyof typeof reach;

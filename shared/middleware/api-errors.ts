@@ -58,6 +58,10 @@ export const operatorErrorAnswers = {
     status: 409,
     when: 'A redrive of a deposit whose transfer call may still be in flight (its attempt is on record and it has not stalled): re-driven, it would end `TRANSFER_OUTCOME_UNKNOWN` for no fault',
   },
+  DELIVERY_NOT_FOUND: {
+    status: 404,
+    when: 'A resend of an event whose delivery the notifier never tried (no webhook, or not queued yet), or not of this deposit',
+  },
 } as const satisfies Record<OperatorErrorType, { status: number; when: string }>;
 
 /** A domain's refusal as the failed envelope it is answered with; undefined for anything else. */

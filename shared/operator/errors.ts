@@ -6,6 +6,7 @@ export const operatorErrorTypes = [
   'DEPOSIT_NOT_RESOLVABLE',
   'DEPOSIT_NOT_IN_FLIGHT',
   'DEPOSIT_TRANSFER_IN_FLIGHT',
+  'DELIVERY_NOT_FOUND',
 ] as const;
 export type OperatorErrorType = (typeof operatorErrorTypes)[number];
 

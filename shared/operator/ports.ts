@@ -42,3 +42,12 @@ export interface QueueDepth {
 export interface QueueDepths {
   read(): Promise<QueueDepth[]>;
 }
+
+/** A bucket's creation times (at a step, in a range), newest first: what the counts and plots are made of. */
+export interface StatusTimes {
+  /** At most `cap` of them; `capped` when the bucket holds more. */
+  createdTimes(
+    query: Omit<StatusQuery, 'limit' | 'after'>,
+    cap: number,
+  ): Promise<{ times: number[]; capped: boolean }>;
+}

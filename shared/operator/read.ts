@@ -37,7 +37,7 @@ export interface StatusListRequest {
 }
 
 /**
- * A bucket's deposits, newest first; `cursor` continues where a page ended. The cursor names its
+ * A bucket's deposits, newest first, and the service's time; `cursor` continues where a page ended. The cursor names its
  * bucket and must lie in the range asked: a cursor of another list is refused, not misread.
  */
 export async function listByStatus(request: StatusListRequest, ctx: StatusListContext) {
@@ -60,7 +60,12 @@ export async function listByStatus(request: StatusListRequest, ctx: StatusListCo
   });
   const now = ctx.clock.now();
   const deposits = page.deposits.map((deposit) => operatorView(deposit, now));
-  return { deposits, ...(page.last ? { cursor: cursorOf(page.last, request.status) } : {}) };
+  return {
+    deposits,
+    ...(page.last ? { cursor: cursorOf(page.last, request.status) } : {}),
+    // The service's time (the local stack's movable clock): the console's countdowns count from it.
+    now: new Date(now).toISOString(),
+  };
 }
 
 /** The service's queues and their DLQs, as SQS counts them (approximately) now. */

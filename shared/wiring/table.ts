@@ -1,11 +1,12 @@
 /**
- * The deposits table and the time: what every orchestrator handler but the notifier builds. Each
+ * The deposits table and the time: what every orchestrator handler builds. Each
  * handler builds, once per process, only the adapters its context names, from configuration it
  * alone reads (the other wiring modules: `messaging.ts`, `steps.ts`).
  */
 
 import { BankMemoryItems } from '#shared/adapters/bank-memory';
 import { dynamodbClient } from '#shared/adapters/clients';
+import { DeliveryItems } from '#shared/adapters/delivery-items';
 import { DepositItems, IdempotencyItems } from '#shared/adapters/deposit-items';
 import {
   BackendDepositsIndex,
@@ -35,6 +36,8 @@ export const tableEntities = {
   leases: () => new ConnectionLeaseItems(table()),
   banks: () => new BankMemoryItems(table()),
   sharedWakes: () => new SharedWakeItems(table()),
+  /** The webhook deliveries' records (the notifier's, read and resent by operators). */
+  deliveries: () => new DeliveryItems(table()),
 };
 
 export function depositSettings(): DepositSettings {

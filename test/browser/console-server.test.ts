@@ -26,7 +26,23 @@ const browserToken = 'browser-held-token-must-not-travel';
 /** The operator API's answers for a stage without deposits. */
 async function emptyStage(path: string) {
   const bodies: Record<string, unknown> = {
-    '/v1/ops/deposits/list': { deposits: [] },
+    '/v1/ops/deposits/list': { deposits: [], now: '2026-11-23T09:00:00.000Z' },
+    '/v1/ops/deposits/stats': {
+      now: '2026-11-23T09:00:00.000Z',
+      counts: Object.fromEntries(
+        ['initialized', 'user_input_required', 'outcome_unknown', 'failed', 'done'].map((bucket) => [
+          bucket,
+          { count: 0, capped: false },
+        ]),
+      ),
+      overTime: {
+        from: '2026-11-23T08:50:00.000Z',
+        to: '2026-11-23T09:00:00.000Z',
+        binSeconds: 25,
+        bins: [],
+      },
+      timeToDone: { deposits: 0, steps: [] },
+    },
     '/v1/ops/queues': {
       queues: [
         { name: 'transfer', visible: 0, inFlight: 0, delayed: 0, dlq: { name: 'transfer-dlq', visible: 2 } },
@@ -153,7 +169,7 @@ describe('npm run console', () => {
     // assess
     const calls = upstream.seen.filter((seen) => seen.path.startsWith('/v1/ops/'));
     expect(calls.map((call) => call.path)).toEqual(
-      expect.arrayContaining(['/v1/ops/deposits/list', '/v1/ops/queues']),
+      expect.arrayContaining(['/v1/ops/deposits/list', '/v1/ops/deposits/stats', '/v1/ops/queues']),
     );
     for (const call of calls) {
       expect(call.verified, call.refusal).toBe(true);

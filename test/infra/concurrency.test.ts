@@ -43,7 +43,7 @@ describe('reserved concurrency (settings and CDK context)', () => {
   it("fits an account's default 1,000: Lambda's 100 unreserved, the consumers' ceiling and room to spare", () => {
     const reserved = sum(apiReservedConcurrency);
 
-    expect(reserved).toBe(255);
+    expect(reserved).toBe(270);
     expect(consumersConcurrency).toBe(
       Object.values(queues).reduce((total, spec) => total + spec.maxConcurrency, 0),
     );
@@ -83,7 +83,7 @@ describe('reserved concurrency (settings and CDK context)', () => {
     const greedy = JSON.stringify({ 'deposits-create': 700 });
 
     expect(() => read({ reservedConcurrency: greedy })).toThrow(
-      /reservedConcurrency: reserves 930 of accountConcurrency 1000/,
+      /reservedConcurrency: reserves 945 of accountConcurrency 1000/,
     );
     expect(
       read({ reservedConcurrency: greedy, accountConcurrency: '3000' }).reservedConcurrency,
@@ -91,7 +91,7 @@ describe('reserved concurrency (settings and CDK context)', () => {
       'deposits-create': 700,
     });
     expect(() => read({ accountConcurrency: '200' })).toThrow(
-      /reservedConcurrency: reserves 255 of accountConcurrency 200/,
+      /reservedConcurrency: reserves 270 of accountConcurrency 200/,
     );
     expect(read({ accountConcurrency: '10', reservedConcurrency: 'false' }).reservedConcurrency).toEqual({});
   });
@@ -146,6 +146,9 @@ describe('reserved concurrency (synthesized)', () => {
       'operator-resolve': 5,
       'operator-cancel': 5,
       'operator-redrive': 5,
+      'operator-deliveries': 5,
+      'operator-resend': 5,
+      'operator-stats': 5,
       'operator-queues': 10,
       'operator-not-found': 5,
     });

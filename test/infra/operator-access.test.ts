@@ -51,7 +51,7 @@ describe('the operator API in AWS', () => {
     }
   });
 
-  it('outputs its URL, a read-only policy (list, get, queues), an acting one (cancel, redrive) and a resolving one (resolve alone)', () => {
+  it('outputs its URL, a read-only policy (list, get, deliveries, stats, queues), an acting one (cancel, redrive, resend) and a resolving one (resolve alone)', () => {
     const template = dev.templates.stateless;
     template.hasOutput('OperatorApiUrl', {});
     template.hasOutput('OperatorApiReaderPolicyArn', {});
@@ -71,6 +71,8 @@ describe('the operator API in AWS', () => {
     expect(invoked('OperatorApiReaderPolicy')).toEqual([
       'POST /v1/ops/deposits/list',
       'POST /v1/ops/deposits/get',
+      'POST /v1/ops/deposits/deliveries',
+      'POST /v1/ops/deposits/stats',
       'POST /v1/ops/queues',
     ]);
     // Saying that money moved is a power of its own: in no policy but the resolver's.
@@ -79,6 +81,7 @@ describe('the operator API in AWS', () => {
     );
     expect(invoked('OperatorApiActorPolicy')).toContain('POST /v1/ops/deposits/cancel');
     expect(invoked('OperatorApiActorPolicy')).toContain('POST /v1/ops/deposits/redrive');
+    expect(invoked('OperatorApiActorPolicy')).toContain('POST /v1/ops/deposits/resend');
     expect(invoked('OperatorApiResolverPolicy')).toEqual(['POST /v1/ops/deposits/resolve']);
     expect(handlerOf('/v1/ops/deposits/resolve')).toBe('functions/operator/resolve.ts');
   });
@@ -131,6 +134,18 @@ describe('the operator functions', () => {
     expect(granted('functions/deposits/cancel.ts')).toContain('secretsmanager:GetSecretValue');
     expect(granted(handlerOf('/v1/ops/deposits/redrive'))).toEqual(['dynamodb:GetItem', 'sqs:SendMessage']);
     expect(granted(handlerOf('/v1/ops/queues'))).toEqual(['sqs:GetQueueAttributes']);
+    // A deposit, and its deliveries' records (a Query of their partition).
+    expect(granted(handlerOf('/v1/ops/deposits/deliveries'))).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+    // The event's record read and its resend counted, its event to the notify queue again.
+    expect(granted(handlerOf('/v1/ops/deposits/resend'))).toEqual([
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+      'sqs:SendMessage',
+    ]);
+    expect(on(handlerOf('/v1/ops/deposits/resend'), 'sqs:SendMessage')).toMatch(/NotifyQueue/);
+    // The status index's creation times, and the newest done deposits by key.
+    expect(granted(handlerOf('/v1/ops/deposits/stats'))).toEqual(['dynamodb:BatchGetItem', 'dynamodb:Query']);
+    expect(on(handlerOf('/v1/ops/deposits/stats'), 'dynamodb:Query')).toContain('/index/byStatus');
     expect(granted(operatorApi.defaultHandler)).toEqual([]);
   });
 

@@ -158,6 +158,11 @@ const expectedPartitions: Record<string, Record<string, string[]>> = {
   },
   // Moves the check time of what it re-drives.
   [sweeper.handler]: { 'DEPOSIT#': ['UpdateItem'] },
+  // Records each try of a webhook delivery, in the records' own partitions: no deposit.
+  [queues.notify.consumer]: { 'DELIVERY#': ['UpdateItem'] },
+  [operator('deposits/deliveries')]: { 'DEPOSIT#': ['GetItem'], 'DELIVERY#': ['Query'] },
+  [operator('deposits/resend')]: { 'DELIVERY#': ['Query', 'UpdateItem'] },
+  [operator('deposits/stats')]: { 'DEPOSIT#': ['BatchGetItem'] },
 };
 
 describe('table grants', () => {
@@ -260,6 +265,9 @@ const expectedEnvironment: Record<string, string[]> = {
     ...url('RESOLVE_BANK', 'ENSURE_BENEFICIARY', 'WAIT_COOLDOWN', 'TRANSFER', 'RECONCILE'),
   ],
   [operator('queues')]: ['OPERATOR_QUEUES'],
+  [operator('deposits/deliveries')]: table,
+  [operator('deposits/resend')]: [...table, ...url('NOTIFY')],
+  [operator('deposits/stats')]: table,
   [operatorApi.defaultHandler]: [],
   [queues.resolveBank.consumer]: [
     ...table,
@@ -313,8 +321,9 @@ const expectedEnvironment: Record<string, string[]> = {
     ...settingsTuning,
     ...url('RESOLVE_BANK', 'ENSURE_BENEFICIARY', 'WAIT_COOLDOWN', 'TRANSFER', 'RECONCILE'),
   ],
-  // The notifier hides its own messages again for a later try: its queue's URL.
+  // The notifier hides its own messages again for a later try: its queue's URL; and records each try.
   [queues.notify.consumer]: [
+    ...table,
     ...url('NOTIFY'),
     'WEBHOOK_URL',
     'WEBHOOK_SECRET_ARN',

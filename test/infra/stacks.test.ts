@@ -497,10 +497,13 @@ describe('each function touches only what it uses', () => {
     }
   });
 
-  it('keeps the notifier to its queue and its secret: no table, no key, no scheduler', () => {
+  it('keeps the notifier to its queue, its secret and its delivery records: no deposit, no key, no scheduler', () => {
     const actions = actionsOf(statementsOf(queues.notify.consumer));
 
-    expect(actions.filter((action) => /^(dynamodb|kms|scheduler|iam):/.test(action))).toEqual([]);
+    expect(actions.filter((action) => /^(kms|scheduler|iam):/.test(action))).toEqual([]);
+    // Each try recorded on its event's record, in the records' own partitions (`DELIVERY#`).
+    expect(actions.filter((action) => action.startsWith('dynamodb:'))).toEqual(['dynamodb:UpdateItem']);
+    expect(text(statementsOf(queues.notify.consumer))).toContain('DELIVERY#*');
     expect(actions).toContain('sqs:ReceiveMessage');
     expect(actions).toContain('sqs:ChangeMessageVisibility');
     expect(actions).not.toContain('sqs:SendMessage');

@@ -1,6 +1,8 @@
 // The operator API, called from the page: same-origin POSTs to /v1/ops/..., JSON both ways.
 // Locally the operator token rides as a bearer token; behind `npm run console` there is none, and the
-// local server signs each call with the operator's AWS credentials instead.
+// local server signs each call with the operator's AWS credentials instead. An answer that gives the
+// service's time (`now`) sets the page's clock (`clock.js`).
+import { adoptServiceNow } from './clock.js';
 
 const tokenKey = 'operatorToken';
 
@@ -49,6 +51,7 @@ export class OpsError extends Error {
  */
 export async function ops(path, body = {}) {
   const token = sessionStorage.getItem(tokenKey);
+  const sentAt = Date.now();
   let response;
   try {
     response = await fetch(`/v1/ops/${path}`, {
@@ -66,7 +69,10 @@ export async function ops(path, body = {}) {
   } catch {
     throw new OpsError(response.status, `HTTP_${response.status}`, text.slice(0, 300) || 'an empty answer');
   }
-  if (response.ok) return json;
+  if (response.ok) {
+    if (typeof json?.now === 'string') adoptServiceNow(json.now, sentAt, Date.now());
+    return json;
+  }
   if (json && typeof json.type === 'string') {
     throw new OpsError(response.status, json.type, String(json.msg ?? ''), json.requestId);
   }
@@ -80,5 +86,8 @@ export const operatorApi = {
   resolve: (request) => ops('deposits/resolve', request),
   cancel: (operationID, reason) => ops('deposits/cancel', { operationID, reason }),
   redrive: (operationID) => ops('deposits/redrive', { operationID }),
+  deliveries: (operationID) => ops('deposits/deliveries', { operationID }),
+  resend: (operationID, eventId) => ops('deposits/resend', { operationID, eventId }),
+  stats: (filters) => ops('deposits/stats', filters),
   queues: () => ops('queues', {}),
 };

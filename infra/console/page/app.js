@@ -1,13 +1,21 @@
-// The operator console: deposits by status (with step and time filters, paged), one deposit's
-// timeline with its actions, and the queues; everything refreshed every 2 s while the box is ticked.
+// The operator console: deposits by status (tabs with their counts, step and time filters, paged,
+// every column), the plots above them, one deposit's timeline, deliveries and actions, and the
+// queues; refreshed every 2 s while the box is ticked (the counts and plots every 10 s). Countdowns
+// count on the service's clock (`clock.js`), never the browser's.
 import { actionsFor } from './actions.js';
 import { adoptToken, OpsError, operatorApi } from './api.js';
-import { h, instant, replace, tickCountdowns } from './dom.js';
+import { serviceClock, serviceNow } from './clock.js';
+import { deliveriesFor } from './deliveries.js';
+import { duration, h, instant, replace, tickCountdowns } from './dom.js';
+import { columns, listRow, queueRow } from './list.js';
+import { overTimePlot, timeToDonePlot } from './plots.js';
 import { renderDeposit } from './timeline.js';
 
 const statuses = ['initialized', 'user_input_required', 'outcome_unknown', 'failed', 'done'];
 const steps = ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer', 'reconcile', 'completed'];
 const refreshEveryMs = 2_000;
+/** The counts and plots read many index items: every fifth refresh, and at once when a filter changes. */
+const statsEvery = 5;
 
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const view = {
@@ -17,6 +25,10 @@ const view = {
   from: /** @type {HTMLInputElement} */ (byId('filter-from')),
   to: /** @type {HTMLInputElement} */ (byId('filter-to')),
   rows: byId('deposit-rows'),
+  columns: byId('deposit-columns'),
+  plots: byId('plots'),
+  overviewRange: byId('overview-range'),
+  clock: byId('service-clock'),
   empty: byId('list-empty'),
   first: /** @type {HTMLButtonElement} */ (byId('first-page')),
   next: /** @type {HTMLButtonElement} */ (byId('next-page')),
@@ -40,6 +52,10 @@ const state = {
   openId: undefined,
   /** @type {ReturnType<typeof actionsFor> | undefined} */
   actions: undefined,
+  /** @type {ReturnType<typeof deliveriesFor> | undefined} */
+  deliveries: undefined,
+  /** Refreshes until the counts and plots are read again (0: at the next one). */
+  statsIn: 0,
 };
 
 /** An error of something the operator did stays until the next thing they do; a refresh's goes with the next refresh. */
@@ -70,7 +86,7 @@ function showError(error, { operator = false } = {}) {
   sticky = operator;
 }
 
-// Tabs and filters.
+// Tabs (with their counts), columns and filters.
 for (const status of statuses) {
   view.tabs.append(
     h(
@@ -87,9 +103,15 @@ for (const status of statuses) {
         },
       },
       status,
+      ' ',
+      h('span', { class: 'count', testid: `tab-count-${status}` }),
     ),
   );
 }
+replace(
+  view.columns,
+  columns.map((title) => h('th', {}, title)),
+);
 view.step.append(
   h('option', { value: '' }, 'any'),
   ...steps.map((step) => h('option', { value: step }, step)),
@@ -103,11 +125,13 @@ view.filters.addEventListener('submit', (event) => {
     to: isoOf(view.to.value),
   };
   state.cursor = undefined;
+  state.statsIn = 0;
   void listNow();
 });
 view.filters.addEventListener('reset', () => {
   state.filters = {};
   state.cursor = undefined;
+  state.statsIn = 0;
   setTimeout(() => void listNow());
 });
 view.step.addEventListener('change', () => view.filters.requestSubmit());
@@ -128,6 +152,7 @@ function closeDetail() {
   rememberOpen(undefined);
   state.openId = undefined;
   state.actions = undefined;
+  state.deliveries = undefined;
   view.detail.hidden = true;
 }
 byId('close-detail').addEventListener('click', closeDetail);
@@ -161,25 +186,25 @@ async function refreshList() {
   replace(
     view.rows,
     page.deposits.map((deposit) =>
-      h(
-        'tr',
-        {
-          testid: 'deposit-row',
-          dataset: { operationId: deposit.operationID },
-          class: deposit.operationID === state.openId ? 'open' : '',
-          onclick: () => void open(deposit.operationID),
-        },
-        h('td', {}, instant(deposit.createdAt)),
-        h('td', {}, h('a', { href: '#', onclick: (event) => event.preventDefault() }, deposit.operationID)),
-        h('td', { class: 'amount' }, `${deposit.amount} ${deposit.currency}`),
-        h('td', { testid: 'row-step' }, deposit.step),
-        h('td', {}, deposit.bankName ?? ''),
-        h('td', {}, deposit.connection ?? ''),
-        h('td', {}, deposit.type ?? ''),
-        h('td', {}, instant(deposit.updatedAt)),
-      ),
+      listRow(deposit, {
+        open: deposit.operationID === state.openId,
+        onOpen: () => void open(deposit.operationID),
+      }),
     ),
   );
+}
+
+/** The counts on the tabs and the plots, for the list's filters (its step and range). */
+async function refreshStats() {
+  const filters = Object.fromEntries(Object.entries(state.filters).filter(([, value]) => value));
+  const stats = await operatorApi.stats(filters);
+  for (const status of statuses) {
+    const count = stats.counts?.[status];
+    const element = view.tabs.querySelector(`[data-testid="tab-count-${status}"]`);
+    if (element) element.textContent = count ? `${count.count}${count.capped ? '+' : ''}` : '';
+  }
+  view.overviewRange.textContent = `created ${instant(stats.overTime.from)} to ${instant(stats.overTime.to)}`;
+  replace(view.plots, overTimePlot(stats.overTime, stats.counts), timeToDonePlot(stats.timeToDone));
 }
 
 /** The open deposit stays in the address bar's fragment (`#deposit=<id>`), so a reload or a link keeps it. */
@@ -193,6 +218,7 @@ async function open(operationID) {
     rememberOpen(operationID);
     state.openId = operationID;
     state.actions = actionsFor(operationID, { onDone: () => void refreshAll() });
+    state.deliveries = deliveriesFor(operationID, { onDone: () => void refreshAll() });
     replace(view.detailActions, state.actions.element);
     replace(view.detailBody, h('p', { class: 'muted' }, 'Loading...'));
     view.detail.hidden = false;
@@ -209,9 +235,18 @@ async function open(operationID) {
 async function refreshDetail() {
   const id = state.openId;
   if (!id) return;
-  const deposit = await operatorApi.get(id);
+  const [deposit, deliveries] = await Promise.all([operatorApi.get(id), operatorApi.deliveries(id)]);
   if (state.openId !== id) return;
-  replace(view.detailBody, renderDeposit(deposit));
+  replace(
+    view.detailBody,
+    renderDeposit(deposit),
+    h(
+      'section',
+      { class: 'panel', testid: 'deliveries-section' },
+      h('h3', {}, 'Webhook deliveries'),
+      state.deliveries?.render(deliveries),
+    ),
+  );
   state.actions?.update(deposit);
   for (const row of view.rows.children) {
     row.classList.toggle('open', /** @type {HTMLElement} */ (row).dataset.operationId === id);
@@ -220,31 +255,31 @@ async function refreshDetail() {
 
 async function refreshQueues() {
   const { queues } = await operatorApi.queues();
-  replace(
-    view.queues,
-    queues.map((queue) =>
-      h(
-        'tr',
-        { testid: `queue-${queue.name}`, class: queue.dlq?.visible > 0 ? 'dlq-alert' : '' },
-        h('td', {}, queue.name),
-        h('td', { testid: 'queue-visible' }, queue.visible),
-        h('td', {}, queue.inFlight),
-        h('td', {}, queue.delayed),
-        h('td', {}, queue.dlq?.name ?? ''),
-        h('td', { testid: 'dlq-depth', class: 'dlq-depth' }, queue.dlq?.visible ?? ''),
-      ),
-    ),
-  );
+  replace(view.queues, queues.map(queueRow));
 }
 
 async function refreshAll() {
   try {
-    await Promise.all([refreshList(), refreshDetail(), refreshQueues()]);
+    const stats = state.statsIn <= 0;
+    state.statsIn = stats ? statsEvery : state.statsIn - 1;
+    await Promise.all([refreshList(), refreshDetail(), refreshQueues(), stats ? refreshStats() : undefined]);
     showError(undefined);
-    view.refreshed.textContent = `refreshed ${instant(new Date().toISOString())}`;
+    view.refreshed.textContent = `refreshed ${instant(new Date(serviceNow()).toISOString())}`;
   } catch (error) {
+    state.statsIn = 0;
     showError(error);
   }
+}
+
+/** The service's time in the header, and how far it is from this browser's when it is. */
+function tickClock() {
+  const { known, offsetMs } = serviceClock();
+  if (!known) return;
+  const ahead =
+    Math.abs(offsetMs) >= 5_000
+      ? ` (${offsetMs > 0 ? 'ahead of' : 'behind'} this browser by ${duration(Math.abs(offsetMs) / 1000)})`
+      : '';
+  view.clock.textContent = `service time ${instant(new Date(serviceNow()).toISOString())}${ahead}`;
 }
 
 /** One refresh every 2 s (never two at once): the list, the open deposit and the queues. */
@@ -256,5 +291,8 @@ async function loop() {
 adoptToken();
 const linked = new URLSearchParams(window.location.hash.slice(1)).get('deposit');
 if (linked) void open(linked);
-setInterval(tickCountdowns, 250);
+setInterval(() => {
+  tickCountdowns();
+  tickClock();
+}, 250);
 void loop();

@@ -1,4 +1,5 @@
 // Building the page's elements: every piece of data goes in as text (textContent), never as markup.
+import { serviceNow } from './clock.js';
 
 /**
  * An element with attributes and children. `attrs` keys: `class`, `testid` (data-testid), `on<event>`
@@ -61,18 +62,18 @@ export function duration(totalSeconds) {
 }
 
 /**
- * A live countdown to `iso`: its text is set by `tickCountdowns`, every quarter second, so a wait is
- * seen running down between two refreshes of the data.
+ * A live countdown to `iso` on the service's clock (`clock.js`): its text is set by
+ * `tickCountdowns`, every quarter second, so a wait is seen running down between two refreshes.
  */
 export function countdown(iso, testid) {
   const element = h('span', { class: 'countdown', testid, dataset: { until: iso } });
-  tickOne(element, Date.now());
+  tickOne(element, serviceNow());
   return element;
 }
 
-/** Brings every countdown on the page up to now. */
+/** Brings every countdown on the page up to the service's now. */
 export function tickCountdowns() {
-  const now = Date.now();
+  const now = serviceNow();
   for (const element of document.querySelectorAll('[data-until]')) tickOne(element, now);
 }
 
@@ -82,4 +83,26 @@ function tickOne(element, now) {
   const left = (until - now) / 1000;
   element.textContent = left > 0 ? `in ${duration(left)}` : `passed ${duration(-left)} ago`;
   element.classList.toggle('passed', left <= 0);
+}
+
+const svgNs = 'http://www.w3.org/2000/svg';
+
+/**
+ * An SVG element with attributes and children, as `h` (`class`, `testid`, `dataset`, any other
+ * attribute); text children go in as text.
+ * @param {string} tag
+ * @param {Record<string, unknown>} [attrs]
+ * @param {...unknown} children
+ * @returns {SVGElement}
+ */
+export function svg(tag, attrs = {}, ...children) {
+  const element = document.createElementNS(svgNs, tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === 'testid') element.setAttribute('data-testid', String(value));
+    else if (name === 'dataset')
+      for (const [key, item] of Object.entries(value)) element.setAttribute(`data-${key}`, String(item));
+    else element.setAttribute(name, String(value));
+  }
+  return append(element, children);
 }

@@ -1,6 +1,7 @@
 // One deposit as the operator sees it: where it stands, what it waits for (live countdowns), its
 // counters, the transfer, and its whole history as a timeline. Re-rendered on every refresh.
 import { countdown, duration, h, instant } from './dom.js';
+import { amountOf, isSource } from './list.js';
 
 /** A failed deposit whose transfer's outcome nobody knows, not yet resolved by an operator. */
 export function isOutcomeUnknown(deposit) {
@@ -62,10 +63,13 @@ export function renderDeposit(deposit) {
       h('h2', { testid: 'detail-id' }, deposit.operationID),
       h('span', { class: `badge status-${bucket}`, testid: 'detail-status' }, bucket),
       h('span', { class: 'badge step', testid: 'detail-step' }, deposit.step),
+      isSource(deposit)
+        ? h('span', { class: 'badge kind-source', testid: 'detail-kind' }, 'payment source')
+        : null,
       deposit.version === undefined ? null : h('span', { class: 'muted' }, `version ${deposit.version}`),
     ),
     facts('summary', [
-      ['Amount', `${deposit.amount} ${deposit.currency}`, 'amount'],
+      ['Amount', amountOf(deposit), 'amount'],
       ['Purpose', deposit.purpose, 'purpose'],
       ['Bank', deposit.bankName, 'bank'],
       ['Connection', deposit.connection, 'connection'],
