@@ -10,10 +10,20 @@ import {
   operationNamingPaths,
   operationReadPaths,
 } from '#shared/sandbox/admin-schemas';
-import type { FaultedRequest } from './faults.ts';
 import { newId } from './ids.ts';
 import { failedEnvelope, fingerprint } from './operation-records.ts';
 import type { ConnectionRecord, OperationKind, SandboxStore } from './store.ts';
+
+/** A request as the fault rules see it: its path and its headers (names in lower case). */
+export interface FaultedRequest {
+  path: string;
+  headers: Record<string, string | undefined>;
+  /**
+   * Its validated body, for a refusal that names its operation: the id the operation read reads,
+   * the fingerprint of the operation a call creates.
+   */
+  body?: object | undefined;
+}
 
 /** The operation each call that creates one creates, and the name of its id, in each dialect. */
 const createdOperations: Partial<

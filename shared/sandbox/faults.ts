@@ -43,7 +43,7 @@ import {
   withinFaultBudget,
 } from '#shared/sandbox/admin-schemas';
 import type { HttpAnswer } from './answer.ts';
-import { namedOperation, notNamingHere } from './fault-naming.ts';
+import { type FaultedRequest, namedOperation, notNamingHere } from './fault-naming.ts';
 import type { ConnectionRecord, SandboxStore } from './store.ts';
 
 export interface FaultSettings {
@@ -54,16 +54,7 @@ export interface FaultSettings {
   onFault?: (fault: { outcome: string | undefined; phase: 'before' | 'after' }) => void;
 }
 
-/** A request as the fault rules see it: its path and its headers (names in lower case). */
-export interface FaultedRequest {
-  path: string;
-  headers: Record<string, string | undefined>;
-  /**
-   * Its validated body, for a refusal that names its operation: the id the operation read reads,
-   * the fingerprint of the operation a call creates.
-   */
-  body?: object | undefined;
-}
+export type { FaultedRequest } from './fault-naming.ts';
 
 /**
  * Runs one provider operation on `connection` under the fault chosen for it. `operate` is given the
