@@ -79,6 +79,7 @@ describe('the refusals of the domains, over HTTP', () => {
     expect(answered.filter(([, status]) => status === 404).map(([type]) => type)).toEqual([
       'DEPOSIT_NOT_FOUND',
       'SOURCE_NOT_FOUND',
+      'DELIVERY_NOT_FOUND',
     ]);
     expect(envelopeOf(new Error('anything else'))).toBeUndefined();
   });
