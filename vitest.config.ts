@@ -3,6 +3,15 @@ import { defineConfig } from 'vitest/config';
 /** The end-to-end files at once, against the one shared local stack: 219 s where one by one took 757 s. */
 const E2E_WORKERS = 4;
 
+/**
+ * The end-to-end files that start processes of their own (`npm start`, the demo, a stack, `tsc` over
+ * a scratch project): each takes a core for a while, which would slow the deposit files beside it
+ * past their timeouts. They run after both deposit projects, two at a time.
+ */
+const processFiles = ['client-package', 'demo', 'npm-start', 'npm-start-activity'].map(
+  (name) => `test/e2e/${name}.test.ts`,
+);
+
 /** The deposit files the `e2e-v2` project runs again in the v2 dialect. */
 const dialectFiles = [
   'deposits',
@@ -27,7 +36,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          exclude: ['test/e2e/deposits-v2.test.ts'],
+          exclude: ['test/e2e/deposits-v2.test.ts', ...processFiles],
           // One local stack (DynamoDB Local + gateway) for the whole run, shared by every file.
           globalSetup: ['test/support/local-stack.ts'],
           testTimeout: 30_000,
@@ -54,6 +63,17 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'e2e-processes',
+          include: processFiles,
+          globalSetup: ['test/support/local-stack.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        test: {
           name: 'infra',
           maxWorkers: 1,
           include: ['test/infra/**/*.test.ts'],
@@ -61,7 +81,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 300_000,
           // After the others: esbuild takes every core, which would slow the e2e tests past their timeouts.
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
       {
@@ -72,7 +92,7 @@ export default defineConfig({
           include: ['test/bench/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
       {
@@ -84,7 +104,7 @@ export default defineConfig({
           testTimeout: 600_000,
           hookTimeout: 120_000,
           // Last: it takes both cores for a minute or two, which would slow the others past their timeouts.
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 4 },
         },
       },
       {
@@ -96,7 +116,7 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 180_000,
           // Alone, at the end: a browser and a stack of its own would slow the others past their timeouts.
-          sequence: { groupOrder: 4 },
+          sequence: { groupOrder: 5 },
         },
       },
       {
@@ -108,7 +128,7 @@ export default defineConfig({
           include: ['test/clock/**/*.test.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 5 },
+          sequence: { groupOrder: 6 },
         },
       },
     ],
