@@ -3,8 +3,11 @@
  * scheduler, both gateways, the queue pollers) plus a webhook receiver, and gives their URLs to the
  * test files.
  */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { startLocalStack } from '#infra/local/stack';
+import { type LocalStack, startLocalStack } from '#infra/local/stack';
 import { type DialectName, dialectNames } from '#shared/provider/interface/dialects';
 import { keyedDigests } from '#shared/secrets';
 import { startWebhookReceiver } from './webhook-receiver.ts';
@@ -51,7 +54,7 @@ export const testOwnerDigests = keyedDigests(Buffer.from(testEnv.OWNER_KEY, 'bas
 export default async function setup(project: TestProject) {
   const providerDialect: DialectName = project.name === 'e2e-v2' ? 'dapi-v2' : dialectNames[0];
   const webhook = await startWebhookReceiver();
-  const stack = await startLocalStack({
+  const options = {
     sandboxPort: 0,
     depositsPort: 0,
     operatorPort: 0,
@@ -68,7 +71,11 @@ export default async function setup(project: TestProject) {
       // The shared stack signs as during a rotation of its secret: each delivery with both.
       WEBHOOK_PREVIOUS_SECRET: webhook.previousSecret,
     },
-  });
+  };
+  // The `e2e` project's stack runs in this process, as always; any other project's in a process of
+  // its own: a stack's handlers read their settings from the process's environment once, so a second
+  // stack here would run with the first one's (and hand its settings to the test files after it).
+  const stack = project.name === 'e2e' ? await startLocalStack(options) : await stackProcess(options);
   project.provide('sandboxUrl', stack.sandboxUrl);
   project.provide('depositsUrl', stack.depositsUrl);
   project.provide('operatorUrl', stack.operatorUrl);
@@ -83,5 +90,45 @@ export default async function setup(project: TestProject) {
   return async () => {
     await stack.stop();
     await webhook.stop();
+  };
+}
+
+type GivenStack = Pick<
+  LocalStack,
+  | 'sandboxUrl'
+  | 'depositsUrl'
+  | 'operatorUrl'
+  | 'operatorToken'
+  | 'dynamodbEndpoint'
+  | 'sqsEndpoint'
+  | 'schedulerEndpoint'
+  | 'queueUrls'
+>;
+
+/** A stack in a child process (`stack-process.ts`), with only the machine's own environment. */
+async function stackProcess(options: object): Promise<GivenStack & { stop(): Promise<void> }> {
+  const own = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'JAVA_HOME'].flatMap((name) =>
+    process.env[name] === undefined ? [] : [[name, process.env[name]]],
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/stack-process.ts'], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    env: { ...Object.fromEntries(own), STACK_OPTIONS: JSON.stringify(options) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const lines = createInterface({ input: child.stdout });
+  const given = await new Promise<GivenStack>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the stack's process exited (${code}) before it started`)));
+    lines.on('line', (line) => {
+      if (line.startsWith('STACK ')) resolve(JSON.parse(line.slice('STACK '.length)) as GivenStack);
+      else process.stdout.write(`${line}\n`);
+    });
+  });
+  return {
+    ...given,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
   };
 }

@@ -1,0 +1,27 @@
+/**
+ * A local stack in a process of its own, for a global setup whose stack must not share the test
+ * run's main process with another (`local-stack.ts`: the `e2e-v2` project's, whose provider client
+ * speaks v2). A stack's handlers read their configuration from the process's environment, once, so
+ * two stacks of different settings cannot live in one process. Started with the stack's settings as
+ * JSON in `STACK_OPTIONS`; prints one line, `STACK <json>`, with what the tests are given; stops on
+ * SIGTERM.
+ */
+import { startLocalStack } from '#infra/local/stack';
+
+const options = JSON.parse(process.env.STACK_OPTIONS ?? '{}');
+const stack = await startLocalStack(options);
+const { sandboxUrl, depositsUrl, operatorUrl, operatorToken, dynamodbEndpoint, sqsEndpoint } = stack;
+const given = {
+  sandboxUrl,
+  depositsUrl,
+  operatorUrl,
+  operatorToken,
+  dynamodbEndpoint,
+  sqsEndpoint,
+  schedulerEndpoint: stack.schedulerEndpoint,
+  queueUrls: stack.queueUrls,
+};
+process.stdout.write(`STACK ${JSON.stringify(given)}\n`);
+process.on('SIGTERM', () => {
+  void stack.stop().finally(() => process.exit(0));
+});
