@@ -431,7 +431,7 @@ describe('deposits API: secrets at rest', () => {
     expect(waiting).toMatchObject({ status: 'user_input_required' });
     // The credentials live beside the deposit, sealed, in an item no index or outbox sees.
     expect(waiting).not.toHaveProperty('sealedCredentials');
-    expect(waitingSealed).toMatchObject({ sealedCredentials: expect.stringMatching(/^v1\./) });
+    expect(waitingSealed).toMatchObject({ sealedCredentials: expect.stringMatching(/^v2\./) });
     const waitingText = JSON.stringify([waiting, waitingSealed]);
     expect(waitingText).not.toContain(user.accessToken);
     expect(waitingText).not.toContain(user.userSecret);
