@@ -5,10 +5,13 @@
  * sends is dropped, and the upstream request is built from the method, path and body alone.
  *
  * It listens on 127.0.0.1 only, and since anything on this machine, a web page in another tab too,
- * could reach it, it signs only requests that name it as their host (no DNS rebinding), come from
- * its own page (Origin, when sent) and are JSON (a cross-site form cannot send that without CORS,
- * which it never grants).
+ * could reach it, it signs only requests that carry the token it made at its start
+ * (`Authorization: Bearer <token>`: the page takes it from the fragment of the link the command
+ * prints, as the local stack's page does, and it never travels upstream; another process or page
+ * does not know it), name it as their host (no DNS rebinding), come from its own page (Origin, when
+ * sent) and are JSON (a cross-site form cannot send that without CORS, which it never grants).
  */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Sha256 } from '@aws-crypto/sha256-js';
@@ -35,6 +38,10 @@ export interface ConsoleServerOptions {
 
 export interface ConsoleServer {
   url: string;
+  /** What every call must carry (`Authorization: Bearer <token>`): random, made at the start. */
+  token: string;
+  /** The page with the token in its fragment (never sent to a server, taken off the address bar). */
+  link: string;
   close(): Promise<void>;
 }
 
@@ -44,6 +51,12 @@ const UPSTREAM_TIMEOUT_MS = 30_000;
 function envelope(response: ServerResponse, status: number, type: string, msg: string) {
   response.writeHead(status, { 'content-type': 'application/json' });
   response.end(JSON.stringify({ success: false, status: 'failed', type, msg }));
+}
+
+/** The same token, compared in constant time (digests, so the lengths never show). */
+function sameToken(sent: string | undefined, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return sent !== undefined && timingSafeEqual(digest(sent), digest(expected));
 }
 
 export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
@@ -56,6 +69,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     sha256: Sha256,
   });
   const host = options.host ?? '127.0.0.1';
+  const token = randomBytes(32).toString('base64url');
   let ownHosts: string[] = [];
 
   const server = createServer((request, response) => {
@@ -76,6 +90,15 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       return envelope(response, 404, 'NOT_FOUND', `No ${method} ${path} here`);
     if (method !== 'POST')
       return envelope(response, 405, 'METHOD_NOT_ALLOWED', 'The operator API takes POST');
+    const sent = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization?.trim() ?? '')?.[1];
+    if (!sameToken(sent, token)) {
+      return envelope(
+        response,
+        401,
+        'UNAUTHORIZED',
+        'Console token required: open the link npm run console printed (its #token=...)',
+      );
+    }
     const origin = request.headers.origin;
     if (origin !== undefined && !ownHosts.some((own) => origin === `http://${own}`)) {
       return envelope(response, 403, 'FOREIGN_ORIGIN', `Calls from ${origin} are not signed`);
@@ -152,8 +175,11 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   ownHosts = [`${host}:${actualPort}`, `localhost:${actualPort}`];
+  const url = `http://${host}:${actualPort}/`;
   return {
-    url: `http://${host}:${actualPort}/`,
+    url,
+    token,
+    link: `${url}#token=${token}`,
     close: () =>
       new Promise((done) => {
         server.closeAllConnections();

@@ -3,6 +3,8 @@
  * machine against a deployed stage. The page is served on 127.0.0.1 (`CONSOLE_PORT`, default 3003)
  * and its calls are signed with the operator's own AWS credentials, from the SDK's default provider
  * chain (environment, AWS_PROFILE, SSO, ...). The operator needs `execute-api:Invoke` on the API.
+ * Its calls take a token it makes at each start and prints in the page's link (`#token=...`), so no
+ * other process or page on this machine can have its calls signed (`proxy.ts`).
  */
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { ConsoleSetupError, operatorApiUrlOf, parseArgs, regionOfApiUrl } from './locate.ts';
@@ -36,7 +38,9 @@ async function main() {
   });
   process.stdout.write(
     `Operator API: ${upstreamUrl} (${region}), calls signed with your AWS credentials\n` +
-      `Operator console: ${server.url}\nCtrl-C stops it.\n`,
+      `Operator console: ${server.link}\n` +
+      '(the link carries the token this server made at its start; calls without it are refused)\n' +
+      'Ctrl-C stops it.\n',
   );
   const stop = () => void server.close().then(() => process.exit(0));
   process.once('SIGINT', stop);

@@ -3,10 +3,11 @@
  * operator API: there is no local stand-in for API Gateway's IAM authorizer, so a small upstream
  * verifies each request's SigV4 signature with known static credentials (./sigv4-upstream.ts) and,
  * behind it, answers as the operator API would for an empty stage (the operator API itself, with
- * data, is console.test.ts's, over the local stack). The page runs in Chromium with a bearer token in
- * its link, so it sends `Authorization: Bearer ...`: that token must never reach the upstream, and
- * every call that does must carry a signature of the operator's credentials. Finding the API by
- * stage reads a stand-in for CloudFormation's DescribeStacks (there is no local CloudFormation).
+ * data, is console.test.ts's, over the local stack). The command prints the page's link with the
+ * token it made at its start (`#token=...`); the page, in Chromium, sends it as `Authorization:
+ * Bearer ...`: the server signs nothing without it, and it must never reach the upstream, where
+ * every call must carry a signature of the operator's credentials. Finding the API by stage reads a
+ * stand-in for CloudFormation's DescribeStacks (there is no local CloudFormation).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -21,7 +22,6 @@ import { type Credentials, refusalOf, startSigV4Upstream } from './sigv4-upstrea
 
 const operator: Credentials = { accessKeyId: 'AKIAOPERATOREXAMPLE', secretAccessKey: 'operator/secret+key' };
 const region = 'eu-west-1';
-const browserToken = 'browser-held-token-must-not-travel';
 
 /** The operator API's answers for a stage without deposits. */
 async function emptyStage(path: string) {
@@ -65,8 +65,9 @@ async function emptyStage(path: string) {
 
 let browser: Browser;
 let upstream: Awaited<ReturnType<typeof startSigV4Upstream>>;
-/** The console of the operator, with the right credentials. */
+/** The console of the operator, with the right credentials: its address, and the token its link carries. */
 let consoleUrl: string;
+let consoleToken: string;
 const commands: ChildProcess[] = [];
 
 /** `npm run console -- <args>` as the operator runs it, with these credentials. */
@@ -95,22 +96,43 @@ function startCommand(credentials: Credentials, args: string[], env: Record<stri
   return { output: () => output, exited, command };
 }
 
-/** The console's URL once the command says it is listening. */
-async function consoleOf(run: ReturnType<typeof startCommand>): Promise<string> {
-  return eventually(async () => {
+/** The link the command prints once it listens: the page's address and, in its fragment, the token. */
+async function consoleOf(run: ReturnType<typeof startCommand>) {
+  const link = await eventually(async () => {
     if (run.command.exitCode !== null) throw new Error(`npm run console ended: ${run.output()}`);
     return /Operator console: (http:\/\/\S+)/.exec(run.output())?.[1];
   }, 30_000);
+  const [url = '', token = ''] = link.split('#token=');
+  return { link, url, token };
 }
 
-/** `npm run console -- --url <upstream> -c region=...` with these credentials; the page's URL. */
+/** `npm run console -- --url <upstream> -c region=...` with these credentials; the page's link. */
 const runConsole = (credentials: Credentials) =>
   consoleOf(startCommand(credentials, ['--url', upstream.url, '-c', `region=${region}`]));
+
+/** A call to the console's server as another process could make it (node:http: any Host header). */
+function call(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; json: () => unknown }>((answered, failed) => {
+    const sent = request(
+      `${url}v1/ops/queues`,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (answer) => {
+        let text = '';
+        answer.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+        });
+        answer.on('end', () => answered({ status: answer.statusCode ?? 0, json: () => JSON.parse(text) }));
+      },
+    );
+    sent.on('error', failed);
+    sent.end('{}');
+  });
+}
 
 beforeAll(async () => {
   browser = await launchChromium();
   upstream = await startSigV4Upstream({ credentials: operator, region, backend: emptyStage });
-  consoleUrl = await runConsole(operator);
+  ({ url: consoleUrl, token: consoleToken } = await runConsole(operator));
 });
 
 afterAll(async () => {
@@ -133,10 +155,10 @@ describe('npm run console', () => {
 
     // act
     const dev = startCommand(operator, ['-c', 'stage=dev', '-c', `region=${region}`], env);
-    const devUrl = await consoleOf(dev);
-    const answer = await fetch(`${devUrl}v1/ops/queues`, {
+    const devConsole = await consoleOf(dev);
+    const answer = await fetch(`${devConsole.url}v1/ops/queues`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${devConsole.token}` },
       body: '{}',
     });
     const prod = startCommand(operator, ['-c', 'stage=prod', '-c', `region=${region}`], env);
@@ -161,8 +183,8 @@ describe('npm run console', () => {
     // prepare
     const page = await browser.newPage();
 
-    // act: the page, with a token in its link as a local link would carry one
-    await page.goto(`${consoleUrl}#token=${browserToken}`);
+    // act: the page, by the link the command printed
+    await page.goto(`${consoleUrl}#token=${consoleToken}`);
     await expect.poll(() => page.getByTestId('queue-transfer').getAttribute('class')).toContain('dlq-alert');
     await expect.poll(() => page.getByTestId('list-empty').isVisible()).toBe(true);
 
@@ -174,8 +196,8 @@ describe('npm run console', () => {
     for (const call of calls) {
       expect(call.verified, call.refusal).toBe(true);
       expect(call.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAOPERATOREXAMPLE\//);
-      expect(JSON.stringify(call.headers)).not.toContain(browserToken);
-      expect(call.body).not.toContain(browserToken);
+      expect(JSON.stringify(call.headers)).not.toContain(consoleToken);
+      expect(call.body).not.toContain(consoleToken);
     }
     await page.close();
   });
@@ -184,18 +206,18 @@ describe('npm run console', () => {
     // prepare: a signed call, to replay with another body; and an operator with the wrong secret
     const answer = await fetch(`${consoleUrl}v1/ops/queues`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${consoleToken}` },
       body: '{}',
     });
     expect(answer.status).toBe(200);
     const signed = upstream.seen.at(-1);
     if (!signed?.verified) throw new Error(`the call was not signed: ${signed?.refusal}`);
-    const wrongUrl = await runConsole({ ...operator, secretAccessKey: 'not-the-secret' });
+    const wrong = await runConsole({ ...operator, secretAccessKey: 'not-the-secret' });
     const page = await browser.newPage();
 
     // act
     const replayed = refusalOf({ ...signed, body: '{"status":"done"}' }, operator, region);
-    await page.goto(wrongUrl);
+    await page.goto(wrong.link);
 
     // assess
     expect(replayed).toBe('the body is not the one signed');
@@ -204,31 +226,41 @@ describe('npm run console', () => {
     await page.close();
   });
 
+  it('signs nothing without the token its start printed, nor with another (401 in the failed envelope)', async () => {
+    // prepare: a second console's token, which is not this one's
+    const other = await runConsole(operator);
+    const seenBefore = upstream.seen.length;
+
+    // act
+    const none = await call(consoleUrl, {});
+    const wrong = await call(consoleUrl, { authorization: `Bearer ${other.token}` });
+    const notBearer = await call(consoleUrl, { authorization: consoleToken });
+    const page = await browser.newPage();
+    await page.goto(consoleUrl);
+
+    // assess
+    expect(other.token).not.toBe(consoleToken);
+    expect(other.token).toMatch(/^[\w-]{43}$/);
+    expect([none.status, wrong.status, notBearer.status]).toEqual([401, 401, 401]);
+    for (const refused of [none, wrong, notBearer]) {
+      expect(refused.json()).toMatchObject({ success: false, status: 'failed', type: 'UNAUTHORIZED' });
+    }
+    // The page without the link's token: served, and it shows the refusal.
+    await expect.poll(() => page.getByTestId('error-type').textContent()).toBe('UNAUTHORIZED');
+    expect(upstream.seen.length).toBe(seenBefore);
+    await page.close();
+  });
+
   it('signs nothing for another origin, another host name, or a body that is not JSON', async () => {
     const seenBefore = upstream.seen.length;
-    // node:http, since fetch will not send a Host header of its own choosing
-    const call = (headers: Record<string, string>) =>
-      new Promise<{ status: number; json: () => unknown }>((answered, failed) => {
-        const sent = request(
-          `${consoleUrl}v1/ops/queues`,
-          { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
-          (answer) => {
-            let text = '';
-            answer.on('data', (chunk: Buffer) => {
-              text += chunk.toString('utf8');
-            });
-            answer.on('end', () =>
-              answered({ status: answer.statusCode ?? 0, json: () => JSON.parse(text) }),
-            );
-          },
-        );
-        sent.on('error', failed);
-        sent.end('{}');
-      });
+    const bearer = { authorization: `Bearer ${consoleToken}` };
 
-    const foreign = await call({ origin: 'https://attacker.example' });
-    const form = await call({ 'content-type': 'text/plain' });
-    const rebound = await call({ host: `attacker.example:${new URL(consoleUrl).port}` });
+    const foreign = await call(consoleUrl, { ...bearer, origin: 'https://attacker.example' });
+    const form = await call(consoleUrl, { ...bearer, 'content-type': 'text/plain' });
+    const rebound = await call(consoleUrl, {
+      ...bearer,
+      host: `attacker.example:${new URL(consoleUrl).port}`,
+    });
 
     expect([foreign.status, form.status, rebound.status]).toEqual([403, 415, 421]);
     expect(foreign.json()).toMatchObject({ success: false, status: 'failed', type: 'FOREIGN_ORIGIN' });

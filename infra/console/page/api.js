@@ -1,7 +1,8 @@
 // The operator API, called from the page: same-origin POSTs to /v1/ops/..., JSON both ways.
-// Locally the operator token rides as a bearer token; behind `npm run console` there is none, and the
-// local server signs each call with the operator's AWS credentials instead. An answer that gives the
-// service's time (`now`) sets the page's clock (`clock.js`).
+// The token of the page's link rides as a bearer token: locally the operator token; behind
+// `npm run console` the token that server made at its start, which it checks and drops before it
+// signs each call with the operator's AWS credentials. An answer that gives the service's time
+// (`now`) sets the page's clock (`clock.js`).
 import { adoptServiceNow } from './clock.js';
 
 const tokenKey = 'operatorToken';
