@@ -33,8 +33,13 @@ const noise = new Set([
   'xray_trace_id',
 ]);
 
-/** One log line's attributes as a line a person reads: `12:00:01.123 WARN deposits steps/transfer message key=value`. */
+/**
+ * One log line's attributes as a line a person reads: `12:00:01.123 WARN deposits steps/transfer
+ * message key=value`; its trace id (`trace_id`: the deposit's, else the invocation's) among them.
+ */
 export function lineOf(attributes: Record<string, unknown>): string {
+  if (attributes.trace_id === undefined && attributes.xray_trace_id !== undefined)
+    attributes = { ...attributes, trace_id: attributes.xray_trace_id };
   const time = String(attributes.timestamp ?? '').slice(11, 23);
   const where = [attributes.service, attributes.function_name].filter(Boolean).join(' ');
   const keys = Object.entries(attributes)
@@ -79,6 +84,15 @@ export function withOwnLogger<T>(
   options: { logLevel?: LogLevel } = {},
 ): T {
   return invocation.run(processLogger.createChild({ serviceName, ...options }), work);
+}
+
+/**
+ * Runs `work` with a logger whose every line carries `keys` (a record's deposit id and trace id),
+ * a child of the current one: records worked side by side each keep their own.
+ */
+export function withLogKeys<T>(keys: Record<string, string>, work: () => T): T {
+  const current = invocation.getStore() ?? processLogger;
+  return invocation.run(current.createChild({ persistentKeys: keys }), work);
 }
 
 /** The invocation's own logger where it has one (`withOwnLogger`), else the process's. */

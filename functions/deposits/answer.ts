@@ -1,13 +1,15 @@
 import { AnswerDepositRequest } from '#shared/contracts/deposits-schemas';
 import { answerDeposit } from '#shared/deposits/answer';
 import { ownerRoute } from '#shared/middleware/deposit-route';
+import { annotateDeposit } from '#shared/tracing';
 import { answerPorts } from '#shared/wiring/start';
 
 const context = await answerPorts();
 
-export const handler = ownerRoute(AnswerDepositRequest, ({ body, caller }) =>
-  answerDeposit(
+export const handler = ownerRoute(AnswerDepositRequest, ({ body, caller }) => {
+  annotateDeposit(body.operationID);
+  return answerDeposit(
     { depositId: body.operationID, userInputs: body.userInputs, ...caller, userSecret: body.userSecret },
     context,
-  ),
-);
+  );
+});

@@ -1,10 +1,12 @@
 import { CancelDepositRequest } from '#shared/contracts/deposits-schemas';
 import { cancelDeposit } from '#shared/deposits/cancel';
 import { ownerRoute } from '#shared/middleware/deposit-route';
+import { annotateDeposit } from '#shared/tracing';
 import { ownerCancelPorts } from '#shared/wiring/cancel';
 
 const context = await ownerCancelPorts('cancel');
 
-export const handler = ownerRoute(CancelDepositRequest, ({ body, caller }) =>
-  cancelDeposit({ depositId: body.operationID, ...caller, userSecret: body.userSecret }, context),
-);
+export const handler = ownerRoute(CancelDepositRequest, ({ body, caller }) => {
+  annotateDeposit(body.operationID);
+  return cancelDeposit({ depositId: body.operationID, ...caller, userSecret: body.userSecret }, context);
+});

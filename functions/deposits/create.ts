@@ -2,6 +2,7 @@ import { CreateDepositRequest } from '#shared/contracts/deposits-schemas';
 import { startDeposit } from '#shared/deposits/start';
 import { depositRoute, idempotencyKeyOf } from '#shared/middleware/deposit-route';
 import { Answer } from '#shared/middleware/http';
+import { annotateDeposit } from '#shared/tracing';
 import { startPorts } from '#shared/wiring/start';
 
 const context = await startPorts('create');
@@ -11,6 +12,7 @@ export const handler = depositRoute(CreateDepositRequest, async ({ body, accessT
     { ...body, accessToken, backend, idempotencyKey: idempotencyKeyOf(event) },
     context,
   );
+  annotateDeposit(view.operationID);
   // Started now: accepted, it runs on; the same key again: the deposit as it stands.
   return new Answer(started ? 202 : 200, view);
 });

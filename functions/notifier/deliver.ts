@@ -22,22 +22,27 @@ const records = sender ? tableEntities.deliveries() : undefined;
 
 /**
  * Delivers deposit events to the webhook and records each try (the operators' view of a deposit's
- * deliveries); a failed delivery comes back after a growing delay.
+ * deliveries); a failed delivery comes back after a growing delay. Each in its deposit's trace,
+ * which the relay put on the message (`AWSTraceHeader`).
  */
-export const handler = sqsConsumer(DepositEvent, async (event, record) => {
-  if (!sender || !records) return;
-  const { recordError } = await deliverEvent(
-    event,
-    Number(record.attributes.ApproximateReceiveCount ?? '1'),
-    {
-      webhook: sender,
-      records,
-      clock: systemClock,
-      retryBaseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS,
-      maxTries: queues.notify.maxReceiveCount,
-      retryIn: (seconds) => notifyQueue.retryIn(record.receiptHandle, seconds),
-    },
-  );
-  if (recordError)
-    logger.warn('webhook delivered, its record not written', { eventId: event.id, error: recordError });
-});
+export const handler = sqsConsumer(
+  DepositEvent,
+  async (event, record) => {
+    if (!sender || !records) return;
+    const { recordError } = await deliverEvent(
+      event,
+      Number(record.attributes.ApproximateReceiveCount ?? '1'),
+      {
+        webhook: sender,
+        records,
+        clock: systemClock,
+        retryBaseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS,
+        maxTries: queues.notify.maxReceiveCount,
+        retryIn: (seconds) => notifyQueue.retryIn(record.receiptHandle, seconds),
+      },
+    );
+    if (recordError)
+      logger.warn('webhook delivered, its record not written', { eventId: event.id, error: recordError });
+  },
+  { depositOf: (event) => event.depositId },
+);

@@ -3,6 +3,7 @@ import { systemClock } from '#shared/clock';
 import { relayOrSetAside } from '#shared/deposits/outbox';
 import { logger } from '#shared/logger';
 import { streamConsumer } from '#shared/middleware/sqs';
+import { traceHeaderOf, withDepositTrace } from '#shared/tracing';
 import { depositEvents, unrelayedEvents } from '#shared/wiring/messaging';
 
 const context = { events: depositEvents(), unrelayed: unrelayedEvents(), clock: systemClock };
@@ -15,7 +16,10 @@ export const handler = streamConsumer(async (record, lambda) => {
   const deposit = depositOf(record);
   if (!deposit) return;
   const position = streamPositionOf(record);
-  const setAside = await relayOrSetAside(deposit, position, context, lambda.getRemainingTimeInMillis());
+  // In the deposit's trace: the event's message carries it on to the webhook's deliverer.
+  const setAside = await withDepositTrace(deposit.id, traceHeaderOf(deposit.trace), () =>
+    relayOrSetAside(deposit, position, context, lambda.getRemainingTimeInMillis()),
+  );
   if (setAside) {
     const { depositId, version, eventId, tries, error } = setAside;
     logger.error('event set aside in the outbox relay DLQ', { depositId, version, eventId, tries, error });

@@ -5,4 +5,6 @@ import { depositEvents } from '#shared/wiring/messaging';
 const context = { events: depositEvents() };
 
 /** Relays again each record an operator redrove from the outbox relay's DLQ to its queue. */
-export const handler = sqsConsumer(RecordToRelay, (record) => relayAgain(record, context));
+export const handler = sqsConsumer(RecordToRelay, (record) => relayAgain(record, context), {
+  depositOf: (record) => record.depositId,
+});

@@ -2,6 +2,7 @@ import { CreateSourceRequest } from '#shared/contracts/deposits-schemas';
 import { startSource } from '#shared/deposits/start';
 import { depositRoute, idempotencyKeyOf } from '#shared/middleware/deposit-route';
 import { Answer } from '#shared/middleware/http';
+import { annotateDeposit } from '#shared/tracing';
 import { startPorts } from '#shared/wiring/start';
 
 const context = await startPorts('createSource');
@@ -11,5 +12,6 @@ export const handler = depositRoute(CreateSourceRequest, async ({ body, accessTo
     { ...body, accessToken, backend, idempotencyKey: idempotencyKeyOf(event) },
     context,
   );
+  annotateDeposit(view.sourceID);
   return new Answer(started ? 202 : 200, view);
 });

@@ -6,6 +6,7 @@ import { systemClock } from '#shared/clock';
 import type { RedriveFailures } from '#shared/deposits/ports';
 import { type SweepContext, sweep } from '#shared/deposits/sweeper';
 import { logger } from '#shared/logger';
+import { traceInvocation } from '#shared/tracing';
 import { queuesOf } from '#shared/wiring/messaging';
 import { depositSettings, tableEntities } from '#shared/wiring/table';
 
@@ -35,6 +36,7 @@ const context: SweepContext = {
  */
 export const handler = middy()
   .use(injectLambdaContext(logger))
+  .use(traceInvocation())
   .handler(async (_event: unknown, lambda: Context) => {
     const run = await sweep({ ...context, timeLeftMs: () => lambda.getRemainingTimeInMillis() });
     countRedriveFailures(run.failed);

@@ -52,6 +52,8 @@ export interface DeploymentConfig {
    * CloudFormation deploys with (`keyAdministrator` in `credentials.ts`).
    */
   keyAdminRole?: string;
+  /** X-Ray's sampling of this deployment's functions beyond the first request each second (0 to 1). */
+  traceSampleRate: number;
 }
 
 /** A setting of the deployment is missing or wrong: the message names the context key. */
@@ -130,6 +132,8 @@ export function readDeploymentConfig(
     depositsThrottle: { ...depositsRouteThrottle, ...context.depositsThrottle },
     reservedConcurrency: reservationsOf(context),
     ...(context.keyAdminRole ? { keyAdminRole: context.keyAdminRole } : {}),
+    // Every deposit traced while a team tries the service; in production a sample, as X-Ray bills each.
+    traceSampleRate: context.traceSampleRate ?? (stage === 'prod' ? 0.05 : 1),
   };
 }
 

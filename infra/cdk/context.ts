@@ -22,6 +22,8 @@
  *                            reservations must fit
  *   keyAdminRole             the IAM role (name or ARN) that administers the keys (default: the role
  *                            CloudFormation deploys with, the CDK bootstrap's execution role)
+ *   traceSampleRate          the share of requests X-Ray traces beyond its first each second, 0 to 1
+ *                            (default: 1 in dev, 0.05 in prod)
  *   account, region          the target environment (default: the CLI's, else region us-east-1)
  */
 import * as z from 'zod';
@@ -145,6 +147,7 @@ export const Context = z.object({
       'must be an IAM role name or ARN (arn:aws:iam::<account>:role/<name>)',
     )
     .optional(),
+  traceSampleRate: z.coerce.number().min(0).max(1).optional(),
   account: z
     .string()
     .regex(/^\d{12}$/, 'must be a 12-digit account id')

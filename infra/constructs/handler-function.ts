@@ -20,6 +20,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { Stage } from '../cdk/context.ts';
 import { credentialsRoleName, withTheVaultsContext } from '../cdk/credentials.ts';
+import { suppress } from '../cdk/nag.ts';
 import type { FunctionSettings, QueueKey, SecretKey, TableKey } from '../cdk/settings.ts';
 import { notifyingAlarm } from './alarms.ts';
 
@@ -112,11 +113,15 @@ export class HandlerFunction extends Construct {
       logGroup: this.logGroup,
       description: settings.handler,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      // X-Ray: each invocation a segment, sampled by the deployment's rule (`traceSampleRate`).
+      tracing: lambda.Tracing.ACTIVE,
       ...(props.reservedConcurrency === undefined
         ? {}
         : { reservedConcurrentExecutions: props.reservedConcurrency }),
       bundling,
     });
+
+    suppress(this.role, ['xrayWrite'], ['Resource::*']);
 
     this.errorsAlarm = notifyingAlarm(this, 'ErrorsAlarm', {
       topic: props.alarmTopic,

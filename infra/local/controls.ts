@@ -10,6 +10,8 @@
  *                                   aside in the relay's DLQ), read and clear (`relay-faults.ts`)
  *   POST /_local/provider-calls     the provider calls made for a connection ({ accessToken,
  *                                   clear? }), oldest first
+ *   POST /_local/traces             the functions that worked on a deposit ({ depositId }), each with
+ *                                   the trace it worked in, oldest first (`traces.ts`)
  *   GET/POST /_local/clock          the local clock; POST { advanceSeconds } moves it forward
  */
 import { z } from 'zod';
@@ -22,6 +24,7 @@ import { dynamoDbFaultKinds, dynamoDbFaults } from './dynamodb-faults.ts';
 import type { LocalRoutes } from './gateway.ts';
 import { providerJournal } from './provider-journal.ts';
 import { relayFaults } from './relay-faults.ts';
+import { traceJournal } from './traces.ts';
 
 type Answer = { status: number; body: unknown };
 
@@ -121,6 +124,14 @@ export function localControls(): LocalRoutes {
           if (clear) providerJournal.clear(accessToken);
           return { status: 200, body: { calls } };
         }),
+    ],
+    [
+      'POST /_local/traces',
+      async (body) =>
+        parsed(RelayFaultRule, body, ({ depositId }) => ({
+          status: 200,
+          body: { entries: traceJournal.of(depositId) },
+        })),
     ],
     ['GET /_local/clock', async () => clockNow()],
     [

@@ -23,6 +23,7 @@ import { hostAllowed, reachableHost } from './host-guard.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { localCallerOf } from './local-caller.ts';
 import { localBody, writeEnvelope } from './refusals.ts';
+import { inInvocation } from './traces.ts';
 
 type Handler = (
   event: APIGatewayProxyEventV2,
@@ -212,10 +213,9 @@ export async function startGateway(
     if (caller.authorizer) Object.assign(event.requestContext, { authorizer: caller.authorizer });
     // Its own logger (handlers share this process): the service its stack names in AWS.
     const service = api.name === 'sandbox' ? 'sandbox' : 'deposits';
-    const result = await withOwnLogger(
-      service,
-      () => route.handler(event, lambdaContext(`${api.name}-${route.name}`)),
-      quieter(options.audited),
+    const context = lambdaContext(`${api.name}-${route.name}`);
+    const result = await inInvocation(context, () =>
+      withOwnLogger(service, () => route.handler(event, context), quieter(options.audited)),
     );
     response.writeHead(result.statusCode ?? 200, {
       'content-type': 'application/json',

@@ -34,6 +34,7 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { QueueSpec } from '#infra/topology';
 import { withOwnLogger } from '#shared/logger';
 import { lambdaContext } from './lambda-context.ts';
+import { inInvocation, traceHeaderOfMessage } from './traces.ts';
 
 type Consumer = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
 
@@ -228,7 +229,10 @@ async function poll(
     const event = toSqsEvent(messages, queue);
     let failed = new Set<string>();
     try {
-      const response = await withOwnLogger('deposits', () => consumer(event, lambdaContext(queue.name)));
+      const context = lambdaContext(queue.name);
+      const response = await inInvocation(context, () =>
+        withOwnLogger('deposits', () => consumer(event, context)),
+      );
       failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
     } catch {
       // A handler that throws fails the whole batch, as in Lambda.
@@ -256,6 +260,12 @@ async function poll(
   return false;
 }
 
+/** The record's `AWSTraceHeader`, as Lambda gives it, when its sender set one. */
+function traceAttributeOf(message: Message): { AWSTraceHeader?: string } {
+  const header = traceHeaderOfMessage(message);
+  return header ? { AWSTraceHeader: header } : {};
+}
+
 function toSqsEvent(messages: Message[], queue: PolledQueue): SQSEvent {
   return {
     Records: messages.map((message) => ({
@@ -268,6 +278,7 @@ function toSqsEvent(messages: Message[], queue: PolledQueue): SQSEvent {
         SenderId: message.Attributes?.SenderId ?? 'local',
         ApproximateFirstReceiveTimestamp:
           message.Attributes?.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+        ...traceAttributeOf(message),
       },
       messageAttributes: {},
       md5OfBody: message.MD5OfBody ?? '',

@@ -42,6 +42,7 @@ import { installRelayFaults } from './relay-faults.ts';
 import { startLocalScheduler } from './scheduler.ts';
 import { startStepWorkers } from './step-workers.ts';
 import { startStreamPoller } from './streams.ts';
+import { inInvocation, installLocalTraces } from './traces.ts';
 import { localWallets } from './wallets.ts';
 
 export interface LocalStackOptions {
@@ -172,6 +173,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     installProviderJournal();
     installRelayFaults();
     installLocalClock();
+    installLocalTraces();
     const deposits = await startGateway(depositsApi, host, options.depositsPort ?? 3000, localControls());
     stops.push(() => deposits.close());
     // The operator API: the token plays API Gateway's IAM authorizer; the console's page is public
@@ -225,9 +227,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       () => {
         // Its own timeout, as in AWS: a run stops taking deposits by the time it has left.
         const context = lambdaContext('sweeper', sweeper.timeoutSeconds * 1000);
-        void withOwnLogger('deposits', () => sweep.handler({}, context)).catch((error: unknown) => {
-          process.stderr.write(`local sweeper: ${String(error)}\n`);
-        });
+        void inInvocation(context, () => withOwnLogger('deposits', () => sweep.handler({}, context))).catch(
+          (error: unknown) => {
+            process.stderr.write(`local sweeper: ${String(error)}\n`);
+          },
+        );
       },
       options.sweepIntervalMs ?? sweeper.everyMinutes * 60_000,
     );

@@ -35,6 +35,7 @@ import {
 } from './dynamodb-faults.ts';
 import { localCredentials } from './dynamodb-local.ts';
 import { startPollers } from './pollers.ts';
+import { installLocalTraces } from './traces.ts';
 
 /** What the parent sends: first `start`, then rules and clock moves. */
 export type ToWorkers =
@@ -101,6 +102,7 @@ function freeze(): never {
 installLocalClock();
 installCrashPoints();
 installDynamoDbFaults();
+installLocalTraces();
 
 process.on('message', async (message: ToWorkers) => {
   switch (message.type) {

@@ -21,6 +21,7 @@ import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEven
 import { withOwnLogger } from '#shared/logger';
 import { localCredentials } from './dynamodb-local.ts';
 import { lambdaContext } from './lambda-context.ts';
+import { inInvocation } from './traces.ts';
 
 type StreamHandler = (
   event: DynamoDBStreamEvent,
@@ -152,8 +153,9 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
       Records: batch.map((record) => lambdaRecord(record, streamArn ?? '')),
     };
     try {
-      const response = await withOwnLogger('deposits', () =>
-        options.handler(event, lambdaContext(options.functionName)),
+      const context = lambdaContext(options.functionName);
+      const response = await inInvocation(context, () =>
+        withOwnLogger('deposits', () => options.handler(event, context)),
       );
       const failed = response?.batchItemFailures?.[0]?.itemIdentifier;
       if (failed) process.stderr.write(`local stream: ${options.functionName} failed record ${failed}\n`);

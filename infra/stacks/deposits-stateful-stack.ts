@@ -26,6 +26,7 @@ import { addAlarmTopic } from '../constructs/alarm-topic.ts';
 import { watchTheCredentialsKey } from '../constructs/credentials-watch.ts';
 import { dlqRetention, StepQueue } from '../constructs/step-queue.ts';
 import { topologyTable } from '../constructs/topology-table.ts';
+import { TraceSampling } from '../constructs/trace-sampling.ts';
 
 export interface DepositsStatefulStackProps extends StackProps {
   config: DeploymentConfig;
@@ -59,6 +60,7 @@ export class DepositsStatefulStack extends Stack {
     const removalPolicy = production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     this.keyAdminRoleArn = keyAdministrator(this, config.keyAdminRole);
+    new TraceSampling(this, 'TraceSampling', { prefix: config.prefix, fixedRate: config.traceSampleRate });
     this.tableKey = new kms.Key(this, 'DepositsTableKey', {
       description: 'Encrypts the deposits table, its indexes, stream and backups (through DynamoDB only)',
       enableKeyRotation: true,

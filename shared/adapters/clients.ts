@@ -19,6 +19,7 @@ import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { awsConfig } from '#shared/config';
+import { tracer } from '#shared/tracing';
 
 /** A client made here, and the service it calls. */
 export type MadeClient = DynamoDBClient | SQSClient | SchedulerClient | KMSClient;
@@ -33,7 +34,9 @@ export function onClientCreated(hook: ClientHook): void {
   for (const [client, service] of created) hook(client, service);
 }
 
-function made<C extends MadeClient>(client: C, service: Parameters<ClientHook>[1]): C {
+/** Each client's calls traced (X-Ray subsegments, in AWS; as it is where tracing is off). */
+function made<C extends MadeClient>(untraced: C, service: Parameters<ClientHook>[1]): C {
+  const client = tracer.captureAWSv3Client(untraced);
   created.push([client, service]);
   for (const hook of hooks) hook(client, service);
   return client;

@@ -2,6 +2,8 @@
 import { ChangeMessageVisibilityCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DepositEvent } from '#shared/deposits/model';
 import type { DepositEvents } from '#shared/deposits/ports';
+import { currentTrace } from '#shared/tracing';
+import { traceAttribute } from './step-queues.ts';
 
 export class NotificationQueue implements DepositEvents {
   constructor(
@@ -9,11 +11,18 @@ export class NotificationQueue implements DepositEvents {
     private readonly queueUrl: string | undefined,
   ) {}
 
-  /** Queues an event; without a webhook configured there is no queue and nothing to send. */
+  /**
+   * Queues an event, in the current trace (the relay works each in its deposit's); without a webhook
+   * configured there is no queue and nothing to send.
+   */
   async publish(event: DepositEvent): Promise<void> {
     if (!this.queueUrl) return;
     await this.client.send(
-      new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(event) }),
+      new SendMessageCommand({
+        QueueUrl: this.queueUrl,
+        MessageBody: JSON.stringify(event),
+        ...traceAttribute(currentTrace()),
+      }),
     );
   }
 

@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/client-scheduler';
 import type { StepMessageTo, WorkStep } from '#shared/deposits/model';
 import type { WakeCancels, WakeScheduler } from '#shared/deposits/ports';
+import { currentTrace } from '#shared/tracing';
 
 export interface ScheduleTarget<S extends WorkStep> {
   groupName: string;
@@ -49,7 +50,8 @@ export class EventBridgeWakeScheduler<S extends WorkStep> implements WakeSchedul
           Target: {
             Arn: queueArn,
             RoleArn: this.target.roleArn,
-            Input: JSON.stringify(message),
+            // The deposit's trace in the message itself: a schedule's target sets no trace header.
+            Input: JSON.stringify({ ...message, trace: message.trace ?? currentTrace() }),
             RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 86_400 },
             ...(this.target.deadLetterArn ? { DeadLetterConfig: { Arn: this.target.deadLetterArn } } : {}),
           },

@@ -1,7 +1,18 @@
-/** The step queues a handler may send to: a step message goes to the queue of the step it names. */
+/**
+ * The step queues a handler may send to: a step message goes to the queue of the step it names, with
+ * its deposit's trace as the message's `AWSTraceHeader` (X-Ray links the consumer's trace to it).
+ */
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { StepMessageTo, WorkStep } from '#shared/deposits/model';
 import type { StepQueues } from '#shared/deposits/ports';
+import { currentTrace, traceHeaderOf } from '#shared/tracing';
+
+/** The message system attribute that carries a trace header from a sender to its consumer. */
+export function traceAttribute(header: string | undefined) {
+  return header
+    ? { MessageSystemAttributes: { AWSTraceHeader: { DataType: 'String', StringValue: header } } }
+    : {};
+}
 
 export class SqsStepQueues<S extends WorkStep> implements StepQueues<S> {
   constructor(
@@ -18,6 +29,7 @@ export class SqsStepQueues<S extends WorkStep> implements StepQueues<S> {
         QueueUrl: url,
         MessageBody: JSON.stringify(message),
         DelaySeconds: Math.max(0, Math.min(900, Math.round(delaySeconds))),
+        ...traceAttribute(traceHeaderOf(message.trace) ?? currentTrace()),
       }),
     );
   }

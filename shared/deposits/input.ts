@@ -12,6 +12,7 @@ import {
   type AskingOperation,
   askedOf,
   type Deposit,
+  messageFor,
   type StepMessage,
   type WorkStep,
 } from './model.ts';
@@ -88,12 +89,7 @@ export async function pauseForInput<S extends WorkStep>(
     return undefined;
   }
   await ctx.leases.acquire(next.ownerKey, ownLease(next), expiresAt, now, heldLease);
-  await deliverAt(
-    ctx,
-    expiryName(next.id, next.version),
-    { depositId: next.id, step, version: next.version, kind: 'expire-input' },
-    expiresAt,
-  );
+  await deliverAt(ctx, expiryName(next.id, next.version), messageFor(next, step, 'expire-input'), expiresAt);
   return next;
 }
 

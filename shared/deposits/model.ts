@@ -32,11 +32,28 @@ export const StepMessage = z.object({
   version: z.number().int().nonnegative(),
   /** `run` (default) works the step; `expire-input` fails the deposit if it still waits for input. */
   kind: z.enum(['run', 'expire-input']).default('run'),
+  /** The deposit's trace (`Deposit.trace`), which a schedule's message keeps too. */
+  trace: z.string().max(256).optional(),
 });
 export type StepMessage = z.infer<typeof StepMessage>;
 
 /** A step message for one of the steps `S`: what a port that reaches only those queues accepts. */
 export type StepMessageTo<S extends WorkStep> = Omit<StepMessage, 'step'> & { step: S };
+
+/** The message that works `step` of this version of the deposit, in the deposit's trace. */
+export function messageFor<S extends WorkStep>(
+  deposit: Pick<Deposit, 'id' | 'version' | 'trace'>,
+  step: S,
+  kind: StepMessage['kind'] = 'run',
+): StepMessageTo<S> {
+  return {
+    depositId: deposit.id,
+    step,
+    version: deposit.version,
+    kind,
+    ...(deposit.trace === undefined ? {} : { trace: deposit.trace }),
+  };
+}
 
 /**
  * The caller's business fields on a deposit (issue 32): what it is known by in the wallet's own
@@ -186,6 +203,11 @@ export interface Deposit {
   event?: DepositEvent;
   /** An operator's resolution of an unknown transfer outcome (done or failed), once it is resolved. */
   resolution?: Resolution;
+  /**
+   * The trace its create started in (an X-Ray trace header), carried by every message of its steps and
+   * events, so that its every function's work is one trace (`shared/tracing.ts`).
+   */
+  trace?: string;
 }
 
 /** Who settled an unknown transfer outcome, how and why (the operator API's resolve). */

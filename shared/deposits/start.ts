@@ -56,6 +56,8 @@ export interface StartContext extends Omit<FailContext, 'claims'> {
   queues: StepQueues<SendsOf<'create'>>;
   /** The keys of the caller's token and user secret (`ownerKey`, `readerKey`). */
   ownerDigests: OwnerDigests;
+  /** The trace the create works in, which the deposit keeps (`Deposit.trace`); none untraced. */
+  trace?: () => string | undefined;
 }
 
 export async function startDeposit(request: StartDeposit, ctx: StartContext) {
@@ -163,7 +165,13 @@ async function newRecord(
     createdAt: now,
     updatedAt: now,
     checkAt: now + ctx.settings.stallAfterMs,
+    ...traceOf(ctx),
   };
+}
+
+function traceOf(ctx: Pick<StartContext, 'trace'>): Pick<Deposit, 'trace'> {
+  const trace = ctx.trace?.();
+  return trace === undefined ? {} : { trace };
 }
 
 /** What a create did: started the record (`started`), or found the one its key started; and its view. */

@@ -16,7 +16,7 @@
  *      `MAX_PER_RUN` of them: the rest stay due, and the next run, a minute later, takes them.
  */
 import type { Clock } from '#shared/clock';
-import type { Deposit, StepMessageTo, WorkStep } from './model.ts';
+import { type Deposit, messageFor, type StepMessageTo, type WorkStep } from './model.ts';
 import type {
   DepositSettings,
   DueDeposit,
@@ -151,11 +151,10 @@ async function redrive(
  * before the question expires). None for a finished deposit. The sweeper's and the operator's redrive.
  */
 export function redriveMessage(
-  deposit: Pick<Deposit, 'id' | 'step' | 'status' | 'version'>,
+  deposit: Pick<Deposit, 'id' | 'step' | 'status' | 'version' | 'trace'>,
 ): StepMessageTo<WorkStep> | undefined {
   if (deposit.step === 'completed') return undefined;
-  const message = { depositId: deposit.id, step: deposit.step, version: deposit.version };
-  if (deposit.status === 'user_input_required') return { ...message, kind: 'expire-input' };
-  if (deposit.status === 'initialized') return { ...message, kind: 'run' };
+  if (deposit.status === 'user_input_required') return messageFor(deposit, deposit.step, 'expire-input');
+  if (deposit.status === 'initialized') return messageFor(deposit, deposit.step);
   return undefined;
 }

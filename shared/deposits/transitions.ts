@@ -12,7 +12,14 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '#shared/clock';
 import { fromMinorUnits } from '#shared/money';
 import { failureTypeOf, ownerMessage } from './failures.ts';
-import { businessView, type Deposit, type DepositEvent, isSource, type WorkStep } from './model.ts';
+import {
+  businessView,
+  type Deposit,
+  type DepositEvent,
+  isSource,
+  messageFor,
+  type WorkStep,
+} from './model.ts';
 import type {
   BeneficiaryClaims,
   ConnectionLeases,
@@ -173,10 +180,7 @@ export function sendStep<S extends WorkStep>(
   step: S,
   delaySeconds?: number,
 ) {
-  return ctx.queues.send(
-    { depositId: deposit.id, step, version: deposit.version, kind: 'run' },
-    delaySeconds,
-  );
+  return ctx.queues.send(messageFor(deposit, step), delaySeconds);
 }
 
 /** Sends the deposit's step again after a short delay that grows with its retries. */

@@ -5,7 +5,7 @@
  */
 
 import type { Clock } from '#shared/clock';
-import type { Deposit, StepMessageTo, WorkStep } from './model.ts';
+import { type Deposit, messageFor, type StepMessageTo, type WorkStep } from './model.ts';
 import type { DepositSettings, SharedWakes, StepQueues, WakeScheduler } from './ports.ts';
 
 export const MAX_SQS_DELAY_SECONDS = 900;
@@ -34,12 +34,7 @@ export async function deliverAt<S extends WorkStep>(
 
 /** Wakes `step` of this version of the deposit at `until`. */
 export function wakeAt<S extends WorkStep>(ctx: WakeContext<S>, deposit: Deposit, step: S, until: number) {
-  return deliverAt(
-    ctx,
-    wakeName(deposit.id, step, until),
-    { depositId: deposit.id, step, version: deposit.version, kind: 'run' },
-    until,
-  );
+  return deliverAt(ctx, wakeName(deposit.id, step, until), messageFor(deposit, step), until);
 }
 
 /** What waking the followers of a payment source's shared wake-up needs. */

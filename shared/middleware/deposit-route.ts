@@ -30,6 +30,7 @@ import {
   parseApiBody,
 } from '#shared/middleware/http';
 import { inputLimits, isOverLongAuthorization } from '#shared/provider/interface/limits';
+import { traceInvocation } from '#shared/tracing';
 
 export interface DepositRouteInput<T> {
   body: T;
@@ -80,6 +81,7 @@ export function ownerRoute<S extends z.ZodType>(
 function handlerOf(run: (event: HttpEvent) => Promise<unknown>) {
   return middy<HttpEvent, HttpResult>()
     .use(injectLambdaContext(logger))
+    .use(traceInvocation())
     .use(errorEnvelope())
     .handler(async (event) => {
       const { status, body } = answerOf(await run(event));

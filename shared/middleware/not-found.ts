@@ -10,6 +10,7 @@ import { logger } from '#shared/logger';
 import { depositErrorAnswers } from '#shared/middleware/api-errors';
 import { errorEnvelope, type HttpEvent, type HttpResult } from '#shared/middleware/http';
 import { EnvelopeError, ProviderError } from '#shared/provider/interface/errors';
+import { traceInvocation } from '#shared/tracing';
 
 export interface KnownRoute {
   method: string;
@@ -41,6 +42,7 @@ export function unmatched(routes: readonly KnownRoute[], method: string, path: s
 export function notFoundRoute(routes: readonly KnownRoute[]) {
   return middy<HttpEvent, HttpResult>()
     .use(injectLambdaContext(logger))
+    .use(traceInvocation())
     .use(errorEnvelope())
     .handler(async (event) => {
       throw unmatched(routes, event.requestContext.http.method, event.rawPath);

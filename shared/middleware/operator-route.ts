@@ -18,6 +18,7 @@ import {
   json,
   parseApiBody,
 } from '#shared/middleware/http';
+import { traceInvocation } from '#shared/tracing';
 
 export interface OperatorRouteInput<T> {
   body: T;
@@ -41,6 +42,7 @@ export function operatorRoute<S extends z.ZodType>(
   return (
     middy<HttpEvent, HttpResult>()
       .use(injectLambdaContext(logger))
+      .use(traceInvocation())
       // Before the envelope: its `after` and `onError` run once the envelope has made the answer.
       .use(operatorAudit())
       .use(errorEnvelope())

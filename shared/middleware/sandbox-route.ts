@@ -14,6 +14,7 @@ import { errorEnvelope, type HttpEvent, type HttpResult, json, parseBody } from 
 import { badRequest } from '#shared/provider/interface/errors';
 import type { HttpAnswer } from '#shared/sandbox/answer';
 import { type FaultSettings, runActionWithFault } from '#shared/sandbox/faults';
+import { traceInvocation } from '#shared/tracing';
 
 /** Read only when a `timeout` fault names no time of its own. */
 const publicFaults: FaultSettings = {
@@ -53,6 +54,7 @@ export function parseJsonBody<S extends z.ZodType>(event: HttpEvent, schema: S):
 export function sandboxHandler(answer: (event: HttpEvent) => Promise<HttpAnswer>) {
   return middy<HttpEvent, HttpResult>()
     .use(injectLambdaContext(logger))
+    .use(traceInvocation())
     .use(errorEnvelope())
     .handler(async (event) => {
       const { status, body } = await answer(event);

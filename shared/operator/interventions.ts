@@ -10,7 +10,7 @@
 import type { Clock } from '#shared/clock';
 import { type CancelContext, cancelBeforeTransfer } from '#shared/deposits/cancel';
 import { DepositError } from '#shared/deposits/errors';
-import { type Deposit, isSource } from '#shared/deposits/model';
+import { type Deposit, isSource, messageFor } from '#shared/deposits/model';
 import type { DepositRecords, StepQueues } from '#shared/deposits/ports';
 import type { SendsOf } from '#shared/deposits/reach';
 import { redriveMessage } from '#shared/deposits/sweeper';
@@ -44,9 +44,7 @@ export async function redriveDeposit(request: { depositId: string }, ctx: Redriv
   const deposit = await ctx.deposits.get(request.depositId);
   if (!deposit) throw new DepositError('DEPOSIT_NOT_FOUND', `No deposit ${request.depositId}`);
   const finishedSource = isSource(deposit) && deposit.step === 'completed';
-  const message = finishedSource
-    ? { depositId: deposit.id, step: 'transfer' as const, version: deposit.version, kind: 'run' as const }
-    : redriveMessage(deposit);
+  const message = finishedSource ? messageFor(deposit, 'transfer') : redriveMessage(deposit);
   if (!message) {
     throw new OperatorError('DEPOSIT_NOT_IN_FLIGHT', `The deposit is ${deposit.status} already`);
   }

@@ -4,6 +4,7 @@
  */
 import type { AnswerContext } from '#shared/deposits/answer';
 import type { StartContext } from '#shared/deposits/start';
+import { currentTrace } from '#shared/tracing';
 import { queuesOf } from './messaging.ts';
 import { ownerDigests } from './owner-digests.ts';
 import { credentialVault, wallets } from './steps.ts';
@@ -19,6 +20,7 @@ export async function startPorts(name: 'create' | 'createSource'): Promise<Start
     wallets: wallets(),
     queues: queuesOf(name),
     ownerDigests: await ownerDigests(),
+    trace: currentTrace,
   };
 }
 

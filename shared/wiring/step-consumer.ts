@@ -27,11 +27,15 @@ export function stepConsumer<S extends WorkStep>(
     },
     handOn: (source: Parameters<StepHandler<S>['handOn']>[0]) => wakeFollowers(failing.followers, source),
   };
-  return sqsConsumer(StepMessage, async (message, record) => {
-    const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
-    const outcome = await handleStepMessage(giving, message, attempt);
-    if (outcome === 'other-step') {
-      logger.warn('dropped a message for another step', { step: handler.step, message });
-    }
-  });
+  return sqsConsumer(
+    StepMessage,
+    async (message, record) => {
+      const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
+      const outcome = await handleStepMessage(giving, message, attempt);
+      if (outcome === 'other-step') {
+        logger.warn('dropped a message for another step', { step: handler.step, message });
+      }
+    },
+    { depositOf: (message) => message.depositId, traceOf: (message) => message.trace },
+  );
 }

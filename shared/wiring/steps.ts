@@ -9,6 +9,7 @@ import { providerConfig, vaultConfig, walletsConfig } from '#shared/config';
 import { walletAccounts, walletBook } from '#shared/deposits/wallets';
 import { logger } from '#shared/logger';
 import { ProviderClient } from '#shared/provider/client';
+import { tracedFetch } from '#shared/tracing';
 
 let vault: CredentialVault | undefined;
 
@@ -33,6 +34,8 @@ export function providerClient() {
     timeoutMs: config.PROVIDER_TIMEOUT_MS,
     dialect: config.PROVIDER_DIALECT,
     autoflowAction: config.PROVIDER_AUTOFLOW_ACTION,
+    // Each provider call a subsegment of its own, named by the call: `provider /v2/...`.
+    fetch: tracedFetch((url) => `provider ${new URL(url).pathname}`),
   });
 }
 

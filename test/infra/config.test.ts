@@ -65,6 +65,19 @@ describe('deployment configuration (CDK context)', () => {
     }
   });
 
+  it('samples every request for X-Ray in dev and 5% in prod, unless told a rate from 0 to 1', () => {
+    const prod = {
+      stage: 'prod',
+      walletAccounts: JSON.stringify([localWallets[0]]),
+      providerBaseUrl: 'https://p.example.com',
+    };
+    expect(read({}).traceSampleRate).toBe(1);
+    expect(read(prod).traceSampleRate).toBe(0.05);
+    expect(read({ ...prod, traceSampleRate: '0.2' }).traceSampleRate).toBe(0.2);
+    for (const wrong of ['1.5', '-0.1', 'some'])
+      expect(() => read({ traceSampleRate: wrong }), wrong).toThrow(/traceSampleRate/);
+  });
+
   it('reads JSON from the command line and values from cdk.json alike', () => {
     const fromCli = read({
       walletAccounts: JSON.stringify(prodWallets),

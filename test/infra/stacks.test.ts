@@ -115,6 +115,32 @@ describe('functions', () => {
     });
   });
 
+  it('are traced by X-Ray (active), sampled by the deployment’s rule: every request in dev, 5% beyond the first each second in prod', () => {
+    for (const synthesized of [dev, prod]) {
+      const templates = [synthesized.templates.stateless, synthesized.templates.sandbox];
+      for (const template of templates.filter((each) => each !== undefined)) {
+        for (const [, { resource }] of functionsByHandler(template)) {
+          expect(resource.Properties).toMatchObject({ TracingConfig: { Mode: 'Active' } });
+        }
+      }
+    }
+    const rules = (synthesized: Synthesized) =>
+      resourcesOf(synthesized.templates.stateful, 'AWS::XRay::SamplingRule').map(
+        ([, resource]) => (resource.Properties as { SamplingRule: Record<string, unknown> }).SamplingRule,
+      );
+    expect(rules(dev)).toEqual([
+      expect.objectContaining({
+        RuleName: 'BankPayments-dev',
+        ServiceName: 'BankPayments-dev-*',
+        FixedRate: 1,
+        ReservoirSize: 1,
+      }),
+    ]);
+    expect(rules(prod)).toEqual([
+      expect.objectContaining({ ServiceName: 'BankPayments-prod-*', FixedRate: 0.05 }),
+    ]);
+  });
+
   // Each deposits function's environment, only what its reach names: reach.test.ts.
   it('give the sandbox functions their table and secret only where they load the sandbox', () => {
     const powertools = [
@@ -482,7 +508,7 @@ describe('each function touches only what it uses', () => {
   const withAction = (statements: Statement[], action: string) =>
     statements.filter((statement) => actionsOf([statement]).includes(action));
 
-  it('grants no wildcard action and no "*" resource to any function', () => {
+  it('grants no wildcard action and no "*" resource to any function, but X-Ray’s two writes, which take none', () => {
     for (const template of [dev.templates.stateless, dev.templates.sandbox ?? expect.fail('no sandbox')]) {
       for (const handler of functionsByHandler(template).keys()) {
         const statements = statementsOfFunction(template, handler);
@@ -490,7 +516,11 @@ describe('each function touches only what it uses', () => {
           actionsOf(statements).filter((action) => action.includes('*')),
           handler,
         ).toEqual([]);
-        for (const statement of statements) expect(statement.Resource, handler).not.toBe('*');
+        const onEverything = statements.filter((statement) => statement.Resource === '*');
+        expect(
+          onEverything.map((statement) => statement.Action),
+          handler,
+        ).toEqual([['xray:PutTelemetryRecords', 'xray:PutTraceSegments']]);
         // Its own log group, first.
         expect(withAction(statements, 'logs:PutLogEvents'), handler).toHaveLength(1);
       }

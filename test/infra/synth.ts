@@ -132,10 +132,14 @@ export function statementsOfRole(template: Template, roleId: string): Statement[
   return [...inline, ...attached];
 }
 
+/**
+ * The actions of these statements, but X-Ray's two writes, which every function has alike (active
+ * tracing; stacks.test.ts holds them to those two).
+ */
 export function actionsOf(statements: Statement[]): string[] {
-  return statements.flatMap((statement) =>
-    Array.isArray(statement.Action) ? statement.Action : [statement.Action],
-  );
+  return statements
+    .flatMap((statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]))
+    .filter((action) => !action.startsWith('xray:'));
 }
 
 /** A function's environment variables. */
