@@ -3,6 +3,7 @@
  * malformed variable fails at start, with the variable's name.
  */
 import * as z from 'zod';
+import { ApprovalThresholds } from './operator/approval.ts';
 import { dialectNames } from './provider/interface/dialects.ts';
 import { faultWaitBudgetMs, inputLimits } from './provider/interface/limits.ts';
 
@@ -201,6 +202,12 @@ const OperatorEnv = z.object({
   ),
 });
 
+/**
+ * Per currency, the largest amount (minor units) one operator may resolve `done` alone (JSON, such as
+ * `{"AED":100000,"KWD":100000}`); a currency it does not name has none (`shared/operator/approval.ts`).
+ */
+const ResolveEnv = z.object({ RESOLVE_APPROVAL_ABOVE: json(ApprovalThresholds).default({}) });
+
 const WebhookEnv = z.object({
   WEBHOOK_URL: secureUrl.optional(),
   /** Standard Webhooks secret (`whsec_...`), locally. */
@@ -261,6 +268,7 @@ export const ownerKeyConfig = once(OwnerKeyEnv);
 export const notifyConfig = once(NotifyEnv);
 export const outboxConfig = once(OutboxEnv);
 export const operatorConfig = once(OperatorEnv);
+export const resolveConfig = once(ResolveEnv);
 export const webhookConfig = once(WebhookEnv);
 export const awsConfig = once(AwsEnv);
 export const observabilityConfig = once(ObservabilityEnv);

@@ -7,6 +7,7 @@ import type * as z from 'zod';
 import { localWallets } from '#infra/local/wallets';
 import { depositsApi } from '#infra/topology';
 import type { WalletAccountConfig } from '#shared/config';
+import type { ApprovalThresholds } from '#shared/operator/approval';
 import type { DialectName } from '#shared/provider/interface/dialects';
 import { Context, type ContextReader, contextKeys, type Stage, type Tuning } from './context.ts';
 import {
@@ -52,6 +53,11 @@ export interface DeploymentConfig {
    * CloudFormation deploys with (`keyAdministrator` in `credentials.ts`).
    */
   keyAdminRole?: string;
+  /**
+   * Per currency, the largest amount (minor units) one operator may resolve `done` alone; a currency
+   * not named has none (`RESOLVE_APPROVAL_ABOVE`, `shared/operator/approval.ts`). Empty by default.
+   */
+  resolveApprovalAbove: ApprovalThresholds;
   /** X-Ray's sampling of this deployment's functions beyond the first request each second (0 to 1). */
   traceSampleRate: number;
 }
@@ -132,6 +138,8 @@ export function readDeploymentConfig(
     depositsThrottle: { ...depositsRouteThrottle, ...context.depositsThrottle },
     reservedConcurrency: reservationsOf(context),
     ...(context.keyAdminRole ? { keyAdminRole: context.keyAdminRole } : {}),
+    // Four eyes on every `done` unless the deployment names a currency's threshold.
+    resolveApprovalAbove: context.resolveApprovalAbove ?? {},
     // Every deposit traced while a team tries the service; in production a sample, as X-Ray bills each.
     traceSampleRate: context.traceSampleRate ?? (stage === 'prod' ? 0.05 : 1),
   };

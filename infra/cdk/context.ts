@@ -24,9 +24,12 @@
  *                            CloudFormation deploys with, the CDK bootstrap's execution role)
  *   traceSampleRate          the share of requests X-Ray traces beyond its first each second, 0 to 1
  *                            (default: 1 in dev, 0.05 in prod)
+ *   resolveApprovalAbove     JSON object of currency code to minor units: the largest amount one
+ *                            operator may resolve `done` alone (default {}: every `done` needs two)
  *   account, region          the target environment (default: the CLI's, else region us-east-1)
  */
 import * as z from 'zod';
+import { ApprovalThresholds } from '#shared/operator/approval';
 import { dialectNames } from '#shared/provider/interface/dialects';
 import { inputLimits } from '#shared/provider/interface/limits';
 import { limits } from './settings.ts';
@@ -148,6 +151,7 @@ export const Context = z.object({
     )
     .optional(),
   traceSampleRate: z.coerce.number().min(0).max(1).optional(),
+  resolveApprovalAbove: jsonOrValue(ApprovalThresholds).optional(),
   account: z
     .string()
     .regex(/^\d{12}$/, 'must be a 12-digit account id')

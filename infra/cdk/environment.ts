@@ -22,7 +22,8 @@ type Need =
   | 'unschedules'
   | 'webhook'
   | 'ownerKey'
-  | 'queueDepths';
+  | 'queueDepths'
+  | 'approvals';
 
 /** The variables each need names (queue URLs and ARNs come from the queues a function uses). */
 const variablesOfNeed: Record<Need, readonly string[]> = {
@@ -37,6 +38,7 @@ const variablesOfNeed: Record<Need, readonly string[]> = {
   webhook: ['WEBHOOK_URL', 'WEBHOOK_SECRET_ARN'],
   ownerKey: ['OWNER_KEY_SECRET_ARN'],
   queueDepths: [],
+  approvals: ['RESOLVE_APPROVAL_ABOVE'],
 };
 
 /** Who reads each tuning variable the deposits stacks may set (the sandbox's go to the sandbox). */
@@ -75,6 +77,8 @@ function needsOf(settings: FunctionSettings, line: Reach | undefined): Set<Need>
   add('webhook', settings.secrets.includes('webhookSigning'));
   add('ownerKey', settings.secrets.includes('ownerKey'));
   add('queueDepths', settings.readsQueueDepths);
+  // The resolve alone decides whether a resolution needs a second operator.
+  add('approvals', settings.reach === 'operator-resolve');
   return needs;
 }
 

@@ -18,16 +18,21 @@ export const variableRows: readonly VariableRow[] = [
       'Where `npm start` serves the deposits API and the sandbox; a `HOST` beyond loopback is warned about at start (the stack has test credentials and no real authentication), and each gateway answers only its own address in `Host` ("Run it"). `npm run demo` finds the stack by the same variables',
   },
   {
-    variables: ['OPERATOR_PORT', 'OPERATOR_TOKEN'],
-    default: '`3002`, random per start',
+    variables: ['OPERATOR_PORT', 'OPERATOR_TOKEN', 'SECOND_OPERATOR_TOKEN'],
+    default: '`3002`, random per start (each)',
     meaning:
-      "Where `npm start` serves the operator API (and the console's page), and the bearer token it takes",
+      "Where `npm start` serves the operator API (and the console's page), and the bearer tokens it takes: the operator's (identity `local-operator`) and a second operator's (identity `local-operator-2`), who approves a resolution to `done` above `RESOLVE_APPROVAL_ABOVE` that the first proposed (and the other way round)",
   },
   {
     variables: ['OPERATOR_QUEUES'],
     default: 'set by the stack',
     meaning:
       "The queues whose depths the operator API reads: JSON `[{ name, url, dlqName, dlqUrl }]`, every queue of the topology (only the operator's queues function has it in AWS)",
+  },
+  {
+    variables: ['RESOLVE_APPROVAL_ABOVE'],
+    meaning:
+      'Four eyes on money that moved: JSON object of currency code to the largest amount, in that currency\'s minor units (AED 1,000.00 is `100000`, KWD 100.000 is `100000`), that one operator may resolve `done` alone. Above it a `done` waits for a second, different operator (docs/operating.md, "Resolving an unknown outcome"); a currency it does not name has no threshold (every `done` in it needs approval); `failed` never does. Only the operator\'s resolve function has it; CDK context `resolveApprovalAbove` sets it in AWS (unset: `{}`, every `done` needs two operators), as the local stack does unless given (the test stacks: `{"AED":100000,"KWD":100000}`). An unknown currency, a negative or fractional amount is refused at start (and at synth)',
   },
   {
     variables: ['PROVIDER_BASE_URL'],

@@ -110,6 +110,7 @@ export const outsideSchemas = [
   'HOST',
   'OPERATOR_PORT',
   'OPERATOR_TOKEN',
+  'SECOND_OPERATOR_TOKEN',
   'POWERTOOLS_LOG_LEVEL',
   'LOG_FORMAT',
   'LISTEN_PORT',
@@ -130,7 +131,11 @@ function variableTable(): string {
       throw new Error(`${row.variables.join(', ')}: the code gives the default, the row must not`);
     if (!given && row.default === undefined)
       throw new Error(`${row.variables.join(', ')}: no default in the code, the row must say what stands in`);
-    const fallback = given ? fallbacks.map((value) => code(String(value))).join(', ') : (row.default ?? '');
+    const fallback = given
+      ? fallbacks
+          .map((value) => code(typeof value === 'object' ? JSON.stringify(value) : String(value)))
+          .join(', ')
+      : (row.default ?? '');
     return [row.variables.map(code).join(', '), fallback, row.meaning];
   });
   return table(['Variable', 'Default', 'Meaning'], rows);

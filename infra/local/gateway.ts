@@ -75,11 +75,11 @@ export type LocalRoutes = Map<string, (body: unknown) => Promise<{ status: numbe
 
 export interface GatewayOptions {
   /**
-   * Every route (and `$default`) requires `Authorization: Bearer <requireToken>`, else 401 and the
-   * handler never runs; with it, the event carries the IAM identity `identity`, as API Gateway's IAM
-   * authorizer puts it (`requestContext.authorizer.iam.userArn`).
+   * Every route (and `$default`) requires `Authorization: Bearer <token>` of one of these, else 401
+   * and the handler never runs; with it, the event carries that token's IAM identity `identity`, as
+   * API Gateway's IAM authorizer puts it (`requestContext.authorizer.iam.userArn`).
    */
-  requireToken?: { token: string; identity: string };
+  requireToken?: readonly { token: string; identity: string }[];
   /** Public files served before the routes and before the token (the operator console's page). */
   page?: (method: string, path: string, response: ServerResponse) => Promise<boolean>;
   /**
@@ -173,9 +173,12 @@ export async function startGateway(
       return;
     }
     const access = options.requireToken;
+    let identity: string | undefined;
     if (access) {
       const sent = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization?.trim() ?? '')?.[1];
-      if (!sameToken(sent, access.token)) {
+      // Every token compared, whichever matches.
+      identity = access.filter((one) => sameToken(sent, one.token))[0]?.identity;
+      if (!identity) {
         writeEnvelope(response, 401, 'UNAUTHORIZED', 'Operator token required', requestId);
         return;
       }
@@ -201,7 +204,7 @@ export async function startGateway(
       route.routeKey,
       chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined,
       requestId,
-      access?.identity,
+      identity,
     );
     // The deposits API's caller, where its authorizer would put it in AWS (`local-caller.ts`).
     const caller = localCallerOf(api.name, request.headers);

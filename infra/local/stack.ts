@@ -53,6 +53,8 @@ export interface LocalStackOptions {
   operatorPort?: number;
   /** The operator API's bearer token; random per start when not given. */
   operatorToken?: string;
+  /** A second operator's token (identity `local-operator-2`), to approve another's resolution. */
+  secondOperatorToken?: string;
   /** How long a failed SQS message stays hidden before it comes back (AWS: six times the timeout). */
   visibilityTimeoutSeconds?: number;
   sweepIntervalMs?: number;
@@ -72,8 +74,13 @@ export interface LocalStack {
   depositsUrl: string;
   /** The operator API, and the console's page at its root. */
   operatorUrl: string;
-  /** What the operator API takes as `Authorization: Bearer <operatorToken>`. */
+  /** What the operator API takes as `Authorization: Bearer <operatorToken>` (identity `local-operator`). */
   operatorToken: string;
+  /**
+   * A second operator's token (identity `local-operator-2`): a resolution to `done` above the
+   * approval threshold needs a second, different operator's approval.
+   */
+  secondOperatorToken: string;
   dynamodbEndpoint: string;
   sqsEndpoint: string;
   schedulerEndpoint: string;
@@ -109,6 +116,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   await ensurePortFree(depositsApi.name, host, options.depositsPort ?? 3000);
   await ensurePortFree(operatorApi.name, host, options.operatorPort ?? 3002);
   const operatorToken = options.operatorToken ?? randomBytes(24).toString('base64url');
+  const secondOperatorToken = options.secondOperatorToken ?? randomBytes(24).toString('base64url');
   try {
     const dynamodb = await startDynamoDbLocal(progress);
     stops.push(() => dynamodb.stop());
@@ -179,7 +187,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // The operator API: the token plays API Gateway's IAM authorizer; the console's page is public
     // (its calls carry the token, which the page takes from its URL's fragment).
     const operator = await startGateway(operatorApi, host, options.operatorPort ?? 3002, new Map(), {
-      requireToken: { token: operatorToken, identity: 'local-operator' },
+      requireToken: [
+        { token: operatorToken, identity: 'local-operator' },
+        { token: secondOperatorToken, identity: 'local-operator-2' },
+      ],
       page: serveConsole,
       // The console calls it every 2 s: its request and audit lines only with LOG_AUDIT=1.
       audited: true,
@@ -242,6 +253,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       depositsUrl: deposits.url,
       operatorUrl: operator.url,
       operatorToken,
+      secondOperatorToken,
       dynamodbEndpoint: dynamodb.endpoint,
       sqsEndpoint: sqs.endpoint,
       schedulerEndpoint: scheduler.endpoint,

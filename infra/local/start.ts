@@ -37,6 +37,7 @@ try {
     sandboxPort: Number(process.env.SANDBOX_PORT ?? 3001),
     operatorPort: Number(process.env.OPERATOR_PORT ?? 3002),
     ...(process.env.OPERATOR_TOKEN ? { operatorToken: process.env.OPERATOR_TOKEN } : {}),
+    ...(process.env.SECOND_OPERATOR_TOKEN ? { secondOperatorToken: process.env.SECOND_OPERATOR_TOKEN } : {}),
     onProgress: (message) => process.stdout.write(`${message}\n`),
   });
 } catch (error) {
@@ -73,6 +74,9 @@ Bank Data and Payments Service: local stack is up
                      reference ${stack.operatorUrl}/docs   OpenAPI ${stack.operatorUrl}/openapi.json
   Operator token     ${stack.operatorToken}   (Authorization: Bearer <token>; OPERATOR_TOKEN to choose it)
   Operator console   ${stack.operatorUrl}/#token=${stack.operatorToken}
+  Second operator    ${stack.secondOperatorToken}   (identity local-operator-2, to approve a resolution to done
+                     above RESOLVE_APPROVAL_ABOVE; SECOND_OPERATOR_TOKEN to choose it)
+                     console ${stack.operatorUrl}/#token=${stack.secondOperatorToken}
   Provider sandbox   ${url}
                      reference ${url}/docs   OpenAPI ${url}/openapi.json
   App secret         ${appSecret}   (SANDBOX_APP_SECRET)

@@ -83,6 +83,8 @@ export class DepositsStatelessStack extends Stack {
       SCHEDULER_DLQ_ARN: stateful.schedulerDeadLetterQueue.queueArn,
       WALLET_ACCOUNTS: JSON.stringify(config.walletAccounts),
       DEFAULT_WALLET_ACCOUNT_ID: config.defaultWalletAccountId,
+      // The resolve alone: when a resolution to done needs a second operator.
+      RESOLVE_APPROVAL_ABOVE: JSON.stringify(config.resolveApprovalAbove),
       CREDENTIALS_KEY_ARN: stateful.credentialsKey.keyArn,
       PROVIDER_BASE_URL: props.providerBaseUrl,
       PROVIDER_DIALECT: config.providerDialect,

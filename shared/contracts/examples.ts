@@ -7,7 +7,7 @@
  * to an example of its schema, and every example to a documented answer.
  */
 import { at, depositId, otp, requestId, transferReference } from './example-values.ts';
-import { deliveries, stats } from './operator-examples.ts';
+import { deliveries, pendingResolution, stats } from './operator-examples.ts';
 import { sandboxExamples, sandboxFailed } from './sandbox-examples.ts';
 
 /** One morning's deposit, as docs/deposits.md shows it. */
@@ -287,6 +287,7 @@ export const responseExamples: Record<string, Record<string, Record<number, unkn
         ],
         updatedAt: at('52:40.318'),
       },
+      202: { ...operatorStuck, version: 5, pendingResolution, updatedAt: at('52:40.318') },
     },
     'POST /v1/ops/deposits/cancel': {
       200: { ...depositCancelled, version: 5, connection: 'c3f1a9e2', bankName, retries: 0 },

@@ -75,7 +75,7 @@ export const operatorContract: ApiContract = {
       tag: 'deposits',
       summary: 'Settle a transfer whose outcome is unknown',
       description:
-        "Only for a deposit failed `TRANSFER_OUTCOME_UNKNOWN` and not yet resolved (else 409 `DEPOSIT_NOT_RESOLVABLE`). `done` (with the bank's `reference`): the deposit is done; `failed`: it is failed `TRANSFER_NOT_EXECUTED`. The resolution, a history note and the caller's webhook event are one write.",
+        "Only for a deposit failed `TRANSFER_OUTCOME_UNKNOWN` and not yet resolved (else 409 `DEPOSIT_NOT_RESOLVABLE`). `done` (with the bank's `reference`): the deposit is done; `failed`: it is failed `TRANSFER_NOT_EXECUTED`. The resolution, a history note and the caller's webhook event are one write. A `done` of a deposit above its currency's approval threshold (`RESOLVE_APPROVAL_ABOVE`, minor units; a currency it does not name has none) is only proposed: 202 with `pendingResolution`, nothing told to the caller; a second, different operator's same `done` (same `reference`) applies it, with `resolution.approval`. Its proposer's own again is 403 `RESOLUTION_NEEDS_ANOTHER_OPERATOR`; another operator's otherwise (another reference, or `failed`) is 409 `RESOLUTION_DISAGREES`; the proposer may change it (another reference proposes anew, `failed` applies). A proposal lapses after 24 hours, and the next `done` proposes anew.",
       security,
       body: {
         schema: ResolveRequest,
@@ -86,7 +86,14 @@ export const operatorContract: ApiContract = {
           reason: 'The bank statement shows the transfer',
         },
       },
-      responses: deposit('The deposit, resolved'),
+      responses: {
+        ...deposit('The deposit, resolved'),
+        202: {
+          description:
+            'The deposit, its `done` proposed: it waits for a second operator (`pendingResolution`)',
+          schema: OperatorDeposit,
+        },
+      },
     },
     {
       method: 'POST',

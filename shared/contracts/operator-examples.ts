@@ -2,7 +2,17 @@
  * The operator's answers about a deposit's webhooks and the whole service, as examples
  * (`examples.ts` puts them in the operator API's table): a deposit's deliveries, and the stats.
  */
-import { at, depositId } from './example-values.ts';
+import { at, depositId, transferReference } from './example-values.ts';
+
+/** A resolution to `done` above the approval threshold, proposed by one operator: it waits for another. */
+export const pendingResolution = {
+  outcome: 'done',
+  reference: transferReference,
+  by: 'arn:aws:iam::123456789012:user/ops-amira',
+  reason: 'Bank statement shows the transfer on 22 Nov',
+  at: at('52:40.318'),
+  expiresAt: '2026-11-23T07:52:40.318Z',
+};
 
 /**
  * The deposit's webhook deliveries: the cool-down heard at once; its done refused twice (the

@@ -110,8 +110,26 @@ export const OperatorDeposit = DepositAnyStatus.extend({
   /** The provider's operationID of the transfer. */
   transferOperationId: z.string().optional(),
   beneficiaryId: z.string().optional(),
+  /** Who resolved it, why and when; and, for a `done` above the approval threshold, who approved it. */
   resolution: z
-    .object({ outcome: z.enum(['done', 'failed']), by: z.string(), reason: z.string(), at })
+    .object({
+      outcome: z.enum(['done', 'failed']),
+      by: z.string(),
+      reason: z.string(),
+      at,
+      approval: z.object({ by: z.string(), reason: z.string(), at }).optional(),
+    })
+    .optional(),
+  /** A resolution to `done` above the approval threshold, waiting for a second operator until `expiresAt`. */
+  pendingResolution: z
+    .object({
+      outcome: z.literal('done'),
+      reference: z.string(),
+      by: z.string(),
+      reason: z.string(),
+      at,
+      expiresAt: at,
+    })
     .optional(),
 }).meta({ id: 'OperatorDeposit' });
 

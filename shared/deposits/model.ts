@@ -203,6 +203,8 @@ export interface Deposit {
   event?: DepositEvent;
   /** An operator's resolution of an unknown transfer outcome (done or failed), once it is resolved. */
   resolution?: Resolution;
+  /** A resolution to `done` above the approval threshold, until a second operator approves it. */
+  pendingResolution?: PendingResolution;
   /**
    * The trace its create started in (an X-Ray trace header), carried by every message of its steps and
    * events, so that its every function's work is one trace (`shared/tracing.ts`).
@@ -214,6 +216,18 @@ export interface Deposit {
 export interface Resolution {
   outcome: 'done' | 'failed';
   /** The operator's identity (its IAM ARN in AWS). */
+  by: string;
+  reason: string;
+  at: number;
+  /** The second operator who approved it (a `done` above the approval threshold), why, and when it took effect. */
+  approval?: { by: string; reason: string; at: number };
+}
+
+/** A resolution to `done` that waits for a second, different operator's approval (`shared/operator/approval.ts`). */
+export interface PendingResolution {
+  outcome: 'done';
+  reference: string;
+  /** The operator who proposed it. */
   by: string;
   reason: string;
   at: number;

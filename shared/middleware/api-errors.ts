@@ -62,6 +62,14 @@ export const operatorErrorAnswers = {
     status: 404,
     when: 'A resend of an event whose delivery the notifier never tried (no webhook, or not queued yet), or not of this deposit',
   },
+  RESOLUTION_NEEDS_ANOTHER_OPERATOR: {
+    status: 403,
+    when: 'A resolve to `done` above the approval threshold by the operator who proposed it: a second, different operator must approve it',
+  },
+  RESOLUTION_DISAGREES: {
+    status: 409,
+    when: 'A resolve by another operator than the proposer of a pending `done` that says otherwise (another reference, or `failed`): approve the proposal as it is, or settle it with its proposer, who may change it; it lapses after a day',
+  },
 } as const satisfies Record<OperatorErrorType, { status: number; when: string }>;
 
 /** A domain's refusal as the failed envelope it is answered with; undefined for anything else. */

@@ -7,6 +7,8 @@ export const operatorErrorTypes = [
   'DEPOSIT_NOT_IN_FLIGHT',
   'DEPOSIT_TRANSFER_IN_FLIGHT',
   'DELIVERY_NOT_FOUND',
+  'RESOLUTION_NEEDS_ANOTHER_OPERATOR',
+  'RESOLUTION_DISAGREES',
 ] as const;
 export type OperatorErrorType = (typeof operatorErrorTypes)[number];
 

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { type Deposit, depositView } from '#shared/deposits/model';
+import { APPROVAL_TTL_MS, livePending } from './approval.ts';
 
 /**
  * The buckets of the operator's list: a deposit's status, but a failed deposit whose transfer
@@ -73,8 +74,24 @@ export function operatorView(deposit: Deposit, now: number) {
       resolution: deposit.resolution && {
         ...deposit.resolution,
         at: new Date(deposit.resolution.at).toISOString(),
+        ...(deposit.resolution.approval
+          ? { approval: { ...deposit.resolution.approval, at: iso(deposit.resolution.approval.at) } }
+          : {}),
       },
+      pendingResolution: pendingView(deposit, now),
     }),
   };
 }
 export type OperatorView = ReturnType<typeof operatorView>;
+
+/** A proposal waiting for a second operator, while it has not lapsed, and when it lapses. */
+function pendingView(deposit: Deposit, now: number) {
+  const pending = livePending(deposit, now);
+  return (
+    pending && {
+      ...pending,
+      at: new Date(pending.at).toISOString(),
+      expiresAt: new Date(pending.at + APPROVAL_TTL_MS).toISOString(),
+    }
+  );
+}

@@ -7,17 +7,24 @@
  *      (who, how, why, when: for the operators), a history note, and the event its caller hears
  *      (`deposit.done`, or `deposit.failed` with the fixed message of its type, each `resolved`:
  *      never who nor why), which the outbox relays like any other.
+ * A resolution to `done` above the deposit's approval threshold is first only proposed: the write
+ * records it pending (no note, no event), and a second, different operator's same resolution applies
+ * it as above (`approval.ts` says who may do what while one is pending).
  * Anything else (in flight, done, failed otherwise, resolved already) is 409 DEPOSIT_NOT_RESOLVABLE;
- * of two operators resolving at once, the second finds it resolved.
+ * of two operators resolving at once, the second finds it resolved (or, proposing the same, approves).
  */
 import { DepositError } from '#shared/deposits/errors';
 import { ownerMessage } from '#shared/deposits/failures';
-import type { Deposit } from '#shared/deposits/model';
+import type { Deposit, PendingResolution, Resolution } from '#shared/deposits/model';
 import { advance, type EventOf, type TransitionContext } from '#shared/deposits/transitions';
+import { type ApprovalThresholds, decide } from './approval.ts';
 import { OperatorError } from './errors.ts';
 import { operatorView, outcomeUnknown } from './model.ts';
 
-export interface ResolveContext extends TransitionContext {}
+export interface ResolveContext extends TransitionContext {
+  /** Per currency, the largest amount (minor units) one operator may resolve `done` alone. */
+  approvalAbove: ApprovalThresholds;
+}
 
 export interface Resolve {
   depositId: string;
@@ -46,17 +53,41 @@ export async function resolveDeposit(request: Resolve, ctx: ResolveContext) {
           : `Only a deposit failed TRANSFER_OUTCOME_UNKNOWN can be resolved; this one is ${deposit.status}${deposit.failure ? ` (${deposit.failure.type})` : ''}`,
       );
     }
-    const { changes, event } = resolution(request, ctx.clock.now());
+    const now = ctx.clock.now();
+    const decision = decide(deposit, request, now, ctx.approvalAbove);
+    if (decision.kind === 'propose') {
+      // Pending: nothing its owner hears or reads yet.
+      const pendingResolution: PendingResolution = {
+        outcome: 'done',
+        reference: request.reference ?? '',
+        by: request.who,
+        reason: request.reason,
+        at: now,
+      };
+      const proposed = await advance(ctx, deposit, { pendingResolution });
+      if (proposed) return operatorView(proposed, ctx.clock.now());
+      continue;
+    }
+    const { changes, event } = resolution(request, now, decision.approves);
     // The note is the owner's to read too: who and why stay on the resolution, for the operators.
     const note = `resolved ${request.outcome} by an operator`;
-    const resolved = await advance(ctx, deposit, changes, note, event);
+    const resolved = await advance(ctx, deposit, { ...changes, pendingResolution: undefined }, note, event);
     if (resolved) return operatorView(resolved, ctx.clock.now());
   }
   throw new DepositError('DEPOSIT_BUSY', 'The deposit kept changing; read it and try again');
 }
 
-function resolution(request: Resolve, now: number) {
-  const record = { outcome: request.outcome, by: request.who, reason: request.reason, at: now };
+/** The resolution the request makes: its own, or, approving another's proposal, that one with the approval. */
+function resolution(request: Resolve, now: number, approves?: PendingResolution) {
+  const record: Resolution = approves
+    ? {
+        outcome: 'done',
+        by: approves.by,
+        reason: approves.reason,
+        at: approves.at,
+        approval: { by: request.who, reason: request.reason, at: now },
+      }
+    : { outcome: request.outcome, by: request.who, reason: request.reason, at: now };
   const told = { resolved: true };
   if (request.outcome === 'done') {
     const reference = request.reference ?? '';

@@ -2,7 +2,8 @@
  * The operator console in a real headless browser (Debian's Chromium, driven by playwright-core),
  * against the real local stack: the page as the operator gateway serves it, the operator token from
  * the link's fragment. A deposit appears in its status tab and its timeline updates as it moves
- * through a bank's cool-down; an unknown outcome is resolved through the page; the queues panel
+ * through a bank's cool-down; an unknown outcome is resolved through the page, and above the approval
+ * threshold proposed by one operator and approved by a second (its own link); the queues panel
  * shows the queues and a DLQ that holds a message.
  */
 import { createServer } from 'node:http';
@@ -32,13 +33,13 @@ afterAll(async () => {
 /** What the page's own content security policy refused, as Chromium reports it. */
 const refusedByPolicy: string[] = [];
 
-/** The console as the link `npm start` prints opens it. */
-async function openConsole(): Promise<Page> {
+/** The console as the link `npm start` prints opens it (the second operator's link, with `token`). */
+async function openConsole(token = stack.operatorToken): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.on('console', (message) => {
     if (message.text().includes('Content Security Policy')) refusedByPolicy.push(message.text());
   });
-  await page.goto(`${stack.operatorUrl}/#token=${stack.operatorToken}`);
+  await page.goto(`${stack.operatorUrl}/#token=${token}`);
   return page;
 }
 
@@ -161,6 +162,61 @@ describe('the operator console', () => {
       reason: 'Transfer found at the provider with this reference',
     });
     await page.close();
+  });
+
+  it('above the approval threshold: one operator proposes done, the page shows it pending, and a second operator approves it', async () => {
+    // prepare: an AED 1,500 deposit (above the test stacks' AED 1,000.00) whose transfer's answer is lost
+    const user = await createUser(stack, 'SANDBOX_BENEFICIARY');
+    await setFaults(stack, user, [
+      { path: '/v1/payment/transfer/create', outcome: 'timeout', timeoutMs: 1_500, phase: 'after', times: 1 },
+    ]);
+    const deposits = depositsOf(stack, user);
+    const operationID = await deposits.start(1_500);
+    await eventually(async () => {
+      const deposit = await deposits.get(operationID);
+      return deposit.status === 'failed' && deposit.type === 'TRANSFER_OUTCOME_UNKNOWN' ? deposit : undefined;
+    });
+    const [transfer] = await transfersOf(stack, user);
+    if (!transfer) throw new Error('the sandbox recorded no transfer');
+    const first = await openConsole();
+    const second = await openConsole(stack.secondOperatorToken);
+
+    // act: the first operator proposes, then tries to approve their own; the second approves
+    await first.getByTestId('tab-outcome_unknown').click();
+    await row(first, operationID).click({ timeout: 15_000 });
+    await first.getByTestId('resolve-outcome').selectOption('done');
+    await first.getByTestId('resolve-reference').fill(transfer.reference);
+    await first.getByTestId('resolve-reason').fill('On the statement');
+    await first.getByTestId('resolve-submit').click();
+    await expect
+      .poll(() => first.getByTestId('action-result').textContent(), { timeout: 10_000 })
+      .toContain('proposed; a second, different operator must approve it');
+    await first.getByTestId('approve-form').waitFor({ timeout: 10_000 });
+    const pendingBy = await first.getByTestId('pending-by').textContent();
+    await first.getByTestId('approve-reason').fill('Mine, again');
+    await first.getByTestId('approve-submit').click();
+    await expect
+      .poll(() => first.getByTestId('action-error-type').textContent(), { timeout: 10_000 })
+      .toBe('RESOLUTION_NEEDS_ANOTHER_OPERATOR');
+    await second.getByTestId('tab-outcome_unknown').click();
+    await row(second, operationID).click({ timeout: 15_000 });
+    await second.getByTestId('approve-form').waitFor({ timeout: 10_000 });
+    const shownToSecond = await second.getByTestId('pending-reference').textContent();
+    await second.getByTestId('approve-reason').fill('Checked the statement too');
+    await second.getByTestId('approve-submit').click();
+
+    // assess
+    expect(pendingBy).toBe('local-operator');
+    expect(shownToSecond).toBe(transfer.reference);
+    await expect
+      .poll(() => second.getByTestId('detail-status').textContent(), { timeout: 10_000 })
+      .toBe('done');
+    expect(await second.getByTestId('resolution-facts-by').textContent()).toBe('local-operator');
+    expect(await second.getByTestId('resolution-facts-approved-by').textContent()).toBe('local-operator-2');
+    expect(await second.getByTestId('approve-form').isHidden()).toBe(true);
+    expect(await deposits.get(operationID)).toMatchObject({ status: 'done', reference: transfer.reference });
+    await first.close();
+    await second.close();
   });
 
   it("shows the API's refusal as it came (type and message)", async () => {

@@ -5,6 +5,7 @@
  * each operator function granted exactly what its reach says, nothing else.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readDeploymentConfig } from '#infra/cdk/config';
 import { operatorApi, queues, watchedQueuesVariable } from '#infra/topology';
 import {
   actionsOf,
@@ -161,6 +162,38 @@ describe('the operator functions', () => {
     expect(sends).not.toMatch(/NotifyQueue/);
     expect(resources).toHaveLength(Object.keys(queues).length * 2);
     expect(text(resources)).toMatch(/NotifyQueueDeadLetterQueue/);
+  });
+
+  it('give the resolve alone the approval thresholds: none by default (every done needs two), the context key resolveApprovalAbove when set', () => {
+    const thresholds = { AED: 500_000, KWD: 50_000 };
+    const given = synthesize({
+      ...configurations.prodWithoutSandbox,
+      resolveApprovalAbove: JSON.stringify(thresholds),
+    });
+    const resolveOf = (synthesized: Synthesized) =>
+      environmentOf(
+        functionsByHandler(synthesized.templates.stateless).get(handlerOf('/v1/ops/deposits/resolve'))
+          ?.resource,
+      );
+
+    expect(resolveOf(dev).RESOLVE_APPROVAL_ABOVE).toBe('{}');
+    expect(resolveOf(given).RESOLVE_APPROVAL_ABOVE).toBe(JSON.stringify(thresholds));
+    for (const [handler, { resource }] of functionsByHandler(given.templates.stateless)) {
+      if (handler === handlerOf('/v1/ops/deposits/resolve')) continue;
+      expect(environmentOf(resource).RESOLVE_APPROVAL_ABOVE, handler).toBeUndefined();
+    }
+  });
+
+  it.each([
+    ['{"XYZ":100}', 'XYZ is not a currency the service knows'],
+    ['{"AED":10.5}', 'resolveApprovalAbove.AED'],
+    ['{"AED":-1}', 'resolveApprovalAbove.AED'],
+    ['100000', 'resolveApprovalAbove'],
+  ])('refuses resolveApprovalAbove=%s at synth, naming the key', (value, problem) => {
+    const read = () =>
+      readDeploymentConfig((key) => ({ stage: 'dev', resolveApprovalAbove: value })[key], {});
+
+    expect(read).toThrow(problem);
   });
 
   it('give the queues route the URLs of every queue of the topology and its DLQ, the others none', () => {

@@ -253,7 +253,8 @@ const expectedEnvironment: Record<string, string[]> = {
   [depositsApi.defaultHandler]: [],
   [operator('deposits/list')]: table,
   [operator('deposits/get')]: table,
-  [operator('deposits/resolve')]: [...table, ...settingsTuning],
+  // The approval thresholds: the resolve alone decides whether a `done` needs a second operator.
+  [operator('deposits/resolve')]: [...table, ...settingsTuning, 'RESOLVE_APPROVAL_ABOVE'],
   [operator('deposits/cancel')]: [
     ...table,
     ...settingsTuning,
@@ -371,6 +372,7 @@ describe('each function’s environment', () => {
       );
       expect(has('OWNER_KEY_SECRET_ARN'), handler).toBe(settings.secrets.includes('ownerKey'));
       expect(has('OPERATOR_QUEUES'), handler).toBe(Boolean(settings.readsQueueDepths));
+      expect(has('RESOLVE_APPROVAL_ABOVE'), handler).toBe(settings.reach === 'operator-resolve');
       const urls = [...names].filter((name) => name.endsWith('_QUEUE_URL'));
       const sendsTo = settings.sendsTo.map((key) => queues[key].urlEnvVar);
       const own = handler === queues.notify.consumer ? [queues.notify.urlEnvVar] : [];

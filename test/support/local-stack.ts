@@ -18,6 +18,8 @@ declare module 'vitest' {
     depositsUrl: string;
     operatorUrl: string;
     operatorToken: string;
+    /** A second operator's token (identity `local-operator-2`), to approve another's resolution. */
+    secondOperatorToken: string;
     dynamodbEndpoint: string;
     sqsEndpoint: string;
     schedulerEndpoint: string;
@@ -44,6 +46,8 @@ export const testEnv = {
   // Webhook retries come at once (the backoff itself is a unit test), so the DLQ is seconds away.
   WEBHOOK_RETRY_BASE_SECONDS: '0',
   POWERTOOLS_LOG_LEVEL: 'ERROR',
+  // One operator resolves `done` alone up to AED 1,000.00 and KWD 100.000 (minor units); above, two.
+  RESOLVE_APPROVAL_ABOVE: JSON.stringify({ AED: 100_000, KWD: 100_000 }),
   // A fixed owner key (base64 of 39 bytes), so that a test can key a token as the stack does.
   OWNER_KEY: Buffer.from('the owner key of the tests local stacks').toString('base64'),
 };
@@ -80,6 +84,7 @@ export default async function setup(project: TestProject) {
   project.provide('depositsUrl', stack.depositsUrl);
   project.provide('operatorUrl', stack.operatorUrl);
   project.provide('operatorToken', stack.operatorToken);
+  project.provide('secondOperatorToken', stack.secondOperatorToken);
   project.provide('dynamodbEndpoint', stack.dynamodbEndpoint);
   project.provide('sqsEndpoint', stack.sqsEndpoint);
   project.provide('schedulerEndpoint', stack.schedulerEndpoint);
@@ -99,6 +104,7 @@ type GivenStack = Pick<
   | 'depositsUrl'
   | 'operatorUrl'
   | 'operatorToken'
+  | 'secondOperatorToken'
   | 'dynamodbEndpoint'
   | 'sqsEndpoint'
   | 'schedulerEndpoint'

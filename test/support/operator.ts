@@ -5,6 +5,8 @@ import type { Reply } from './sandbox.ts';
 
 export const operatorUrl = inject('operatorUrl');
 export const operatorToken = inject('operatorToken');
+/** A second operator (identity `local-operator-2`): approves what `local-operator` proposed. */
+export const secondOperatorToken = inject('secondOperatorToken');
 
 /** POST to the operator API with the operator token (or `token`, or none); the answer is checked against the document. */
 export async function ops(

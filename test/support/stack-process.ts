@@ -16,6 +16,7 @@ const given = {
   depositsUrl,
   operatorUrl,
   operatorToken,
+  secondOperatorToken: stack.secondOperatorToken,
   dynamodbEndpoint,
   sqsEndpoint,
   schedulerEndpoint: stack.schedulerEndpoint,

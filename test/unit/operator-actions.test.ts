@@ -34,12 +34,17 @@ async function refusal(promise: Promise<unknown>) {
   throw new Error('expected a refusal');
 }
 
-/** What a resolve touches: the deposit records, the clock, the settings, the metric. */
+/**
+ * What a resolve touches: the deposit records, the clock, the settings, the metric; and the approval
+ * thresholds, here above this world's deposit (AED 25.50), which one operator resolves alone
+ * (`operator-approval.test.ts` is about those above).
+ */
 const transitions = (w: World) => ({
   deposits: w.table.deposits,
   clock: w.clock,
   settings,
   observer: w.observer,
+  approvalAbove: { AED: 100_000 },
 });
 
 describe('resolve', () => {

@@ -1,4 +1,5 @@
-// The operator's actions on one deposit: resolve an unknown outcome, cancel, re-drive now. Built
+// The operator's actions on one deposit: resolve an unknown outcome (or approve another operator's
+// resolution to done, when its amount needs a second operator), cancel, re-drive now. Built
 // once per deposit opened (a refresh must not wipe what the operator is typing), shown or hidden as
 // the deposit changes.
 import { OpsError, operatorApi } from './api.js';
@@ -21,7 +22,12 @@ export function actionsFor(operationID, hooks) {
     report(`${label}...`);
     try {
       const answer = await call();
-      report(`${label}: done`);
+      // 202: a resolution to done above the approval threshold, proposed: it waits for another operator.
+      report(
+        answer?.pendingResolution
+          ? `${label}: proposed; a second, different operator must approve it`
+          : `${label}: done`,
+      );
       hooks.onDone(answer);
     } catch (error) {
       const why =
@@ -88,6 +94,41 @@ export function actionsFor(operationID, hooks) {
     resolveButton,
   );
 
+  // Approve: another operator's resolution to done, above the approval threshold, waits for a second
+  // operator's (the API refuses its proposer's own, and a different reference or outcome).
+  let pending;
+  const pendingFacts = h('p', { testid: 'pending-resolution' });
+  const approveReason = h('input', {
+    testid: 'approve-reason',
+    name: 'reason',
+    maxlength: 500,
+    placeholder: 'what you checked, and where',
+  });
+  const approveButton = h('button', { type: 'submit', testid: 'approve-submit' }, 'Approve');
+  const approveForm = h(
+    'form',
+    {
+      class: 'action',
+      testid: 'approve-form',
+      onsubmit: (event) => {
+        event.preventDefault();
+        const reason = approveReason.value.trim();
+        if (!reason) return report('Approve: a reason is required');
+        const request = { operationID, outcome: 'done', reference: pending?.reference, reason };
+        void act(approveButton, 'Approve', () => operatorApi.resolve(request));
+      },
+    },
+    h('h3', {}, 'Awaiting a second operator'),
+    pendingFacts,
+    h(
+      'p',
+      { class: 'muted' },
+      'Another operator approves it, with the same reference; its proposer cannot. It lapses after a day.',
+    ),
+    h('label', {}, 'Reason ', approveReason),
+    approveButton,
+  );
+
   // Cancel: before the transfer only (the API refuses otherwise).
   const cancelReason = h('input', {
     testid: 'cancel-reason',
@@ -139,6 +180,7 @@ export function actionsFor(operationID, hooks) {
     'section',
     { class: 'panel actions', testid: 'actions' },
     none,
+    approveForm,
     resolveForm,
     cancelForm,
     redriveBox,
@@ -150,6 +192,19 @@ export function actionsFor(operationID, hooks) {
     /** Shows the actions that apply to the deposit as it stands now. */
     update(deposit) {
       resolveForm.hidden = !isOutcomeUnknown(deposit);
+      pending = isOutcomeUnknown(deposit) ? deposit.pendingResolution : undefined;
+      approveForm.hidden = !pending;
+      if (pending) {
+        replace(
+          pendingFacts,
+          'done with reference ',
+          h('code', { testid: 'pending-reference' }, pending.reference),
+          ', proposed by ',
+          h('b', { testid: 'pending-by' }, pending.by),
+          ` at ${pending.at} (${pending.reason}); lapses at `,
+          h('span', { testid: 'pending-expires' }, pending.expiresAt),
+        );
+      }
       cancelForm.hidden = final(deposit);
       redriveBox.hidden = final(deposit);
       none.hidden = !(resolveForm.hidden && cancelForm.hidden && redriveBox.hidden);

@@ -145,6 +145,13 @@ function resolutionFacts(deposit) {
     ['By', resolution.by, 'by'],
     ['Reason', resolution.reason, 'reason'],
     ['At', instant(resolution.at)],
+    ...(resolution.approval
+      ? [
+          ['Approved by', resolution.approval.by, 'approved-by'],
+          ['Approval', resolution.approval.reason, 'approval-reason'],
+          ['Approved at', instant(resolution.approval.at)],
+        ]
+      : []),
   ]);
 }
 
