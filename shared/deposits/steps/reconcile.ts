@@ -17,12 +17,12 @@
  */
 import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
 import { openCredentials } from '../connection.ts';
-import { askAgain, LATE_ANSWERS, pauseForInput, tooLateToAsk } from '../input.ts';
+import { LATE_ANSWERS, tooLateToAsk } from '../input.ts';
 import { laterDelaySeconds, saysLater } from '../later.ts';
 import type { Deposit } from '../model.ts';
+import { apply, type Next } from '../next.ts';
 import type { StepContext } from '../step-context.ts';
-import { advance, fail, sendStep } from '../transitions.ts';
-import { afterTransferRefusal, completeTransfer, noTransfer, pollDelaySeconds } from './transfer-outcomes.ts';
+import { noTransfer, pollDelaySeconds, transferDone, transferRefused } from './transfer-outcomes.ts';
 
 /** What reconcile touches: its line in `reach.ts`. */
 export type ReconcileContext = StepContext<'reconcile'>;
@@ -49,44 +49,58 @@ export const TRANSFER_REFUSALS: ReadonlySet<string> = new Set([
   'INVALID_MFA',
 ]);
 
+/** What the read of the transfer operation answered: the operation, or why there is none. */
+type Read = Awaited<ReturnType<ReconcileContext['provider']['getOperation']>> | { failed: unknown };
+
 export async function reconcile(deposit: Deposit, ctx: ReconcileContext): Promise<void> {
   const operationID = deposit.transferOperationId;
-  if (!operationID) {
-    const msg = 'The transfer was submitted, but the id of its operation is not on record';
-    await fail(ctx, deposit, 'TRANSFER_OUTCOME_UNKNOWN', msg);
-    return;
-  }
-  let outcome: Awaited<ReturnType<ReconcileContext['provider']['getOperation']>>;
-  try {
-    outcome = await ctx.provider.getOperation(await openCredentials(ctx, deposit), { operationID });
-  } catch (error) {
-    if (error instanceof ProviderRefusal && refusesTransfer(error, operationID)) {
-      return afterTransferRefusal(ctx, deposit, error);
+  let read: Read | undefined;
+  if (operationID) {
+    try {
+      read = await ctx.provider.getOperation(await openCredentials(ctx, deposit), { operationID });
+    } catch (error) {
+      if (!(error instanceof ProviderRefusal || error instanceof ProviderUnknownOutcome)) throw error;
+      read = { failed: error };
     }
-    if (error instanceof ProviderRefusal)
-      return readLater(ctx, deposit, `the read was refused (${error.type})`, error.retryAfterMs);
-    if (error instanceof ProviderUnknownOutcome)
-      return readLater(ctx, deposit, `the read failed (${error.reason})`);
-    throw error;
   }
-  switch (outcome.status) {
+  await apply(ctx, deposit, afterRead(deposit, read, ctx));
+}
+
+/** What follows the read of the transfer's operation (none: its id is not on record). */
+export function afterRead(
+  deposit: Deposit,
+  read: Read | undefined,
+  ctx: Pick<ReconcileContext, 'clock' | 'settings'>,
+): Next {
+  const operationID = deposit.transferOperationId;
+  if (!operationID || !read) {
+    const msg = 'The transfer was submitted, but the id of its operation is not on record';
+    return { kind: 'fail', type: 'TRANSFER_OUTCOME_UNKNOWN', msg };
+  }
+  if ('failed' in read) {
+    const error = read.failed;
+    if (error instanceof ProviderRefusal && refusesTransfer(error, operationID))
+      return transferRefused(deposit, error, ctx.clock.now(), ctx.settings);
+    if (error instanceof ProviderRefusal)
+      return readLater(deposit, ctx, `the read was refused (${error.type})`, error.retryAfterMs);
+    return readLater(deposit, ctx, `the read failed (${(error as ProviderUnknownOutcome).reason})`);
+  }
+  switch (read.status) {
     case 'done':
-      return completeTransfer(ctx, deposit, outcome.response.reference);
+      return transferDone(deposit, read.response.reference);
     case 'initialized':
-      return readLater(ctx, deposit, 'still running');
+      return readLater(deposit, ctx, 'still running');
     case 'user_input_required': {
       // The bank has waited for the answer since the submission: a question found too late to be
       // answered in time is asked again (nothing moved), else shown with the time it has left.
       const since = deposit.transferAttempt?.at ?? ctx.clock.now();
       const also = { step: 'transfer' as const, ...noTransfer };
       if (tooLateToAsk(ctx, deposit, since)) {
-        const late = { type: LATE_ANSWERS, msg: 'The question was found too late to be answered in time' };
-        await askAgain(ctx, deposit, 'transfer', late, also);
-        return;
+        const refusal = { type: LATE_ANSWERS, msg: 'The question was found too late to be answered in time' };
+        return { kind: 'ask-again', step: 'transfer', refusal, changes: also };
       }
       // The transfer asks its caller: it waits at the transfer, whose repeat carries the answers.
-      await pauseForInput(ctx, deposit, 'transfer', outcome, { operation: 'transfer', also, since });
-      return;
+      return { kind: 'ask', step: 'transfer', question: read, operation: 'transfer', also, since };
     }
   }
 }
@@ -102,15 +116,19 @@ function refusesTransfer(refusal: ProviderRefusal, operationID: string): boolean
  * (`retryAfterMs`, its `Retry-After`) when longer, at most 15 minutes; past `maxPolls` reads its
  * outcome stays unknown.
  */
-async function readLater(ctx: ReconcileContext, deposit: Deposit, reason: string, retryAfterMs?: number) {
+function readLater(
+  deposit: Deposit,
+  ctx: Pick<ReconcileContext, 'clock' | 'settings'>,
+  reason: string,
+  retryAfterMs?: number,
+): Next {
   const polls = (deposit.polls ?? 0) + 1;
   if (polls >= ctx.settings.maxPolls) {
     const msg = `The bank never told how transfer operation ${deposit.transferOperationId} ended, in ${polls} reads (last: ${reason})`;
-    await fail(ctx, deposit, 'TRANSFER_OUTCOME_UNKNOWN', msg);
-    return;
+    return { kind: 'fail', type: 'TRANSFER_OUTCOME_UNKNOWN', msg };
   }
-  const delay = laterDelaySeconds(pollDelaySeconds(polls, ctx.settings.pollCapMs), retryAfterMs);
-  const pollAt = ctx.clock.now() + delay * 1000;
-  const next = await advance(ctx, deposit, { polls, pollAt }, `transfer outcome, read ${polls}: ${reason}`);
-  if (next) await sendStep(ctx, next, 'reconcile', delay);
+  const delaySeconds = laterDelaySeconds(pollDelaySeconds(polls, ctx.settings.pollCapMs), retryAfterMs);
+  const pollAt = ctx.clock.now() + delaySeconds * 1000;
+  const note = `transfer outcome, read ${polls}: ${reason}`;
+  return { kind: 'move', changes: { polls, pollAt }, note, send: { step: 'reconcile', delaySeconds } };
 }

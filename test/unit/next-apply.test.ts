@@ -1,0 +1,138 @@
+/**
+ * `apply`, the one place a step's decision is made so (`shared/deposits/next.ts`), through the fakes
+ * of its ports: the conditional write with its event, then the message or the wake-up; the effects
+ * on other items before the write, or after it only once it landed; nothing for `nothing`. The
+ * decisions themselves are transfer-decisions.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { apply } from '#shared/deposits/next';
+import { ownLease } from '#shared/deposits/transitions';
+import { ownerKey, world } from '../support/deposit-world.ts';
+
+async function atTransfer() {
+  const w = world();
+  const ctx = w.contexts.transfer();
+  const deposit = await w.deposit({ step: 'transfer', version: 2, beneficiaryId: 'ben-1' });
+  return { w, ctx, deposit };
+}
+
+describe('apply', () => {
+  it('moves: writes the changes with the event on the version, then sends the message after its delay', async () => {
+    // prepare
+    const { w, ctx, deposit } = await atTransfer();
+
+    // act
+    const moved = await apply(ctx, deposit, {
+      kind: 'move',
+      changes: { step: 'reconcile', transferOperationId: 'op-1' },
+      note: 'submitted',
+      event: { type: 'deposit.cooling_down', data: { resumesAt: 'x' } },
+      send: { step: 'reconcile', delaySeconds: 4 },
+    });
+
+    // assess
+    expect(moved?.version).toBe(3);
+    const stored = w.table.current(deposit.id);
+    expect(stored).toMatchObject({ step: 'reconcile', transferOperationId: 'op-1', version: 3 });
+    expect(stored.event).toMatchObject({ id: `${deposit.id}.v3`, type: 'deposit.cooling_down' });
+    expect(stored.history.at(-1)).toMatchObject({ step: 'reconcile', note: 'submitted' });
+    expect(ctx.queues.sent).toEqual([
+      {
+        message: expect.objectContaining({ depositId: deposit.id, step: 'reconcile', version: 3 }),
+        delaySeconds: 4,
+      },
+    ]);
+  });
+
+  it('moves to a wake-up instead of a message when told one', async () => {
+    // prepare: a wake-up two hours on, past what a queue's delay reaches
+    const { ctx, deposit } = await atTransfer();
+    const at = ctx.clock.now() + 7_200_000;
+
+    await apply(ctx, deposit, { kind: 'move', changes: {}, wake: { step: 'transfer', at } });
+
+    expect(ctx.queues.sent).toEqual([]);
+    expect([...ctx.scheduler.schedules.values()]).toEqual([
+      { at, message: expect.objectContaining({ step: 'transfer', version: 3 }) },
+    ]);
+  });
+
+  it('sends nothing and runs no after-effect when the write lost to another writer; runs the before-effects', async () => {
+    // prepare: another writer moved the deposit on first; the deposit holds its own lease
+    const { w, ctx, deposit } = await atTransfer();
+    await w.table.leases.acquire(ownerKey, ownLease(deposit), 10_000_000, 0);
+    w.table.put({ ...deposit, version: 3 });
+
+    // act
+    const moved = await apply(ctx, deposit, {
+      kind: 'move',
+      changes: { status: 'done', step: 'completed', reference: 'R' },
+      send: { step: 'transfer' },
+      before: [{ lease: 'release-own' }],
+      after: [{ claims: 'mark-used' }],
+    });
+
+    // assess
+    expect(moved).toBeUndefined();
+    expect(ctx.queues.sent).toEqual([]);
+    expect(await w.table.leases.holderOf(ownerKey)).toBeUndefined();
+    expect(w.table.current(deposit.id).version).toBe(3);
+  });
+
+  it('keeps a call’s lease for the deposit, or frees it', async () => {
+    const { w, ctx, deposit } = await atTransfer();
+    await w.table.leases.acquire(ownerKey, 'call-lease', 10_000_000, 0);
+
+    await apply(ctx, deposit, { kind: 'move', changes: {}, before: [{ lease: 'keep', held: 'call-lease' }] });
+    expect((await w.table.leases.holderOf(ownerKey))?.holder).toBe(ownLease(deposit));
+
+    await w.table.leases.release(ownerKey, ownLease(deposit));
+    await w.table.leases.acquire(ownerKey, 'call-lease', 10_000_000, 0);
+    await apply(ctx, w.table.current(deposit.id), {
+      kind: 'fail',
+      type: 'X',
+      msg: 'y',
+      before: [{ lease: 'release', held: 'call-lease' }],
+    });
+    expect(await w.table.leases.holderOf(ownerKey)).toBeUndefined();
+  });
+
+  it('fails: the deposit ends failed with its event, and nothing is sent', async () => {
+    const { w, ctx, deposit } = await atTransfer();
+
+    await apply(ctx, deposit, { kind: 'fail', type: 'INSUFFICIENT_BALANCE', msg: 'no money' });
+
+    expect(w.table.current(deposit.id)).toMatchObject({
+      status: 'failed',
+      step: 'completed',
+      failure: { type: 'INSUFFICIENT_BALANCE' },
+      event: expect.objectContaining({ type: 'deposit.failed' }),
+    });
+    expect(ctx.queues.sent).toEqual([]);
+  });
+
+  it('comes back later for a busy connection: counted, the step sent after its wait', async () => {
+    const { w, ctx, deposit } = await atTransfer();
+
+    await apply(ctx, deposit, { kind: 'later', step: 'transfer', changes: {}, retryAfterMs: 7_000 });
+
+    expect(w.table.current(deposit.id).busyWaits).toBe(1);
+    expect(ctx.queues.sent).toEqual([
+      { message: expect.objectContaining({ step: 'transfer' }), delaySeconds: 7 },
+    ]);
+  });
+
+  it('wakes without a write, and does nothing for nothing', async () => {
+    const { w, ctx, deposit } = await atTransfer();
+    const at = ctx.clock.now() + 7_200_000;
+
+    await apply(ctx, deposit, { kind: 'nothing', why: 'another run has it' });
+    await apply(ctx, deposit, { kind: 'wake', step: 'transfer', at, why: 'early' });
+
+    expect(w.table.current(deposit.id).version).toBe(2);
+    expect(ctx.queues.sent).toEqual([]);
+    expect([...ctx.scheduler.schedules.values()]).toEqual([
+      { at, message: expect.objectContaining({ step: 'transfer', version: 2 }) },
+    ]);
+  });
+});

@@ -1,0 +1,386 @@
+/**
+ * The transfer's and reconcile's decisions, from tables: what follows each answer of the bank, as a
+ * `Next` (`shared/deposits/next.ts`), with no port at all. What `apply` then writes, sends and frees
+ * is next-apply.test.ts; the steps through their fakes, end to end in process, are
+ * deposits-transfer.test.ts and deposits-reconcile.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Deposit } from '#shared/deposits/model';
+import { afterRead } from '#shared/deposits/steps/reconcile';
+import { afterSubmission, beforeTheCall, type Call, type Submission } from '#shared/deposits/steps/transfer';
+import { transferDone, transferRefused } from '#shared/deposits/steps/transfer-outcomes';
+import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
+import { banks, settings } from '../support/deposit-world.ts';
+
+const now = Date.parse('2026-11-26T12:00:00Z');
+const clock = { now: () => now, sleep: async () => undefined };
+
+function deposit(overrides: Partial<Deposit> = {}): Deposit {
+  return {
+    id: 'dep_1',
+    ownerKey: 'owner',
+    readerKey: 'reader',
+    idempotencyKey: 'key',
+    fingerprint: 'f',
+    status: 'initialized',
+    step: 'transfer',
+    version: 4,
+    amountMinor: 2550,
+    currency: 'AED',
+    senderId: 'acc-1',
+    walletAccountId: 'wallet-aed',
+    bank: banks.beneficiary,
+    beneficiaryId: 'ben-1',
+    retries: 0,
+    history: [],
+    createdAt: now - 60_000,
+    updatedAt: now - 1_000,
+    ...overrides,
+  } as Deposit;
+}
+
+const refusal = (
+  type: string,
+  extra: { status?: number; retryAfterMs?: number; operationId?: string } = {},
+) =>
+  new ProviderRefusal(
+    type,
+    `${type} said the bank`,
+    extra.status ?? 400,
+    extra.operationId,
+    extra.retryAfterMs,
+  );
+
+const call: Call = { lease: 'dep_1#transfer', answer: undefined, now };
+const cleared = {
+  transferAttempt: undefined,
+  transferOperationId: undefined,
+  polls: undefined,
+  pollAt: undefined,
+  pendingInput: undefined,
+  sealedAnswers: undefined,
+};
+
+describe('transfer: before the call', () => {
+  it.each([
+    ['a deposit with no attempt on record', deposit(), undefined],
+    [
+      'an attempt of another run that may still be in flight',
+      deposit({ transferAttempt: { at: now - 1_000, answering: false } }),
+      { kind: 'nothing', why: expect.any(String) },
+    ],
+    [
+      'an attempt on record past the stall time: money may have moved',
+      deposit({ transferAttempt: { at: now - settings.stallAfterMs, answering: false } }),
+      { kind: 'fail', type: 'TRANSFER_OUTCOME_UNKNOWN', msg: expect.stringMatching(/interrupted/) },
+    ],
+    [
+      'a payment source: ready, and its followers woken once written',
+      deposit({ purpose: 'source' }),
+      expect.objectContaining({
+        kind: 'move',
+        changes: { status: 'done', step: 'completed' },
+        event: { type: 'deposit.done', data: {} },
+        after: [{ followers: 'wake' }],
+      }),
+    ],
+  ])('%s', (_, given, decided) => {
+    expect(beforeTheCall(given, now, settings.stallAfterMs)).toEqual(decided);
+  });
+});
+
+describe('transfer: what follows the submission', () => {
+  const attempting = deposit({ transferAttempt: { at: now, answering: false } });
+  const keep = { lease: 'keep', held: call.lease };
+  const release = { lease: 'release', held: call.lease };
+  it.each<[string, Submission, Call, unknown]>([
+    [
+      'accepted: the lease kept, the operation recorded, read after a second',
+      { status: 'initialized', id: 'op-7', response: {} },
+      call,
+      {
+        kind: 'move',
+        changes: expect.objectContaining({
+          step: 'reconcile',
+          transferOperationId: 'op-7',
+          polls: 0,
+          pollAt: now + 1_000,
+        }),
+        note: 'transfer submitted as operation op-7',
+        send: { step: 'reconcile', delaySeconds: 1 },
+        before: [keep],
+      },
+    ],
+    [
+      'done: the lease freed, done with the reference, the beneficiary marked used',
+      { status: 'done', id: 'op-7', response: { reference: 'REF-1' } },
+      call,
+      expect.objectContaining({
+        kind: 'move',
+        changes: expect.objectContaining({ status: 'done', step: 'completed', reference: 'REF-1' }),
+        event: { type: 'deposit.done', data: { reference: 'REF-1' } },
+        before: [release],
+        after: [{ claims: 'mark-used' }],
+      }),
+    ],
+    [
+      'done without a reference: unknown, for an operator',
+      { status: 'done', id: 'op-7', response: {} },
+      call,
+      expect.objectContaining({ kind: 'fail', type: 'TRANSFER_OUTCOME_UNKNOWN', before: [release] }),
+    ],
+    [
+      'a question: the deposit asks its caller, keeping the lease, its attempt dropped',
+      {
+        status: 'user_input_required',
+        id: 'op-7',
+        userInputs: [{ id: 'otp', index: 0, query: 'OTP?', answer: '' }],
+        response: {},
+      },
+      call,
+      expect.objectContaining({
+        kind: 'ask',
+        step: 'transfer',
+        operation: 'transfer',
+        lease: call.lease,
+        dropped: { transferAttempt: undefined },
+      }),
+    ],
+    [
+      'no readable answer: unknown, for an operator',
+      { failed: new ProviderUnknownOutcome('timeout', 'no answer') },
+      call,
+      expect.objectContaining({ kind: 'fail', type: 'TRANSFER_OUTCOME_UNKNOWN', before: [release] }),
+    ],
+    [
+      'answers refused as spent: the answered operation is read',
+      { failed: refusal('INVALID_OPERATION_ID') },
+      { ...call, answer: { id: 'op-asked', userInputs: [] } },
+      expect.objectContaining({
+        kind: 'move',
+        changes: expect.objectContaining({ step: 'reconcile', transferOperationId: 'op-asked' }),
+        before: [keep],
+      }),
+    ],
+    [
+      'a refusal: the lease freed, then what the refusal says',
+      { failed: refusal('INSUFFICIENT_BALANCE') },
+      call,
+      {
+        kind: 'fail',
+        type: 'INSUFFICIENT_BALANCE',
+        msg: expect.any(String),
+        changes: cleared,
+        before: [release],
+      },
+    ],
+  ])('%s', (_, submission, made, decided) => {
+    expect(afterSubmission(attempting, submission, made, settings)).toEqual(decided);
+  });
+});
+
+describe('transfer: what a refusal says', () => {
+  const submitted = deposit({ transferOperationId: 'op-7', transferAttempt: { at: now, answering: false } });
+  const own = { lease: 'release-own' };
+  it.each<[string, Deposit, ProviderRefusal, unknown]>([
+    [
+      'busy: the transfer again later, no sooner than its Retry-After',
+      submitted,
+      refusal('OPERATION_IN_PROGRESS', { status: 409, retryAfterMs: 5_000 }),
+      {
+        kind: 'later',
+        step: 'transfer',
+        changes: { ...cleared, step: 'transfer' },
+        retryAfterMs: 5_000,
+        before: [own],
+      },
+    ],
+    [
+      'a 429 of any type: later too',
+      deposit(),
+      refusal('SOMETHING', { status: 429 }),
+      { kind: 'later', step: 'transfer', changes: { ...cleared, step: 'transfer' }, before: [] },
+    ],
+    [
+      'details wanted: the transfer again, with them',
+      deposit(),
+      refusal('BENEFICIARY_DETAILS_REQUIRED'),
+      expect.objectContaining({
+        kind: 'move',
+        changes: { ...cleared, step: 'transfer', sendBeneficiaryDetails: true },
+        send: { step: 'transfer' },
+      }),
+    ],
+    [
+      'details wanted again though sent: failed',
+      deposit({ sendBeneficiaryDetails: true }),
+      refusal('BENEFICIARY_DETAILS_REQUIRED'),
+      expect.objectContaining({ kind: 'fail', type: 'BENEFICIARY_DETAILS_REQUIRED' }),
+    ],
+    [
+      'a cool-down: waited out (a minute at least), the claim corrected, the caller told',
+      deposit(),
+      refusal('BENEFICIARY_COOL_DOWN_PERIOD'),
+      expect.objectContaining({
+        kind: 'move',
+        changes: expect.objectContaining({
+          step: 'wait-cooldown',
+          cooldownUntil: now + 60_000,
+          coolDownRefusals: 1,
+        }),
+        event: { type: 'deposit.cooling_down', data: { resumesAt: new Date(now + 60_000).toISOString() } },
+        send: { step: 'wait-cooldown' },
+        before: [{ claims: 'cool-down', beneficiaryId: 'ben-1', until: now + 60_000 }],
+      }),
+    ],
+    [
+      'a cool-down past the retry limit: failed',
+      deposit({ coolDownRefusals: settings.maxRetries }),
+      refusal('BENEFICIARY_COOL_DOWN_PERIOD'),
+      expect.objectContaining({ kind: 'fail', type: 'BENEFICIARY_COOL_DOWN_PERIOD' }),
+    ],
+    [
+      'the beneficiary gone: forgotten, registered again',
+      deposit(),
+      refusal('INVALID_BENEFICIARY_ID'),
+      expect.objectContaining({
+        kind: 'move',
+        changes: expect.objectContaining({
+          step: 'ensure-beneficiary',
+          beneficiaryId: undefined,
+          registrations: 1,
+        }),
+        send: { step: 'ensure-beneficiary' },
+        before: [{ claims: 'forget', beneficiaryId: 'ben-1' }],
+      }),
+    ],
+    [
+      'the beneficiary gone again: forgotten, failed',
+      deposit({ registrations: 1 }),
+      refusal('INVALID_BENEFICIARY_ID'),
+      expect.objectContaining({ kind: 'fail', before: [{ claims: 'forget', beneficiaryId: 'ben-1' }] }),
+    ],
+    [
+      'the details mismatched: forgotten, failed',
+      deposit(),
+      refusal('BENEFICIARY_DETAILS_MISMATCH'),
+      expect.objectContaining({ kind: 'fail', before: [{ claims: 'forget', beneficiaryId: 'ben-1' }] }),
+    ],
+    [
+      'the bank’s metadata contradicted: the remembered bank forgotten, failed',
+      deposit(),
+      refusal('AMOUNT_BELOW_MINIMUM'),
+      expect.objectContaining({ kind: 'fail', type: 'AMOUNT_BELOW_MINIMUM', before: [{ banks: 'forget' }] }),
+    ],
+    [
+      'the wait for the answer ran out: asked again',
+      deposit(),
+      refusal('USER_INPUT_EXPIRED'),
+      expect.objectContaining({ kind: 'ask-again', step: 'transfer' }),
+    ],
+  ])('%s', (_, given, refused, decided) => {
+    expect(transferRefused(given, refused, now, settings)).toEqual(decided);
+  });
+
+  it('frees the connection the bank held for an accepted transfer, done', () => {
+    expect(transferDone(deposit({ transferOperationId: 'op-7' }), 'REF').kind).toBe('move');
+    expect(transferDone(deposit({ transferOperationId: 'op-7' }), 'REF')).toMatchObject({
+      before: [{ lease: 'release-own' }],
+    });
+    expect(transferDone(deposit({ bank: banks.noBeneficiary }), 'REF')).toMatchObject({
+      before: [],
+      after: [],
+    });
+  });
+});
+
+describe('reconcile: what follows a read of the operation', () => {
+  const reading = deposit({
+    step: 'reconcile',
+    transferOperationId: 'op-7',
+    polls: 2,
+    transferAttempt: { at: now - 10_000, answering: false },
+  });
+  const ctx = { clock, settings };
+  it.each<[string, Deposit, Parameters<typeof afterRead>[1], unknown]>([
+    [
+      'no operation on record: unknown',
+      deposit({ step: 'reconcile' }),
+      undefined,
+      expect.objectContaining({ kind: 'fail', type: 'TRANSFER_OUTCOME_UNKNOWN' }),
+    ],
+    [
+      'still running: read again after a doubled delay',
+      reading,
+      { status: 'initialized', id: 'op-7', response: { success: true, status: 'initialized' } },
+      {
+        kind: 'move',
+        changes: { polls: 3, pollAt: now + 8_000 },
+        note: 'transfer outcome, read 3: still running',
+        send: { step: 'reconcile', delaySeconds: 8 },
+      },
+    ],
+    [
+      'done: done with the reference, the connection freed',
+      reading,
+      { status: 'done', id: 'op-7', response: { success: true, status: 'done', reference: 'REF-2' } },
+      expect.objectContaining({
+        kind: 'move',
+        event: { type: 'deposit.done', data: { reference: 'REF-2' } },
+        before: [{ lease: 'release-own' }],
+      }),
+    ],
+    [
+      'a transfer refusal naming the operation: what the refusal says',
+      reading,
+      { failed: refusal('INSUFFICIENT_BALANCE', { operationId: 'op-7' }) },
+      expect.objectContaining({ kind: 'fail', type: 'INSUFFICIENT_BALANCE' }),
+    ],
+    [
+      'a refusal naming another operation: read again, it says nothing of the transfer',
+      reading,
+      { failed: refusal('INSUFFICIENT_BALANCE', { operationId: 'op-other' }) },
+      expect.objectContaining({ kind: 'move', changes: expect.objectContaining({ polls: 3 }) }),
+    ],
+    [
+      'a refused read asking for time: no sooner than its Retry-After',
+      reading,
+      { failed: refusal('TOO_MANY_REQUESTS', { status: 429, retryAfterMs: 20_000 }) },
+      expect.objectContaining({ kind: 'move', send: { step: 'reconcile', delaySeconds: 20 } }),
+    ],
+    [
+      'a failed read past the last poll: unknown, for an operator',
+      deposit({ ...reading, polls: settings.maxPolls - 1 }),
+      { failed: new ProviderUnknownOutcome('network', 'reset') },
+      expect.objectContaining({
+        kind: 'fail',
+        type: 'TRANSFER_OUTCOME_UNKNOWN',
+        msg: expect.stringMatching(/30 reads/),
+      }),
+    ],
+    [
+      'a question in time: asked, its time counted from the submission',
+      reading,
+      {
+        status: 'user_input_required',
+        id: 'op-7',
+        userInputs: [{ id: 'otp', index: 0, query: 'OTP?', answer: '' }],
+        response: { success: true, status: 'user_input_required' },
+      },
+      expect.objectContaining({ kind: 'ask', step: 'transfer', since: now - 10_000 }),
+    ],
+    [
+      'a question found too late: asked again',
+      deposit({ ...reading, transferAttempt: { at: now - settings.inputTtlMs, answering: false } }),
+      {
+        status: 'user_input_required',
+        id: 'op-7',
+        userInputs: [{ id: 'otp', index: 0, query: 'OTP?', answer: '' }],
+        response: { success: true, status: 'user_input_required' },
+      },
+      expect.objectContaining({ kind: 'ask-again', step: 'transfer' }),
+    ],
+  ])('%s', (_, given, read, decided) => {
+    expect(afterRead(given, read, ctx)).toEqual(decided);
+  });
+});
