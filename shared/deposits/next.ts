@@ -12,6 +12,8 @@
  * settles whatever becomes of the deposit, such as its connection freed or a beneficiary forgotten)
  * or after it, only once it landed (`after`: a beneficiary marked used by the transfer that did).
  */
+
+import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import { keepLease } from './connection.ts';
 import { askAgain, type PauseContext, pauseForInput, type Question } from './input.ts';
 import { waitForConnection } from './later.ts';
@@ -35,7 +37,9 @@ export type Effect =
   | { claims: 'cool-down'; beneficiaryId: string; until: number }
   | { claims: 'forget'; beneficiaryId: string }
   /** The connection's remembered bank, whose metadata a refusal contradicted. */
-  | { banks: 'forget' };
+  | { banks: 'forget' }
+  /** What the bank said of itself, remembered for the connection until `until`. */
+  | { banks: 'remember'; metadata: AccountsMetadata; until: number };
 
 export type Next =
   /** Writes the changes (the event with them), then sends `send`'s message when given. */
@@ -46,18 +50,18 @@ export type Next =
       event?: EventOf;
       send?: { step: WorkStep; delaySeconds?: number };
       /** A wake-up of `step` at `at` instead of a message now (a wait longer than a queue's delay). */
-      wake?: { step: 'transfer'; at: number };
+      wake?: { step: WorkStep; at: number };
       before?: Effect[];
       after?: Effect[];
     }
   /** Nothing to write: the step comes back at `at` (woken early). */
-  | { kind: 'wake'; step: 'transfer'; at: number; why: string }
+  | { kind: 'wake'; step: WorkStep; at: number; why: string }
   /** The connection is busy (or the provider asks for fewer requests): `step` again later, counted. */
   | { kind: 'later'; step: WorkStep; changes: Partial<Deposit>; retryAfterMs?: number; before?: Effect[] }
   /** The bank asks the caller: the deposit waits for input at `step`. */
   | {
       kind: 'ask';
-      step: 'transfer';
+      step: WorkStep;
       question: Question;
       operation: AskingOperation;
       /** The call's lease, which passes to the deposit while it waits for its caller. */
@@ -81,12 +85,15 @@ export type Next =
   /** Nothing to write or send: another run has it, or it moved on. */
   | { kind: 'nothing'; why: string };
 
-/** What applying a decision may touch: the union of what the steps that decide have. */
+/**
+ * What applying a decision may touch: a step's context, whose line in `reach.ts` names the ports its
+ * decisions' effects use (a decision with an effect its step has no port for is a defect: it throws).
+ */
 export type ApplyContext = FailContext &
-  PauseContext<'transfer'> & {
+  PauseContext<WorkStep> & {
     queues: StepQueues<WorkStep>;
-    claims: Pick<BeneficiaryClaims, 'markUsed' | 'coolDown' | 'forget'>;
-    banks: Pick<BankMemory, 'forget'>;
+    claims: Partial<Pick<BeneficiaryClaims, 'markUsed' | 'coolDown' | 'forget'>>;
+    banks?: Partial<Pick<BankMemory, 'forget' | 'remember'>>;
   };
 
 /** The decision, with `effects` run before the rest of its own (a step's common part of its outcomes). */
@@ -136,16 +143,40 @@ export async function apply(ctx: ApplyContext, deposit: Deposit, next: Next): Pr
 }
 
 async function run(ctx: ApplyContext, deposit: Deposit, effects: Effect[] = []) {
-  const { ownerKey, walletAccountId } = deposit;
   for (const effect of effects) {
     if ('lease' in effect) await lease(ctx, deposit, effect);
     else if ('followers' in effect) await wakeFollowers(ctx.followers, deposit);
-    else if ('banks' in effect) await ctx.banks.forget(deposit);
-    else if (effect.claims === 'mark-used') await ctx.claims.markUsed(ownerKey, walletAccountId);
-    else if (effect.claims === 'cool-down')
-      await ctx.claims.coolDown(ownerKey, walletAccountId, effect.beneficiaryId, effect.until);
-    else await ctx.claims.forget(ownerKey, walletAccountId, effect.beneficiaryId);
+    else if ('banks' in effect) await banks(ctx, deposit, effect);
+    else await claims(ctx, deposit, effect);
   }
+}
+
+function missing(port: string): never {
+  throw new Error(`a decision used ${port}, which this step's context has not`);
+}
+
+async function banks(ctx: ApplyContext, deposit: Deposit, effect: Extract<Effect, { banks: string }>) {
+  const memory = ctx.banks ?? missing('banks');
+  if (effect.banks === 'forget') return (memory.forget ?? missing('banks.forget')).call(memory, deposit);
+  const remember = memory.remember ?? missing('banks.remember');
+  return remember.call(memory, deposit, effect.metadata, effect.until);
+}
+
+async function claims(ctx: ApplyContext, deposit: Deposit, effect: Extract<Effect, { claims: string }>) {
+  const { ownerKey, walletAccountId } = deposit;
+  const port = ctx.claims;
+  if (effect.claims === 'mark-used')
+    return (port.markUsed ?? missing('claims.markUsed')).call(port, ownerKey, walletAccountId);
+  if (effect.claims === 'cool-down') {
+    const coolDown = port.coolDown ?? missing('claims.coolDown');
+    return coolDown.call(port, ownerKey, walletAccountId, effect.beneficiaryId, effect.until);
+  }
+  return (port.forget ?? missing('claims.forget')).call(
+    port,
+    ownerKey,
+    walletAccountId,
+    effect.beneficiaryId,
+  );
 }
 
 async function lease(ctx: ApplyContext, deposit: Deposit, effect: Extract<Effect, { lease: string }>) {

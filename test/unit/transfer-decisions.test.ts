@@ -5,12 +5,16 @@
  * deposits-transfer.test.ts and deposits-reconcile.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { localWallets } from '#infra/local/wallets';
 import type { Deposit } from '#shared/deposits/model';
 import { afterRead } from '#shared/deposits/steps/reconcile';
+import { afterMetadata, type MetadataSaid, withBank } from '#shared/deposits/steps/resolve-bank';
 import { afterSubmission, beforeTheCall, type Call, type Submission } from '#shared/deposits/steps/transfer';
 import { transferDone, transferRefused } from '#shared/deposits/steps/transfer-outcomes';
+import { walletAccounts } from '#shared/deposits/wallets';
 import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
 import { banks, settings } from '../support/deposit-world.ts';
+import { metadata } from '../support/fake-provider.ts';
 
 const now = Date.parse('2026-11-26T12:00:00Z');
 const clock = { now: () => now, sleep: async () => undefined };
@@ -382,5 +386,95 @@ describe('reconcile: what follows a read of the operation', () => {
     ],
   ])('%s', (_, given, read, decided) => {
     expect(afterRead(given, read, ctx)).toEqual(decided);
+  });
+});
+
+describe('resolve-bank: what follows the bank’s metadata', () => {
+  const wallet = walletAccounts(localWallets).find((account) => account.id === 'wallet-aed');
+  if (!wallet) throw new Error('no wallet-aed');
+  const bankSays = (overrides: Record<string, unknown> = {}) => ({ ...metadata, ...overrides });
+  const done = (accountsMetadata: unknown) =>
+    ({
+      status: 'done',
+      id: 'op-m',
+      response: { success: true, status: 'done', accountsMetadata },
+    }) as MetadataSaid['metadata'];
+  const at = deposit({ step: 'resolve-bank', bank: undefined, beneficiaryId: undefined });
+  const freed = { lease: 'release', held: 'lease-1' };
+
+  it.each<[string, MetadataSaid, unknown]>([
+    [
+      'a bank that wants beneficiaries: remembered, on to ensure-beneficiary',
+      { metadata: done(bankSays()), lease: 'lease-1', answered: false },
+      expect.objectContaining({
+        kind: 'move',
+        changes: expect.objectContaining({
+          step: 'ensure-beneficiary',
+          bank: expect.objectContaining({ bankName: 'Sandbox Bank' }),
+        }),
+        send: { step: 'ensure-beneficiary' },
+        before: [freed, { banks: 'remember', metadata: bankSays(), until: now + settings.bankMemoryMs }],
+      }),
+    ],
+    [
+      'a bank that does not: straight to the transfer',
+      {
+        metadata: done(bankSays({ isCreateBeneficiaryEndpointRequired: false })),
+        lease: 'lease-1',
+        answered: false,
+      },
+      expect.objectContaining({ kind: 'move', send: { step: 'transfer' } }),
+    ],
+    [
+      'a question: asked, the lease kept for it',
+      {
+        metadata: {
+          status: 'user_input_required',
+          id: 'op-m',
+          userInputs: [{ id: 'otp', index: 0, query: 'OTP?', answer: '' }],
+          response: { success: true, status: 'user_input_required' },
+        } as MetadataSaid['metadata'],
+        lease: 'lease-1',
+        answered: false,
+      },
+      expect.objectContaining({ kind: 'ask', step: 'resolve-bank', operation: 'metadata', lease: 'lease-1' }),
+    ],
+    [
+      'answers refused as spent: asked again',
+      { metadata: refusal('INVALID_OPERATION_ID'), lease: 'lease-1', answered: true },
+      expect.objectContaining({ kind: 'ask-again', step: 'resolve-bank', before: [freed] }),
+    ],
+    [
+      'a refusal: failed with it',
+      { metadata: refusal('INVALID_CREDENTIALS', { status: 401 }), lease: 'lease-1', answered: false },
+      expect.objectContaining({ kind: 'fail', type: 'INVALID_CREDENTIALS', before: [freed] }),
+    ],
+    [
+      'done without metadata: a protocol error',
+      { metadata: done(undefined), lease: 'lease-1', answered: false },
+      expect.objectContaining({ kind: 'fail', type: 'PROVIDER_PROTOCOL_ERROR', before: [freed] }),
+    ],
+    [
+      'an amount below the bank’s minimum: failed',
+      {
+        metadata: done(
+          bankSays({
+            transferBounds: [{ minimum: 1000, currency: { code: 'AED', name: 'UAE Dirham' }, type: 'local' }],
+          }),
+        ),
+        lease: 'lease-1',
+        answered: false,
+      },
+      expect.objectContaining({ kind: 'fail', type: 'AMOUNT_BELOW_MINIMUM' }),
+    ],
+  ])('%s', (_, said, decided) => {
+    expect(afterMetadata(at, wallet, said, now, settings)).toEqual(decided);
+  });
+
+  it('takes a remembered bank as the bank’s own word, its bounds checked the same', () => {
+    expect(withBank(at, wallet, bankSays() as never, 'bank remembered')).toMatchObject({
+      kind: 'move',
+      note: 'bank remembered: Sandbox Bank',
+    });
   });
 });

@@ -8,27 +8,33 @@
  *      source, which moves no money, the currency only);
  *   4. records the bank's facts, and moves to ensure-beneficiary when the bank wants beneficiaries
  *      created, else straight to the transfer.
+ * Taking the lease and calling the bank is its phase (`callUnderLease`); what follows the bank's
+ * answer, or what it remembered, is a decision (`afterMetadata`, `withBank`) that `apply` makes so.
  */
 import { ProviderRefusal } from '#shared/provider/client';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import { bankFactsOf, checkBounds } from '../bank-facts.ts';
 import { callUnderLease } from '../connection.ts';
-import { answerFor, askAgain, asksAgain, LATE_ANSWERS, pauseForInput, SPENT_ANSWERS } from '../input.ts';
-import { type Deposit, isSource } from '../model.ts';
+import { answerFor, asksAgain, LATE_ANSWERS, type Question, SPENT_ANSWERS } from '../input.ts';
+import { type Deposit, isSource, type WalletAccount } from '../model.ts';
+import { after, apply, type Next } from '../next.ts';
+import type { DepositSettings } from '../ports.ts';
 import type { StepContext } from '../step-context.ts';
-import { advance, fail, sendStep } from '../transitions.ts';
 import { walletOf } from '../wallets.ts';
 
 /** What resolve-bank touches: its line in `reach.ts`. */
 export type ResolveBankContext = StepContext<'resolve-bank'>;
 
 export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Promise<void> {
+  const wallet = walletOf(ctx.wallets, deposit);
   const answer = await answerFor(ctx, deposit, 'metadata');
   const remembered = answer ? undefined : await ctx.banks.recall(deposit, ctx.clock.now());
   // What is remembered never refuses the money on its own: an amount (or a currency) it refuses is
   // asked of the bank, whose word decides and is remembered in its place.
-  if (remembered && !boundsRefuse(ctx, deposit, remembered))
-    return goOn(ctx, deposit, remembered, 'bank remembered');
+  if (remembered && !boundsRefuse(deposit, wallet, remembered)) {
+    await apply(ctx, deposit, withBank(deposit, wallet, remembered, 'bank remembered'));
+    return;
+  }
   const called = await callUnderLease(
     ctx,
     deposit,
@@ -37,55 +43,63 @@ export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Pr
     (credentials) => ctx.provider.getMetadata(credentials, answer),
   );
   if (!called) return;
-  const { value: metadata, lease } = called;
+  const said = { metadata: called.value, lease: called.lease, answered: answer !== undefined };
+  await apply(ctx, deposit, afterMetadata(deposit, wallet, said, ctx.clock.now(), ctx.settings));
+}
+
+/** What the bank answered to the metadata call, under the lease, and whether it carried answers. */
+export interface MetadataSaid {
+  metadata: Awaited<ReturnType<ResolveBankContext['provider']['getMetadata']>> | ProviderRefusal;
+  lease: string;
+  answered: boolean;
+}
+
+/** What follows the bank's answer: a question, answers refused, a refusal, or its metadata. */
+export function afterMetadata(
+  deposit: Deposit,
+  wallet: WalletAccount,
+  { metadata, lease, answered }: MetadataSaid,
+  now: number,
+  settings: Pick<DepositSettings, 'bankMemoryMs' | 'sourceBankMemoryMs'>,
+): Next {
   if (!(metadata instanceof ProviderRefusal) && metadata.status === 'user_input_required') {
-    await pauseForInput(ctx, deposit, 'resolve-bank', metadata, { operation: 'metadata', lease });
-    return;
+    const question: Question = metadata;
+    return { kind: 'ask', step: 'resolve-bank', question, operation: 'metadata', also: {}, lease };
   }
-  await ctx.leases.release(deposit.ownerKey, lease);
-  if (metadata instanceof ProviderRefusal && answer && asksAgain(metadata)) {
-    await askAgain(ctx, deposit, 'resolve-bank', metadata);
-    return;
-  }
-  if (metadata instanceof ProviderRefusal) {
-    await fail(ctx, deposit, metadata.type, metadata.msg);
-    return;
-  }
+  const freed = [{ lease: 'release' as const, held: lease }];
+  if (metadata instanceof ProviderRefusal && answered && asksAgain(metadata))
+    return { kind: 'ask-again', step: 'resolve-bank', refusal: metadata, changes: {}, before: freed };
+  if (metadata instanceof ProviderRefusal)
+    return { kind: 'fail', type: metadata.type, msg: metadata.msg, before: freed };
   const accountsMetadata = metadata.response.accountsMetadata;
   if (metadata.status !== 'done' || !accountsMetadata) {
-    await fail(ctx, deposit, 'PROVIDER_PROTOCOL_ERROR', 'The bank metadata came without accountsMetadata');
-    return;
+    const msg = 'The bank metadata came without accountsMetadata';
+    return { kind: 'fail', type: 'PROVIDER_PROTOCOL_ERROR', msg, before: freed };
   }
   // What a source learns serves the deposits it prepares, for longer than what a deposit learns.
-  const memoryMs = isSource(deposit) ? ctx.settings.sourceBankMemoryMs : ctx.settings.bankMemoryMs;
-  if (memoryMs > 0) {
-    await ctx.banks.remember(deposit, accountsMetadata, ctx.clock.now() + memoryMs);
-  }
-  return goOn(ctx, deposit, accountsMetadata, 'bank');
+  const memoryMs = isSource(deposit) ? settings.sourceBankMemoryMs : settings.bankMemoryMs;
+  const remembered =
+    memoryMs > 0 ? [{ banks: 'remember' as const, metadata: accountsMetadata, until: now + memoryMs }] : [];
+  return after([...freed, ...remembered], withBank(deposit, wallet, accountsMetadata, 'bank'));
 }
 
 /** With the bank's metadata: the bounds checked, its facts recorded, on to the next step. */
-async function goOn(
-  ctx: ResolveBankContext,
+export function withBank(
   deposit: Deposit,
+  wallet: WalletAccount,
   accountsMetadata: AccountsMetadata,
   said: string,
-) {
-  const refusal = boundsRefuse(ctx, deposit, accountsMetadata);
-  if (refusal) {
-    await fail(ctx, deposit, refusal.type, refusal.msg);
-    return;
-  }
-
+): Next {
+  const refusal = boundsRefuse(deposit, wallet, accountsMetadata);
+  if (refusal) return { kind: 'fail', type: refusal.type, msg: refusal.msg };
   const bank = bankFactsOf(accountsMetadata);
   const step = bank.isCreateBeneficiaryEndpointRequired ? 'ensure-beneficiary' : 'transfer';
   const changes: Partial<Deposit> = { step, bank, pendingInput: undefined, sealedAnswers: undefined };
-  const next = await advance(ctx, deposit, changes, `${said}: ${bank.bankName}`);
-  if (next) await sendStep(ctx, next, step);
+  return { kind: 'move', changes, note: `${said}: ${bank.bankName}`, send: { step } };
 }
 
 /** What the bank's bounds say of the deposit: a source moves no money, and only its currency is checked. */
-function boundsRefuse(ctx: ResolveBankContext, deposit: Deposit, accountsMetadata: AccountsMetadata) {
+function boundsRefuse(deposit: Deposit, wallet: WalletAccount, accountsMetadata: AccountsMetadata) {
   const amountMinor = isSource(deposit) ? undefined : deposit.amountMinor;
-  return checkBounds(accountsMetadata, walletOf(ctx.wallets, deposit), amountMinor);
+  return checkBounds(accountsMetadata, wallet, amountMinor);
 }

@@ -10,11 +10,12 @@
  *      is not known yet, ensure-beneficiary's look-up of the beneficiary in the list. A source
  *      records its wake-up for others to join.
  * It writes nothing to the deposit: it already says when it resumes (and the sweeper looks after it
- * then, whatever happens to the wake-up it relies on).
+ * then, whatever happens to the wake-up it relies on). Joining or arming a source's shared wake-up is
+ * its phase, on that wake-up's own item; its wake-up is a decision (`apply`).
  */
 import { afterCoolDown, type Deposit, isSource } from '../model.ts';
+import { apply } from '../next.ts';
 import type { StepContext } from '../step-context.ts';
-import { wakeAt } from '../wake-ups.ts';
 
 /** What wait-cooldown touches: its line in `reach.ts`. */
 export type WaitCooldownContext = StepContext<'wait-cooldown'>;
@@ -25,7 +26,7 @@ export async function waitCooldown(deposit: Deposit, ctx: WaitCooldownContext): 
   const { ownerKey, walletAccountId } = deposit;
   const follower = { depositId: deposit.id, version: deposit.version, step };
   if (await ctx.sharedWakes.follow(ownerKey, walletAccountId, follower, until, ctx.clock.now())) return;
-  await wakeAt(ctx, deposit, step, until);
+  await apply(ctx, deposit, { kind: 'wake', step, at: until, why: 'the cool-down runs until then' });
   if (isSource(deposit))
     await ctx.sharedWakes.arm(ownerKey, walletAccountId, deposit.id, until, ctx.clock.now());
 }
