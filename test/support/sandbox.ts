@@ -2,15 +2,13 @@
  * Test helpers that talk to the running sandbox over real HTTP, as any client would. Every answer of
  * a documented route is checked against the OpenAPI document's schema for its status.
  */
-import { expect, inject } from 'vitest';
+import { inject } from 'vitest';
 import { SandboxUserResponse } from '#shared/sandbox/admin-schemas';
 import { expectDocumented } from './contract.ts';
+import { walletBeneficiary } from './sandbox-values.ts';
 
 export const sandboxUrl = inject('sandboxUrl');
 export const appSecret = 'sandbox-local-app-secret';
-
-/** An IBAN of the operator's wallet account at another bank (valid check digits). */
-export const walletIban = 'AE070331234567890123456';
 
 export interface Reply {
   status: number;
@@ -89,47 +87,15 @@ export async function createUser(
   };
 }
 
-/** The wallet account as a beneficiary to create (scenario 1 and 2 banks). */
-export function walletBeneficiary(overrides: Record<string, unknown> = {}) {
-  return {
-    type: 'local',
-    name: 'Acme Wallet LLC',
-    iban: walletIban,
-    accountNumber: '1234567890123456',
-    swiftCode: 'WALTAEAD',
-    sortCode: '',
-    bankName: 'Wallet Bank',
-    country: 'United Arab Emirates',
-    branchName: 'Head Office',
-    branchAddress: 'Wallet Street 1, Dubai',
-    address: { line1: 'Wallet Street 1', line2: 'Downtown', line3: 'Dubai' },
-    ...overrides,
-  };
-}
-
-/** The wallet account as an inline receiver (scenario 3 and scenario 2's first transfer). */
-export function walletInline(overrides: Record<string, unknown> = {}) {
-  const { type: _type, ...fields } = walletBeneficiary();
-  return { ...fields, country: 'AE', ...overrides };
-}
-
 export { eventually } from './eventually.ts';
-
-/** Matches the spec's failed envelope with this type (and any extra fields, such as the operation id). */
-export function failed(type: string) {
-  return expect.objectContaining({ success: false, status: 'failed', type, msg: expect.any(String) });
-}
-
-/** The failed envelope of a recorded operation: `failed(type)` plus the operation's id. */
-export function failedOperation(type: string, idField: 'jobID' | 'operationID') {
-  return expect.objectContaining({
-    success: false,
-    status: 'failed',
-    type,
-    msg: expect.any(String),
-    [idField]: expect.stringMatching(/\S/),
-  });
-}
+export {
+  failed,
+  failedOperation,
+  ibanFor,
+  walletBeneficiary,
+  walletIban,
+  walletInline,
+} from './sandbox-values.ts';
 
 /**
  * The ids of the user's listed beneficiaries, oldest first; a bank that asks a question on the list
@@ -192,14 +158,4 @@ export async function faultsOf(user: TestUser) {
 export async function setFaults(user: TestUser, faults: Record<string, unknown>[]) {
   const reply = await post('/sandbox/faults', { appSecret, connectionID: user.connectionID, faults });
   if (reply.status !== 200) throw new Error(`faults not set: ${reply.status} ${JSON.stringify(reply.body)}`);
-}
-
-/** A valid IBAN (ISO 13616 check digits computed) for a country and basic bank account number. */
-export function ibanFor(country: string, bban: string): string {
-  const digits = [...`${bban}${country}00`]
-    .map((char) => (/\d/.test(char) ? char : String(char.charCodeAt(0) - 55)))
-    .join('');
-  let remainder = 0;
-  for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
-  return `${country}${String(98 - remainder).padStart(2, '0')}${bban}`;
 }

@@ -1,7 +1,10 @@
 /**
- * Asynchronous operations over real HTTP: `sync: false` answers `202 initialized`, the result is read
+ * Asynchronous operations: `sync: false` answers `202 initialized`, the result is read
  * back from `POST /v2/operation/get` (or its alias, `/v1/operation/get`) once the operation completes
- * (SANDBOX_ASYNC_DELAY_MS = 400 in tests), and the connection stays taken until then.
+ * (a bank takes 400 ms here, on the manual clock), and the connection stays taken until then.
+ *
+ * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
+ * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`).
  */
 import { describe, expect, it } from 'vitest';
 import { OperationResponse } from '#shared/provider/interface/responses';
@@ -16,7 +19,7 @@ import {
   stateOf,
   type TestUser,
   walletBeneficiary,
-} from '../support/sandbox.ts';
+} from '../support/in-process-sandbox.ts';
 
 const OTP = '123456';
 

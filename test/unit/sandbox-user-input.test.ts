@@ -1,18 +1,22 @@
 /**
- * User input over real HTTP (SANDBOX_OTP asks a one-time password on beneficiary creation, transfers
+ * User input (SANDBOX_OTP asks a one-time password on beneficiary creation, transfers
  * and card balance): the question, the repeated request that answers it, and every way an answer is
  * refused (wrong, empty, expired, mismatched, foreign, already used, raced).
+ *
+ * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
+ * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`).
  */
 import { describe, expect, it } from 'vitest';
 import { SandboxUserResponse } from '#shared/sandbox/admin-schemas';
 import {
+  clock,
   createUser,
   eventually,
   failed,
   type Reply,
   type TestUser,
   walletBeneficiary,
-} from '../support/sandbox.ts';
+} from '../support/in-process-sandbox.ts';
 
 /** The sandbox's documented one-time password. */
 const OTP = '123456';
@@ -368,11 +372,11 @@ describe('transfer that asks for an OTP', () => {
     // prepare
     const { user, fields } = await givenOtpUser({ inputTtlSeconds: 1 });
     const before = await stateOf(user);
-    const askedAt = Date.now();
+    const askedAt = clock.now();
     const asked = await askedTransfer(user, fields);
     // The waiting operation holds the connection until its input expires: poll until it lets go.
     const freed = await eventuallyDone(() => metadata(user), 5_000);
-    const waitedMs = Date.now() - askedAt;
+    const waitedMs = clock.now() - askedAt;
 
     // act
     const readBack = await user.call('/v1/operation/get', { operationID: asked.body.operationID });

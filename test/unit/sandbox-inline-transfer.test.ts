@@ -1,11 +1,20 @@
 /**
- * The inline-beneficiary transfer (endpoint 5) over real HTTP: accepted on `/v1/payment/transfer/create`
+ * The inline-beneficiary transfer (endpoint 5): accepted on `/v1/payment/transfer/create`
  * (the spec files it under "Create transfer") as well as on `/v1/payment/transfer/autoflow` (an alias),
  * with `action` any name of a payment flow (the spec shows none), at most 64 characters, kept on the
  * bank's record; an empty or longer one refused.
+ *
+ * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
+ * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`).
  */
 import { describe, expect, it } from 'vitest';
-import { createUser, failed, givenBeneficiary, stateOf, walletInline } from '../support/sandbox.ts';
+import {
+  createUser,
+  failed,
+  givenBeneficiary,
+  stateOf,
+  walletInline,
+} from '../support/in-process-sandbox.ts';
 
 const CREATE = '/v1/payment/transfer/create';
 const AUTOFLOW = '/v1/payment/transfer/autoflow';

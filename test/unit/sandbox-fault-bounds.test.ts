@@ -2,10 +2,13 @@
  * Injected latency and timeouts are bounded by what the deployed sandbox function can wait
  * (`faultWaitBudgetMs`, inside its timeout in infra/cdk): a rule or header asking more is refused with
  * BAD_REQUEST naming the field, so a fault never becomes the API gateway's own (non-envelope) answer.
+ *
+ * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
+ * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`).
  */
 import { describe, expect, it } from 'vitest';
 import { faultWaitBudgetMs } from '#shared/provider/interface/limits';
-import { appSecret, createUser, post, request } from '../support/sandbox.ts';
+import { appSecret, clock, createUser, post, request } from '../support/in-process-sandbox.ts';
 
 const badRequestNaming = (field: string) =>
   expect.objectContaining({
@@ -69,7 +72,7 @@ describe('X-Sandbox-* headers: the same budget, on provider and public routes', 
   ])('%o: BAD_REQUEST at once', async (headers, field) => {
     // prepare
     const user = await createUser('SANDBOX_BENEFICIARY');
-    const startedAt = Date.now();
+    const startedAt = clock.now();
 
     // act
     const provider = await user.call('/v1/metadata/accounts/get', { sync: true }, headers);
@@ -80,6 +83,6 @@ describe('X-Sandbox-* headers: the same budget, on provider and public routes', 
     expect(provider.body).toEqual(badRequestNaming(`X-Sandbox header ${field}`));
     expect(publicRoute.status).toBe(400);
     expect(publicRoute.body).toEqual(badRequestNaming(`X-Sandbox header ${field}`));
-    expect(Date.now() - startedAt).toBeLessThan(5_000);
+    expect(clock.now() - startedAt).toBeLessThan(5_000);
   });
 });

@@ -1,20 +1,23 @@
 /**
- * Beneficiary cool-down over real HTTP: a new beneficiary is hidden from the list until its
- * cool-down has passed (SANDBOX_COOLDOWN: 24 hours; SANDBOX_COOLDOWN_FAST: 0.001 hours, 3.6 s, so
- * the release itself can be watched). The creation's `reference` is a receipt, not the id: until
- * the list shows the beneficiary, a client has no id to send (the cool-down refusal of a transfer
+ * Beneficiary cool-down: a new beneficiary is hidden from the list until its cool-down has passed
+ * (SANDBOX_COOLDOWN: 24 hours; SANDBOX_COOLDOWN_FAST: 0.001 hours, 3.6 s, so the release itself can be
+ * watched as the clock moves). The creation's `reference` is a receipt, not the id: until the list shows the beneficiary, a client has no id to send (the cool-down refusal of a transfer
  * is seen at SANDBOX_COOLDOWN_LISTED, which lists it at once, and in the unit tests).
+ *
+ * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
+ * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`).
  */
 import { describe, expect, it } from 'vitest';
 import { CreateBeneficiaryResponse, ListBeneficiariesResponse } from '#shared/provider/interface/responses';
 import {
+  clock,
   createUser,
   eventually,
   failedOperation,
   stateOf,
   type TestUser,
   walletBeneficiary,
-} from '../support/sandbox.ts';
+} from '../support/in-process-sandbox.ts';
 
 const createBeneficiary = (user: TestUser, overrides: Record<string, unknown> = {}) =>
   user.call('/v1/payment/beneficiaries/create', { sync: true, ...walletBeneficiary(overrides) });
@@ -80,11 +83,11 @@ describe('cool-down of 3.6 seconds (SANDBOX_COOLDOWN_FAST)', () => {
     // Load the list and transfer handlers first, so the checks inside the 3.6 s window stay quick.
     await listed(user);
     await transfer(user, 'ben_WARM_UP');
-    const createdAt = Date.now();
+    const createdAt = clock.now();
     const created = await createBeneficiary(user);
     const receipt = CreateBeneficiaryResponse.parse(created.body).reference ?? '';
     const listedEarly = await listed(user);
-    if (Date.now() - createdAt >= 3_000) throw new Error('the early checks did not fit in the cool-down');
+    if (clock.now() - createdAt >= 3_000) throw new Error('the early checks did not fit in the cool-down');
 
     // act
     const released = await eventually(async () => (await listed(user))[0], 10_000);

@@ -1,7 +1,10 @@
 /**
- * Transfers over real HTTP, one scenario per kind of bank: to a created beneficiary (scenario 1),
+ * Transfers, one scenario per kind of bank: to a created beneficiary (scenario 1),
  * with the beneficiary's details on the first transfer (scenario 2), inline without beneficiaries
  * (scenario 3); minimums, balance checks, ownership of ids, and exact decimal money.
+ *
+ * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
+ * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`).
  */
 import { describe, expect, it } from 'vitest';
 import { TransferResponse } from '#shared/provider/interface/responses';
@@ -14,7 +17,7 @@ import {
   type TestUser,
   walletIban,
   walletInline,
-} from '../support/sandbox.ts';
+} from '../support/in-process-sandbox.ts';
 
 /** An account at the sandbox bank itself (SWIFT SBXBAEAD), not the wallet's. */
 const sameBankIban = ibanFor('AE', '0441111222233334444');

@@ -1,10 +1,20 @@
 /**
  * IBANs are checked per country (ibantools): each IBAN below has correct mod-97 check digits, so only
- * its country's length or national (BBAN) format makes it invalid. Over real HTTP, on beneficiary
+ * its country's length or national (BBAN) format makes it invalid. On beneficiary
  * creation and on the inline transfer: 400 INVALID_IBAN, nothing created, nothing debited.
+ *
+ * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
+ * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`).
  */
 import { describe, expect, it } from 'vitest';
-import { createUser, failed, ibanFor, stateOf, walletBeneficiary, walletInline } from '../support/sandbox.ts';
+import {
+  createUser,
+  failed,
+  ibanFor,
+  stateOf,
+  walletBeneficiary,
+  walletInline,
+} from '../support/in-process-sandbox.ts';
 
 const wrongForTheirCountry = [
   ['a UAE IBAN one digit short (AE has 23 characters)', ibanFor('AE', '033123456789012345')],

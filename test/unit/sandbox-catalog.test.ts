@@ -1,7 +1,10 @@
 /**
- * The sandbox catalog over real HTTP: the fixed list of banks and what distinguishes each, users
+ * The sandbox catalog: the fixed list of banks and what distinguishes each, users
  * created at every bank (whose metadata is the catalog entry), and the administration endpoints'
  * refusals.
+ *
+ * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
+ * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +20,7 @@ import {
   post,
   request,
   walletBeneficiary,
-} from '../support/sandbox.ts';
+} from '../support/in-process-sandbox.ts';
 
 const bankIds = [
   'SANDBOX_BENEFICIARY',

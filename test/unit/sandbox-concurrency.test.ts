@@ -1,11 +1,21 @@
 /**
- * One operation at a time per connection, over real HTTP: a slow operation (latency fault, spent while
+ * One operation at a time per connection: a slow operation (latency fault, spent while
  * it holds the connection) makes a parallel one on the same connection fail with
  * `409 OPERATION_IN_PROGRESS`; other users are not blocked; and a burst of transfers never debits
  * more than the transfers it reports done.
+ *
+ * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
+ * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`).
  */
 import { describe, expect, it } from 'vitest';
-import { createUser, failed, givenBeneficiary, type Reply, setFaults, stateOf } from '../support/sandbox.ts';
+import {
+  createUser,
+  failed,
+  givenBeneficiary,
+  type Reply,
+  setFaults,
+  stateOf,
+} from '../support/in-process-sandbox.ts';
 
 const isDone = (reply: Reply) => reply.status === 200 && reply.body.status === 'done';
 const isInProgress = (reply: Reply) => reply.status === 409 && reply.body.type === 'OPERATION_IN_PROGRESS';

@@ -1,6 +1,9 @@
 /**
- * Beneficiaries over real HTTP: creation, listing (with the transfer type each would get), the
+ * Beneficiaries: creation, listing (with the transfer type each would get), the
  * refusals (duplicate, bad IBAN, missing fields, unsupported bank) and isolation between users.
+ *
+ * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
+ * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`).
  */
 import { describe, expect, it } from 'vitest';
 import { CreateBeneficiaryResponse, ListBeneficiariesResponse } from '#shared/provider/interface/responses';
@@ -13,7 +16,7 @@ import {
   type TestUser,
   walletBeneficiary,
   walletIban,
-} from '../support/sandbox.ts';
+} from '../support/in-process-sandbox.ts';
 
 /** Accounts at the sandbox bank itself (SWIFT SBXBAEAD), not the wallet's. */
 const sameBankIban = ibanFor('AE', '0441111222233334444');

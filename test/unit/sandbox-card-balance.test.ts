@@ -1,10 +1,13 @@
 /**
- * Card balance over real HTTP (`POST /v2/data/balance/get`): the balance of the user's own card in
+ * Card balance (`POST /v2/data/balance/get`): the balance of the user's own card in
  * the bank's currency, refusals for unknown, foreign or missing card ids, and the OTP some banks ask.
+ *
+ * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
+ * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`).
  */
 import { describe, expect, it } from 'vitest';
 import { BalanceResponse } from '#shared/provider/interface/responses';
-import { createUser, failed, type TestUser } from '../support/sandbox.ts';
+import { createUser, failed, type TestUser } from '../support/in-process-sandbox.ts';
 
 const BALANCE = '/v2/data/balance/get';
 
