@@ -110,7 +110,7 @@ export const variableRows: readonly VariableRow[] = [
     variables: ['WEBHOOK_URL', 'WEBHOOK_SECRET'],
     default: 'unset',
     meaning:
-      'Where deposit events go (`https://`, or `http://` to this machine only, like `PROVIDER_BASE_URL`), and the Standard Webhooks signing secret; at `npm start`, a `WEBHOOK_URL` without a secret is signed with the local one `npm run listen` verifies with',
+      'Where deposit events go (`https://`, or `http://` to the local host only, like `PROVIDER_BASE_URL`), and the Standard Webhooks signing secret; at `npm start`, a `WEBHOOK_URL` without a secret is signed with the local one `npm run listen` verifies with',
   },
   {
     variables: ['WEBHOOK_PREVIOUS_SECRET'],

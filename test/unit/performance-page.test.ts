@@ -1,20 +1,26 @@
 /**
- * docs/performance.md shows a real run of `npm run bench`: the one `test/bench/last-run.json` keeps.
- * Its "Last run" section must carry that run's date and its figures (the headline, the costs with the
- * caller's reads apart, the bundles, the throughput, the key model), so a new run that is not written
- * up, or a page edited away from its run, fails here.
+ * docs/performance.md stands on a real run of `npm run bench`: the one `test/bench/last-run.json`
+ * keeps. That run is written up in `docs/runs/bench-<date>-<hhmm>.md` (its date and its figures: the
+ * headline, the costs with the caller's reads apart, the bundles, the throughput, the key model), and
+ * the page links it and states each target from it, so a new run that is not written up, or a page
+ * edited away from its run, fails here.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
 const run = JSON.parse(readFileSync(resolve(root, 'test/bench/last-run.json'), 'utf8'));
-const page = readFileSync(resolve(root, 'docs/performance.md'), 'utf8');
-// The section's text, its line breaks as spaces.
-const lastRun = page
-  .slice(page.indexOf('### Last run'), page.indexOf('### The levers pulled'))
-  .replace(/\s+/g, ' ');
+const date = new Date(run.date).toISOString();
+const runFile = `bench-${date.slice(0, 10)}-${date.slice(11, 13)}${date.slice(14, 16)}.md`;
+const runPath = resolve(root, 'docs/runs', runFile);
+// The texts, their line breaks as spaces.
+const page = readFileSync(resolve(root, 'docs/performance.md'), 'utf8').replace(/\s+/g, ' ');
+const lastRun = existsSync(runPath) ? readFileSync(runPath, 'utf8').replace(/\s+/g, ' ') : '';
+const targets = page.slice(
+  page.indexOf('## Where each target stands'),
+  page.indexOf('## The levers in place'),
+);
 
 const ms = (value: number) => `${Math.round(value)} ms`;
 const usd = (value: number) => value.toFixed(2);
@@ -35,8 +41,19 @@ describe('the performance page', () => {
     expect(lastRun.length).toBeGreaterThan(1_000);
   });
 
-  it('shows that run: its date, headline, costs, bundles, throughput and key model', () => {
-    const date = new Date(run.date).toISOString();
+  it('links that run, written up in docs/runs/, and states the targets from it', () => {
+    expect(existsSync(runPath), `docs/runs/${runFile}`).toBe(true);
+    expect(page).toContain(`(runs/${runFile})`);
+    const { first, repeat } = run.headline;
+    const cost = run.cost.totals.SANDBOX_BENEFICIARY;
+    expect(targets).toContain(`${ms(first.overheadP50)} over`);
+    expect(targets).toContain(`${ms(repeat.overheadP50)} over`);
+    expect(targets).toContain(`**${usd(cost.first)}**`);
+    expect(targets).toContain(`**${usd(cost.repeat)}**`);
+    expect(targets).toContain(`${Math.round(100 * run.scale.fractionOfCeiling)}%`);
+  });
+
+  it('shows that run in its file: its date, headline, costs, bundles, throughput and key model', () => {
     expect(lastRun).toContain(`${date.slice(0, 10)} ${date.slice(11, 16)} UTC`);
     const { first, repeat } = run.headline;
     const headline = [
