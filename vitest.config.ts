@@ -86,6 +86,21 @@ export default defineConfig({
       },
       {
         test: {
+          // The bundles `cdk synth` builds, run as deployed: a local stack whose every function is its
+          // bundle in a process of its own (`startLocalStack({ handlers: 'bundles' })`), built once for
+          // the run (and reused while nothing bundled changes: node_modules/.cache/local-bundles).
+          name: 'bundles',
+          maxWorkers: 1,
+          include: ['test/bundles/**/*.test.ts'],
+          globalSetup: ['test/support/local-stack.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // With the infra project, after the e2e ones: esbuild takes every core while it bundles.
+          sequence: { groupOrder: 3 },
+        },
+      },
+      {
+        test: {
           name: 'bench',
           maxWorkers: 1,
           // The bench's counting against what went over the wire: its own local stack, in the test's process.

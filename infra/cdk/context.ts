@@ -67,6 +67,8 @@ const Tuning = z.strictObject({
   SANDBOX_HOLD_MS: whole(limits.sandboxTimeoutMs),
 });
 export type Tuning = z.infer<typeof Tuning>;
+/** The variables `tuning` may set (the local stack's bundle mode gives its own settings through it). */
+export const tuningKeys = Object.keys(Tuning.shape) as (keyof Tuning)[];
 
 /** Reads a context value; `-c` gives strings, `cdk.json` may give JSON values. */
 export type ContextReader = (key: string) => unknown;

@@ -11,14 +11,13 @@
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { ApiSpec } from '#infra/topology';
 import { contracts } from '#shared/contracts/contracts';
 import { withOwnLogger } from '#shared/logger';
 import { operatorLogLevel, type RequestDone, sayRequest } from './activity.ts';
 import { serveContract } from './docs.ts';
+import { loadHandler } from './handlers.ts';
 import { hostAllowed, reachableHost } from './host-guard.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { localCallerOf } from './local-caller.ts';
@@ -32,19 +31,10 @@ type Handler = (
 
 /** Lambda's synchronous invocation payload limit: AWS refuses larger requests before the handler. */
 const MAX_INVOCATION_BYTES = 6 * 1024 * 1024;
-const projectRoot = resolve(import.meta.dirname, '../..');
 
 export interface Gateway {
   url: string;
   close(): Promise<void>;
-}
-
-async function loadHandler(modulePath: string): Promise<Handler> {
-  const module = (await import(pathToFileURL(resolve(projectRoot, modulePath)).href)) as {
-    handler?: Handler;
-  };
-  if (typeof module.handler !== 'function') throw new Error(`${modulePath} exports no handler`);
-  return module.handler;
 }
 
 /** The port an API was to listen on is taken by another process. */
@@ -105,12 +95,16 @@ export async function startGateway(
   const routes = new Map<string, { routeKey: string; name: string; handler: Handler }>();
   for (const route of api.routes) {
     const routeKey = `${route.method} ${route.path}`;
-    routes.set(routeKey, { routeKey, name: route.handler, handler: await loadHandler(route.handler) });
+    routes.set(routeKey, {
+      routeKey,
+      name: route.handler,
+      handler: await loadHandler<Handler>(route.handler),
+    });
   }
   const fallback = {
     routeKey: '$default',
     name: api.defaultHandler,
-    handler: await loadHandler(api.defaultHandler),
+    handler: await loadHandler<Handler>(api.defaultHandler),
   };
 
   // The port is known once listening (0 takes any free one); no request comes before.

@@ -22,8 +22,6 @@
  * start) when none is idle: never more instances than the maximum, never one in two pollers at once.
  */
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import {
   DeleteMessageBatchCommand,
   type Message,
@@ -33,6 +31,7 @@ import {
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { QueueSpec } from '#infra/topology';
 import { withOwnLogger } from '#shared/logger';
+import { loadHandler } from './handlers.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { inInvocation, traceHeaderOfMessage } from './traces.ts';
 
@@ -65,8 +64,6 @@ export interface PollerGeneration {
   pollers(): Record<string, { running: number; peak: number; maximum: number }>;
 }
 
-const projectRoot = resolve(import.meta.dirname, '../..');
-
 /** This pool's share of `maximum` when `share.of` pools poll one queue (the first ones take the remainder). */
 export function shareOf(maximum: number, share?: { index: number; of: number }) {
   if (!share || share.of <= 1) return maximum;
@@ -86,7 +83,6 @@ interface Pool {
   /** Module instances no poller holds. */
   idle: Consumer[];
   imported: number;
-  href: string;
 }
 
 /** Starts each queue's pollers at its floor; they grow and shrink with its messages (above). */
@@ -108,10 +104,7 @@ export async function startPollers(
   }
   async function imported(pool: Pool): Promise<Consumer> {
     pool.imported += 1;
-    const module = (await import(`${pool.href}?environment=${options.environment}-${pool.imported - 1}`)) as {
-      handler: Consumer;
-    };
-    return module.handler;
+    return loadHandler<Consumer>(pool.queue.spec.consumer, `${options.environment}-${pool.imported - 1}`);
   }
 
   function track(loop: Promise<void>) {
@@ -158,7 +151,6 @@ export async function startPollers(
       receiving: 0,
       idle: [],
       imported: 0,
-      href: pathToFileURL(resolve(projectRoot, queue.spec.consumer)).href,
     };
     pools.push(pool);
     // The floor's instances before the pollers start (their cold starts are the start's).

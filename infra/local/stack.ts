@@ -11,8 +11,7 @@
  * `npm start` and the test setup both start it through here.
  */
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import type { Context } from 'aws-lambda';
 import {
   depositsApi,
   operatorApi,
@@ -35,6 +34,7 @@ import { installCrashPoints } from './crash-wrappers.ts';
 import { installDynamoDbFaults } from './dynamodb-fault-middleware.ts';
 import { createTables, localCredentials, startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensurePortFree, startGateway } from './gateway.ts';
+import { type HandlersMode, loadHandler, sourceHandlers, useHandlers } from './handlers.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { installProviderJournal } from './provider-journal.ts';
 import { startLocalQueues } from './queues.ts';
@@ -63,6 +63,13 @@ export interface LocalStackOptions {
    * test can kill with SIGKILL (`step-workers.ts`; its crash points kill it instead of throwing).
    */
   stepWorkers?: 'in-process' | 'child-process';
+  /**
+   * What runs each function: its TypeScript source in this process (the default), or the bundle
+   * `cdk synth` builds, in a process of its own with the environment its stack gives it
+   * (`handlers.ts`, `bundles/`). The local tools (crash points, faults of DynamoDB and the relay, the
+   * provider journal, the local clock, the trace journal) reach only the sources.
+   */
+  handlers?: HandlersMode;
   /** Extra environment for the handlers (tests lower delays and thresholds here). */
   env?: Record<string, string>;
   /** Told what the stack is doing while it starts (`npm start` prints it). */
@@ -98,7 +105,7 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
-const projectRoot = resolve(import.meta.dirname, '../..');
+type StreamHandler = Parameters<typeof startStreamPoller>[0]['handler'];
 
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const host = options.host ?? '127.0.0.1';
@@ -168,6 +175,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       dynamodb.endpoint,
       Object.values(tables).map((spec) => ({ name: spec.localName, spec })),
     );
+    useHandlers(sourceHandlers);
+    if (options.handlers === 'bundles') {
+      if (options.stepWorkers === 'child-process')
+        throw new Error('the step workers run in a child process with the sources only, not the bundles');
+      const { startBundles } = await import('./bundles/start.ts');
+      const bundles = await startBundles(process.env, progress);
+      stops.push(() => bundles.stop());
+      useHandlers(bundles.loader);
+    }
     progress('Loading the handlers and starting the sandbox, deposits and operator APIs...');
     const sandbox = await startGateway(sandboxApi, host, options.sandboxPort ?? 3001);
     stops.push(() => sandbox.close());
@@ -215,9 +231,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     if (workers) stops.push(() => workers.stop());
 
     // The outbox relay, fed by the deposits table's stream as the event source mapping does in AWS.
-    const relay = (await import(pathToFileURL(resolve(projectRoot, outbox.handler)).href)) as {
-      handler: Parameters<typeof startStreamPoller>[0]['handler'];
-    };
+    const relay = { handler: await loadHandler<StreamHandler>(outbox.handler) };
     const stream = await startStreamPoller({
       endpoint: dynamodb.endpoint,
       tableName: tables[outbox.table].localName,
@@ -231,8 +245,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     });
     stops.push(() => stream.stop());
 
-    const sweep = (await import(pathToFileURL(resolve(projectRoot, sweeper.handler)).href)) as {
-      handler: (event: unknown, context: unknown) => Promise<unknown>;
+    const sweep = {
+      handler: await loadHandler<(event: object, context: Context) => Promise<unknown>>(sweeper.handler),
     };
     const timer = setInterval(
       () => {

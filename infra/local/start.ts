@@ -39,6 +39,8 @@ try {
     ...(process.env.OPERATOR_TOKEN ? { operatorToken: process.env.OPERATOR_TOKEN } : {}),
     ...(process.env.SECOND_OPERATOR_TOKEN ? { secondOperatorToken: process.env.SECOND_OPERATOR_TOKEN } : {}),
     onProgress: (message) => process.stdout.write(`${message}\n`),
+    // `npm run start:bundles`: each function from the bundle `cdk synth` builds (docs/deploying.md).
+    ...(process.argv.includes('--bundles') ? { handlers: 'bundles' as const } : {}),
   });
 } catch (error) {
   if (error instanceof PortInUseError) {

@@ -59,6 +59,8 @@ export default async function setup(project: TestProject) {
   const providerDialect: DialectName = project.name === 'e2e-v2' ? 'dapi-v2' : dialectNames[0];
   const webhook = await startWebhookReceiver();
   const options = {
+    // The `bundles` project's stack runs each function from the bundle `cdk synth` builds.
+    ...(project.name === 'bundles' ? { handlers: 'bundles' as const } : {}),
     sandboxPort: 0,
     depositsPort: 0,
     operatorPort: 0,
@@ -76,9 +78,10 @@ export default async function setup(project: TestProject) {
       WEBHOOK_PREVIOUS_SECRET: webhook.previousSecret,
     },
   };
-  // The `e2e` project's stack runs in this process, as always; any other project's in a process of
-  // its own: a stack's handlers read their settings from the process's environment once, so a second
-  // stack here would run with the first one's (and hand its settings to the test files after it).
+  // The `e2e` project's stack runs in this process, as always; any other project's (the `bundles`
+  // project's too) in a process of its own: a stack's handlers read their settings from the process's
+  // environment once, so a second stack here would run with the first one's (and hand its settings
+  // to the test files after it).
   const stack = project.name === 'e2e' ? await startLocalStack(options) : await stackProcess(options);
   project.provide('sandboxUrl', stack.sandboxUrl);
   project.provide('depositsUrl', stack.depositsUrl);
