@@ -15,7 +15,6 @@ import { CreateApplicationResponse } from '#shared/sandbox/admin-schemas';
 import { SANDBOX_LIFETIME_MS } from '#shared/sandbox/store';
 import { digest } from '#shared/secrets';
 import { assessReplies, oddBodies } from '../support/fuzz.ts';
-import { goWallet } from '../support/go-sdk.ts';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
 import {
   failed,
@@ -78,6 +77,18 @@ async function storedItems(connectionID: string) {
 }
 
 const done = { success: true, status: 'done' };
+
+/** The wallet as the v2 dialect's SDKs send it (Go's `CreateBeneficiaryInfo`: no `sortCode`). */
+const v2Wallet = {
+  name: 'Acme Wallet LLC',
+  iban: walletIban,
+  accountNumber: '1234567890123456',
+  swiftCode: 'WALTAEAD',
+  type: 'local',
+  country: 'AE',
+  bankName: 'Wallet Bank',
+  address: { line1: 'Wallet Street 1' },
+};
 
 describe('every sandbox route once, over HTTP', () => {
   afterAll(() => {
@@ -193,14 +204,14 @@ describe('every sandbox route once, over HTTP', () => {
 
     // act
     const metadata = await user.call('/v2/metadata/accounts/get');
-    const created = await user.call('/v2/payment/beneficiaries/create', goWallet);
+    const created = await user.call('/v2/payment/beneficiaries/create', v2Wallet);
     const listed = await user.call('/v2/payment/beneficiaries/get');
     const transfer = await user.call('/v2/payment/transfer/create', {
       senderID: user.accountId,
       amount: 25,
       receiverID: listed.body.beneficiaries[0]?.id,
     });
-    const { type: _type, ...receiver } = goWallet;
+    const { type: _type, ...receiver } = v2Wallet;
     const autoflow = await direct.call('/v2/payment/transfer/autoflow', {
       senderID: direct.accountId,
       amount: 10,

@@ -1,6 +1,6 @@
 /**
- * Dapi's official C# SDK (dapi-co/dapi-csharp at f7a966b, 1.3.0; docs/provider-v2.md), as the e2e
- * tests play it over real HTTP against the sandbox in the `dapi-v2` dialect. Written by hand from
+ * Dapi's official C# SDK (dapi-co/dapi-csharp at f7a966b, 1.3.0; docs/provider-v2.md), as the unit
+ * tests play it against the in-process sandbox in the `dapi-v2` dialect. Written by hand from
  * reading `src/Dapi/Products/DapiRequest.cs` (`POST https://api.dapi.com/v2<action>` with RestSharp
  * 106.15: `AddJsonBody`, so `Content-Type: application/json`, RestSharp's own `User-Agent`; the headers
  * `X-Dapi-Library: dapi-csharp`, `X-Dapi-Library-Version: 1.3.0`; Newtonsoft with

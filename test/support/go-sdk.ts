@@ -1,6 +1,6 @@
 /**
- * Dapi's official Go SDK (dapi-co/dapi-go, docs/provider-v2.md), as the e2e tests play it over real
- * HTTP against the sandbox in the `dapi-v2` dialect: its requests as it builds them (written by hand
+ * Dapi's official Go SDK (dapi-co/dapi-go, docs/provider-v2.md), as the unit tests play it against the
+ * in-process sandbox in the `dapi-v2` dialect: its requests as it builds them (written by hand
  * from reading its source: `POST`, `Content-Type: application/json`, `Authorization: Bearer` except on
  * the token exchange, `omitempty` keys left out when empty, never `sync`), and its response types as
  * zod schemas with the field names and JSON types it declares. Go's `encoding/json` fails a whole
@@ -8,7 +8,7 @@
  * also require every field it reads on the answer that carries it, so nothing it reads is left unfilled.
  */
 import * as z from 'zod';
-import { appSecret, post, type Reply } from './sandbox.ts';
+import { appSecret, post, type Reply } from './in-process-sandbox.ts';
 import { BeneficiaryStatus, Currency, decoded, int, type SdkLogin, sandboxLogin } from './sdk-common.ts';
 
 export { decoded };

@@ -1,6 +1,6 @@
 /**
  * Dapi's official Java SDK (dapi-co/dapi-java at 269a842, header version 1.6.0; docs/provider-v2.md),
- * as the e2e tests play it over real HTTP against the sandbox in the `dapi-v2` dialect. Written by hand
+ * as the unit tests play it against the in-process sandbox in the `dapi-v2` dialect. Written by hand
  * from reading `src/main/java/co/dapi/DapiRequest.java` (`POST https://api.dapi.com/v2<action>`, the
  * headers `content-type: application/json`, `X-Dapi-Library: dapi-java`, `X-Dapi-Library-Version:
  * 1.6.0`; OkHttp 4.9.3 replaces the content type by its body's, `application/json; charset=utf-8`, and

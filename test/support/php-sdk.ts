@@ -1,6 +1,6 @@
 /**
- * Dapi's official PHP SDK (dapi-co/dapi-php at dd8cdea, library 1.3.0; docs/provider-v2.md), as the e2e
- * tests play it over real HTTP against the sandbox in the `dapi-v2` dialect. Its requests are written
+ * Dapi's official PHP SDK (dapi-co/dapi-php at dd8cdea, library 1.3.0; docs/provider-v2.md), as the unit
+ * tests play it against the in-process sandbox in the `dapi-v2` dialect. Its requests are written
  * by hand from reading `src/Products/DapiRequester.php` (`POST https://api.dapi.com/v2<endpoint>`, the
  * headers `User-Agent: Dapi Connect PHP`, `Content-Type: application/json`, `X-Dapi-Library: dapi-php`,
  * `X-Dapi-Library-Version: 1.3.0`; `Authorization: Bearer` and `appSecret`, `userSecret` added last by
@@ -15,7 +15,7 @@
  * `AccessToken`, `Balance`, `Beneficiaries` capitalised; `json_decode` keeps the wire's `accessToken`).
  */
 import * as z from 'zod';
-import { appSecret, type Reply } from './sandbox.ts';
+import { appSecret, type Reply } from './in-process-sandbox.ts';
 import { APIStatus, decoded, int, type SdkLogin, sandboxLogin, sendV2 } from './sdk-common.ts';
 
 const headers = {

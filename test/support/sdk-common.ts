@@ -8,7 +8,7 @@
 import { expect } from 'vitest';
 import * as z from 'zod';
 import { SandboxUserResponse } from '#shared/sandbox/admin-schemas';
-import { appSecret, post, type Reply } from './sandbox.ts';
+import { appSecret, post, type Reply } from './in-process-sandbox.ts';
 
 export const int = z.number().int();
 

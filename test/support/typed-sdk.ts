@@ -13,7 +13,7 @@
  * 3-argument `UserInput(id, index, answer)`: `query` null, left out; `index` always sent, 0 included.
  */
 import * as z from 'zod';
-import { appSecret, type Reply } from './sandbox.ts';
+import { appSecret, type Reply } from './in-process-sandbox.ts';
 import {
   APIStatus,
   BeneficiaryStatus,

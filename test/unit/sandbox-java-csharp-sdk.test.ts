@@ -1,5 +1,5 @@
 /**
- * The sandbox in the `dapi-v2` dialect over real HTTP, driven as Dapi's official Java and C# SDKs
+ * The sandbox in the `dapi-v2` dialect, driven as Dapi's official Java and C# SDKs
  * drive it (test/support/java-sdk.ts, csharp-sdk.ts, typed-sdk.ts; docs/provider-v2.md): their
  * `DapiApp` methods take the same arguments and decode into the same types, so the same flows run
  * for both, each with its own requests and its own response schemas; then what each does alone.
@@ -24,6 +24,10 @@
  *   `ValidatorProps`, `APIStatus`). No body names its call (`action` is internal); the short forms send
  *   `operationID: ""`; amounts are 32-bit floats (`250.0`); every enum throws on a value outside it;
  *   C# has no operation read.
+ *
+ * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
+ * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`); both
+ * dialects' routes over real HTTP are test/e2e/sandbox-routes.test.ts's.
  */
 import { describe, expect, it } from 'vitest';
 import { CSharpTypes, csharp } from '../support/csharp-sdk.ts';

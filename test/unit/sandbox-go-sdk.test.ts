@@ -1,7 +1,11 @@
 /**
- * The sandbox in the `dapi-v2` dialect over real HTTP, driven as Dapi's official Go SDK drives it
+ * The sandbox in the `dapi-v2` dialect, driven as Dapi's official Go SDK drives it
  * (test/support/go-sdk.ts: its requests written from its source, its answers decoded against the
  * types it declares; docs/provider-v2.md): issue 30's "done when" flows, one user each.
+ *
+ * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
+ * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`); both
+ * dialects' routes over real HTTP are test/e2e/sandbox-routes.test.ts's.
  */
 import { describe, expect, it } from 'vitest';
 import { decoded, GoTypes, goAnswers, goCall, goUser, goWallet } from '../support/go-sdk.ts';

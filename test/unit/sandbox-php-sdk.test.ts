@@ -1,10 +1,14 @@
 /**
- * The sandbox in the `dapi-v2` dialect over real HTTP, driven as Dapi's official PHP SDK drives it
+ * The sandbox in the `dapi-v2` dialect, driven as Dapi's official PHP SDK drives it
  * (test/support/php-sdk.ts; docs/provider-v2.md). Read: dapi-co/dapi-php at dd8cdea,
  * `src/Products/DapiRequester.php`, `Auth.php`, `Metadata.php`, `Payment.php`, `Data.php`,
  * `Operation.php`, `src/DapiClient.php` and `README.md` (its BaseResponse and per-method tables).
  * Every call but the exchange and the read carries `userInputs: []` and `operationID: ""` unless it
  * resumes; Guzzle throws on any 4xx or 5xx, so an answer the caller reads must be a 2xx.
+ *
+ * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
+ * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`); both
+ * dialects' routes over real HTTP are test/e2e/sandbox-routes.test.ts's.
  */
 import { describe, expect, it } from 'vitest';
 import { goAnswers, goCall, goWallet } from '../support/go-sdk.ts';
