@@ -17,7 +17,7 @@ import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import { keepLease } from './connection.ts';
 import { askAgain, type PauseContext, pauseForInput, type Question } from './input.ts';
 import { waitForConnection } from './later.ts';
-import type { AskingOperation, Deposit, WorkStep } from './model.ts';
+import type { AskingOperation, BeneficiaryClaim, Deposit, WorkStep } from './model.ts';
 import type { BankMemory, BeneficiaryClaims, StepQueues } from './ports.ts';
 import { advance, type EventOf, type FailContext, fail, ownLease, sendStep } from './transitions.ts';
 import { wakeAt, wakeFollowers } from './wake-ups.ts';
@@ -35,7 +35,12 @@ export type Effect =
   /** The beneficiary the transfer went through: details go with the first transfer only. */
   | { claims: 'mark-used' }
   | { claims: 'cool-down'; beneficiaryId: string; until: number }
-  | { claims: 'forget'; beneficiaryId: string }
+  /** The record goes (only if it names this beneficiary, when given): a later deposit registers it again. */
+  | { claims: 'forget'; beneficiaryId?: string }
+  /** This deposit's own creation claim written as given (`BeneficiaryClaims.update`). */
+  | { claims: 'update'; claim: BeneficiaryClaim }
+  /** The creation claim held while the caller is asked, until the question expires. */
+  | { claims: 'hold-while-asked' }
   /** The connection's remembered bank, whose metadata a refusal contradicted. */
   | { banks: 'forget' }
   /** What the bank said of itself, remembered for the connection until `until`. */
@@ -71,6 +76,8 @@ export type Next =
       also: Partial<Deposit>;
       since?: number;
       before?: Effect[];
+      /** Once the deposit waits for its caller (run with it as written). */
+      after?: Effect[];
     }
   /** The bank refused the caller's answers: the call again without them, so that it asks again. */
   | {
@@ -78,10 +85,20 @@ export type Next =
       step: WorkStep;
       refusal: { type: string; msg: string };
       changes: Partial<Deposit>;
+      /** The history's note, when the refusal's type does not say why. */
+      note?: string;
       before?: Effect[];
     }
   /** The deposit ends failed with a type its caller can act on. */
-  | { kind: 'fail'; type: string; msg: string; changes?: Partial<Deposit>; before?: Effect[] }
+  | {
+      kind: 'fail';
+      type: string;
+      msg: string;
+      changes?: Partial<Deposit>;
+      before?: Effect[];
+      /** Once the deposit is failed (not when another writer moved it first). */
+      after?: Effect[];
+    }
   /** Nothing to write or send: another run has it, or it moved on. */
   | { kind: 'nothing'; why: string };
 
@@ -92,7 +109,7 @@ export type Next =
 export type ApplyContext = FailContext &
   PauseContext<WorkStep> & {
     queues: StepQueues<WorkStep>;
-    claims: Partial<Pick<BeneficiaryClaims, 'markUsed' | 'coolDown' | 'forget'>>;
+    claims: Partial<Pick<BeneficiaryClaims, 'markUsed' | 'coolDown' | 'forget' | 'update' | 'refresh'>>;
     banks?: Partial<Pick<BankMemory, 'forget' | 'remember'>>;
   };
 
@@ -110,25 +127,30 @@ export async function apply(ctx: ApplyContext, deposit: Deposit, next: Next): Pr
     case 'wake':
       await wakeAt(ctx, deposit, next.step, next.at);
       return undefined;
-    case 'fail':
+    case 'fail': {
       await run(ctx, deposit, next.before);
-      return fail(ctx, deposit, next.type, next.msg, next.changes);
+      const failed = await fail(ctx, deposit, next.type, next.msg, next.changes);
+      if (failed) await run(ctx, failed, next.after);
+      return failed;
+    }
     case 'later':
       await run(ctx, deposit, next.before);
       await waitForConnection(ctx, deposit, next.step, next.changes, next.retryAfterMs);
       return undefined;
-    case 'ask':
+    case 'ask': {
       await run(ctx, deposit, next.before);
-      await pauseForInput(ctx, { ...deposit, ...next.dropped }, next.step, next.question, {
+      const paused = await pauseForInput(ctx, { ...deposit, ...next.dropped }, next.step, next.question, {
         operation: next.operation,
         also: next.also,
         lease: next.lease,
         ...(next.since === undefined ? {} : { since: next.since }),
       });
-      return undefined;
+      if (paused) await run(ctx, paused, next.after);
+      return paused;
+    }
     case 'ask-again':
       await run(ctx, deposit, next.before);
-      await askAgain(ctx, deposit, next.step, next.refusal, next.changes);
+      await askAgain(ctx, deposit, next.step, next.refusal, next.changes, next.note);
       return undefined;
     case 'move': {
       await run(ctx, deposit, next.before);
@@ -170,6 +192,21 @@ async function claims(ctx: ApplyContext, deposit: Deposit, effect: Extract<Effec
   if (effect.claims === 'cool-down') {
     const coolDown = port.coolDown ?? missing('claims.coolDown');
     return coolDown.call(port, ownerKey, walletAccountId, effect.beneficiaryId, effect.until);
+  }
+  if (effect.claims === 'update') {
+    await (port.update ?? missing('claims.update')).call(port, effect.claim);
+    return;
+  }
+  if (effect.claims === 'hold-while-asked') {
+    const until = deposit.pendingInput?.expiresAt ?? 0;
+    await (port.refresh ?? missing('claims.refresh')).call(
+      port,
+      ownerKey,
+      walletAccountId,
+      deposit.id,
+      until,
+    );
+    return;
   }
   return (port.forget ?? missing('claims.forget')).call(
     port,

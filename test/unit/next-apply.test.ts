@@ -2,7 +2,7 @@
  * `apply`, the one place a step's decision is made so (`shared/deposits/next.ts`), through the fakes
  * of its ports: the conditional write with its event, then the message or the wake-up; the effects
  * on other items before the write, or after it only once it landed; nothing for `nothing`. The
- * decisions themselves are transfer-decisions.test.ts.
+ * decisions themselves are step-decisions.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { apply } from '#shared/deposits/next';

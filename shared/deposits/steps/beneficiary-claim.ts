@@ -4,14 +4,14 @@
  * wake-up when the holder waits for a time of its own); a beneficiary the bank has, whose id is not
  * known yet, is recorded as created with the instant from which the list shows it, and looked up
  * then, by its creator or by whichever deposit comes (the record outlives a creator that ends).
- * Also what ends the step with the beneficiary found (`useBeneficiary`), and a creation made again
- * (`createAgain`).
+ * Also what ends the step with the beneficiary found (`beneficiaryUsed`), and a creation made again
+ * (`createdAgain`). Each is a decision (`Next`) that `apply` makes so; following a payment source's
+ * shared wake-up is a write on that wake-up's own item, made before the decision (`claimWait`).
  */
-import { askAgain, SPENT_ANSWERS } from '../input.ts';
+import { SPENT_ANSWERS } from '../input.ts';
 import { type BeneficiaryClaim, bankOf, type Deposit } from '../model.ts';
+import type { Next } from '../next.ts';
 import type { DepositSettings } from '../ports.ts';
-import { advance, sendStep } from '../transitions.ts';
-import { wakeAt } from '../wake-ups.ts';
 import type { EnsureBeneficiaryContext } from './ensure-beneficiary-context.ts';
 
 /**
@@ -37,31 +37,35 @@ export const LOOK_UP_AGAIN_MS = 30_000;
  * deposit waits in wait-cooldown (its caller hears until when), which wakes this step for the
  * look-up. At one that lists them, after `soonMs`.
  */
-export async function lookUpLater(
-  ctx: EnsureBeneficiaryContext,
+export function lookedUpLater(
   deposit: Deposit,
   claim: BeneficiaryClaim,
   why: string,
   soonMs: number,
-) {
+  now: number,
+): Next {
   const bank = bankOf(deposit);
-  const hides = bank.hidesNewBeneficiaries;
-  const at = ctx.clock.now() + (hides ? bank.coolDownMs + 1_000 : soonMs);
-  await ctx.claims.update({ ...claim, state: 'created', claimedAt: at, lookupAt: at });
+  const at = now + (bank.hidesNewBeneficiaries ? bank.coolDownMs + 1_000 : soonMs);
+  const before = [
+    {
+      claims: 'update' as const,
+      claim: { ...claim, state: 'created' as const, claimedAt: at, lookupAt: at },
+    },
+  ];
   const resumesAt = new Date(at).toISOString();
   const cleared = { pendingInput: undefined, sealedAnswers: undefined, beneficiaryLookupAt: at };
-  const next = hides
-    ? await advance(
-        ctx,
-        deposit,
-        { ...cleared, step: 'wait-cooldown', cooldownUntil: at },
-        `${why}; cooling down, looking it up at ${resumesAt}`,
-        { type: 'deposit.cooling_down', data: { resumesAt } },
-      )
-    : await advance(ctx, deposit, cleared, `${why}; looking it up at ${resumesAt}`);
-  if (!next) return;
-  if (hides) await sendStep(ctx, next, 'wait-cooldown');
-  else await wakeAt(ctx, next, 'ensure-beneficiary', at);
+  if (!bank.hidesNewBeneficiaries) {
+    const note = `${why}; looking it up at ${resumesAt}`;
+    return { kind: 'move', changes: cleared, note, wake: { step: 'ensure-beneficiary', at }, before };
+  }
+  return {
+    kind: 'move',
+    changes: { ...cleared, step: 'wait-cooldown', cooldownUntil: at },
+    note: `${why}; cooling down, looking it up at ${resumesAt}`,
+    event: { type: 'deposit.cooling_down', data: { resumesAt } },
+    send: { step: 'wait-cooldown' },
+    before,
+  };
 }
 
 /**
@@ -71,11 +75,11 @@ export async function lookUpLater(
  * growing while, no longer than until its claim would go stale (its holder died) and can be taken
  * over.
  */
-export async function waitForClaim(
+export async function claimWait(
   ctx: EnsureBeneficiaryContext,
   deposit: Deposit,
   held: BeneficiaryClaim | undefined,
-) {
+): Promise<Next> {
   const now = ctx.clock.now();
   const waits = deposit.claimWaits ?? 0;
   const claimedAt = held?.lookupAt ?? held?.claimedAt ?? now;
@@ -91,16 +95,15 @@ export async function waitForClaim(
     const { ownerKey, walletAccountId } = deposit;
     if (await ctx.sharedWakes.follow(ownerKey, walletAccountId, follower, claimedAt, now)) {
       const note = `waiting for the payment source's wake-up at ${new Date(claimedAt).toISOString()}`;
-      await advance(ctx, deposit, { sleepsUntil: claimedAt, claimWaits: waits + 1 }, note);
-      return;
+      return { kind: 'move', changes: { sleepsUntil: claimedAt, claimWaits: waits + 1 }, note };
     }
   }
   const until =
     claimedAt > now
       ? claimedAt + 1_000
       : Math.min(claimedAt + claimLifeMs(ctx.settings) + 1_000, now + 1_000 * 2 ** Math.min(waits, 10));
-  const next = await advance(ctx, deposit, { sleepsUntil: until, claimWaits: waits + 1 });
-  if (next) await wakeAt(ctx, next, 'ensure-beneficiary', until);
+  const changes = { sleepsUntil: until, claimWaits: waits + 1 };
+  return { kind: 'move', changes, wake: { step: 'ensure-beneficiary', at: until } };
 }
 
 /** Whether this deposit still holds the creation claim, creating (read under the lease). */
@@ -114,28 +117,30 @@ export async function stillCreating(ctx: EnsureBeneficiaryContext, deposit: Depo
  * goes (if it still has no id), and the deposit creates it again, without the spent answers (the
  * bank asks again); counted with the questions asked again, and failed past them.
  */
-export async function createAgain(ctx: EnsureBeneficiaryContext, deposit: Deposit) {
-  await ctx.claims.forget(deposit.ownerKey, deposit.walletAccountId);
-  const refusal = { type: SPENT_ANSWERS, msg: 'The answered creation did not run' };
-  const note = 'the answered creation did not run: creating it again';
-  await askAgain(ctx, deposit, 'ensure-beneficiary', refusal, { beneficiaryLookupAt: undefined }, note);
+export function createdAgain(): Next {
+  return {
+    kind: 'ask-again',
+    step: 'ensure-beneficiary',
+    refusal: { type: SPENT_ANSWERS, msg: 'The answered creation did not run' },
+    changes: { beneficiaryLookupAt: undefined },
+    note: 'the answered creation did not run: creating it again',
+    before: [{ claims: 'forget' }],
+  };
 }
 
 /** Records the beneficiary on the deposit; then the cool-down wait (its caller hears) or the transfer. */
-export async function useBeneficiary(
-  ctx: EnsureBeneficiaryContext,
-  deposit: Deposit,
+export function beneficiaryUsed(
   beneficiaryId: string,
   cooldownUntil: number,
   firstUse: boolean,
-) {
-  const coolingDown = cooldownUntil > ctx.clock.now();
+  now: number,
+): Next {
+  const coolingDown = cooldownUntil > now;
   const resumesAt = new Date(cooldownUntil).toISOString();
   const step = coolingDown ? 'wait-cooldown' : 'transfer';
-  const next = await advance(
-    ctx,
-    deposit,
-    {
+  return {
+    kind: 'move',
+    changes: {
       step,
       beneficiaryId,
       cooldownUntil,
@@ -146,8 +151,12 @@ export async function useBeneficiary(
       pendingInput: undefined,
       sealedAnswers: undefined,
     },
-    coolingDown ? `cooling down until ${resumesAt}` : undefined,
-    coolingDown ? { type: 'deposit.cooling_down', data: { resumesAt } } : undefined,
-  );
-  if (next) await sendStep(ctx, next, step);
+    ...(coolingDown
+      ? {
+          note: `cooling down until ${resumesAt}`,
+          event: { type: 'deposit.cooling_down' as const, data: { resumesAt } },
+        }
+      : {}),
+    send: { step },
+  };
 }
