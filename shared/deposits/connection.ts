@@ -6,10 +6,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
-import { retryLater, saysLater, waitForConnection, waitForLease } from './later.ts';
+import type { Next } from './decision.ts';
+import { saysLater } from './later.ts';
 import type { Deposit, WorkStep } from './model.ts';
 import type { ConnectionLeases, CredentialOpener, DepositCredentials, StepQueues } from './ports.ts';
-import { type FailContext, fail, ownLease, sendStep } from './transitions.ts';
+import { type FailContext, ownLease } from './transitions.ts';
 import { delaySeconds } from './wake-ups.ts';
 
 export interface ConnectionContext<S extends WorkStep> extends FailContext {
@@ -42,7 +43,7 @@ export async function takeLease(
 }
 
 /**
- * The step could not take the connection's lease within its patience:
+ * What follows when the step could not take the connection's lease within its patience:
  *   - another run of this very deposit holds it (a copy of its message, or the sweeper's re-drive,
  *     came while that run calls the bank): that run's outcome is the deposit's to write, so nothing
  *     is written here (a write would move the version under it, and its outcome, the caller's spent
@@ -51,13 +52,18 @@ export async function takeLease(
  *   - else another deposit of the connection holds it: a wait, recorded and bounded like the bank's
  *     busy answer (`waitForLease`).
  */
-export async function leaseBusy<S extends WorkStep>(ctx: ConnectionContext<S>, deposit: Deposit, step: S) {
+export async function leaseWait<S extends WorkStep>(
+  ctx: Pick<ConnectionContext<S>, 'leases' | 'clock'>,
+  deposit: Deposit,
+  step: S,
+): Promise<Next> {
   const held = await ctx.leases.holderOf(deposit.ownerKey);
   if (held?.holder.startsWith(`${deposit.id}#`) && held.holder !== ownLease(deposit)) {
     const leftMs = held.until - ctx.clock.now();
-    return sendStep(ctx, deposit, step, Math.max(1, delaySeconds(leftMs)));
+    const why = 'another run of this deposit holds the lease';
+    return { kind: 'again', step, delaySeconds: Math.max(1, delaySeconds(leftMs)), why };
   }
-  return waitForLease(ctx, deposit, step);
+  return { kind: 'later', step, changes: {}, wait: 'lease' };
 }
 
 /**
@@ -85,8 +91,9 @@ export function openCredentials(
 /**
  * Calls the provider under the connection's lease and hands the lease back with the answer: the
  * caller releases it, or keeps it while the bank waits for input. Refusals of the `tolerated` types
- * come back as values; a busy connection or an unknown outcome comes back later (the calls made
- * here are safe to repeat), other refusals fail the deposit; then the lease is released here.
+ * come back as values; otherwise the lease is released here and what follows is a decision
+ * (`next`): a busy connection or an unknown outcome comes back later (the calls made here are safe
+ * to repeat), other refusals fail the deposit.
  */
 export async function callUnderLease<T, S extends WorkStep>(
   ctx: ConnectionContext<S>,
@@ -94,12 +101,9 @@ export async function callUnderLease<T, S extends WorkStep>(
   step: S,
   tolerated: readonly string[],
   call: (credentials: DepositCredentials, renewLease: () => Promise<void>) => Promise<T>,
-): Promise<{ value: T | ProviderRefusal; lease: string } | undefined> {
+): Promise<{ value: T | ProviderRefusal; lease: string } | { next: Next }> {
   const lease = await takeLease(ctx, deposit);
-  if (lease === 'busy') {
-    await leaseBusy(ctx, deposit, step);
-    return undefined;
-  }
+  if (lease === 'busy') return { next: await leaseWait(ctx, deposit, step) };
   try {
     // Before a further call, the lease runs its whole time again; if it ran out and another took
     // the connection, the step comes back later like any busy connection.
@@ -117,15 +121,16 @@ export async function callUnderLease<T, S extends WorkStep>(
   } catch (error) {
     if (error instanceof ProviderRefusal && tolerated.includes(error.type)) return { value: error, lease };
     await ctx.leases.release(deposit.ownerKey, lease);
-    if (error instanceof ProviderRefusal) {
-      if (saysLater(error)) await waitForConnection(ctx, deposit, step, {}, error.retryAfterMs);
-      else await fail(ctx, deposit, error.type, error.msg);
-      return undefined;
-    }
-    if (error instanceof ProviderUnknownOutcome) {
-      await retryLater(ctx, deposit, step, `provider ${error.reason}`);
-      return undefined;
-    }
+    if (error instanceof ProviderRefusal) return { next: refused(error, step) };
+    if (error instanceof ProviderUnknownOutcome)
+      return { next: { kind: 'retry', step, reason: `provider ${error.reason}` } };
     throw error;
   }
+}
+
+/** A refusal of a call safe to repeat: later when it says so, else the deposit fails with it. */
+function refused(refusal: ProviderRefusal, step: WorkStep): Next {
+  if (!saysLater(refusal)) return { kind: 'fail', type: refusal.type, msg: refusal.msg };
+  const wait = refusal.retryAfterMs === undefined ? {} : { retryAfterMs: refusal.retryAfterMs };
+  return { kind: 'later', step, changes: {}, ...wait };
 }

@@ -13,94 +13,16 @@
  * or after it, only once it landed (`after`: a beneficiary marked used by the transfer that did).
  */
 
-import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import { keepLease } from './connection.ts';
-import { askAgain, type PauseContext, pauseForInput, type Question } from './input.ts';
-import { waitForConnection } from './later.ts';
-import type { AskingOperation, BeneficiaryClaim, Deposit, WorkStep } from './model.ts';
+import type { Effect, Next } from './decision.ts';
+import { askAgain, type PauseContext, pauseForInput } from './input.ts';
+import { retryLater, waitForConnection, waitForLease } from './later.ts';
+import type { Deposit, WorkStep } from './model.ts';
 import type { BankMemory, BeneficiaryClaims, StepQueues } from './ports.ts';
-import { advance, type EventOf, type FailContext, fail, ownLease, sendStep } from './transitions.ts';
+import { advance, type FailContext, fail, ownLease, sendStep } from './transitions.ts';
 import { wakeAt, wakeFollowers } from './wake-ups.ts';
 
-/** A change to another item than the deposit, which a decision carries. */
-export type Effect =
-  /** A call's lease on the connection passes to the deposit: the bank works on after answering. */
-  | { lease: 'keep'; held: string }
-  /** A call's lease on the connection is freed. */
-  | { lease: 'release'; held: string }
-  /** The lease the deposit kept on its connection while the bank worked for it. */
-  | { lease: 'release-own' }
-  /** The deposits that followed a payment source's wake-up, each at the step and version it waits at. */
-  | { followers: 'wake' }
-  /** The beneficiary the transfer went through: details go with the first transfer only. */
-  | { claims: 'mark-used' }
-  | { claims: 'cool-down'; beneficiaryId: string; until: number }
-  /** The record goes (only if it names this beneficiary, when given): a later deposit registers it again. */
-  | { claims: 'forget'; beneficiaryId?: string }
-  /** This deposit's own creation claim written as given (`BeneficiaryClaims.update`). */
-  | { claims: 'update'; claim: BeneficiaryClaim }
-  /** The creation claim held while the caller is asked, until the question expires. */
-  | { claims: 'hold-while-asked' }
-  /** The connection's remembered bank, whose metadata a refusal contradicted. */
-  | { banks: 'forget' }
-  /** What the bank said of itself, remembered for the connection until `until`. */
-  | { banks: 'remember'; metadata: AccountsMetadata; until: number };
-
-export type Next =
-  /** Writes the changes (the event with them), then sends `send`'s message when given. */
-  | {
-      kind: 'move';
-      changes: Partial<Deposit>;
-      note?: string;
-      event?: EventOf;
-      send?: { step: WorkStep; delaySeconds?: number };
-      /** A wake-up of `step` at `at` instead of a message now (a wait longer than a queue's delay). */
-      wake?: { step: WorkStep; at: number };
-      before?: Effect[];
-      after?: Effect[];
-    }
-  /** Nothing to write: the step comes back at `at` (woken early). */
-  | { kind: 'wake'; step: WorkStep; at: number; why: string }
-  /** The connection is busy (or the provider asks for fewer requests): `step` again later, counted. */
-  | { kind: 'later'; step: WorkStep; changes: Partial<Deposit>; retryAfterMs?: number; before?: Effect[] }
-  /** The bank asks the caller: the deposit waits for input at `step`. */
-  | {
-      kind: 'ask';
-      step: WorkStep;
-      question: Question;
-      operation: AskingOperation;
-      /** The call's lease, which passes to the deposit while it waits for its caller. */
-      lease?: string;
-      /** What the deposit no longer holds, whatever follows (the transfer's attempt: nothing moved). */
-      dropped?: Partial<Deposit>;
-      also: Partial<Deposit>;
-      since?: number;
-      before?: Effect[];
-      /** Once the deposit waits for its caller (run with it as written). */
-      after?: Effect[];
-    }
-  /** The bank refused the caller's answers: the call again without them, so that it asks again. */
-  | {
-      kind: 'ask-again';
-      step: WorkStep;
-      refusal: { type: string; msg: string };
-      changes: Partial<Deposit>;
-      /** The history's note, when the refusal's type does not say why. */
-      note?: string;
-      before?: Effect[];
-    }
-  /** The deposit ends failed with a type its caller can act on. */
-  | {
-      kind: 'fail';
-      type: string;
-      msg: string;
-      changes?: Partial<Deposit>;
-      before?: Effect[];
-      /** Once the deposit is failed (not when another writer moved it first). */
-      after?: Effect[];
-    }
-  /** Nothing to write or send: another run has it, or it moved on. */
-  | { kind: 'nothing'; why: string };
+export { after, type Effect, type Next } from './decision.ts';
 
 /**
  * What applying a decision may touch: a step's context, whose line in `reach.ts` names the ports its
@@ -112,12 +34,6 @@ export type ApplyContext = FailContext &
     claims: Partial<Pick<BeneficiaryClaims, 'markUsed' | 'coolDown' | 'forget' | 'update' | 'refresh'>>;
     banks?: Partial<Pick<BankMemory, 'forget' | 'remember'>>;
   };
-
-/** The decision, with `effects` run before the rest of its own (a step's common part of its outcomes). */
-export function after(effects: Effect[], next: Next): Next {
-  if (next.kind === 'nothing' || next.kind === 'wake' || effects.length === 0) return next;
-  return { ...next, before: [...effects, ...(next.before ?? [])] };
-}
 
 /** Makes the decision so; the deposit as written, if a write landed. */
 export async function apply(ctx: ApplyContext, deposit: Deposit, next: Next): Promise<Deposit | undefined> {
@@ -135,7 +51,14 @@ export async function apply(ctx: ApplyContext, deposit: Deposit, next: Next): Pr
     }
     case 'later':
       await run(ctx, deposit, next.before);
-      await waitForConnection(ctx, deposit, next.step, next.changes, next.retryAfterMs);
+      if (next.wait === 'lease') await waitForLease(ctx, deposit, next.step);
+      else await waitForConnection(ctx, deposit, next.step, next.changes, next.retryAfterMs);
+      return undefined;
+    case 'retry':
+      await retryLater(ctx, deposit, next.step, next.reason);
+      return undefined;
+    case 'again':
+      await sendStep(ctx, deposit, next.step, next.delaySeconds);
       return undefined;
     case 'ask': {
       await run(ctx, deposit, next.before);

@@ -5,7 +5,8 @@
  * decisions themselves are step-decisions.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { apply } from '#shared/deposits/next';
+import { leaseWait } from '#shared/deposits/connection';
+import { after, apply } from '#shared/deposits/next';
 import { ownLease } from '#shared/deposits/transitions';
 import { ownerKey, world } from '../support/deposit-world.ts';
 
@@ -134,5 +135,41 @@ describe('apply', () => {
     expect([...ctx.scheduler.schedules.values()]).toEqual([
       { at, message: expect.objectContaining({ step: 'transfer', version: 2 }) },
     ]);
+  });
+
+  it('retries a read whose outcome was unknown (counted), and sends a step again without a write', async () => {
+    const { w, ctx, deposit } = await atTransfer();
+
+    await apply(ctx, deposit, {
+      kind: 'again',
+      step: 'transfer',
+      delaySeconds: 9,
+      why: 'another run holds it',
+    });
+    expect(w.table.current(deposit.id).version).toBe(2);
+    await apply(ctx, deposit, { kind: 'retry', step: 'transfer', reason: 'provider timeout' });
+
+    expect(w.table.current(deposit.id)).toMatchObject({ version: 3, retries: 1 });
+    expect(ctx.queues.sent.map((sent) => [sent.message.version, sent.delaySeconds])).toEqual([
+      [2, 9],
+      [3, 3],
+    ]);
+  });
+
+  it('waits a second for another deposit’s lease, counted with the busy waits', async () => {
+    const { w, ctx, deposit } = await atTransfer();
+
+    await apply(ctx, deposit, await leaseWait(ctx, deposit, 'transfer'));
+
+    expect(w.table.current(deposit.id).busyWaits).toBe(1);
+    expect(ctx.queues.sent).toEqual([
+      { message: expect.objectContaining({ step: 'transfer' }), delaySeconds: 1 },
+    ]);
+  });
+
+  it('refuses effects on a decision that writes nothing', () => {
+    expect(() => after([{ lease: 'release-own' }], { kind: 'retry', step: 'transfer', reason: 'x' })).toThrow(
+      /effects before a decision of kind retry/,
+    );
   });
 });

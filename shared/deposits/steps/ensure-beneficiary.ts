@@ -54,7 +54,10 @@ export async function ensureBeneficiary(woken: Deposit, ctx: EnsureBeneficiaryCo
   }
   const plan = await planOf(ctx, deposit, creator, lookupAt, existing?.fittingBeforeCreation);
   const called = await askTheBank(ctx, deposit, plan);
-  if (!called) return;
+  if ('next' in called) {
+    await apply(ctx, deposit, called.next);
+    return;
+  }
   const { value: found, lease } = called;
   if (!(found instanceof ProviderRefusal) && found.kind === 'claim-lost') {
     await ctx.leases.release(deposit.ownerKey, lease);

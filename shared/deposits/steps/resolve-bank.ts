@@ -42,7 +42,10 @@ export async function resolveBank(deposit: Deposit, ctx: ResolveBankContext): Pr
     answer ? [SPENT_ANSWERS, LATE_ANSWERS] : [],
     (credentials) => ctx.provider.getMetadata(credentials, answer),
   );
-  if (!called) return;
+  if ('next' in called) {
+    await apply(ctx, deposit, called.next);
+    return;
+  }
   const said = { metadata: called.value, lease: called.lease, answered: answer !== undefined };
   await apply(ctx, deposit, afterMetadata(deposit, wallet, said, ctx.clock.now(), ctx.settings));
 }

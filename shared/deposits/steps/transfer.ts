@@ -24,7 +24,7 @@ import {
   ProviderRefusal,
   ProviderUnknownOutcome,
 } from '#shared/provider/client';
-import { leaseBusy, openCredentials, takeLease } from '../connection.ts';
+import { leaseWait, openCredentials, takeLease } from '../connection.ts';
 import { answerFor, SPENT_ANSWERS } from '../input.ts';
 import { bankOf, type Deposit, isSource } from '../model.ts';
 import { after, apply, type Next } from '../next.ts';
@@ -51,7 +51,7 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
   const credentials = await openCredentials(ctx, deposit);
   const lease = await takeLease(ctx, deposit);
   if (lease === 'busy') {
-    await leaseBusy(ctx, deposit, 'transfer');
+    await apply(ctx, deposit, await leaseWait(ctx, deposit, 'transfer'));
     return;
   }
   const attempting = await advance(ctx, deposit, {
