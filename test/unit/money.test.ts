@@ -38,10 +38,15 @@ describe('toMinorUnits', () => {
 
 describe('fromMinorUnits', () => {
   it('round-trips every amount of two and three decimals exactly', () => {
+    // One assertion over the mismatches: 57,000 amounts, each in two currencies.
+    const mismatches: string[] = [];
     for (let minor = 0; minor < 200_000; minor += 7) {
-      expect(toMinorUnits(fromMinorUnits(minor, 'AED'), 'AED')).toBe(minor);
-      expect(toMinorUnits(fromMinorUnits(minor, 'KWD'), 'KWD')).toBe(minor);
+      for (const currency of ['AED', 'KWD'] as const) {
+        const back = toMinorUnits(fromMinorUnits(minor, currency), currency);
+        if (back !== minor) mismatches.push(`${minor} ${currency} came back ${back}`);
+      }
     }
+    expect(mismatches).toEqual([]);
   });
 
   it('prints the decimal a person would write', () => {
