@@ -95,8 +95,9 @@ export default defineConfig({
           globalSetup: ['test/support/local-stack.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // With the infra project, after the e2e ones: esbuild takes every core while it bundles.
-          sequence: { groupOrder: 3 },
+          // After the infra project, alone: its esbuild takes every core while it bundles, as the
+          // infra project's does, and both at once would slow each past its timeouts.
+          sequence: { groupOrder: 4 },
         },
       },
       {
@@ -119,7 +120,7 @@ export default defineConfig({
           testTimeout: 600_000,
           hookTimeout: 120_000,
           // Last: it takes both cores for a minute or two, which would slow the others past their timeouts.
-          sequence: { groupOrder: 4 },
+          sequence: { groupOrder: 5 },
         },
       },
       {
@@ -131,7 +132,7 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 180_000,
           // Alone, at the end: a browser and a stack of its own would slow the others past their timeouts.
-          sequence: { groupOrder: 5 },
+          sequence: { groupOrder: 6 },
         },
       },
       {
@@ -143,7 +144,7 @@ export default defineConfig({
           include: ['test/clock/**/*.test.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 6 },
+          sequence: { groupOrder: 7 },
         },
       },
     ],

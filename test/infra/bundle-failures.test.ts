@@ -94,7 +94,7 @@ describe('an invocation of a bundle', () => {
     };
     const [one, other] = await Promise.all(['a', 'b'].map((name) => processes.loader('dies.ts', name)));
     const calls = async (instance: typeof one) =>
-      ((await instance?.({} as never, lambdaContext('dies.ts'))) as { calls: number }).calls;
+      ((await instance({} as never, lambdaContext('dies.ts'))) as { calls: number }).calls;
     const counts = [await calls(one), await calls(one), await calls(other)];
 
     expect(Object.keys(seen.env).sort()).toEqual(expect.arrayContaining(['OWN', 'PATH']));

@@ -76,8 +76,13 @@ export async function buildBundles(
     );
     const building = `${directory}.building-${process.pid}`;
     rmSync(building, { recursive: true, force: true });
-    const functions = await synthesizeInto(building, context);
-    writeFileSync(join(building, 'functions.json'), JSON.stringify(functions));
+    try {
+      const functions = await synthesizeInto(building, context);
+      writeFileSync(join(building, 'functions.json'), JSON.stringify(functions));
+    } catch (error) {
+      rmSync(building, { recursive: true, force: true });
+      throw error;
+    }
     rmSync(directory, { recursive: true, force: true });
     renameSync(building, directory);
     prune(directory);
