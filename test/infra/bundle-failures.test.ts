@@ -3,18 +3,22 @@
  * execution environments (`infra/local/bundles/processes.ts`) over bundles written here, each in a
  * process of its own: a handler that throws, a bundle that fails to load (as one whose secret cannot
  * be read at cold start), a process that dies mid-invocation, one past its timeout; then through a
- * gateway, where such an invocation is the caller's 500. And what a bundle's process holds: only the
- * environment it is given, and its own module state.
+ * gateway, where such an invocation is the caller's 500, and a queue poller, which deletes none of a
+ * batch the bundle threw on (it comes back after the visibility timeout). And what a bundle's process
+ * holds: only the environment it is given, and its own module state.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BundledFunction } from '#infra/local/bundles/build';
 import { bundleProcesses } from '#infra/local/bundles/processes';
 import { startGateway } from '#infra/local/gateway';
 import { sourceHandlers, useHandlers } from '#infra/local/handlers';
 import { lambdaContext } from '#infra/local/lambda-context';
+import { startPollers } from '#infra/local/pollers';
+import type { QueueSpec } from '#infra/topology';
 
 const folder = mkdtempSync(join(tmpdir(), 'bundle-failures-'));
 
@@ -45,6 +49,10 @@ const functions = new Map(
     bundle(
       'environment.ts',
       'export const handler = async (event, context) => ({ env: { ...process.env }, remaining: context.getRemainingTimeInMillis(), name: context.functionName });',
+    ),
+    bundle(
+      'consumer.ts',
+      'export const handler = async (event) => { if (event.Records.some((r) => r.body === "bad")) throw new Error("cannot handle the batch"); return { batchItemFailures: [] }; };',
     ),
     bundle(
       'route.ts',
@@ -92,7 +100,8 @@ describe('an invocation of a bundle', () => {
       remaining: number;
       name: string;
     };
-    const [one, other] = await Promise.all(['a', 'b'].map((name) => processes.loader('dies.ts', name)));
+    const one = await processes.loader('dies.ts', 'a');
+    const other = await processes.loader('dies.ts', 'b');
     const calls = async (instance: typeof one) =>
       ((await instance({} as never, lambdaContext('dies.ts'))) as { calls: number }).calls;
     const counts = [await calls(one), await calls(one), await calls(other)];
@@ -131,5 +140,66 @@ describe('a gateway over bundles', () => {
     } finally {
       await gateway.close();
     }
+  });
+});
+
+describe('a queue poller over bundles', () => {
+  /** One receive of these bodies, then empty ones; the deletes the poller sends. */
+  async function pollOnce(bodies: string[]) {
+    const deleted: string[] = [];
+    let receives = 0;
+    const client = {
+      send: async (command: { input: Record<string, unknown> }) => {
+        if ('Entries' in command.input) {
+          deleted.push(...(command.input.Entries as { ReceiptHandle: string }[]).map((e) => e.ReceiptHandle));
+          return {};
+        }
+        receives += 1;
+        if (receives > 1) return new Promise((done) => setTimeout(() => done({ Messages: [] }), 50));
+        return {
+          Messages: bodies.map((Body, index) => ({
+            MessageId: `m${index}`,
+            ReceiptHandle: `r${index}`,
+            Body,
+          })),
+        };
+      },
+    } as unknown as SQSClient;
+    const spec: QueueSpec = {
+      urlEnvVar: 'BUNDLED_QUEUE_URL',
+      localName: 'bundled',
+      consumer: 'consumer.ts',
+      maxReceiveCount: 3,
+      batchSize: 10,
+      maxConcurrency: 1,
+    };
+    useHandlers(processes.loader);
+    try {
+      const pollers = await startPollers(
+        client,
+        [
+          {
+            spec,
+            name: 'bundled',
+            url: 'http://queue.local/bundled',
+            arn: 'arn:aws:sqs:us-east-1:0:bundled',
+          },
+        ],
+        { concurrency: 1, environment: 'bundled' },
+      );
+      // The batch handed over (a cold start first) and answered: the poller receives again.
+      const deadline = Date.now() + 20_000;
+      while (receives < 2 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+      await pollers.stop();
+      expect(receives).toBeGreaterThanOrEqual(2);
+    } finally {
+      useHandlers(sourceHandlers);
+    }
+    return deleted;
+  }
+
+  it('deletes nothing of a batch the bundle cannot handle (it comes back, as in Lambda), and a handled one', async () => {
+    expect(await pollOnce(['good', 'bad'])).toEqual([]);
+    expect(await pollOnce(['good', 'fine'])).toEqual(['r0', 'r1']);
   });
 });
