@@ -93,7 +93,8 @@ export default defineConfig({
           maxWorkers: 1,
           include: ['test/bundles/**/*.test.ts'],
           globalSetup: ['test/support/local-stack.ts'],
-          testTimeout: 60_000,
+          // Each function's first event is a cold start of its own process (a second or more when loaded).
+          testTimeout: 120_000,
           hookTimeout: 60_000,
           // After the infra project, alone: its esbuild takes every core while it bundles, as the
           // infra project's does, and both at once would slow each past its timeouts.

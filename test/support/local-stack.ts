@@ -72,6 +72,9 @@ export default async function setup(project: TestProject) {
       // v2 sends no `sync`: the provider holds each call, at most this long (well within the client's 1 s),
       // then answers `initialized`; a bank that takes longer is read back, as at the provider.
       ...(providerDialect === 'dapi-v2' ? { SANDBOX_HOLD_MS: '500' } : {}),
+      // Each function of a stack of bundles starts cold, in a process of its own, on its first event:
+      // a question waits longer for its answer than the 6 s the other stacks give it.
+      ...(project.name === 'bundles' ? { INPUT_TTL_SECONDS: '30' } : {}),
       WEBHOOK_URL: `${webhook.url}/hooks`,
       WEBHOOK_SECRET: webhook.secret,
       // The shared stack signs as during a rotation of its secret: each delivery with both.
