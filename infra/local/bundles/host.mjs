@@ -42,6 +42,9 @@ function described(error) {
   return { name: 'Error', message: String(error) };
 }
 
+// Its stack gone (stopped, or killed without a word), nothing is left to invoke it: it goes too.
+process.on('disconnect', () => process.exit(0));
+
 process.on('message', async ({ id, event, context }) => {
   try {
     const handler = await loaded;
