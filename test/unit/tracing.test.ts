@@ -70,10 +70,11 @@ describe('a consumer in the deposit’s trace', () => {
     seen.length = 0;
     lines.length = 0;
     process.env.LOG_FORMAT = 'lines';
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      lines.push(String(chunk));
-      return true;
-    });
+    for (const stream of [process.stdout, process.stderr])
+      vi.spyOn(stream, 'write').mockImplementation((chunk) => {
+        lines.push(String(chunk));
+        return true;
+      });
   });
   afterEach(() => {
     vi.restoreAllMocks();
@@ -86,7 +87,8 @@ describe('a consumer in the deposit’s trace', () => {
     Message,
     async (message) => {
       traces.push(currentTrace());
-      logger.info('worked', { about: message.depositId });
+      // At error level: a run's workers may have a quieter level from the stack started before them.
+      logger.error('worked', { about: message.depositId });
     },
     { depositOf: (message) => message.depositId, traceOf: (message) => message.trace },
   );
