@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
 import type { Next } from './decision.ts';
-import { saysLater } from './later.ts';
+import { retryAfterOf, saysLater } from './later.ts';
 import type { Deposit, WorkStep } from './model.ts';
 import type { ConnectionLeases, CredentialOpener, DepositCredentials, StepQueues } from './ports.ts';
 import { type FailContext, ownLease } from './transitions.ts';
@@ -131,6 +131,5 @@ export async function callUnderLease<T, S extends WorkStep>(
 /** A refusal of a call safe to repeat: later when it says so, else the deposit fails with it. */
 function refused(refusal: ProviderRefusal, step: WorkStep): Next {
   if (!saysLater(refusal)) return { kind: 'fail', type: refusal.type, msg: refusal.msg };
-  const wait = refusal.retryAfterMs === undefined ? {} : { retryAfterMs: refusal.retryAfterMs };
-  return { kind: 'later', step, changes: {}, ...wait };
+  return { kind: 'later', step, changes: {}, ...retryAfterOf(refusal) };
 }

@@ -35,6 +35,11 @@ export function saysLater(refusal: { type: string; httpStatus: number }): boolea
   );
 }
 
+/** The wait a refusal asked for (its `Retry-After`), as a decision's field, when it asked one. */
+export function retryAfterOf(refusal: { retryAfterMs?: number | undefined }): { retryAfterMs?: number } {
+  return refusal.retryAfterMs === undefined ? {} : { retryAfterMs: refusal.retryAfterMs };
+}
+
 /**
  * The delay, in seconds, before trying again after "later": `regularSeconds`, or longer when the
  * provider asked for longer (its `Retry-After`), up to SQS's longest delay (15 minutes).

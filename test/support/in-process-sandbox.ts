@@ -26,7 +26,6 @@ import { ExchangeTokenRequest } from '#shared/provider/interface/schemas';
 import {
   CreateSandboxUserRequest,
   SandboxUserRequest,
-  SandboxUserResponse,
   SetFaultsRequest,
 } from '#shared/sandbox/admin-schemas';
 import type { HttpAnswer } from '#shared/sandbox/answer';
@@ -45,12 +44,9 @@ import { getOperation } from '#shared/sandbox/operations/operation-get';
 import { createAutoflowTransfer, createTransfer } from '#shared/sandbox/operations/transfers';
 import { Sandbox, type SandboxOptions } from '#shared/sandbox/sandbox';
 import { digest } from '#shared/secrets';
-import { expectDocumented } from './contract.ts';
 import { FakeSandboxStore } from './fake-sandbox-store.ts';
 import { ManualClock } from './manual-clock.ts';
-import { walletBeneficiary } from './sandbox-values.ts';
-
-export const appSecret = 'sandbox-local-app-secret';
+import { appSecret, faultSetter, type Reply, replyOf, userMaker } from './sandbox-users.ts';
 
 /** The e2e stack's settings (`local-stack.ts` and the defaults of `sandboxConfig`). */
 export const localSandboxOptions: SandboxOptions = {
@@ -191,12 +187,6 @@ export async function rawRequest(
   return { status: result.statusCode ?? 200, headers: answerHeaders, text: result.body ?? '' };
 }
 
-export interface Reply {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: JSON answers, whose fields the tests read one by one
-  body: Record<string, any>;
-}
-
 /** As `sandbox.ts`'s `request`: JSON in and out, each answer of a documented route held to its schema. */
 export async function request(
   method: string,
@@ -206,67 +196,25 @@ export async function request(
 ): Promise<Reply> {
   const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   const raw = await rawRequest(method, path, text, { 'content-type': 'application/json', ...headers });
-  // biome-ignore lint/suspicious/noExplicitAny: as above
-  let parsed: Record<string, any>;
-  try {
-    parsed = JSON.parse(raw.text);
-  } catch {
-    throw new Error(`non-JSON answer ${raw.status} from ${method} ${path}: ${raw.text}`);
-  }
-  expectDocumented('sandbox', method, path, raw.status, parsed);
-  return { status: raw.status, body: parsed };
+  return replyOf(method, path, raw.status, raw.text);
 }
 
 export const post = (path: string, body?: unknown, headers?: Record<string, string>) =>
   request('POST', path, body, headers);
 
-export interface TestUser {
-  connectionID: string;
-  userSecret: string;
-  accessToken: string;
-  accountId: string;
-  cardId: string;
-  balance: number;
-  /** Calls a provider endpoint as this user: bearer token and both secrets added. */
-  call(path: string, body?: Record<string, unknown>, headers?: Record<string, string>): Promise<Reply>;
-  /** The user's accounts and transfers as the sandbox holds them now. */
-  state(): Promise<Reply['body']>;
-}
+export const createUser = userMaker(post);
+export const setFaults = faultSetter(post);
 
-export async function createUser(
-  bankId: string,
-  options: {
-    balance?: number;
-    inputTtlSeconds?: number;
-    asyncDelaySeconds?: number;
-    transferDelaySeconds?: number;
-    appSecret?: string;
-  } = {},
-): Promise<TestUser> {
-  const { appSecret: app = appSecret, ...settings } = options;
-  const created = await post('/sandbox/users', { appSecret: app, bankId, ...settings });
-  if (created.status !== 201) throw new Error(`user not created: ${JSON.stringify(created.body)}`);
-  const { connectionID, accessCode, userSecret, accounts, cards } = created.body;
-  const exchanged = await post('/v1/auth/ExchangeToken', { appSecret: app, accessCode, connectionID });
-  if (exchanged.status !== 200) throw new Error(`token not exchanged: ${JSON.stringify(exchanged.body)}`);
-  const accessToken: string = exchanged.body.accessToken;
-  return {
-    connectionID,
-    userSecret,
-    accessToken,
-    accountId: accounts[0].id,
-    cardId: cards[0].id,
-    balance: accounts[0].balance,
-    call: (path, body = {}, headers = {}) =>
-      post(
-        path,
-        { appSecret: app, userSecret, ...body },
-        { authorization: `Bearer ${accessToken}`, ...headers },
-      ),
-    state: async () => (await post('/sandbox/users/get', { appSecret: app, connectionID })).body,
-  };
-}
-
+export {
+  appSecret,
+  faultsOf,
+  givenBeneficiary,
+  listedIds,
+  newlyListedId,
+  type Reply,
+  stateOf,
+  type TestUser,
+} from './sandbox-users.ts';
 export {
   failed,
   failedOperation,
@@ -275,63 +223,6 @@ export {
   walletIban,
   walletInline,
 } from './sandbox-values.ts';
-
-/**
- * The ids of the user's listed beneficiaries, oldest first; a bank that asks a question on the list
- * is answered with the sandbox's one-time password.
- */
-export async function listedIds(user: TestUser): Promise<string[]> {
-  let reply = await user.call('/v1/payment/beneficiaries/get', { sync: true });
-  if (reply.body.status === 'user_input_required') {
-    const userInputs = reply.body.userInputs.map((input: object) => ({ ...input, answer: '123456' }));
-    reply = await user.call('/v1/payment/beneficiaries/get', { sync: true, userInputs });
-  }
-  if (reply.body.status !== 'done') throw new Error(`no list: ${reply.status} ${JSON.stringify(reply.body)}`);
-  return reply.body.beneficiaries.map((beneficiary: { id: string }) => beneficiary.id);
-}
-
-/** The id of a beneficiary just created: the one the list shows that it did not show before. */
-export async function newlyListedId(user: TestUser, before: string[]): Promise<string> {
-  const added = (await listedIds(user)).filter((id) => !before.includes(id));
-  if (added.length !== 1)
-    throw new Error(`expected one new beneficiary listed, got ${JSON.stringify(added)}`);
-  return added[0] as string;
-}
-
-/** Creates the wallet beneficiary (with overrides) and returns its id, as the list gives it. */
-export async function givenBeneficiary(
-  user: TestUser,
-  overrides: Record<string, unknown> = {},
-): Promise<string> {
-  const before = await listedIds(user);
-  const reply = await user.call('/v1/payment/beneficiaries/create', {
-    sync: true,
-    ...walletBeneficiary(overrides),
-  });
-  if (reply.status !== 200 || reply.body.status !== 'done') {
-    throw new Error(`beneficiary not created: ${reply.status} ${JSON.stringify(reply.body)}`);
-  }
-  return newlyListedId(user, before);
-}
-
-/** The user's account balance and transfers as the sandbox holds them now. */
-export async function stateOf(user: TestUser) {
-  const state = SandboxUserResponse.parse(await user.state());
-  const [account] = state.accounts;
-  if (!account) throw new Error('user has no account');
-  return { balance: account.balance, transfers: state.transfers };
-}
-
-/** The user's fault rules as the sandbox holds them: a counted rule with what it has left. */
-export async function faultsOf(user: TestUser) {
-  return SandboxUserResponse.parse(await user.state()).faults;
-}
-
-/** Replaces the user's fault rules at the sandbox, failing loudly when refused. */
-export async function setFaults(user: TestUser, faults: Record<string, unknown>[]) {
-  const reply = await post('/sandbox/faults', { appSecret, connectionID: user.connectionID, faults });
-  if (reply.status !== 200) throw new Error(`faults not set: ${reply.status} ${JSON.stringify(reply.body)}`);
-}
 
 /**
  * Polls `check` until it gives a value, the sandbox's clock moved `stepMs` between tries (no real

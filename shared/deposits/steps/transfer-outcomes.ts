@@ -12,7 +12,7 @@
  */
 import type { ProviderRefusal } from '#shared/provider/client';
 import { LATE_ANSWERS } from '../input.ts';
-import { saysLater } from '../later.ts';
+import { retryAfterOf, saysLater } from '../later.ts';
 import { bankOf, type Deposit } from '../model.ts';
 import { after, type Effect, type Next } from '../next.ts';
 import type { DepositSettings } from '../ports.ts';
@@ -94,7 +94,7 @@ export function transferRefused(
   // A busy connection, or a 429: the transfer again later (no sooner than its Retry-After), never a failure.
   if (saysLater(refusal)) {
     const changes = { ...cleared, step: 'transfer' as const };
-    return { kind: 'later', step: 'transfer', changes, before, ...retryAfter(refusal) };
+    return { kind: 'later', step: 'transfer', changes, before, ...retryAfterOf(refusal) };
   }
   const retried = anotherTry(deposit, refusal, now, settings, cleared);
   if (retried) return after(before, retried);
@@ -189,8 +189,4 @@ function registeredAgain(deposit: Deposit, cleared: Partial<Deposit>): Next {
 /** The lease the deposit kept while the bank carried out the transfer it accepted, freed with its outcome. */
 function connectionFreed(deposit: Deposit): Effect[] {
   return deposit.transferOperationId ? [{ lease: 'release-own' }] : [];
-}
-
-function retryAfter(refusal: ProviderRefusal): { retryAfterMs?: number } {
-  return refusal.retryAfterMs === undefined ? {} : { retryAfterMs: refusal.retryAfterMs };
 }
