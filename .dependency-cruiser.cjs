@@ -72,6 +72,35 @@ module.exports = {
       from: { path: primitives },
       to: { path: [provider, domain, adapters, wiring, http, handlers, '^infra/'] },
     },
+    {
+      name: 'deposits-model-at-the-bottom',
+      comment: 'The deposit, its messages and views import nothing else of the domain.',
+      severity: 'error',
+      from: { path: '^shared/deposits/model/' },
+      to: { path: '^shared/deposits/(?!model/)' },
+    },
+    {
+      name: 'deposits-ports-above-the-model',
+      comment: 'The ports name the model and nothing that uses them.',
+      severity: 'error',
+      from: { path: '^shared/deposits/ports/' },
+      to: { path: '^shared/deposits/(?!(model|ports)/)' },
+    },
+    {
+      name: 'deposits-journey-below-its-users',
+      comment:
+        'How a deposit moves is used by the steps, the requests and the background work, never the other way.',
+      severity: 'error',
+      from: { path: '^shared/deposits/journey/' },
+      to: { path: '^shared/deposits/(steps|requests|background|step-context\\.ts)' },
+    },
+    {
+      name: 'deposits-steps-requests-background-apart',
+      comment: 'The steps, the requests and the background work stand side by side: none imports another.',
+      severity: 'error',
+      from: { path: '^shared/deposits/(steps|requests|background)/' },
+      to: { path: '^shared/deposits/(steps|requests|background)/', pathNot: '^shared/deposits/$1/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

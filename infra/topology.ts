@@ -3,8 +3,8 @@
  * and the local stack both read this module, so what runs locally is what deploys.
  */
 import { stepMessageMaxTries, stepQueueVariables } from '#shared/config';
-import type { WorkStep } from '#shared/deposits/model';
-import { dueProjection } from '#shared/deposits/ports';
+import type { WorkStep } from '#shared/deposits/model/deposit';
+import { dueProjection } from '#shared/deposits/ports/records';
 import { wakeTargets } from '#shared/deposits/reach';
 import { dapiV2Dialect, type ProviderCall, sharedPaths } from '#shared/provider/interface/dialects';
 
@@ -194,7 +194,7 @@ export const outbox = {
 /**
  * The sweeper re-drives deposits that stopped moving; it runs on a recurring schedule. Its timeout
  * (in AWS and in the local stack alike) is under its period, and a run stops taking deposits while
- * time is left (`shared/deposits/sweeper.ts`), so runs do not pile up.
+ * time is left (`shared/deposits/background/sweeper.ts`), so runs do not pile up.
  */
 export const sweeper = { handler: 'functions/steps/sweeper.ts', everyMinutes: 1, timeoutSeconds: 50 };
 

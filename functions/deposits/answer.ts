@@ -1,5 +1,5 @@
 import { AnswerDepositRequest } from '#shared/contracts/deposits-schemas';
-import { answerDeposit } from '#shared/deposits/answer';
+import { answerDeposit } from '#shared/deposits/requests/answer';
 import { ownerRoute } from '#shared/middleware/deposit-route';
 import { annotateDeposit } from '#shared/tracing';
 import { answerPorts } from '#shared/wiring/start';

@@ -1,5 +1,5 @@
 import { CancelDepositRequest } from '#shared/contracts/deposits-schemas';
-import { cancelDeposit } from '#shared/deposits/cancel';
+import { cancelDeposit } from '#shared/deposits/requests/cancel';
 import { ownerRoute } from '#shared/middleware/deposit-route';
 import { annotateDeposit } from '#shared/tracing';
 import { ownerCancelPorts } from '#shared/wiring/cancel';

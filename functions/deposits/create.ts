@@ -1,5 +1,5 @@
 import { CreateDepositRequest } from '#shared/contracts/deposits-schemas';
-import { startDeposit } from '#shared/deposits/start';
+import { startDeposit } from '#shared/deposits/requests/start';
 import { depositRoute, idempotencyKeyOf } from '#shared/middleware/deposit-route';
 import { Answer } from '#shared/middleware/http';
 import { annotateDeposit } from '#shared/tracing';

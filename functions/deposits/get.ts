@@ -1,6 +1,6 @@
 import { systemClock } from '#shared/clock';
 import { GetDepositRequest } from '#shared/contracts/deposits-schemas';
-import { type ReadContext, readDeposit } from '#shared/deposits/read';
+import { type ReadContext, readDeposit } from '#shared/deposits/requests/read';
 import { ownerRoute } from '#shared/middleware/deposit-route';
 import { ownerDigests } from '#shared/wiring/owner-digests';
 import { tableEntities } from '#shared/wiring/table';

@@ -1,6 +1,6 @@
 import { depositOf, streamPositionOf } from '#shared/adapters/deposit-stream';
 import { systemClock } from '#shared/clock';
-import { relayOrSetAside } from '#shared/deposits/outbox';
+import { relayOrSetAside } from '#shared/deposits/background/outbox';
 import { logger } from '#shared/logger';
 import { streamConsumer } from '#shared/middleware/sqs';
 import { traceHeaderOf, withDepositTrace } from '#shared/tracing';

@@ -1,4 +1,4 @@
-import { RecordToRelay, relayAgain } from '#shared/deposits/outbox';
+import { RecordToRelay, relayAgain } from '#shared/deposits/background/outbox';
 import { sqsConsumer } from '#shared/middleware/sqs';
 import { depositEvents } from '#shared/wiring/messaging';
 

@@ -1,5 +1,5 @@
 import { CancelSourceRequest } from '#shared/contracts/deposits-schemas';
-import { cancelSource } from '#shared/deposits/cancel';
+import { cancelSource } from '#shared/deposits/requests/cancel';
 import { ownerRoute } from '#shared/middleware/deposit-route';
 import { ownerCancelPorts } from '#shared/wiring/cancel';
 

@@ -1,5 +1,5 @@
 import { CreateSourceRequest } from '#shared/contracts/deposits-schemas';
-import { startSource } from '#shared/deposits/start';
+import { startSource } from '#shared/deposits/requests/start';
 import { depositRoute, idempotencyKeyOf } from '#shared/middleware/deposit-route';
 import { Answer } from '#shared/middleware/http';
 import { annotateDeposit } from '#shared/tracing';

@@ -1,6 +1,6 @@
 import { systemClock } from '#shared/clock';
 import { GetSourceRequest } from '#shared/contracts/deposits-schemas';
-import { type ReadContext, readSource } from '#shared/deposits/read';
+import { type ReadContext, readSource } from '#shared/deposits/requests/read';
 import { ownerRoute } from '#shared/middleware/deposit-route';
 import { ownerDigests } from '#shared/wiring/owner-digests';
 import { tableEntities } from '#shared/wiring/table';

@@ -1,6 +1,6 @@
 import { systemClock } from '#shared/clock';
 import { ListSourcesRequest } from '#shared/contracts/deposits-schemas';
-import { type ListContext, listSources } from '#shared/deposits/read';
+import { type ListContext, listSources } from '#shared/deposits/requests/read';
 import { ownerRoute } from '#shared/middleware/deposit-route';
 import { ownerDigests } from '#shared/wiring/owner-digests';
 import { tableEntities } from '#shared/wiring/table';

@@ -1,4 +1,4 @@
-import { expireInput } from '#shared/deposits/input';
+import { expireInput } from '#shared/deposits/journey/input';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { stepConsumer } from '#shared/wiring/step-consumer';
 import { stepContext } from '#shared/wiring/step-context';

@@ -1,4 +1,4 @@
-import { expireInput } from '#shared/deposits/input';
+import { expireInput } from '#shared/deposits/journey/input';
 import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import { stepConsumer } from '#shared/wiring/step-consumer';
 import { stepContext } from '#shared/wiring/step-context';

@@ -1,4 +1,4 @@
-import { expireInput } from '#shared/deposits/input';
+import { expireInput } from '#shared/deposits/journey/input';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { stepConsumer } from '#shared/wiring/step-consumer';
 import { stepContext } from '#shared/wiring/step-context';

@@ -12,7 +12,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { DepositStatus, DepositStep } from '#shared/deposits/model';
+import { DepositStatus, DepositStep } from '#shared/deposits/model/deposit';
 import { observability, type QueueKey, queueAlarms } from '../cdk/settings.ts';
 import type { DepositsStatefulStack } from '../stacks/deposits-stateful-stack.ts';
 import { notifyingAlarm } from './alarms.ts';

@@ -8,7 +8,7 @@ import { type ApiSpec, depositsApi, operatorApi, type RouteSpec, sandboxApi } fr
 import { entities as depositEntities, keys as depositKeys } from '#shared/adapters/deposits-table-items';
 import { entities as sandboxEntities, keys as sandboxKeys } from '#shared/adapters/sandbox-table-items';
 import { configVariables } from '#shared/config';
-import { failureTypes } from '#shared/deposits/failures';
+import { failureTypes } from '#shared/deposits/model/failures';
 import { depositErrorAnswers, operatorErrorAnswers } from '#shared/middleware/api-errors';
 import { errorTypes } from '#shared/provider/interface/errors';
 import { whenAnswered } from '#shared/sandbox/error-causes';

@@ -10,7 +10,8 @@ import { BeneficiaryClaimItems, ConnectionLeaseItems } from '#shared/adapters/de
 import { EventBridgeWakeScheduler } from '#shared/adapters/scheduler';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
 import { SqsStepQueues } from '#shared/adapters/step-queues';
-import type { BeneficiaryClaim, Deposit, DepositStep, StepMessage } from '#shared/deposits/model';
+import type { BeneficiaryClaim, Deposit, DepositStep } from '#shared/deposits/model/deposit';
+import type { StepMessage } from '#shared/deposits/model/messages';
 import { ProviderClient, type ProviderCredentials } from '#shared/provider/client';
 import { ProviderUnknownOutcome } from '#shared/provider/outcomes';
 import { configuredOwnerDigests } from '#shared/wiring/owner-digests';

@@ -1,6 +1,6 @@
 /**
  * Who calls the local deposits API: the stand-in of its authorizer in AWS (IAM or JWT), so that a
- * deposit belongs to a backend here too (`shared/deposits/caller.ts`). One developer's machine has
+ * deposit belongs to a backend here too (`shared/deposits/requests/caller.ts`). One developer's machine has
  * one backend, `local-backend`; a request may name another with `X-Local-Caller: <name>` (letters,
  * digits, `.`, `_`, `-`, at most 64), which is how the tests play a second backend that must see
  * nothing of the first's deposits. The gateway puts it on the event where only a gateway can put

@@ -10,8 +10,8 @@
  */
 import { NotificationQueue } from '#shared/adapters/notification-queue';
 import { OutboxRelayDlq } from '#shared/adapters/outbox-relay-dlq';
-import type { DepositEvent } from '#shared/deposits/model';
-import type { UnrelayedRecord } from '#shared/deposits/outbox';
+import type { UnrelayedRecord } from '#shared/deposits/background/outbox';
+import type { DepositEvent } from '#shared/deposits/model/events';
 
 /** A relay that cannot reach the notify queue, as the SDK would throw it. */
 export class RelayFault extends Error {

@@ -4,7 +4,7 @@
  * the item some time later, is no timer).
  */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { BankMemory, MemoryOwner } from '#shared/deposits/ports';
+import type { BankMemory, MemoryOwner } from '#shared/deposits/ports/connection';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import { bankTtlAfterUntilSeconds, getItem, keys, type Table } from './deposits-table-items.ts';
 

@@ -39,7 +39,7 @@ import {
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
-import type { CredentialOpener, CredentialSealer, SealPurpose } from '#shared/deposits/ports';
+import type { CredentialOpener, CredentialSealer, SealPurpose } from '#shared/deposits/ports/provider';
 
 /** The encryption context of every data key: the credentials key's policy requires it. */
 export const credentialsKeyContext = { purpose: 'deposit-credentials' } as const;

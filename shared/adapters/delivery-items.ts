@@ -1,11 +1,11 @@
 /**
- * The webhook deliveries' records in the deposits table (`shared/deposits/deliveries.ts`): one item
+ * The webhook deliveries' records in the deposits table (`shared/deposits/background/deliveries.ts`): one item
  * per event, `DELIVERY#<deposit>` / `EVENT#<event id>`, updated (never read first) on each try, so
  * that two tries of one event, or a try and a resend, never lose each other's counts. The event
  * rides as `payload`: an item with an `event` attribute would reach the outbox relay's stream filter.
  */
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Delivery, DeliveryRecords, TryRecord } from '#shared/deposits/deliveries';
+import type { Delivery, DeliveryRecords, TryRecord } from '#shared/deposits/background/deliveries';
 import { deliveryTtlSeconds, keys, type Table } from './deposits-table-items.ts';
 
 const expiry = (at: number) => Math.floor(at / 1000) + deliveryTtlSeconds;

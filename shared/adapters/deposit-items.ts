@@ -1,6 +1,6 @@
 /**
  * A deposit's own items in the deposits table: the deposit, its sealed credentials beside it, and its
- * idempotency key (each implements one port of `shared/deposits/ports.ts`; keys and items in
+ * idempotency key (each implements one port of `shared/deposits/ports/`; keys and items in
  * `deposits-table-items.ts`). The connection's items, its beneficiary claims and lease, are in
  * `deposits-table.ts`.
  */
@@ -12,8 +12,8 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '#shared/adapters/dynamodb';
-import type { Deposit } from '#shared/deposits/model';
-import type { DepositRecords, IdempotencyRecords } from '#shared/deposits/ports';
+import type { Deposit } from '#shared/deposits/model/deposit';
+import type { DepositRecords, IdempotencyRecords } from '#shared/deposits/ports/records';
 import {
   clientReferenceTtlSeconds,
   depositItem,

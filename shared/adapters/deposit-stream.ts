@@ -6,8 +6,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { Deposit } from '#shared/deposits/model';
-import type { StreamPosition } from '#shared/deposits/outbox';
+import type { StreamPosition } from '#shared/deposits/background/outbox';
+import type { Deposit } from '#shared/deposits/model/deposit';
 import { fromItem } from './deposits-table-items.ts';
 
 export function depositOf(record: DynamoDBRecord): Deposit | undefined {

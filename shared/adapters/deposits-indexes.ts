@@ -7,7 +7,7 @@
 import { TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionally } from '#shared/adapters/dynamodb';
-import type { Deposit } from '#shared/deposits/model';
+import type { Deposit } from '#shared/deposits/model/deposit';
 import type {
   BackendDeposits,
   BackendListFilter,
@@ -16,7 +16,7 @@ import type {
   DuePosition,
   ListPosition,
   OwnerDeposits,
-} from '#shared/deposits/ports';
+} from '#shared/deposits/ports/records';
 import { CHECK_SHARDS, fromItem, keys, listedBy, type Table } from './deposits-table-items.ts';
 
 /**

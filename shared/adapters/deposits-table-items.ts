@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deposit } from '#shared/deposits/model';
+import type { Deposit } from '#shared/deposits/model/deposit';
 import { statusBucket } from '#shared/operator/model';
 import { dataKeyOf } from './credential-vault.ts';
 

@@ -1,13 +1,13 @@
 /**
  * The deposits table's items of a connection: its beneficiary claims and its lease (each implements
- * one port of `shared/deposits/ports.ts`; keys and items in `deposits-table-items.ts`). A deposit's
+ * one port of `shared/deposits/ports/`; keys and items in `deposits-table-items.ts`). A deposit's
  * own items are in `deposit-items.ts`. Every access here is by key; the queries of the table's
  * indexes are in `deposits-indexes.ts`.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionally, conditionallyOwn, sameItem } from '#shared/adapters/dynamodb';
-import type { BeneficiaryClaim } from '#shared/deposits/model';
-import type { BeneficiaryClaims, ConnectionLeases } from '#shared/deposits/ports';
+import type { BeneficiaryClaim } from '#shared/deposits/model/deposit';
+import type { BeneficiaryClaims, ConnectionLeases } from '#shared/deposits/ports/connection';
 import {
   claimTtlSeconds,
   getItem,

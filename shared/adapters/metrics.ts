@@ -4,7 +4,7 @@
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { observabilityConfig } from '#shared/config';
-import type { DepositObserver } from '#shared/deposits/ports';
+import type { DepositObserver } from '#shared/deposits/ports/messaging';
 
 const { POWERTOOLS_METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } = observabilityConfig();
 

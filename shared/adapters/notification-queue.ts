@@ -1,7 +1,7 @@
 /** The notify queue: deposit events on their way to the caller's webhook, and their retry backoff. */
 import { ChangeMessageVisibilityCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { DepositEvent } from '#shared/deposits/model';
-import type { DepositEvents } from '#shared/deposits/ports';
+import type { DepositEvent } from '#shared/deposits/model/events';
+import type { DepositEvents } from '#shared/deposits/ports/messaging';
 import { currentTrace } from '#shared/tracing';
 import { traceAttribute } from './step-queues.ts';
 

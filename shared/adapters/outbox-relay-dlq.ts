@@ -4,7 +4,7 @@
  * relay's queue once the cause is fixed (docs/operating.md, "Redrive a DLQ").
  */
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { UnrelayedEvents, UnrelayedRecord } from '#shared/deposits/outbox';
+import type { UnrelayedEvents, UnrelayedRecord } from '#shared/deposits/background/outbox';
 
 export class OutboxRelayDlq implements UnrelayedEvents {
   constructor(

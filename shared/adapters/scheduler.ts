@@ -9,8 +9,9 @@ import {
   ResourceNotFoundException,
   type SchedulerClient,
 } from '@aws-sdk/client-scheduler';
-import type { StepMessageTo, WorkStep } from '#shared/deposits/model';
-import type { WakeCancels, WakeScheduler } from '#shared/deposits/ports';
+import type { WorkStep } from '#shared/deposits/model/deposit';
+import type { StepMessageTo } from '#shared/deposits/model/messages';
+import type { WakeCancels, WakeScheduler } from '#shared/deposits/ports/messaging';
 import { currentTrace } from '#shared/tracing';
 
 export interface ScheduleTarget<S extends WorkStep> {

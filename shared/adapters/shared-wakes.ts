@@ -6,8 +6,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionally, failedAgainst } from '#shared/adapters/dynamodb';
-import type { Follower } from '#shared/deposits/model';
-import type { SharedWakes } from '#shared/deposits/ports';
+import type { Follower } from '#shared/deposits/model/messages';
+import type { SharedWakes } from '#shared/deposits/ports/connection';
 import { keys, type Table, wakeTtlAfterInstantSeconds } from './deposits-table-items.ts';
 
 /** Most deposits that follow one wake-up; past them, each arms its own. */

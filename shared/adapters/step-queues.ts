@@ -3,8 +3,9 @@
  * its deposit's trace as the message's `AWSTraceHeader` (X-Ray links the consumer's trace to it).
  */
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { StepMessageTo, WorkStep } from '#shared/deposits/model';
-import type { StepQueues } from '#shared/deposits/ports';
+import type { WorkStep } from '#shared/deposits/model/deposit';
+import type { StepMessageTo } from '#shared/deposits/model/messages';
+import type { StepQueues } from '#shared/deposits/ports/messaging';
 import { currentTrace, traceHeaderOf } from '#shared/tracing';
 
 /** The message system attribute that carries a trace header from a sender to its consumer. */

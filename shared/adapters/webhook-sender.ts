@@ -4,12 +4,12 @@
  * id. While the signing secret rotates, each delivery is signed with every live secret (the current
  * one first), space-separated in `webhook-signature` as the standard allows, so that a receiver
  * holding either secret verifies it (`webhook-signing-secrets.ts`). A delivery that does not get a
- * 2xx throws, and the notifier retries it with backoff (`shared/deposits/webhooks.ts`); a redirect is
+ * 2xx throws, and the notifier retries it with backoff (`shared/deposits/background/webhooks.ts`); a redirect is
  * not followed (it is not a 2xx either). Every answer's body is consumed (read up to 64 KiB and
  * dropped, the rest cancelled), so that no connection is left waiting on it.
  */
 import { Webhook } from 'standardwebhooks';
-import type { DepositEvent } from '#shared/deposits/model';
+import type { DepositEvent } from '#shared/deposits/model/events';
 import { discardBody } from '#shared/http-body';
 
 export class WebhookSender {

@@ -1,12 +1,12 @@
 /**
  * The webhook events a caller hears (docs/deposits.md, "Webhooks"), as they travel: `{ type,
- * timestamp, data }`, a union on `type`. What `shared/deposits/transitions.ts` (`eventOf`) and
+ * timestamp, data }`, a union on `type`. What `shared/deposits/journey/transitions.ts` (`eventOf`) and
  * `sources.ts` (`asSourceEvent`) write and the notifier signs; the typed client's verifier
  * (`shared/deposits-api/webhooks.ts`) checks each delivery against it. Objects are not strict: a
  * field a newer service adds is kept, not refused.
  */
 import * as z from 'zod';
-import { DepositStep } from '#shared/deposits/model';
+import { DepositStep } from '#shared/deposits/model/deposit';
 import { UserInput } from '#shared/provider/interface/schemas';
 import { FailureType } from './deposits-schemas.ts';
 

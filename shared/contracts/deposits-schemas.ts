@@ -5,9 +5,9 @@
  * built on both.
  */
 import * as z from 'zod';
-import { failureTypeNames } from '#shared/deposits/failures';
-import { businessFields, DepositStatus, DepositStep } from '#shared/deposits/model';
-import { SourceStatus } from '#shared/deposits/sources';
+import { businessFields, DepositStatus, DepositStep } from '#shared/deposits/model/deposit';
+import { failureTypeNames } from '#shared/deposits/model/failures';
+import { SourceStatus } from '#shared/deposits/model/sources';
 import { inputLimits } from '#shared/provider/interface/limits';
 import { boundedText, UserInput, UserInputAnswers } from '#shared/provider/interface/schemas';
 

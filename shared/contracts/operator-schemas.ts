@@ -3,7 +3,8 @@
  * request field is bounded, checked before anything is read; an answer is `operatorView`'s shape.
  */
 import * as z from 'zod';
-import { DepositEvent, DepositStep } from '#shared/deposits/model';
+import { DepositStep } from '#shared/deposits/model/deposit';
+import { DepositEvent } from '#shared/deposits/model/events';
 import { StatusBucket } from '#shared/operator/model';
 import { inputLimits } from '#shared/provider/interface/limits';
 import { boundedText } from '#shared/provider/interface/schemas';

@@ -5,7 +5,7 @@
  * turn each line into the function's IAM grants (`infra/cdk/settings.ts`). A step that needs more
  * must say so here, and its function gets exactly that.
  */
-import type { WorkStep } from './model.ts';
+import type { WorkStep } from './model/deposit.ts';
 
 /** What a handler does with the beneficiary claims. */
 export type ClaimUse = 'read' | 'write' | 'markUsed' | 'coolDown' | 'forget' | 'release';

@@ -6,22 +6,14 @@
  * context, its wiring and its function's grants all follow.
  */
 import type { Clock } from '#shared/clock';
-import type {
-  BankMemory,
-  BeneficiaryClaims,
-  ConnectionLeases,
-  CredentialOpener,
-  DepositObserver,
-  DepositRecords,
-  DepositSettings,
-  Provider,
-  SharedWakes,
-  StepQueues,
-  WakeScheduler,
-  Wallets,
-} from './ports.ts';
+import type { FollowersContext } from './journey/wake-ups.ts';
+import type { Wallets } from './model/wallets.ts';
+import type { BankMemory, BeneficiaryClaims, ConnectionLeases, SharedWakes } from './ports/connection.ts';
+import type { DepositObserver, StepQueues, WakeScheduler } from './ports/messaging.ts';
+import type { CredentialOpener, Provider } from './ports/provider.ts';
+import type { DepositRecords } from './ports/records.ts';
+import type { DepositSettings } from './ports/settings.ts';
 import type { ClaimUse, reach, SendsOf, WakesOf } from './reach.ts';
-import type { FollowersContext } from './wake-ups.ts';
 
 /** The deposit steps, each a queue's consumer with a context of its own. */
 export type StepName = 'resolve-bank' | 'ensure-beneficiary' | 'wait-cooldown' | 'transfer' | 'reconcile';

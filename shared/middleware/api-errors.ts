@@ -2,7 +2,7 @@
  * How the deposits and operator APIs answer their domains' refusals: the spec's failed envelope,
  * with these HTTP statuses; docs/deposits.md shows this table.
  */
-import { DepositError, type DepositErrorType } from '#shared/deposits/errors';
+import { DepositError, type DepositErrorType } from '#shared/deposits/model/errors';
 import { OperatorError, type OperatorErrorType } from '#shared/operator/errors';
 import { EnvelopeError } from '#shared/provider/interface/errors';
 

@@ -6,7 +6,7 @@
  * Who calls, the backend (`backendOf`): the identity API Gateway's authorizer verified, an IAM
  * principal (SigV4) or a JWT's subject and client; on the local stack its gateway's caller
  * (`X-Local-Caller`, `local-backend` by default), which only the local gateway can put on the event.
- * A deposit belongs to the backend that created it (`shared/deposits/caller.ts`).
+ * A deposit belongs to the backend that created it (`shared/deposits/requests/caller.ts`).
  *
  * The connection's token: `X-Provider-Authorization: Bearer <token>` when sent, else
  * `Authorization: Bearer <token>`; but behind an authorizer (in AWS: IAM or JWT) `Authorization` is
@@ -18,7 +18,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { z } from 'zod';
 import { IdempotencyKey } from '#shared/contracts/deposits-schemas';
-import { DepositError } from '#shared/deposits/errors';
+import { DepositError } from '#shared/deposits/model/errors';
 import { logger } from '#shared/logger';
 import {
   answerOf,

@@ -8,7 +8,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { z } from 'zod';
-import { DepositError } from '#shared/deposits/errors';
+import { DepositError } from '#shared/deposits/model/errors';
 import { logger } from '#shared/logger';
 import { badRequest, type EnvelopeError, ProviderError } from '#shared/provider/interface/errors';
 import { envelopeOf } from './api-errors.ts';

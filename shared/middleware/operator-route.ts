@@ -8,7 +8,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import type { z } from 'zod';
-import { DepositError } from '#shared/deposits/errors';
+import { DepositError } from '#shared/deposits/model/errors';
 import { logger } from '#shared/logger';
 import {
   answerOf,

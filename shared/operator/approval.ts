@@ -17,7 +17,7 @@
  * Once lapsed, a proposal is as if it had never been: the next `done` proposes anew.
  */
 import * as z from 'zod';
-import type { Deposit, PendingResolution } from '#shared/deposits/model';
+import type { Deposit, PendingResolution } from '#shared/deposits/model/deposit';
 import { type CurrencyCode, currencies, isCurrencyCode } from '#shared/money';
 import { OperatorError } from './errors.ts';
 

@@ -7,9 +7,10 @@
  * 3. count the resend on the record, with who and when (its audit line is the operator route's).
  */
 import type { Clock } from '#shared/clock';
-import type { Delivery, DeliveryRecords } from '#shared/deposits/deliveries';
-import { DepositError } from '#shared/deposits/errors';
-import type { DepositEvents, DepositRecords } from '#shared/deposits/ports';
+import type { Delivery, DeliveryRecords } from '#shared/deposits/background/deliveries';
+import { DepositError } from '#shared/deposits/model/errors';
+import type { DepositEvents } from '#shared/deposits/ports/messaging';
+import type { DepositRecords } from '#shared/deposits/ports/records';
 import { OperatorError } from './errors.ts';
 
 /** The most recent tries a delivery's view shows (a record keeps them all). */

@@ -1,6 +1,6 @@
 /**
  * An operator's hands on one deposit in flight: cancel it before its transfer (the owner's cancel,
- * `shared/deposits/cancel.ts`, without the owner's check, the operator and the reason named on it),
+ * `shared/deposits/requests/cancel.ts`, without the owner's check, the operator and the reason named on it),
  * or redrive it now (the message the sweeper would send, `redriveMessage`), under the sweeper's own
  * stall guard: a deposit whose transfer call may still be in flight is refused until it has stalled.
  * A finished payment source is re-driven at its transfer step, which hands on any followers it
@@ -8,12 +8,14 @@
  */
 
 import type { Clock } from '#shared/clock';
-import { type CancelContext, cancelBeforeTransfer } from '#shared/deposits/cancel';
-import { DepositError } from '#shared/deposits/errors';
-import { type Deposit, isSource, messageFor } from '#shared/deposits/model';
-import type { DepositRecords, StepQueues } from '#shared/deposits/ports';
+import { redriveMessage } from '#shared/deposits/background/sweeper';
+import { type Deposit, isSource } from '#shared/deposits/model/deposit';
+import { DepositError } from '#shared/deposits/model/errors';
+import { messageFor } from '#shared/deposits/model/messages';
+import type { StepQueues } from '#shared/deposits/ports/messaging';
+import type { DepositRecords } from '#shared/deposits/ports/records';
 import type { SendsOf } from '#shared/deposits/reach';
-import { redriveMessage } from '#shared/deposits/sweeper';
+import { type CancelContext, cancelBeforeTransfer } from '#shared/deposits/requests/cancel';
 import { OperatorError } from './errors.ts';
 import { operatorView } from './model.ts';
 

@@ -5,7 +5,8 @@
  * owner's digests in full, or its idempotency key. No AWS here.
  */
 import * as z from 'zod';
-import { type Deposit, depositView } from '#shared/deposits/model';
+import type { Deposit } from '#shared/deposits/model/deposit';
+import { depositView } from '#shared/deposits/model/views';
 import { APPROVAL_TTL_MS, livePending } from './approval.ts';
 
 /**

@@ -1,9 +1,9 @@
 /**
- * The ports of the operator's use cases besides the deposits' own (`shared/deposits/ports.ts`): the
+ * The ports of the operator's use cases besides the deposits' own (`shared/deposits/ports/`): the
  * deposits by status bucket (the `byStatus` index), and the depths of the service's queues. No AWS
  * here: `shared/adapters/deposits-status-index.ts` and `shared/adapters/queue-depths.ts` implement them.
  */
-import type { Deposit, DepositStep } from '#shared/deposits/model';
+import type { Deposit, DepositStep } from '#shared/deposits/model/deposit';
 import type { StatusBucket } from './model.ts';
 
 /** Where a page of a bucket's deposits ended: its last deposit (or the last one looked at). */

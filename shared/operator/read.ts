@@ -3,10 +3,10 @@
  * range of creation times), a page at a time; the depths of the service's queues.
  */
 import type { Clock } from '#shared/clock';
-import { DepositError } from '#shared/deposits/errors';
-import type { DepositStep } from '#shared/deposits/model';
-import type { DepositRecords } from '#shared/deposits/ports';
-import { cursorOf, positionOf } from '#shared/deposits/read';
+import type { DepositStep } from '#shared/deposits/model/deposit';
+import { DepositError } from '#shared/deposits/model/errors';
+import type { DepositRecords } from '#shared/deposits/ports/records';
+import { cursorOf, positionOf } from '#shared/deposits/requests/read';
 import { operatorView, type StatusBucket } from './model.ts';
 import type { QueueDepths, StatusDeposits } from './ports.ts';
 

@@ -13,10 +13,11 @@
  * Anything else (in flight, done, failed otherwise, resolved already) is 409 DEPOSIT_NOT_RESOLVABLE;
  * of two operators resolving at once, the second finds it resolved (or, proposing the same, approves).
  */
-import { DepositError } from '#shared/deposits/errors';
-import { ownerMessage } from '#shared/deposits/failures';
-import type { Deposit, PendingResolution, Resolution } from '#shared/deposits/model';
-import { advance, type EventOf, type TransitionContext } from '#shared/deposits/transitions';
+
+import { advance, type EventOf, type TransitionContext } from '#shared/deposits/journey/transitions';
+import type { Deposit, PendingResolution, Resolution } from '#shared/deposits/model/deposit';
+import { DepositError } from '#shared/deposits/model/errors';
+import { ownerMessage } from '#shared/deposits/model/failures';
 import { type ApprovalThresholds, decide } from './approval.ts';
 import { OperatorError } from './errors.ts';
 import { operatorView, outcomeUnknown } from './model.ts';

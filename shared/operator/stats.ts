@@ -10,7 +10,7 @@
  * and in all.
  */
 import type { Clock } from '#shared/clock';
-import { type Deposit, DepositStep, isSource } from '#shared/deposits/model';
+import { type Deposit, DepositStep, isSource } from '#shared/deposits/model/deposit';
 import { StatusBucket } from './model.ts';
 import type { StatusDeposits, StatusTimes } from './ports.ts';
 

@@ -1,6 +1,6 @@
 /** What the cancel routes (the owner's of a deposit or a source, an operator's) build: the ports of `CancelContext`. */
 import { systemClock } from '#shared/clock';
-import type { CancelContext, OwnerCancelContext } from '#shared/deposits/cancel';
+import type { CancelContext, OwnerCancelContext } from '#shared/deposits/requests/cancel';
 import { scheduleCancels } from './messaging.ts';
 import { ownerDigests } from './owner-digests.ts';
 import { failPorts } from './transitions.ts';

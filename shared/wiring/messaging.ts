@@ -18,7 +18,7 @@ import {
   stepQueueArns,
   stepQueueUrls,
 } from '#shared/config';
-import type { WorkStep } from '#shared/deposits/model';
+import type { WorkStep } from '#shared/deposits/model/deposit';
 import { type ReachName, reach, type SendsOf, type WakesOf } from '#shared/deposits/reach';
 
 /** The step queues handler `name` sends to, and no other. */

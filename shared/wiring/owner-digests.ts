@@ -6,7 +6,7 @@
  */
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { ownerKeyConfig, ownerKeyFrom } from '#shared/config';
-import type { OwnerDigests } from '#shared/deposits/ports';
+import type { OwnerDigests } from '#shared/deposits/ports/provider';
 import { keyedDigests } from '#shared/secrets';
 
 let loading: Promise<OwnerDigests> | undefined;

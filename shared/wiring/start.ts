@@ -2,8 +2,8 @@
  * What the create routes (a deposit's, a payment source's) build: the ports of `StartContext`; and
  * the answer route, which resumes a deposit as a repeated create does (`AnswerContext`).
  */
-import type { AnswerContext } from '#shared/deposits/answer';
-import type { StartContext } from '#shared/deposits/start';
+import type { AnswerContext } from '#shared/deposits/requests/answer';
+import type { StartContext } from '#shared/deposits/requests/start';
 import { currentTrace } from '#shared/tracing';
 import { queuesOf } from './messaging.ts';
 import { ownerDigests } from './owner-digests.ts';

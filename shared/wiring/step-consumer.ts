@@ -1,9 +1,10 @@
 /** The SQS consumer of one deposit step's queue, composed from the batch consumer and the step runner. */
 import { stepMessageMaxTries } from '#shared/config';
-import { StepMessage, type WorkStep } from '#shared/deposits/model';
-import { handleStepMessage, type StepHandler } from '#shared/deposits/step-messages';
-import { type FailContext, giveUp } from '#shared/deposits/transitions';
-import { wakeFollowers } from '#shared/deposits/wake-ups';
+import { handleStepMessage, type StepHandler } from '#shared/deposits/journey/step-messages';
+import { type FailContext, giveUp } from '#shared/deposits/journey/transitions';
+import { wakeFollowers } from '#shared/deposits/journey/wake-ups';
+import type { WorkStep } from '#shared/deposits/model/deposit';
+import { StepMessage } from '#shared/deposits/model/messages';
 import { logger } from '#shared/logger';
 import { sqsConsumer } from '#shared/middleware/sqs';
 

@@ -6,7 +6,7 @@
 import { CredentialVault } from '#shared/adapters/credential-vault';
 import { credentialsKey } from '#shared/adapters/credentials-key';
 import { providerConfig, vaultConfig, walletsConfig } from '#shared/config';
-import { walletAccounts, walletBook } from '#shared/deposits/wallets';
+import { walletAccounts, walletBook } from '#shared/deposits/model/wallets';
 import { logger } from '#shared/logger';
 import { ProviderClient } from '#shared/provider/client';
 import { tracedFetch } from '#shared/tracing';

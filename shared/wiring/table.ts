@@ -17,7 +17,7 @@ import { StatusDepositsIndex } from '#shared/adapters/deposits-status-index';
 import { BeneficiaryClaimItems, ConnectionLeaseItems } from '#shared/adapters/deposits-table';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
 import { depositsTableConfig, providerConfig, tuningConfig } from '#shared/config';
-import type { DepositSettings } from '#shared/deposits/ports';
+import type { DepositSettings } from '#shared/deposits/ports/settings';
 
 function table() {
   return { client: dynamodbClient(), tableName: depositsTableConfig().DEPOSITS_TABLE_NAME };

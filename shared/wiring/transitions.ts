@@ -1,8 +1,8 @@
 /** What changing and failing a deposit needs, for every handler that does either. */
 import { depositMetrics } from '#shared/adapters/metrics';
 import { systemClock } from '#shared/clock';
+import type { FailContext, TransitionContext } from '#shared/deposits/journey/transitions';
 import type { ReachName, SendsOf } from '#shared/deposits/reach';
-import type { FailContext, TransitionContext } from '#shared/deposits/transitions';
 import { queuesOf } from './messaging.ts';
 import { depositSettings, tableEntities } from './table.ts';
 

@@ -27,7 +27,7 @@ import {
 import { localCredentials } from '#infra/local/dynamodb-local';
 import type { LocalStack } from '#infra/local/stack';
 import { localWallets } from '#infra/local/wallets';
-import { isWalletAccount, walletAccounts } from '#shared/deposits/wallets';
+import { isWalletAccount, walletAccounts } from '#shared/deposits/model/wallets';
 import { ProviderClient, type ProviderCredentials } from '#shared/provider/client';
 import { findBank } from '#shared/sandbox/catalog';
 import { appSecret, type BenchUser } from './flow.ts';

@@ -13,7 +13,7 @@
  */
 import type { LocalStack } from '#infra/local/stack';
 import { localWallets } from '#infra/local/wallets';
-import { isWalletAccount, walletAccounts } from '#shared/deposits/wallets';
+import { isWalletAccount, walletAccounts } from '#shared/deposits/model/wallets';
 import { ProviderClient, type ProviderCredentials } from '#shared/provider/client';
 import { appSecret, type BenchUser, createUser, percentile, runDeposit } from './flow.ts';
 

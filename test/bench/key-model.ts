@@ -25,9 +25,9 @@ import {
   STATUS_SHARDS,
   sealedItem,
 } from '#shared/adapters/deposits-table-items';
-import type { Deposit } from '#shared/deposits/model';
-import { dueProjection } from '#shared/deposits/ports';
-import { startDeposit } from '#shared/deposits/start';
+import type { Deposit } from '#shared/deposits/model/deposit';
+import { dueProjection } from '#shared/deposits/ports/records';
+import { startDeposit } from '#shared/deposits/requests/start';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { reconcile } from '#shared/deposits/steps/reconcile';
 import { resolveBank } from '#shared/deposits/steps/resolve-bank';

@@ -11,8 +11,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sweeper } from '#infra/topology';
-import type { DueDeposit } from '#shared/deposits/ports';
-import { REDRIVES_AT_ONCE, STOP_WITH_LEFT_MS, sweep } from '#shared/deposits/sweeper';
+import { REDRIVES_AT_ONCE, STOP_WITH_LEFT_MS, sweep } from '#shared/deposits/background/sweeper';
+import type { DueDeposit } from '#shared/deposits/ports/records';
 import { world } from '../support/deposit-world.ts';
 
 const deferMs = Number(process.env.BENCH_DEFER_MS ?? 6);

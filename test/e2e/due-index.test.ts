@@ -10,9 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { tables } from '#infra/topology';
 import { IdempotencyItems } from '#shared/adapters/deposit-items';
 import { DueDepositsIndex } from '#shared/adapters/deposits-indexes';
-import type { Deposit } from '#shared/deposits/model';
-import { type DueDeposit, type DueDeposits, type DuePosition, dueProjection } from '#shared/deposits/ports';
-import { sweep } from '#shared/deposits/sweeper';
+import { sweep } from '#shared/deposits/background/sweeper';
+import type { Deposit } from '#shared/deposits/model/deposit';
+import {
+  type DueDeposit,
+  type DueDeposits,
+  type DuePosition,
+  dueProjection,
+} from '#shared/deposits/ports/records';
 import { FakeQueues } from '../support/deposit-fakes.ts';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
 

@@ -18,7 +18,7 @@ import { DepositItems, IdempotencyItems } from '#shared/adapters/deposit-items';
 import { BeneficiaryClaimItems, ConnectionLeaseItems } from '#shared/adapters/deposits-table';
 import { keys } from '#shared/adapters/deposits-table-items';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
-import type { Deposit } from '#shared/deposits/model';
+import type { Deposit } from '#shared/deposits/model/deposit';
 
 const client = DynamoDBDocumentClient.from(
   new DynamoDBClient({

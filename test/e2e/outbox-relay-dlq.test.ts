@@ -26,7 +26,7 @@ import { createTables } from '#infra/local/dynamodb-local';
 import { startStreamPoller } from '#infra/local/streams';
 import { outbox, tables } from '#infra/topology';
 import { IdempotencyItems } from '#shared/adapters/deposit-items';
-import type { Deposit } from '#shared/deposits/model';
+import type { Deposit } from '#shared/deposits/model/deposit';
 import { webhookDeliveries } from '../support/deposits.ts';
 import { eventually } from '../support/eventually.ts';
 import { localDynamoDb } from '../support/local-dynamodb.ts';

@@ -15,7 +15,7 @@ import { CredentialVault, dataKeyOf } from '#shared/adapters/credential-vault';
 import { LocalDataKeys } from '#shared/adapters/credentials-key';
 import { DepositItems, IdempotencyItems } from '#shared/adapters/deposit-items';
 import { depositItem, keys, sealedTtlSeconds } from '#shared/adapters/deposits-table-items';
-import type { Deposit } from '#shared/deposits/model';
+import type { Deposit } from '#shared/deposits/model/deposit';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
 import sealedBefore from '../support/sealed-credentials.json' with { type: 'json' };
 

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookSender } from '#shared/adapters/webhook-sender';
-import type { DepositEvent } from '#shared/deposits/model';
+import type { DepositEvent } from '#shared/deposits/model/events';
 import { DepositsClient, DepositsUnavailable } from '#shared/deposits-api/client';
 import { ProviderClient, ProviderUnknownOutcome } from '#shared/provider/client';
 

@@ -12,7 +12,7 @@ import { DepositItems, IdempotencyItems } from '#shared/adapters/deposit-items';
 import { DueDepositsIndex } from '#shared/adapters/deposits-indexes';
 import { BeneficiaryClaimItems } from '#shared/adapters/deposits-table';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
-import type { Deposit } from '#shared/deposits/model';
+import type { Deposit } from '#shared/deposits/model/deposit';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
 
 const client = localDynamoDb();

@@ -12,7 +12,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StatusDepositsIndex } from '#shared/adapters/deposits-status-index';
 import { depositItem, statusShardOf } from '#shared/adapters/deposits-table-items';
-import type { Deposit, DepositStep } from '#shared/deposits/model';
+import type { Deposit, DepositStep } from '#shared/deposits/model/deposit';
 import type { StatusPosition, StatusQuery } from '#shared/operator/ports';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
 

@@ -19,7 +19,7 @@ import {
   tables,
 } from '#infra/topology';
 import { credentialsKeyContext } from '#shared/adapters/credential-vault';
-import { dueProjection } from '#shared/deposits/ports';
+import { dueProjection } from '#shared/deposits/ports/records';
 import { reach, wakeTargets } from '#shared/deposits/reach';
 import {
   actionsOf,

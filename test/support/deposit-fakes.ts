@@ -5,20 +5,23 @@
  * and record what crossed them, so tests assess what a step did. Here the deposits table's
  * entities; the queues, schedules, vault, events and provider are in `step-fakes.ts` (re-exported).
  */
-import type { BeneficiaryClaim, Deposit, Follower } from '#shared/deposits/model';
+import type { BeneficiaryClaim, Deposit } from '#shared/deposits/model/deposit';
+import type { Follower } from '#shared/deposits/model/messages';
 import type {
-  BackendDeposits,
   BankMemory,
   BeneficiaryClaims,
   ConnectionLeases,
+  MemoryOwner,
+  SharedWakes,
+} from '#shared/deposits/ports/connection';
+import type {
+  BackendDeposits,
   DepositRecords,
   DueDeposits,
   IdempotencyRecords,
   ListPosition,
-  MemoryOwner,
   OwnerDeposits,
-  SharedWakes,
-} from '#shared/deposits/ports';
+} from '#shared/deposits/ports/records';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 
 export * from './step-fakes.ts';

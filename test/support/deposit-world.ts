@@ -5,20 +5,21 @@
  */
 
 import { localWallets } from '#infra/local/wallets';
-import type { AnswerContext } from '#shared/deposits/answer';
-import type { OwnerCancelContext } from '#shared/deposits/cancel';
-import type { BankFacts, Deposit, WorkStep } from '#shared/deposits/model';
-import type { DepositSettings, StepQueues } from '#shared/deposits/ports';
+import type { SweepContext } from '#shared/deposits/background/sweeper';
+import type { BankFacts, Deposit, WorkStep } from '#shared/deposits/model/deposit';
+import { walletAccounts, walletBook } from '#shared/deposits/model/wallets';
+import type { StepQueues } from '#shared/deposits/ports/messaging';
+import type { DepositSettings } from '#shared/deposits/ports/settings';
 import { reach, type SendsOf, type WakesOf } from '#shared/deposits/reach';
-import type { ListContext, ReadContext } from '#shared/deposits/read';
-import type { StartContext, StartDeposit } from '#shared/deposits/start';
+import type { AnswerContext } from '#shared/deposits/requests/answer';
+import type { OwnerCancelContext } from '#shared/deposits/requests/cancel';
+import type { ListContext, ReadContext } from '#shared/deposits/requests/read';
+import type { StartContext, StartDeposit } from '#shared/deposits/requests/start';
 import type { EnsureBeneficiaryContext } from '#shared/deposits/steps/ensure-beneficiary';
 import type { ReconcileContext } from '#shared/deposits/steps/reconcile';
 import type { ResolveBankContext } from '#shared/deposits/steps/resolve-bank';
 import type { TransferContext } from '#shared/deposits/steps/transfer';
 import type { WaitCooldownContext } from '#shared/deposits/steps/wait-cooldown';
-import type { SweepContext } from '#shared/deposits/sweeper';
-import { walletAccounts, walletBook } from '#shared/deposits/wallets';
 import { ProviderRefusal, ProviderUnknownOutcome, type UnknownReason } from '#shared/provider/client';
 import type { AccountsMetadata, UserInput } from '#shared/provider/interface/schemas';
 import { keyedDigests } from '#shared/secrets';

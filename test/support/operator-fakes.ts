@@ -3,7 +3,7 @@
  * deposits by bucket, newest first, as the `byStatus` index and its step filter give them, and their
  * creation times), fixed queue depths, and the webhook deliveries' records. They keep the adapters' contracts: a page and the position it ended at.
  */
-import type { Delivery, DeliveryRecords, TryRecord } from '#shared/deposits/deliveries';
+import type { Delivery, DeliveryRecords, TryRecord } from '#shared/deposits/background/deliveries';
 import { statusBucket } from '#shared/operator/model';
 import type { QueueDepth, QueueDepths, StatusDeposits, StatusTimes } from '#shared/operator/ports';
 import { type FakeDepositsTable, newestFirstPage } from './deposit-fakes.ts';

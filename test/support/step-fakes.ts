@@ -4,19 +4,24 @@
  * the credential vault, the caller's events, the transitions' metric, and the scripted provider.
  * They record what crossed them, so tests assess what a step did.
  */
-import type { DepositEvent, StepMessageTo, WorkStep } from '#shared/deposits/model';
-import { eventToRelay } from '#shared/deposits/outbox';
+
+import { eventToRelay } from '#shared/deposits/background/outbox';
+import type { WorkStep } from '#shared/deposits/model/deposit';
+import type { DepositEvent } from '#shared/deposits/model/events';
+import type { StepMessageTo } from '#shared/deposits/model/messages';
 import type {
-  CredentialOpener,
-  CredentialSealer,
   DepositEvents,
   DepositObserver,
-  Provider,
-  SealPurpose,
   StepQueues,
   WakeCancels,
   WakeScheduler,
-} from '#shared/deposits/ports';
+} from '#shared/deposits/ports/messaging';
+import type {
+  CredentialOpener,
+  CredentialSealer,
+  Provider,
+  SealPurpose,
+} from '#shared/deposits/ports/provider';
 import type { FakeDepositsTable } from './deposit-fakes.ts';
 
 const copy = <T>(value: T): T => structuredClone(value);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { isOpen } from '#infra/local/crash-points';
 import { installCrashPoints } from '#infra/local/crash-wrappers';
 import { DepositItems } from '#shared/adapters/deposit-items';
-import type { Deposit } from '#shared/deposits/model';
+import type { Deposit } from '#shared/deposits/model/deposit';
 import { world } from '../support/deposit-world.ts';
 
 /** The next read answers what the test says, when it says. */

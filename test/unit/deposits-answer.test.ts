@@ -4,9 +4,9 @@
  * deposit goes back to the step that asked, as a repeated create with `userInputs` sends it.
  */
 import { describe, expect, it } from 'vitest';
-import { answerDeposit } from '#shared/deposits/answer';
-import type { Deposit } from '#shared/deposits/model';
-import { startDeposit } from '#shared/deposits/start';
+import type { Deposit } from '#shared/deposits/model/deposit';
+import { answerDeposit } from '#shared/deposits/requests/answer';
+import { startDeposit } from '#shared/deposits/requests/start';
 import { asked, banks, credentials, settings, startRequest, world } from '../support/deposit-world.ts';
 
 const backend = 'local:local-backend';

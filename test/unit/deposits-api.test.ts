@@ -1,10 +1,10 @@
 /** The deposits API's use cases through the fakes: starting a deposit once per key, and reading it. */
 import { describe, expect, it } from 'vitest';
 import { localWallets } from '#infra/local/wallets';
-import { DepositError } from '#shared/deposits/errors';
-import { readDeposit } from '#shared/deposits/read';
-import { startDeposit } from '#shared/deposits/start';
-import { DEFAULT_MAX_DEPOSIT, walletAccounts } from '#shared/deposits/wallets';
+import { DepositError } from '#shared/deposits/model/errors';
+import { DEFAULT_MAX_DEPOSIT, walletAccounts } from '#shared/deposits/model/wallets';
+import { readDeposit } from '#shared/deposits/requests/read';
+import { startDeposit } from '#shared/deposits/requests/start';
 import { credentials, ownerKey, settings, startRequest, world } from '../support/deposit-world.ts';
 
 const request = startRequest;

@@ -6,10 +6,10 @@
  * seen as it always was, by its token and user secret.
  */
 import { describe, expect, it } from 'vitest';
-import { backendKeyOf, sees } from '#shared/deposits/caller';
-import { cancelDeposit, cancelSource } from '#shared/deposits/cancel';
-import { listDeposits, listSources, readDeposit, readSource } from '#shared/deposits/read';
-import { startDeposit, startSource } from '#shared/deposits/start';
+import { backendKeyOf, sees } from '#shared/deposits/requests/caller';
+import { cancelDeposit, cancelSource } from '#shared/deposits/requests/cancel';
+import { listDeposits, listSources, readDeposit, readSource } from '#shared/deposits/requests/read';
+import { startDeposit, startSource } from '#shared/deposits/requests/start';
 import { credentials, ownerDigests, startRequest, world } from '../support/deposit-world.ts';
 
 const backendA = 'iam:arn:aws:iam::111111111111:role/backend-alpha';

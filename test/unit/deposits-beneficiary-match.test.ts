@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { localWallets } from '#infra/local/wallets';
+import { walletAccounts } from '#shared/deposits/model/wallets';
 import { type ListedEntry, matchWallet } from '#shared/deposits/steps/beneficiary-match';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
-import { walletAccounts } from '#shared/deposits/wallets';
 import { answers, banks, claimKey, settings, world } from '../support/deposit-world.ts';
 
 // Account number 0331234567890123456, IBAN AE070331234567890123456.

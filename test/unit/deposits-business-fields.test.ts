@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CreateDepositRequest, Deposit } from '#shared/contracts/deposits-schemas';
-import { cancelDeposit } from '#shared/deposits/cancel';
-import { listDeposits, readDeposit } from '#shared/deposits/read';
-import { startDeposit } from '#shared/deposits/start';
+import { cancelDeposit } from '#shared/deposits/requests/cancel';
+import { listDeposits, readDeposit } from '#shared/deposits/requests/read';
+import { startDeposit } from '#shared/deposits/requests/start';
 import { operatorView } from '#shared/operator/model';
 import { credentials, startRequest, world } from '../support/deposit-world.ts';
 

@@ -4,10 +4,10 @@
  * transfer and after; a connection's deposits are listed newest first, a page at a time.
  */
 import { describe, expect, it } from 'vitest';
-import { cancelDeposit } from '#shared/deposits/cancel';
-import { DepositError } from '#shared/deposits/errors';
-import type { Deposit } from '#shared/deposits/model';
-import { listDeposits } from '#shared/deposits/read';
+import type { Deposit } from '#shared/deposits/model/deposit';
+import { DepositError } from '#shared/deposits/model/errors';
+import { cancelDeposit } from '#shared/deposits/requests/cancel';
+import { listDeposits } from '#shared/deposits/requests/read';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { waitCooldown } from '#shared/deposits/steps/wait-cooldown';
 import {

@@ -5,8 +5,8 @@
  * without moving until it failed STEP_FAILED.)
  */
 import { describe, expect, it } from 'vitest';
-import type { Deposit } from '#shared/deposits/model';
-import { checkAt } from '#shared/deposits/transitions';
+import { checkAt } from '#shared/deposits/journey/transitions';
+import type { Deposit } from '#shared/deposits/model/deposit';
 import { settings, world } from '../support/deposit-world.ts';
 
 const stall = settings.stallAfterMs;

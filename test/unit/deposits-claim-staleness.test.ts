@@ -7,9 +7,9 @@
  * holder did, and a second deposit created the beneficiary again.)
  */
 import { describe, expect, it } from 'vitest';
-import type { BeneficiaryClaim, Deposit } from '#shared/deposits/model';
+import { sweep } from '#shared/deposits/background/sweeper';
+import type { BeneficiaryClaim, Deposit } from '#shared/deposits/model/deposit';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
-import { sweep } from '#shared/deposits/sweeper';
 import {
   answers,
   banks,

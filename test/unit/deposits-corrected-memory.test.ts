@@ -10,8 +10,8 @@
  * without the bank being asked, and the deposit failed INVALID_BENEFICIARY_ID.)
  */
 import { describe, expect, it } from 'vitest';
-import type { Deposit } from '#shared/deposits/model';
-import { startDeposit } from '#shared/deposits/start';
+import type { Deposit } from '#shared/deposits/model/deposit';
+import { startDeposit } from '#shared/deposits/requests/start';
 import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import { transfer } from '#shared/deposits/steps/transfer';
 import {

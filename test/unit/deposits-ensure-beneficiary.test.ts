@@ -1,7 +1,8 @@
 /** The ensure-beneficiary step through the fakes of its ports: our record, the claim, the list, the creation. */
 import { describe, expect, it } from 'vitest';
-import { cancelDeposit } from '#shared/deposits/cancel';
-import { type BankFacts, type BeneficiaryClaim, type Deposit, depositView } from '#shared/deposits/model';
+import type { BankFacts, BeneficiaryClaim, Deposit } from '#shared/deposits/model/deposit';
+import { depositView } from '#shared/deposits/model/views';
+import { cancelDeposit } from '#shared/deposits/requests/cancel';
 import { ensureBeneficiary, LOOK_UP_AGAIN_MS } from '#shared/deposits/steps/ensure-beneficiary';
 import {
   answers,

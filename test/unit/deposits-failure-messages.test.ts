@@ -4,9 +4,9 @@
  * record, which the operators' view shows.
  */
 import { describe, expect, it } from 'vitest';
-import { ownerMessage } from '#shared/deposits/failures';
-import { depositView } from '#shared/deposits/model';
-import { giveUp } from '#shared/deposits/transitions';
+import { giveUp } from '#shared/deposits/journey/transitions';
+import { ownerMessage } from '#shared/deposits/model/failures';
+import { depositView } from '#shared/deposits/model/views';
 import { operatorView } from '#shared/operator/model';
 import { errorTypes } from '#shared/provider/interface/errors';
 import { banks, world } from '../support/deposit-world.ts';

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { EventBridgeWakeScheduler } from '#shared/adapters/scheduler';
 import { SqsStepQueues } from '#shared/adapters/step-queues';
-import type { StepMessage } from '#shared/deposits/model';
-import { handleStepMessage } from '#shared/deposits/step-messages';
+import { sweep } from '#shared/deposits/background/sweeper';
+import { handleStepMessage } from '#shared/deposits/journey/step-messages';
+import type { StepMessage } from '#shared/deposits/model/messages';
 import { waitCooldown } from '#shared/deposits/steps/wait-cooldown';
-import { sweep } from '#shared/deposits/sweeper';
 import { ProviderRefusal } from '#shared/provider/client';
 import { world } from '../support/deposit-world.ts';
 

@@ -6,8 +6,8 @@
  * wait-cooldown, whose resume asks nothing, and whose consumer drops the expiry.)
  */
 import { describe, expect, it } from 'vitest';
+import { redriveMessage } from '#shared/deposits/background/sweeper';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
-import { redriveMessage } from '#shared/deposits/sweeper';
 import { answers, banks, question, walletListing, world } from '../support/deposit-world.ts';
 
 type World = ReturnType<typeof world>;

@@ -1,9 +1,11 @@
 /** The caller's part through the fakes: the pause at a question, its expiry, the answers, the resume. */
 import { describe, expect, it } from 'vitest';
-import { DepositError } from '#shared/deposits/errors';
-import { answerFor, expireInput, pauseForInput } from '#shared/deposits/input';
-import { type Deposit, depositView, type StepMessage, type WorkStep } from '#shared/deposits/model';
-import { type StartDeposit, startDeposit } from '#shared/deposits/start';
+import { answerFor, expireInput, pauseForInput } from '#shared/deposits/journey/input';
+import type { Deposit, WorkStep } from '#shared/deposits/model/deposit';
+import { DepositError } from '#shared/deposits/model/errors';
+import type { StepMessage } from '#shared/deposits/model/messages';
+import { depositView } from '#shared/deposits/model/views';
+import { type StartDeposit, startDeposit } from '#shared/deposits/requests/start';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { inputLimits } from '#shared/provider/interface/limits';
 import {

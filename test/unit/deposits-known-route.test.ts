@@ -3,8 +3,8 @@
  * remembered and our beneficiary on record, its cool-down over. Through the fakes of the create's ports.
  */
 import { describe, expect, it } from 'vitest';
-import type { BeneficiaryClaim } from '#shared/deposits/model';
-import { startDeposit, startSource } from '#shared/deposits/start';
+import type { BeneficiaryClaim } from '#shared/deposits/model/deposit';
+import { startDeposit, startSource } from '#shared/deposits/requests/start';
 import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import { bankKey, metadata, ownerKey, startRequest, world } from '../support/deposit-world.ts';

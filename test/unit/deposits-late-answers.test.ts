@@ -10,8 +10,8 @@
  *     anything else (a 429, a 403, an envelope naming no operation or another) is read again.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_REASKS, MIN_ANSWER_SHARE } from '#shared/deposits/input';
-import type { Deposit } from '#shared/deposits/model';
+import { MAX_REASKS, MIN_ANSWER_SHARE } from '#shared/deposits/journey/input';
+import type { Deposit } from '#shared/deposits/model/deposit';
 import { reconcile } from '#shared/deposits/steps/reconcile';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { answers, banks, question, settings, world } from '../support/deposit-world.ts';

@@ -14,7 +14,7 @@ import {
   relayOrSetAside,
   relayTries,
   UnrelayedRecord,
-} from '#shared/deposits/outbox';
+} from '#shared/deposits/background/outbox';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { FakeEventQueue } from '../support/deposit-fakes.ts';
 import { answers, banks, eventFields, world } from '../support/deposit-world.ts';

@@ -4,7 +4,7 @@
  * the bound past which the outcome stays unknown for an operator.
  */
 import { describe, expect, it } from 'vitest';
-import type { Deposit } from '#shared/deposits/model';
+import type { Deposit } from '#shared/deposits/model/deposit';
 import { reconcile } from '#shared/deposits/steps/reconcile';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { pollDelaySeconds } from '#shared/deposits/steps/transfer-outcomes';

@@ -4,16 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { localWallets } from '#infra/local/wallets';
-import { MAX_REASKS } from '#shared/deposits/input';
-import type { Deposit } from '#shared/deposits/model';
-import { handleStepMessage } from '#shared/deposits/step-messages';
+import { sweep } from '#shared/deposits/background/sweeper';
+import { MAX_REASKS } from '#shared/deposits/journey/input';
+import { handleStepMessage } from '#shared/deposits/journey/step-messages';
+import { giveUp } from '#shared/deposits/journey/transitions';
+import { wakeFollowers } from '#shared/deposits/journey/wake-ups';
+import type { Deposit } from '#shared/deposits/model/deposit';
+import { walletAccounts } from '#shared/deposits/model/wallets';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import { transfer } from '#shared/deposits/steps/transfer';
-import { sweep } from '#shared/deposits/sweeper';
-import { giveUp } from '#shared/deposits/transitions';
-import { wakeFollowers } from '#shared/deposits/wake-ups';
-import { walletAccounts } from '#shared/deposits/wallets';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import {
   answers,

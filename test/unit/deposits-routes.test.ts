@@ -7,7 +7,7 @@
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { DepositError, depositErrorTypes } from '#shared/deposits/errors';
+import { DepositError, depositErrorTypes } from '#shared/deposits/model/errors';
 import { depositErrorAnswers, envelopeOf, operatorErrorAnswers } from '#shared/middleware/api-errors';
 import { backendOf, depositRoute, ownerRoute } from '#shared/middleware/deposit-route';
 import type { HttpEvent } from '#shared/middleware/http';

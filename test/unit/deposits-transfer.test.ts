@@ -1,7 +1,7 @@
 /** The transfer step through the fakes of its ports: at most one call, and what follows each answer. */
 import { describe, expect, it } from 'vitest';
-import { MAX_BUSY_WAITS, SHORT_LEASE_WAITS } from '#shared/deposits/later';
-import type { Deposit } from '#shared/deposits/model';
+import { MAX_BUSY_WAITS, SHORT_LEASE_WAITS } from '#shared/deposits/journey/later';
+import type { Deposit } from '#shared/deposits/model/deposit';
 import { transfer } from '#shared/deposits/steps/transfer';
 import type { UnknownReason } from '#shared/provider/client';
 import { bankKeyOf } from '../support/deposit-fakes.ts';

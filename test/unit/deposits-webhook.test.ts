@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { WebhookSender } from '#shared/adapters/webhook-sender';
-import type { DepositEvent } from '#shared/deposits/model';
+import type { DepositEvent } from '#shared/deposits/model/events';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { DepositsWebhook, WebhookNotVerified } from '#shared/deposits-api/webhooks';
 import { answers, banks, world } from '../support/deposit-world.ts';

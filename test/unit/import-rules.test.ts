@@ -38,7 +38,7 @@ describe('import rules', () => {
     expect(found.named).toEqual([]);
   }, 60_000);
 
-  it('name a planted breach of each: a cycle, transport in a domain, an upward import', async () => {
+  it('name a planted breach of each: a cycle, transport in a domain, an upward import, a role of the deposit domain reaching up or aside', async () => {
     // prepare: a tree of its own, each file breaking one rule
     const tree = mkdtempSync(join(tmpdir(), 'import-rules-'));
     const files: Record<string, string> = {
@@ -48,6 +48,13 @@ describe('import rules', () => {
       'shared/wiring/steps.ts': 'export const c = 1;\n',
       'shared/provider/interface/one.ts': "import { e } from './two.ts';\nexport const d = e;\n",
       'shared/provider/interface/two.ts': "import { d } from './one.ts';\nexport const e = d;\n",
+      'shared/deposits/model/uses-journey.ts':
+        "import { f } from '../journey/moves.ts';\nexport const g = f;\n",
+      'shared/deposits/journey/moves.ts': 'export const f = 1;\n',
+      'shared/deposits/steps/uses-request.ts':
+        "import { h } from '../requests/start.ts';\nimport { i } from './same.ts';\nexport const j = h + i;\n",
+      'shared/deposits/steps/same.ts': 'export const i = 1;\n',
+      'shared/deposits/requests/start.ts': 'export const h = 1;\n',
     };
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(tree, path)), { recursive: true });
@@ -64,6 +71,8 @@ describe('import rules', () => {
         'domain-without-transport: shared/deposits/uses-adapter.ts -> shared/adapters/table.ts',
         'domain-without-transport: shared/deposits/uses-middy.ts -> @middy/core',
         'no-cycles: shared/provider/interface/one.ts -> shared/provider/interface/two.ts',
+        'deposits-model-at-the-bottom: shared/deposits/model/uses-journey.ts -> shared/deposits/journey/moves.ts',
+        'deposits-steps-requests-background-apart: shared/deposits/steps/uses-request.ts -> shared/deposits/requests/start.ts',
       ].sort(),
     );
   });

@@ -1,13 +1,13 @@
 /**
- * `apply`, the one place a step's decision is made so (`shared/deposits/next.ts`), through the fakes
+ * `apply`, the one place a step's decision is made so (`shared/deposits/journey/next.ts`), through the fakes
  * of its ports: the conditional write with its event, then the message or the wake-up; the effects
  * on other items before the write, or after it only once it landed; nothing for `nothing`. The
  * decisions themselves are step-decisions.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { leaseWait } from '#shared/deposits/connection';
-import { after, apply } from '#shared/deposits/next';
-import { ownLease } from '#shared/deposits/transitions';
+import { leaseWait } from '#shared/deposits/journey/connection';
+import { after, apply } from '#shared/deposits/journey/next';
+import { ownLease } from '#shared/deposits/journey/transitions';
 import { ownerKey, world } from '../support/deposit-world.ts';
 
 async function atTransfer() {

@@ -5,8 +5,8 @@
  * with the message the sweeper would send.
  */
 import { describe, expect, it } from 'vitest';
-import type { DepositError } from '#shared/deposits/errors';
-import type { Deposit } from '#shared/deposits/model';
+import type { Deposit } from '#shared/deposits/model/deposit';
+import type { DepositError } from '#shared/deposits/model/errors';
 import { reach, type SendsOf } from '#shared/deposits/reach';
 import { cancelAsOperator, redriveDeposit } from '#shared/operator/interventions';
 import { resolveDeposit } from '#shared/operator/resolve';

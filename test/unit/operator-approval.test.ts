@@ -6,7 +6,7 @@
  * approval lapses after a day. `failed`, and `done` at or below the threshold, apply at once.
  */
 import { describe, expect, it } from 'vitest';
-import type { Deposit } from '#shared/deposits/model';
+import type { Deposit } from '#shared/deposits/model/deposit';
 import { APPROVAL_TTL_MS, ApprovalThresholds } from '#shared/operator/approval';
 import type { OperatorError } from '#shared/operator/errors';
 import { statusBucket } from '#shared/operator/model';

@@ -6,8 +6,8 @@
  * the stats count each bucket, spread the creations over bins and time the done deposits by step.
  */
 import { describe, expect, it } from 'vitest';
-import { type DeliverContext, deliverEvent } from '#shared/deposits/deliveries';
-import type { DepositEvent } from '#shared/deposits/model';
+import { type DeliverContext, deliverEvent } from '#shared/deposits/background/deliveries';
+import type { DepositEvent } from '#shared/deposits/model/events';
 import { deliveriesOf, resendEvent } from '#shared/operator/deliveries';
 import { depositStats } from '#shared/operator/stats';
 import { world } from '../support/deposit-world.ts';

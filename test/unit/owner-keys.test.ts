@@ -5,9 +5,9 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cancelDeposit, cancelSource } from '#shared/deposits/cancel';
-import { listDeposits, readDeposit, readSource } from '#shared/deposits/read';
-import { startDeposit, startSource } from '#shared/deposits/start';
+import { cancelDeposit, cancelSource } from '#shared/deposits/requests/cancel';
+import { listDeposits, readDeposit, readSource } from '#shared/deposits/requests/read';
+import { startDeposit, startSource } from '#shared/deposits/requests/start';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { keyedDigest, keyedDigests, matchesKeyedDigest } from '#shared/secrets';
 import {

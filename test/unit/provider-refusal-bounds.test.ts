@@ -6,7 +6,7 @@
  * bank's. Through a fetch that answers as the provider would, and the deposit world's fakes.
  */
 import { describe, expect, it } from 'vitest';
-import { depositView } from '#shared/deposits/model';
+import { depositView } from '#shared/deposits/model/views';
 import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import { operatorView } from '#shared/operator/model';
 import {

@@ -8,8 +8,8 @@
  * claim, and the woken follower created the beneficiary again.)
  */
 import { describe, expect, it } from 'vitest';
-import { cancelSource } from '#shared/deposits/cancel';
-import type { Deposit } from '#shared/deposits/model';
+import type { Deposit } from '#shared/deposits/model/deposit';
+import { cancelSource } from '#shared/deposits/requests/cancel';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { waitCooldown } from '#shared/deposits/steps/wait-cooldown';
 import { answers, banks, claimKey, credentials, walletListing, world } from '../support/deposit-world.ts';

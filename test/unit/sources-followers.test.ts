@@ -9,11 +9,11 @@
  *   - a failure whose own write lost (another writer moved the deposit first) frees nothing.
  */
 import { describe, expect, it } from 'vitest';
-import type { Deposit } from '#shared/deposits/model';
-import { handleStepMessage } from '#shared/deposits/step-messages';
+import { handleStepMessage } from '#shared/deposits/journey/step-messages';
+import { type FailContext, fail, giveUp, ownLease } from '#shared/deposits/journey/transitions';
+import { wakeFollowers } from '#shared/deposits/journey/wake-ups';
+import type { Deposit } from '#shared/deposits/model/deposit';
 import { waitCooldown } from '#shared/deposits/steps/wait-cooldown';
-import { type FailContext, fail, giveUp, ownLease } from '#shared/deposits/transitions';
-import { wakeFollowers } from '#shared/deposits/wake-ups';
 import { banks, coolingUntil, ownerKey, world } from '../support/deposit-world.ts';
 
 type World = ReturnType<typeof world>;

@@ -4,16 +4,16 @@
  * (and other sources) follow instead of arming their own; the sources API's start, read and list.
  */
 import { describe, expect, it } from 'vitest';
-import { cancelDeposit, cancelSource } from '#shared/deposits/cancel';
-import { DepositError } from '#shared/deposits/errors';
-import { listDeposits, listSources, readDeposit, readSource } from '#shared/deposits/read';
-import { sourceView } from '#shared/deposits/sources';
-import { startDeposit, startSource } from '#shared/deposits/start';
+import { giveUp } from '#shared/deposits/journey/transitions';
+import { DepositError } from '#shared/deposits/model/errors';
+import { sourceView } from '#shared/deposits/model/sources';
+import { cancelDeposit, cancelSource } from '#shared/deposits/requests/cancel';
+import { listDeposits, listSources, readDeposit, readSource } from '#shared/deposits/requests/read';
+import { startDeposit, startSource } from '#shared/deposits/requests/start';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { waitCooldown } from '#shared/deposits/steps/wait-cooldown';
-import { giveUp } from '#shared/deposits/transitions';
 import {
   answers,
   bankKey,

@@ -1,20 +1,20 @@
 /**
  * The steps' decisions, from tables: what follows each answer of the bank in the transfer,
- * reconcile, resolve-bank and ensure-beneficiary, as a `Next` (`shared/deposits/next.ts`), with no
+ * reconcile, resolve-bank and ensure-beneficiary, as a `Next` (`shared/deposits/journey/next.ts`), with no
  * port at all. What `apply` then writes, sends and frees is next-apply.test.ts; the steps through
  * their fakes, end to end in process, are the deposits-*.test.ts files.
  */
 import { describe, expect, it } from 'vitest';
 import { localWallets } from '#infra/local/wallets';
-import type { Question } from '#shared/deposits/input';
-import type { Deposit } from '#shared/deposits/model';
+import type { Question } from '#shared/deposits/journey/input';
+import type { Deposit } from '#shared/deposits/model/deposit';
+import { walletAccounts } from '#shared/deposits/model/wallets';
 import type { Found } from '#shared/deposits/steps/beneficiary-calls';
 import { settled } from '#shared/deposits/steps/beneficiary-found';
 import { afterRead } from '#shared/deposits/steps/reconcile';
 import { afterMetadata, type MetadataSaid, withBank } from '#shared/deposits/steps/resolve-bank';
 import { afterSubmission, beforeTheCall, type Call, type Submission } from '#shared/deposits/steps/transfer';
 import { transferDone, transferRefused } from '#shared/deposits/steps/transfer-outcomes';
-import { walletAccounts } from '#shared/deposits/wallets';
 import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
 import { banks, settings } from '../support/deposit-world.ts';
 import { metadata } from '../support/fake-provider.ts';

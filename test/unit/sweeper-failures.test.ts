@@ -10,9 +10,9 @@
 import { TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DueDepositsIndex } from '#shared/adapters/deposits-indexes';
-import type { Deposit } from '#shared/deposits/model';
-import type { DueDeposit } from '#shared/deposits/ports';
-import { STOP_WITH_LEFT_MS, sweep } from '#shared/deposits/sweeper';
+import { STOP_WITH_LEFT_MS, sweep } from '#shared/deposits/background/sweeper';
+import type { Deposit } from '#shared/deposits/model/deposit';
+import type { DueDeposit } from '#shared/deposits/ports/records';
 import { world } from '../support/deposit-world.ts';
 
 /** The failures a run tells of, as the handler's logs would show them. */

@@ -6,7 +6,7 @@
  * index from the start again after each page, found the page it had deferred, and stopped.)
  */
 import { describe, expect, it } from 'vitest';
-import { sweep } from '#shared/deposits/sweeper';
+import { sweep } from '#shared/deposits/background/sweeper';
 import { world } from '../support/deposit-world.ts';
 
 describe('a run of the sweeper through a lagging index', () => {

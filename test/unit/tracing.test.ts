@@ -8,7 +8,7 @@
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { messageFor } from '#shared/deposits/model';
+import { messageFor } from '#shared/deposits/model/messages';
 import { logger } from '#shared/logger';
 import { sqsConsumer } from '#shared/middleware/sqs';
 import { currentTrace, onDepositTrace, traceHeaderOf, traceIdOf } from '#shared/tracing';

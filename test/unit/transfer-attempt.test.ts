@@ -5,12 +5,12 @@
  * never earlier than its Retry-After (within SQS's longest delay), the sweeper waiting for it too.
  */
 import { describe, expect, it } from 'vitest';
-import type { Deposit } from '#shared/deposits/model';
+import { sweep } from '#shared/deposits/background/sweeper';
+import type { Deposit } from '#shared/deposits/model/deposit';
 import { reconcile } from '#shared/deposits/steps/reconcile';
 import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { pollDelaySeconds } from '#shared/deposits/steps/transfer-outcomes';
-import { sweep } from '#shared/deposits/sweeper';
 import { ProviderRefusal } from '#shared/provider/client';
 import { banks, question, settings, world } from '../support/deposit-world.ts';
 

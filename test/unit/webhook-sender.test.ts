@@ -11,7 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { WebhookSender } from '#shared/adapters/webhook-sender';
 import { type ReadSecretVersion, webhookSigningSecrets } from '#shared/adapters/webhook-signing-secrets';
-import type { DepositEvent } from '#shared/deposits/model';
+import type { DepositEvent } from '#shared/deposits/model/events';
 
 const secret = () => `whsec_${randomBytes(24).toString('base64')}`;
 const event = {

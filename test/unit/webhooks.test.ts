@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffSeconds } from '#shared/deposits/webhooks';
+import { backoffSeconds } from '#shared/deposits/background/webhooks';
 
 describe('webhook retry backoff', () => {
   it('doubles from the base and stops at an hour', () => {

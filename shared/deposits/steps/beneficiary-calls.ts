@@ -5,11 +5,11 @@
  * is decided in `beneficiary-found.ts`.
  */
 import type { InputAnswer } from '#shared/provider/client';
-import { callUnderLease } from '../connection.ts';
-import { answerFor, LATE_ANSWERS, type Question, SPENT_ANSWERS } from '../input.ts';
-import { type BeneficiaryClaim, bankOf, type Deposit, type WalletAccount } from '../model.ts';
-import type { DepositCredentials } from '../ports.ts';
-import { walletOf } from '../wallets.ts';
+import { callUnderLease } from '../journey/connection.ts';
+import { answerFor, LATE_ANSWERS, type Question, SPENT_ANSWERS } from '../journey/input.ts';
+import { type BeneficiaryClaim, bankOf, type Deposit, type WalletAccount } from '../model/deposit.ts';
+import { walletOf } from '../model/wallets.ts';
+import type { DepositCredentials } from '../ports/provider.ts';
 import { stillCreating } from './beneficiary-claim.ts';
 import { fitsMasked, matchWallet } from './beneficiary-match.ts';
 import type { EnsureBeneficiaryContext } from './ensure-beneficiary-context.ts';

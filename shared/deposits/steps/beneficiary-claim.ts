@@ -8,10 +8,10 @@
  * (`createdAgain`). Each is a decision (`Next`) that `apply` makes so; following a payment source's
  * shared wake-up is a write on that wake-up's own item, made before the decision (`claimWait`).
  */
-import { SPENT_ANSWERS } from '../input.ts';
-import { type BeneficiaryClaim, bankOf, type Deposit } from '../model.ts';
-import type { Next } from '../next.ts';
-import type { DepositSettings } from '../ports.ts';
+import { SPENT_ANSWERS } from '../journey/input.ts';
+import type { Next } from '../journey/next.ts';
+import { type BeneficiaryClaim, bankOf, type Deposit } from '../model/deposit.ts';
+import type { DepositSettings } from '../ports/settings.ts';
 import type { EnsureBeneficiaryContext } from './ensure-beneficiary-context.ts';
 
 /**

@@ -4,9 +4,9 @@
  * a beneficiary the bank says exists, or one it does not show; each a decision that `apply` makes so.
  */
 import { ProviderRefusal } from '#shared/provider/client';
-import { LATE_ANSWERS, MAX_REASKS, SPENT_ANSWERS } from '../input.ts';
-import { bankOf, type Deposit } from '../model.ts';
-import { after, type Next } from '../next.ts';
+import { LATE_ANSWERS, MAX_REASKS, SPENT_ANSWERS } from '../journey/input.ts';
+import { after, type Next } from '../journey/next.ts';
+import { bankOf, type Deposit } from '../model/deposit.ts';
 import type { Found, Plan } from './beneficiary-calls.ts';
 import { beneficiaryUsed, createdAgain, LOOK_UP_AGAIN_MS, lookedUpLater } from './beneficiary-claim.ts';
 

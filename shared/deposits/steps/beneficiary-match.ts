@@ -8,8 +8,8 @@
  *      visible end fits the wallet's; any other masked entry that fits is ambiguous (it may be the
  *      wallet's, or another account ending the same way).
  */
-import type { WalletAccount } from '../model.ts';
-import { accountKey, isWalletAccount } from '../wallets.ts';
+import type { WalletAccount } from '../model/deposit.ts';
+import { accountKey, isWalletAccount } from '../model/wallets.ts';
 
 export interface ListedEntry {
   id: string;

@@ -21,9 +21,9 @@
  * found (`settled`, a decision that `apply` makes so before the lease goes back).
  */
 import { ProviderRefusal } from '#shared/provider/client';
-import type { BeneficiaryClaim, Deposit } from '../model.ts';
-import { apply, type Next } from '../next.ts';
-import { advance } from '../transitions.ts';
+import { apply, type Next } from '../journey/next.ts';
+import { advance } from '../journey/transitions.ts';
+import type { BeneficiaryClaim, Deposit } from '../model/deposit.ts';
 import { askTheBank, type Creator, planOf } from './beneficiary-calls.ts';
 import { beneficiaryUsed, claimLifeMs, claimWait } from './beneficiary-claim.ts';
 import { settled } from './beneficiary-found.ts';

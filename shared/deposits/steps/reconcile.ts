@@ -16,11 +16,11 @@
  * Reads change nothing at the bank: they need no lease and may be repeated.
  */
 import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
-import { openCredentials } from '../connection.ts';
-import { LATE_ANSWERS, tooLateToAsk } from '../input.ts';
-import { laterDelaySeconds, saysLater } from '../later.ts';
-import type { Deposit } from '../model.ts';
-import { apply, type Next } from '../next.ts';
+import { openCredentials } from '../journey/connection.ts';
+import { LATE_ANSWERS, tooLateToAsk } from '../journey/input.ts';
+import { laterDelaySeconds, saysLater } from '../journey/later.ts';
+import { apply, type Next } from '../journey/next.ts';
+import type { Deposit } from '../model/deposit.ts';
 import type { StepContext } from '../step-context.ts';
 import { noTransfer, pollDelaySeconds, transferDone, transferRefused } from './transfer-outcomes.ts';
 

@@ -13,14 +13,14 @@
  */
 import { ProviderRefusal } from '#shared/provider/client';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
-import { bankFactsOf, checkBounds } from '../bank-facts.ts';
-import { callUnderLease } from '../connection.ts';
-import { answerFor, asksAgain, LATE_ANSWERS, type Question, SPENT_ANSWERS } from '../input.ts';
-import { type Deposit, isSource, type WalletAccount } from '../model.ts';
-import { after, apply, type Next } from '../next.ts';
-import type { DepositSettings } from '../ports.ts';
+import { callUnderLease } from '../journey/connection.ts';
+import { answerFor, asksAgain, LATE_ANSWERS, type Question, SPENT_ANSWERS } from '../journey/input.ts';
+import { after, apply, type Next } from '../journey/next.ts';
+import { bankFactsOf, checkBounds } from '../model/bank-facts.ts';
+import { type Deposit, isSource, type WalletAccount } from '../model/deposit.ts';
+import { walletOf } from '../model/wallets.ts';
+import type { DepositSettings } from '../ports/settings.ts';
 import type { StepContext } from '../step-context.ts';
-import { walletOf } from '../wallets.ts';
 
 /** What resolve-bank touches: its line in `reach.ts`. */
 export type ResolveBankContext = StepContext<'resolve-bank'>;

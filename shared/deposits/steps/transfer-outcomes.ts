@@ -11,11 +11,11 @@
  * lease the deposit kept while the bank carried the transfer out (`transfer`).
  */
 import type { ProviderRefusal } from '#shared/provider/client';
-import { LATE_ANSWERS } from '../input.ts';
-import { retryAfterOf, saysLater } from '../later.ts';
-import { bankOf, type Deposit } from '../model.ts';
-import { after, type Effect, type Next } from '../next.ts';
-import type { DepositSettings } from '../ports.ts';
+import { LATE_ANSWERS } from '../journey/input.ts';
+import { retryAfterOf, saysLater } from '../journey/later.ts';
+import { after, type Effect, type Next } from '../journey/next.ts';
+import { bankOf, type Deposit } from '../model/deposit.ts';
+import type { DepositSettings } from '../ports/settings.ts';
 
 /**
  * Refusals that contradict the bank's metadata as remembered (`resolve-bank`): whether it takes

@@ -24,14 +24,14 @@ import {
   ProviderRefusal,
   ProviderUnknownOutcome,
 } from '#shared/provider/client';
-import { leaseWait, openCredentials, takeLease } from '../connection.ts';
-import { answerFor, SPENT_ANSWERS } from '../input.ts';
-import { bankOf, type Deposit, isSource } from '../model.ts';
-import { after, apply, type Next } from '../next.ts';
-import type { DepositCredentials } from '../ports.ts';
+import { leaseWait, openCredentials, takeLease } from '../journey/connection.ts';
+import { answerFor, SPENT_ANSWERS } from '../journey/input.ts';
+import { after, apply, type Next } from '../journey/next.ts';
+import { advance } from '../journey/transitions.ts';
+import { bankOf, type Deposit, isSource } from '../model/deposit.ts';
+import { walletOf } from '../model/wallets.ts';
+import type { DepositCredentials } from '../ports/provider.ts';
 import type { StepContext } from '../step-context.ts';
-import { advance } from '../transitions.ts';
-import { walletOf } from '../wallets.ts';
 import { outcomeAwaited, transferDone, transferRefused } from './transfer-outcomes.ts';
 
 /** What transfer touches: its line in `reach.ts`. */

@@ -13,8 +13,9 @@
  * then, whatever happens to the wake-up it relies on). Joining or arming a source's shared wake-up is
  * its phase, on that wake-up's own item; its wake-up is a decision (`apply`).
  */
-import { afterCoolDown, type Deposit, isSource } from '../model.ts';
-import { apply } from '../next.ts';
+
+import { apply } from '../journey/next.ts';
+import { afterCoolDown, type Deposit, isSource } from '../model/deposit.ts';
 import type { StepContext } from '../step-context.ts';
 
 /** What wait-cooldown touches: its line in `reach.ts`. */

@@ -15,8 +15,9 @@
  */
 import * as z from 'zod';
 import type { Clock } from '#shared/clock';
-import { type Deposit, DepositEvent } from './model.ts';
-import type { DepositEvents } from './ports.ts';
+import type { Deposit } from '../model/deposit.ts';
+import { DepositEvent } from '../model/events.ts';
+import type { DepositEvents } from '../ports/messaging.ts';
 
 /** Where the stream had a record: enough to find it there again while the stream keeps it. */
 export const StreamPosition = z.object({

@@ -7,7 +7,7 @@
 import { isCurrencyCode, toMinorUnits } from '#shared/money';
 import { periodMs } from '#shared/provider/interface/period';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
-import type { BankFacts, WalletAccount } from './model.ts';
+import type { BankFacts, WalletAccount } from './deposit.ts';
 
 /** The facts a deposit keeps of its bank. */
 export function bankFactsOf(metadata: AccountsMetadata): BankFacts {

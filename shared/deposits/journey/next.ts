@@ -13,12 +13,13 @@
  * or after it, only once it landed (`after`: a beneficiary marked used by the transfer that did).
  */
 
+import type { Deposit, WorkStep } from '../model/deposit.ts';
+import type { BankMemory, BeneficiaryClaims } from '../ports/connection.ts';
+import type { StepQueues } from '../ports/messaging.ts';
 import { keepLease } from './connection.ts';
 import type { Effect, Next } from './decision.ts';
 import { askAgain, type PauseContext, pauseForInput } from './input.ts';
 import { retryLater, waitForConnection, waitForLease } from './later.ts';
-import type { Deposit, WorkStep } from './model.ts';
-import type { BankMemory, BeneficiaryClaims, StepQueues } from './ports.ts';
 import { advance, type FailContext, fail, ownLease, sendStep } from './transitions.ts';
 import { wakeAt, wakeFollowers } from './wake-ups.ts';
 

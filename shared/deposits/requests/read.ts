@@ -6,11 +6,13 @@
  */
 
 import type { Clock } from '#shared/clock';
+import { type DepositStatus, isSource } from '../model/deposit.ts';
+import { DepositError } from '../model/errors.ts';
+import { sourceView } from '../model/sources.ts';
+import { depositView } from '../model/views.ts';
+import type { OwnerDigests } from '../ports/provider.ts';
+import type { BackendDeposits, DepositRecords, ListPosition, OwnerDeposits } from '../ports/records.ts';
 import { backendKeyOf, type Caller, sees } from './caller.ts';
-import { DepositError } from './errors.ts';
-import { type DepositStatus, depositView, isSource } from './model.ts';
-import type { BackendDeposits, DepositRecords, ListPosition, OwnerDeposits, OwnerDigests } from './ports.ts';
-import { sourceView } from './sources.ts';
 
 export interface ReadContext {
   deposits: Pick<DepositRecords, 'get'>;

@@ -13,7 +13,7 @@
  * A record that cannot be written never costs a delivery: the try counts, the error is answered.
  */
 import type { Clock } from '#shared/clock';
-import type { DepositEvent } from './model.ts';
+import type { DepositEvent } from '../model/events.ts';
 import { backoffSeconds } from './webhooks.ts';
 
 /** One try of a delivery. */

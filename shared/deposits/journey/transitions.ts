@@ -11,24 +11,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '#shared/clock';
 import { fromMinorUnits } from '#shared/money';
-import { failureTypeOf, ownerMessage } from './failures.ts';
-import {
-  businessView,
-  type Deposit,
-  type DepositEvent,
-  isSource,
-  messageFor,
-  type WorkStep,
-} from './model.ts';
-import type {
-  BeneficiaryClaims,
-  ConnectionLeases,
-  DepositObserver,
-  DepositRecords,
-  DepositSettings,
-  StepQueues,
-} from './ports.ts';
-import { asSourceEvent } from './sources.ts';
+import { type Deposit, isSource, type WorkStep } from '../model/deposit.ts';
+import type { DepositEvent } from '../model/events.ts';
+import { failureTypeOf, ownerMessage } from '../model/failures.ts';
+import { messageFor } from '../model/messages.ts';
+import { asSourceEvent } from '../model/sources.ts';
+import { businessView } from '../model/views.ts';
+import type { BeneficiaryClaims, ConnectionLeases } from '../ports/connection.ts';
+import type { DepositObserver, StepQueues } from '../ports/messaging.ts';
+import type { DepositRecords } from '../ports/records.ts';
+import type { DepositSettings } from '../ports/settings.ts';
 import { type FollowersContext, wakeFollowers } from './wake-ups.ts';
 
 /** What a change of state touches: the deposit itself, and the metric of its transitions. */

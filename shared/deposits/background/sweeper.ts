@@ -16,16 +16,12 @@
  *      `MAX_PER_RUN` of them: the rest stay due, and the next run, a minute later, takes them.
  */
 import type { Clock } from '#shared/clock';
-import { type Deposit, messageFor, type StepMessageTo, type WorkStep } from './model.ts';
-import type {
-  DepositSettings,
-  DueDeposit,
-  DueDeposits,
-  DuePosition,
-  RedriveFailures,
-  StepQueues,
-} from './ports.ts';
-import type { SendsOf } from './reach.ts';
+import type { Deposit, WorkStep } from '../model/deposit.ts';
+import { messageFor, type StepMessageTo } from '../model/messages.ts';
+import type { StepQueues } from '../ports/messaging.ts';
+import type { DueDeposit, DueDeposits, DuePosition, RedriveFailures } from '../ports/records.ts';
+import type { DepositSettings } from '../ports/settings.ts';
+import type { SendsOf } from '../reach.ts';
 
 export interface SweepContext {
   due: DueDeposits;

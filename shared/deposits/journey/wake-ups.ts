@@ -5,8 +5,11 @@
  */
 
 import type { Clock } from '#shared/clock';
-import { type Deposit, messageFor, type StepMessageTo, type WorkStep } from './model.ts';
-import type { DepositSettings, SharedWakes, StepQueues, WakeScheduler } from './ports.ts';
+import type { Deposit, WorkStep } from '../model/deposit.ts';
+import { messageFor, type StepMessageTo } from '../model/messages.ts';
+import type { SharedWakes } from '../ports/connection.ts';
+import type { StepQueues, WakeScheduler } from '../ports/messaging.ts';
+import type { DepositSettings } from '../ports/settings.ts';
 
 export const MAX_SQS_DELAY_SECONDS = 900;
 

@@ -16,13 +16,15 @@
  * never cancels a deposit whose transfer attempt has been recorded.
  */
 import type { Clock } from '#shared/clock';
+import { type FailContext, fail } from '../journey/transitions.ts';
+import { scheduleNamesOf } from '../journey/wake-ups.ts';
+import { type Deposit, isSource } from '../model/deposit.ts';
+import { DepositError } from '../model/errors.ts';
+import { sourceView } from '../model/sources.ts';
+import { depositView } from '../model/views.ts';
+import type { WakeCancels } from '../ports/messaging.ts';
+import type { OwnerDigests } from '../ports/provider.ts';
 import { type Caller, sees } from './caller.ts';
-import { DepositError } from './errors.ts';
-import { type Deposit, depositView, isSource } from './model.ts';
-import type { OwnerDigests, WakeCancels } from './ports.ts';
-import { sourceView } from './sources.ts';
-import { type FailContext, fail } from './transitions.ts';
-import { scheduleNamesOf } from './wake-ups.ts';
 
 export interface CancelContext extends FailContext {
   schedules: WakeCancels;

@@ -3,8 +3,8 @@
  * (`Effect`). Types and pure helpers only: `next.ts` makes a decision so (`apply`).
  */
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
+import type { AskingOperation, BeneficiaryClaim, Deposit, WorkStep } from '../model/deposit.ts';
 import type { Question } from './input.ts';
-import type { AskingOperation, BeneficiaryClaim, Deposit, WorkStep } from './model.ts';
 import type { EventOf } from './transitions.ts';
 
 /** A change to another item than the deposit, which a decision carries. */

@@ -10,8 +10,9 @@
  *      (`maxAttempts`, the queue's receive count before its DLQ) the deposit fails instead.
  * The transfer's handler also takes the wake-up of a deposit in its cool-down (it may move it on).
  */
-import { afterCoolDown, type Deposit, isSource, type StepMessage, type WorkStep } from './model.ts';
-import type { DepositRecords } from './ports.ts';
+import { afterCoolDown, type Deposit, isSource, type WorkStep } from '../model/deposit.ts';
+import type { StepMessage } from '../model/messages.ts';
+import type { DepositRecords } from '../ports/records.ts';
 
 export interface StepHandler<S extends WorkStep> {
   step: S;

@@ -14,22 +14,19 @@ import { ulid } from 'ulid';
 import { AmountError, fromMinorUnits, toMinorUnits } from '#shared/money';
 import type { UserInput } from '#shared/provider/interface/schemas';
 import { digest } from '#shared/secrets';
-import { businessFieldsOf, fingerprintOf } from './business.ts';
+import { type KnownRouteContext, knownRoute } from '../journey/known-route.ts';
+import { advance, type FailContext, fail, sendStep } from '../journey/transitions.ts';
+import { businessFieldsOf, fingerprintOf } from '../model/business.ts';
+import { type Deposit, isSource } from '../model/deposit.ts';
+import { DepositError } from '../model/errors.ts';
+import { sourceView } from '../model/sources.ts';
+import { depositView } from '../model/views.ts';
+import type { Wallets } from '../model/wallets.ts';
+import type { StepQueues } from '../ports/messaging.ts';
+import type { CredentialSealer, DepositCredentials, OwnerDigests } from '../ports/provider.ts';
+import type { IdempotencyRecords } from '../ports/records.ts';
+import type { SendsOf } from '../reach.ts';
 import { backendKeyOf, sees } from './caller.ts';
-import { DepositError } from './errors.ts';
-import { type KnownRouteContext, knownRoute } from './known-route.ts';
-import { type Deposit, depositView, isSource } from './model.ts';
-import type {
-  CredentialSealer,
-  DepositCredentials,
-  IdempotencyRecords,
-  OwnerDigests,
-  StepQueues,
-  Wallets,
-} from './ports.ts';
-import type { SendsOf } from './reach.ts';
-import { sourceView } from './sources.ts';
-import { advance, type FailContext, fail, sendStep } from './transitions.ts';
 
 export interface StartDeposit {
   accessToken: string;

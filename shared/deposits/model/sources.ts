@@ -5,8 +5,11 @@
  * queues, leases, claims and wake-ups, and stops before the transfer (`steps/transfer.ts`): `done`
  * means ready. Here: how its caller sees it, and the events it hears.
  */
+
+import type { Deposit } from './deposit.ts';
+import type { DepositEvent } from './events.ts';
 import { ownerMessage } from './failures.ts';
-import { askedOf, type Deposit, type DepositEvent } from './model.ts';
+import { askedOf } from './views.ts';
 
 export const SourceStatus = [
   'initialized',

@@ -1,8 +1,13 @@
 /** Wallet accounts (the receiving accounts) from configuration, in the two shapes the spec uses. */
 import type { WalletAccountConfig } from '#shared/config';
 import { isCurrencyCode, toMinorUnits } from '#shared/money';
-import type { Deposit, WalletAccount } from './model.ts';
-import type { Wallets } from './ports.ts';
+import type { Deposit, WalletAccount } from './deposit.ts';
+
+/** The configured wallet accounts, by id. */
+export interface Wallets {
+  find(id: string): WalletAccount | undefined;
+  readonly defaultId: string;
+}
 
 /** The largest deposit a wallet account takes when its configuration names none, in its currency. */
 export const DEFAULT_MAX_DEPOSIT = 100_000;

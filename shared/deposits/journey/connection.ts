@@ -6,10 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
+import type { Deposit, WorkStep } from '../model/deposit.ts';
+import type { ConnectionLeases } from '../ports/connection.ts';
+import type { StepQueues } from '../ports/messaging.ts';
+import type { CredentialOpener, DepositCredentials } from '../ports/provider.ts';
 import type { Next } from './decision.ts';
 import { retryAfterOf, saysLater } from './later.ts';
-import type { Deposit, WorkStep } from './model.ts';
-import type { ConnectionLeases, CredentialOpener, DepositCredentials, StepQueues } from './ports.ts';
 import { type FailContext, ownLease } from './transitions.ts';
 import { delaySeconds } from './wake-ups.ts';
 

@@ -8,9 +8,9 @@
  * bank does not move (resolve-bank fails it, with its event). The bank is remembered per connection
  * and user secret (`MemoryOwner`): another user secret on the same token takes no remembered route.
  */
-import { bankFactsOf, checkBounds } from './bank-facts.ts';
-import { type Deposit, isSource, type WalletAccount } from './model.ts';
-import type { BankMemory, BeneficiaryClaims } from './ports.ts';
+import { bankFactsOf, checkBounds } from '../model/bank-facts.ts';
+import { type Deposit, isSource, type WalletAccount } from '../model/deposit.ts';
+import type { BankMemory, BeneficiaryClaims } from '../ports/connection.ts';
 
 export interface KnownRouteContext {
   banks: Pick<BankMemory, 'recall'>;

@@ -7,16 +7,12 @@
 import type { InputAnswer, ProviderAnswer } from '#shared/provider/client';
 import { inputLimits } from '#shared/provider/interface/limits';
 import type { UserInput } from '#shared/provider/interface/schemas';
-import {
-  type AskedInput,
-  type AskingOperation,
-  askedOf,
-  type Deposit,
-  messageFor,
-  type StepMessage,
-  type WorkStep,
-} from './model.ts';
-import type { ConnectionLeases, CredentialOpener, StepQueues } from './ports.ts';
+import type { AskedInput, AskingOperation, Deposit, WorkStep } from '../model/deposit.ts';
+import { messageFor, type StepMessage } from '../model/messages.ts';
+import { askedOf } from '../model/views.ts';
+import type { ConnectionLeases } from '../ports/connection.ts';
+import type { StepQueues } from '../ports/messaging.ts';
+import type { CredentialOpener } from '../ports/provider.ts';
 import { advance, type FailContext, fail, ownLease, sendStep } from './transitions.ts';
 import { delaySeconds, deliverAt, expiryName, type WakeContext } from './wake-ups.ts';
 

@@ -1,13 +1,14 @@
 /**
- * The caller's business fields of a create (`clientReference`, `metadata`; bounds in `model.ts`):
+ * The caller's business fields of a create (`clientReference`, `metadata`; bounds in `deposit.ts`):
  * kept on the deposit as given, part of its fingerprint (the same key with other fields is another
  * request), and never a secret: a field that holds one of the request's secrets (its token, its
  * app or user secret) is refused, named, before anything is stored, so none can reach a view, a
  * webhook or a log through them. (Secrets shorter than 6 characters, which no real token or secret
  * is, are not looked for: every text would hold one.)
  */
+
+import type { Deposit } from './deposit.ts';
 import { DepositError } from './errors.ts';
-import type { Deposit } from './model.ts';
 
 export interface BusinessRequest {
   clientReference?: string | undefined;

@@ -14,8 +14,8 @@
  *
  * Every key is compared in constant time, and compared even when there is no deposit.
  */
-import type { Deposit } from './model.ts';
-import type { OwnerDigests } from './ports.ts';
+import type { Deposit } from '../model/deposit.ts';
+import type { OwnerDigests } from '../ports/provider.ts';
 
 /** Who calls: the backend's identity, and the connection's token and user secret when sent. */
 export interface Caller {

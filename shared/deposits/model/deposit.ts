@@ -1,12 +1,13 @@
 /**
  * The deposit: what the orchestrator keeps about one movement of money from a user's bank account
- * into a wallet account, the messages that move it, and the events its caller hears. The ports
- * through which the steps reach the world are in `ports.ts`. No AWS here.
+ * into a wallet account, and our record of the beneficiary per connection. The messages that move it
+ * and the events its caller hears are in `messages.ts`; what its caller sees of it in `views.ts`. No
+ * AWS here.
  */
 import * as z from 'zod';
-import { type CurrencyCode, fromMinorUnits } from '#shared/money';
+import type { CurrencyCode } from '#shared/money';
 import type { InlineBeneficiary, NewBeneficiary, UserInput } from '#shared/provider/interface/schemas';
-import { failureTypeOf, ownerMessage } from './failures.ts';
+import type { DepositEvent } from './events.ts';
 
 export const DepositStatus = z.enum(['initialized', 'user_input_required', 'done', 'failed']);
 export type DepositStatus = z.infer<typeof DepositStatus>;
@@ -24,36 +25,6 @@ export type DepositStep = z.infer<typeof DepositStep>;
 
 /** The steps that have a queue and a handler. */
 export type WorkStep = Exclude<DepositStep, 'completed'>;
-
-/** A step message: the deposit, the step it asks for, and the version of the deposit it expects. */
-export const StepMessage = z.object({
-  depositId: z.string().min(1),
-  step: DepositStep.exclude(['completed']),
-  version: z.number().int().nonnegative(),
-  /** `run` (default) works the step; `expire-input` fails the deposit if it still waits for input. */
-  kind: z.enum(['run', 'expire-input']).default('run'),
-  /** The deposit's trace (`Deposit.trace`), which a schedule's message keeps too. */
-  trace: z.string().max(256).optional(),
-});
-export type StepMessage = z.infer<typeof StepMessage>;
-
-/** A step message for one of the steps `S`: what a port that reaches only those queues accepts. */
-export type StepMessageTo<S extends WorkStep> = Omit<StepMessage, 'step'> & { step: S };
-
-/** The message that works `step` of this version of the deposit, in the deposit's trace. */
-export function messageFor<S extends WorkStep>(
-  deposit: Pick<Deposit, 'id' | 'version' | 'trace'>,
-  step: S,
-  kind: StepMessage['kind'] = 'run',
-): StepMessageTo<S> {
-  return {
-    depositId: deposit.id,
-    step,
-    version: deposit.version,
-    kind,
-    ...(deposit.trace === undefined ? {} : { trace: deposit.trace }),
-  };
-}
 
 /**
  * The caller's business fields on a deposit (issue 32): what it is known by in the wallet's own
@@ -101,11 +72,6 @@ export interface PendingInput {
 
 /** One input of the bank's question, as the deposit keeps it. */
 export type AskedInput = Pick<UserInput, 'id' | 'index' | 'query'>;
-
-/** The question as its caller sees it: the spec's UserInput, its `answer` for the caller to fill. */
-export function askedOf(inputs: readonly AskedInput[]): UserInput[] {
-  return inputs.map(({ id, index, query }) => ({ id, index, query, answer: '' }));
-}
 
 export interface HistoryEntry {
   step: DepositStep;
@@ -240,59 +206,6 @@ export function bankOf(deposit: Deposit): BankFacts {
 }
 
 /**
- * The caller-facing view of a deposit: what each status carries, and only that (the typed client's
- * `Deposit` is a union on `status`): `resumesAt` while it cools down, the question while it waits
- * for its caller, the `reference` once done, the failure's type and message once failed.
- */
-export function depositView(deposit: Deposit, now: number) {
-  return {
-    operationID: deposit.id,
-    success: deposit.status !== 'failed',
-    status: deposit.status,
-    step: deposit.step,
-    amount: fromMinorUnits(deposit.amountMinor, deposit.currency),
-    currency: deposit.currency,
-    walletAccountID: deposit.walletAccountId,
-    senderID: deposit.senderId,
-    ...businessView(deposit),
-    ...(deposit.status === 'initialized' &&
-    deposit.step === 'wait-cooldown' &&
-    deposit.cooldownUntil &&
-    deposit.cooldownUntil > now
-      ? { resumesAt: new Date(deposit.cooldownUntil).toISOString() }
-      : {}),
-    ...(deposit.status === 'user_input_required'
-      ? {
-          userInputs: askedOf(deposit.pendingInput?.userInputs ?? []),
-          inputExpiresAt: new Date(deposit.pendingInput?.expiresAt ?? deposit.updatedAt).toISOString(),
-        }
-      : {}),
-    ...(deposit.status === 'done' && deposit.reference ? { reference: deposit.reference } : {}),
-    ...(deposit.status === 'failed' ? failureView(deposit.failure?.type ?? 'STEP_FAILED') : {}),
-    history: deposit.history.map((entry) => ({ ...entry, at: new Date(entry.at).toISOString() })),
-    createdAt: new Date(deposit.createdAt).toISOString(),
-    updatedAt: new Date(deposit.updatedAt).toISOString(),
-  };
-}
-
-/**
- * A failure as its owner is told it: a type of the closed set (`failureTypeOf`: a deposit recorded
- * before the set was closed may hold another) and its fixed message.
- */
-export function failureView(type: string) {
-  const told = failureTypeOf(type);
-  return { type: told, msg: ownerMessage(told) };
-}
-
-/** The caller's business fields, as every view and event shows them (none it did not give). */
-export function businessView(deposit: Pick<Deposit, 'clientReference' | 'metadata'>) {
-  return {
-    ...(deposit.clientReference === undefined ? {} : { clientReference: deposit.clientReference }),
-    ...(deposit.metadata === undefined ? {} : { metadata: { ...deposit.metadata } }),
-  };
-}
-
-/**
  * The step a deposit waiting for the bank's cool-down goes on with: the transfer, once the
  * beneficiary's id is known; else (a bank that hides new beneficiaries) the look-up of its id.
  */
@@ -342,33 +255,3 @@ export interface BeneficiaryClaim {
 export function isSource(deposit: Pick<Deposit, 'purpose'>): boolean {
   return deposit.purpose === 'source';
 }
-
-/**
- * A deposit (or source) that waits for the same wake-up as a source cooling down on its connection
- * and wallet account, instead of arming its own: the source's step sends it this message when it wakes.
- */
-export interface Follower {
-  depositId: string;
-  version: number;
-  step: WorkStep;
-}
-
-/** What the caller of the deposits API hears about (webhooks), as it travels on the notify queue. */
-export const DepositEvent = z.object({
-  /** `<depositId>.v<version>`: the same event delivered twice has the same id. */
-  id: z.string().min(1),
-  type: z.enum([
-    'deposit.user_input_required',
-    'deposit.cooling_down',
-    'deposit.done',
-    'deposit.failed',
-    'source.user_input_required',
-    'source.cooling_down',
-    'source.ready',
-    'source.failed',
-  ]),
-  depositId: z.string().min(1),
-  occurredAt: z.string(),
-  data: z.record(z.string(), z.unknown()),
-});
-export type DepositEvent = z.infer<typeof DepositEvent>;

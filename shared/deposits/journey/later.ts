@@ -4,8 +4,8 @@
  * provider's `Retry-After`; a read whose outcome was unknown is retried. Past their limits the deposit
  * fails PROVIDER_UNAVAILABLE.
  */
-import type { Deposit, WorkStep } from './model.ts';
-import type { StepQueues } from './ports.ts';
+import type { Deposit, WorkStep } from '../model/deposit.ts';
+import type { StepQueues } from '../ports/messaging.ts';
 import { advance, type FailContext, fail, requeue, sendStep } from './transitions.ts';
 import { MAX_SQS_DELAY_SECONDS } from './wake-ups.ts';
 

@@ -11,10 +11,11 @@
  * The create with the same `Idempotency-Key` and `userInputs` still works the same way.
  */
 import type { UserInput } from '#shared/provider/interface/schemas';
+import { type AskedInput, isSource } from '../model/deposit.ts';
+import { DepositError } from '../model/errors.ts';
+import { depositView } from '../model/views.ts';
+import type { OwnerDigests } from '../ports/provider.ts';
 import { type Caller, sees } from './caller.ts';
-import { DepositError } from './errors.ts';
-import { type AskedInput, depositView, isSource } from './model.ts';
-import type { OwnerDigests } from './ports.ts';
 import { type ResumeContext, resume } from './start.ts';
 
 export interface AnswerContext extends ResumeContext {
