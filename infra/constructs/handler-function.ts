@@ -27,18 +27,34 @@ import { notifyingAlarm } from './alarms.ts';
 export const projectRoot = resolve(import.meta.dirname, '../..');
 
 /**
- * What the bundles take instead of a package: the AWS SDK's default credential chain gives way to
- * the environment's credentials alone (`lambda-credentials.ts`), all Lambda ever uses.
+ * What the bundles take instead of a package (esbuild aliases: the tests and the local stack's
+ * sources mode run the packages themselves), each for bytes Lambda never runs:
+ * - the AWS SDK's default credential chain gives way to the environment's credentials alone
+ *   (`lambda-credentials.ts`), all Lambda ever uses: about 120 KiB;
+ * - `semver`, which the X-Ray SDK's CommonJS imports for one comparison, gives way to that
+ *   comparison (`semver-gte.ts`): 28 KiB;
+ * - `@aws-sdk/lib-dynamodb` loses its paginators (`document-client.mjs`), which keep the whole
+ *   DynamoDB client in bundles that never call DynamoDB: about 50 KiB of those.
+ * `test/infra/bundle-aliases.test.ts` holds each to what it replaces.
  */
 export const bundleAliases = {
   '@aws-sdk/credential-provider-node': './infra/constructs/lambda-credentials.ts',
+  semver: './infra/constructs/semver-gte.ts',
+  '@aws-sdk/lib-dynamodb': './infra/constructs/document-client.mjs',
 };
 
 /**
- * esbuild on this machine. The banner gives bundled CommonJS dependencies the `require` an ES
- * module lacks. The AWS SDK is bundled, tree-shaken and minified, at the version the tests ran with:
- * a cold start then parses one file instead of loading the runtime's SDK from its many files, which
- * measured two to three times slower to import (docs/performance.md), for bundles a third the size.
+ * esbuild on this machine, the one definition of how a function is bundled: `cdk synth` uses it, so
+ * the local stack's bundles mode (which synthesizes the app, `infra/local/bundles/build.ts`) does
+ * too, and the tests' breakdown of each bundle (`test/infra/bundle-breakdown.ts`) reads it. The
+ * banner gives bundled CommonJS dependencies the `require` an ES module lacks. ES modules are taken
+ * before CommonJS where a package has both (`mainFields`), for tree-shaking. The source map is a file
+ * of its own beside the code, without the sources: Lambda reads it only for a stack trace's names
+ * (`--enable-source-maps`). The AWS SDK is bundled, tree-shaken and minified, at the version the
+ * lock file pins and the tests ran with, rather than taken from the Node 22 runtime: the runtime's
+ * SDK is whatever version AWS installs there, changed without a deploy of ours, and it measured two
+ * to three times slower to import from its many files (docs/performance.md), for bundles a third the
+ * size.
  */
 export const bundling: BundlingOptions = {
   forceDockerBundling: false,
@@ -56,6 +72,20 @@ export const bundling: BundlingOptions = {
   banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   logLevel: LogLevel.ERROR,
 };
+
+/**
+ * The size target of a bundle's code (index.mjs, minified; the source map aside): a larger bundle
+ * loads more slowly on every cold start. Met by the functions that call no AWS service (health,
+ * not found, the bank catalog); docs/performance.md gives the others' cause and gap.
+ */
+export const bundleTargetBytes = 300 * 1024;
+
+/**
+ * The most code any bundle may have: what the trims reached (the largest, a step's, 610 KiB with
+ * the AWS SDK, zod and the tracer's X-Ray SDK), with a twentieth to spare. `test/infra/app.test.ts`
+ * measures every bundle against both.
+ */
+export const bundleBudgetBytes = 640 * 1024;
 
 export interface HandlerFunctionProps {
   settings: FunctionSettings;
@@ -91,7 +121,7 @@ export class HandlerFunction extends Construct {
         ? { roleName: credentialsRoleName(props.prefix, settings.credentialsKey, settings.name) }
         : {}),
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `${settings.handler}: its own logs, and what infra/cdk/settings.ts grants it`,
+      description: `${settings.file}: its own logs, and what infra/cdk/settings.ts grants it`,
     });
     this.role.addToPolicy(
       new iam.PolicyStatement({
@@ -101,7 +131,7 @@ export class HandlerFunction extends Construct {
     );
 
     this.function = new NodejsFunction(this, 'Function', {
-      entry: resolve(projectRoot, settings.handler),
+      entry: resolve(projectRoot, settings.file),
       handler: 'handler',
       projectRoot,
       depsLockFilePath: resolve(projectRoot, 'package-lock.json'),
@@ -111,7 +141,7 @@ export class HandlerFunction extends Construct {
       timeout: Duration.seconds(settings.timeoutSeconds),
       role: this.role,
       logGroup: this.logGroup,
-      description: settings.handler,
+      description: settings.file,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
       // X-Ray: each invocation a segment, sampled by the deployment's rule (`traceSampleRate`).
       tracing: lambda.Tracing.ACTIVE,
@@ -126,7 +156,7 @@ export class HandlerFunction extends Construct {
     this.errorsAlarm = notifyingAlarm(this, 'ErrorsAlarm', {
       topic: props.alarmTopic,
       alarmName: `${props.prefix}-${settings.name}-errors`,
-      description: `${settings.handler} failed (threw, timed out or ran out of memory) at least once in 5 minutes. Its log group has the error. A consumer's whole batch comes back to its queue; an API caller got a 5xx.`,
+      description: `${settings.file} failed (threw, timed out or ran out of memory) at least once in 5 minutes. Its log group has the error. A consumer's whole batch comes back to its queue; an API caller got a 5xx.`,
       metric: this.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
       threshold: 1,
     });
@@ -136,7 +166,7 @@ export class HandlerFunction extends Construct {
   grantAccess(resources: AccessibleResources): void {
     const { settings } = this;
     const need = <T>(value: T | undefined, what: string): T => {
-      if (value === undefined) throw new Error(`${settings.handler} uses ${what}, which this stack lacks`);
+      if (value === undefined) throw new Error(`${settings.file} uses ${what}, which this stack lacks`);
       return value;
     };
     const allow = (statement: iam.PolicyStatementProps) =>

@@ -1,7 +1,9 @@
 /**
  * The whole app, as `cdk synth` builds it: every configuration (both stages, with and without the
  * sandbox), with esbuild bundling every function on this machine (no Docker). Then the bundles: each
- * under its size budget, importing nothing from outside, and each loads on Node as Lambda would
+ * under its size budget (the functions that call no AWS service under the size target), carrying
+ * only the AWS SDK clients of the services it may call, importing nothing from outside, and each
+ * loads on Node as Lambda would
  * load it, with the environment its stack gives it (secrets read from a stand-in Secrets
  * Manager), and the health routes answer.
  */
@@ -10,8 +12,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundleBudgetBytes } from '#infra/cdk/settings';
-import { depositsApi, sandboxApi } from '#infra/topology';
+import { type FunctionSettings, settingsOf } from '#infra/cdk/settings';
+import { bundleBudgetBytes, bundleTargetBytes } from '#infra/constructs/handler-function';
+import { depositsApi, queues, sandboxApi } from '#infra/topology';
 import { bundleBreakdown } from './bundle-breakdown.ts';
 import {
   configurations,
@@ -77,8 +80,43 @@ describe('the app', () => {
   });
 });
 
+/** The AWS SDK clients a function may carry: those of the services its settings let it call. */
+function clientsOf(settings: FunctionSettings): string[] {
+  const consumes = Object.values(queues).some((queue) => queue.consumer === settings.handler);
+  return [
+    ...(settings.table || settings.index ? ['dynamodb'] : []),
+    ...(settings.credentialsKey ? ['kms'] : []),
+    ...(settings.createsSchedules || settings.deletesSchedules ? ['scheduler'] : []),
+    ...(settings.secrets.length > 0 ? ['secrets-manager'] : []),
+    // A consumer may change its own message's visibility (the notifier's backoff), which its event
+    // source's grant covers.
+    ...(settings.sendsTo.length > 0 ||
+    (settings.sendsToDlqOf?.length ?? 0) > 0 ||
+    settings.readsQueueDepths ||
+    consumes
+      ? ['sqs']
+      : []),
+  ].sort();
+}
+
+/**
+ * Clients a function carries that it never calls, because the code that picks them decides at run
+ * time: the steps' context is built from their line of `shared/deposits/reach.ts`, so every step
+ * bundles the credential vault, which wait-cooldown never opens.
+ */
+const carriedUncalled: Record<string, string[]> = {
+  'functions/steps/wait-cooldown.ts': ['kms'],
+};
+
+/** esbuild's metafile of every bundle of the development stage with the sandbox: built once. */
+let breakdownOnce: ReturnType<typeof bundleBreakdown> | undefined;
+const breakdownOfAll = () => {
+  breakdownOnce ??= bundleBreakdown(bundles('devWithSandbox').map((bundle) => bundle.handler));
+  return breakdownOnce;
+};
+
 describe('function bundles', () => {
-  it(`stay within ${bundleBudgetBytes / 1024} KiB each, import nothing from outside, and say where their bytes come from`, async () => {
+  it(`stay within ${bundleBudgetBytes / 1024} KiB each (${bundleTargetBytes / 1024} KiB those that call no AWS service), import nothing from outside, and say where their bytes come from`, async () => {
     const sizes = bundles('devWithSandbox').map((bundle) => ({
       handler: bundle.handler,
       code: statSync(join(bundle.directory, 'index.mjs')).size,
@@ -86,7 +124,7 @@ describe('function bundles', () => {
     }));
     const kib = (bytes: number) => `${(bytes / 1024).toFixed(0).padStart(5)} KiB`;
     // esbuild's metafile, per package (the largest six of each bundle), so the next person sees where the bytes are.
-    const breakdown = await bundleBreakdown(sizes.map((size) => size.handler));
+    const breakdown = await breakdownOfAll();
     const packagesOf = (handler: string) => breakdown.get(handler)?.packages ?? [];
     const packages = (handler: string) =>
       packagesOf(handler)
@@ -95,7 +133,7 @@ describe('function bundles', () => {
         .join(', ');
     console.log(
       [
-        `Function bundles (budget ${bundleBudgetBytes / 1024} KiB of code each, the AWS SDK included; the source map is read at load, for readable stack traces), and their largest packages in KiB:`,
+        `Function bundles (budget ${bundleBudgetBytes / 1024} KiB of code each, the AWS SDK included; target ${bundleTargetBytes / 1024} KiB; the source map is read at load, for readable stack traces), and their largest packages in KiB:`,
         ...sizes.map(
           (size) =>
             `  ${size.handler.padEnd(44)} ${kib(size.code)}  map ${kib(size.map)}  ${packages(size.handler)}`,
@@ -103,6 +141,10 @@ describe('function bundles', () => {
       ].join('\n'),
     );
     for (const size of sizes) expect(size.code, size.handler).toBeLessThanOrEqual(bundleBudgetBytes);
+    // Those that call no AWS service (health, not found, the bank catalog) meet the target.
+    const withoutAws = sizes.filter((size) => clientsOf(settingsOf(size.handler)).length === 0);
+    expect(withoutAws.length).toBeGreaterThanOrEqual(5);
+    for (const size of withoutAws) expect(size.code, size.handler).toBeLessThanOrEqual(bundleTargetBytes);
     // Nothing is imported from outside a bundle (Node's own modules aside): not even the runtime's SDK.
     for (const size of sizes) expect(breakdown.get(size.handler)?.external, size.handler).toEqual([]);
     // The breakdown covers the whole bundle (esbuild's own bytes aside: the banner, the wrappers).
@@ -110,6 +152,18 @@ describe('function bundles', () => {
       const counted = packagesOf(size.handler).reduce((sum, [, bytes]) => sum + bytes, 0);
       expect(counted, size.handler).toBeGreaterThan(0.8 * size.code);
       expect(counted, size.handler).toBeLessThanOrEqual(size.code);
+    }
+  });
+
+  it('carry only the AWS SDK clients of the services their settings let them call', async () => {
+    const breakdown = await breakdownOfAll();
+    expect(breakdown.size).toBeGreaterThan(40);
+    for (const [handler, { clients: carried }] of breakdown) {
+      const allowed = [...clientsOf(settingsOf(handler)), ...(carriedUncalled[handler] ?? [])];
+      expect(
+        carried.filter((client) => !allowed.includes(client)),
+        handler,
+      ).toEqual([]);
     }
   });
 

@@ -2,8 +2,9 @@
  * Where a function bundle's bytes come from: the handlers bundled again with esbuild and the options
  * of infra/constructs/handler-function.ts (minified ESM for Node 22, the AWS SDK bundled, its
  * aliases), in one build with a metafile, then each output's input bytes summed by npm package
- * (`@aws-sdk/*` and `@smithy/*` counted as scopes; `(project)` for this repository's own code), and
- * the packages it imports from outside the bundle (none: Lambda's runtime provides nothing we use).
+ * (`@aws-sdk/*` and `@smithy/*` counted as scopes; `(project)` for this repository's own code), the
+ * AWS SDK clients it carries, and the packages it imports from outside the bundle (none: Lambda's
+ * runtime provides nothing we use).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
@@ -25,6 +26,8 @@ export interface BundleBreakdown {
   packages: [string, number][];
   /** The packages imported from outside the bundle (Node's own modules aside), sorted. */
   external: string[];
+  /** The AWS SDK clients with code in the bundle, by service (`dynamodb`, `sqs`, `kms`...), sorted. */
+  clients: string[];
 }
 
 /** Each handler's bundle: its bytes by package, and what it leaves to the runtime. */
@@ -57,9 +60,12 @@ export async function bundleBreakdown(handlers: string[]): Promise<Map<string, B
       const handler = handlers[index];
       if (handler === undefined) continue;
       const byPackage = new Map<string, number>();
+      const clients = new Set<string>();
       for (const [input, { bytesInOutput }] of Object.entries(meta.inputs)) {
         const name = packageOf(relative(projectRoot, input));
         byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
+        const client = /node_modules\/@aws-sdk\/client-([a-z0-9-]+)\//.exec(input)?.[1];
+        if (client && bytesInOutput > 0) clients.add(client);
       }
       const external = meta.imports
         .filter((imported) => imported.external && !isBuiltin(imported.path))
@@ -67,6 +73,7 @@ export async function bundleBreakdown(handlers: string[]): Promise<Map<string, B
       breakdown.set(handler, {
         packages: [...byPackage].sort((a, b) => b[1] - a[1]),
         external: [...new Set(external)].sort(),
+        clients: [...clients].sort(),
       });
     }
     return breakdown;
