@@ -1,6 +1,6 @@
 /**
  * The steps' decisions, from tables: what follows each answer of the bank in the transfer,
- * reconcile, resolve-bank and ensure-beneficiary, as a `Next` (`shared/deposits/journey/next.ts`), with no
+ * reconcile, resolve-bank and ensure-beneficiary, and the cool-down's wait, as a `Next` (`shared/deposits/journey/next.ts`), with no
  * port at all. What `apply` then writes, sends and frees is next-apply.test.ts; the steps through
  * their fakes, end to end in process, are the deposits-*.test.ts files.
  */
@@ -15,6 +15,7 @@ import { afterRead } from '#shared/deposits/steps/reconcile';
 import { afterMetadata, type MetadataSaid, withBank } from '#shared/deposits/steps/resolve-bank';
 import { afterSubmission, beforeTheCall, type Call, type Submission } from '#shared/deposits/steps/transfer';
 import { transferDone, transferRefused } from '#shared/deposits/steps/transfer-outcomes';
+import { whileCoolingDown } from '#shared/deposits/steps/wait-cooldown';
 import { ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
 import { banks, settings } from '../support/deposit-world.ts';
 import { metadata } from '../support/fake-provider.ts';
@@ -649,5 +650,43 @@ describe('ensure-beneficiary: what follows from what the calls found', () => {
     ],
   ])('%s', (_, given, planned, found, decided) => {
     expect(settled(given, planned, found, now)).toEqual(decided);
+  });
+});
+
+describe('wait-cooldown: what follows while the cool-down runs', () => {
+  const cooling = { step: 'wait-cooldown' as const, cooldownUntil: now + 3_600_000 };
+  it.each([
+    [
+      "a deposit that joined a source's wake-up",
+      deposit(cooling),
+      true,
+      { kind: 'nothing', why: "a payment source's wake-up for the same instant wakes it" },
+    ],
+    [
+      'a deposit whose beneficiary id is known: the transfer at the end',
+      deposit(cooling),
+      false,
+      { kind: 'wake', step: 'transfer', at: now + 3_600_000 },
+    ],
+    [
+      'a bank that hides new beneficiaries, the id not known yet: the look-up at the end',
+      deposit({ ...cooling, beneficiaryId: undefined }),
+      false,
+      { kind: 'wake', step: 'ensure-beneficiary', at: now + 3_600_000 },
+    ],
+    [
+      'a source that joined none arms the same wake-up',
+      deposit({ ...cooling, purpose: 'source' }),
+      false,
+      { kind: 'wake', step: 'transfer', at: now + 3_600_000 },
+    ],
+    [
+      'no end on record: woken now',
+      deposit({ ...cooling, cooldownUntil: undefined }),
+      false,
+      { kind: 'wake', step: 'transfer', at: now },
+    ],
+  ])('%s', (_case, given, joined, expected) => {
+    expect(whileCoolingDown(given, joined, now)).toMatchObject(expected);
   });
 });

@@ -14,6 +14,7 @@
  * its phase, on that wake-up's own item; its wake-up is a decision (`apply`).
  */
 
+import type { Next } from '../journey/decision.ts';
 import { apply } from '../journey/next.ts';
 import { afterCoolDown, type Deposit, isSource } from '../model/deposit.ts';
 import type { StepContext } from '../step-context.ts';
@@ -22,12 +23,24 @@ import type { StepContext } from '../step-context.ts';
 export type WaitCooldownContext = StepContext<'wait-cooldown'>;
 
 export async function waitCooldown(deposit: Deposit, ctx: WaitCooldownContext): Promise<void> {
-  const until = deposit.cooldownUntil ?? ctx.clock.now();
-  const step = afterCoolDown(deposit);
+  const now = ctx.clock.now();
+  const until = deposit.cooldownUntil ?? now;
   const { ownerKey, walletAccountId } = deposit;
-  const follower = { depositId: deposit.id, version: deposit.version, step };
-  if (await ctx.sharedWakes.follow(ownerKey, walletAccountId, follower, until, ctx.clock.now())) return;
-  await apply(ctx, deposit, { kind: 'wake', step, at: until, why: 'the cool-down runs until then' });
-  if (isSource(deposit))
+  const follower = { depositId: deposit.id, version: deposit.version, step: afterCoolDown(deposit) };
+  const joined = await ctx.sharedWakes.follow(ownerKey, walletAccountId, follower, until, now);
+  const next = whileCoolingDown(deposit, joined, now);
+  await apply(ctx, deposit, next);
+  if (next.kind === 'wake' && isSource(deposit))
     await ctx.sharedWakes.arm(ownerKey, walletAccountId, deposit.id, until, ctx.clock.now());
+}
+
+/**
+ * What follows while the cool-down runs: nothing more when the deposit joined a source's wake-up
+ * for the same instant (`joined`); else the wake-up of the step after the cool-down at its end (now,
+ * when the deposit has no end on record).
+ */
+export function whileCoolingDown(deposit: Deposit, joined: boolean, now: number): Next {
+  if (joined) return { kind: 'nothing', why: "a payment source's wake-up for the same instant wakes it" };
+  const at = deposit.cooldownUntil ?? now;
+  return { kind: 'wake', step: afterCoolDown(deposit), at, why: 'the cool-down runs until then' };
 }
