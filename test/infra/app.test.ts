@@ -12,9 +12,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type FunctionSettings, settingsOf } from '#infra/cdk/settings';
+import { type FunctionSettings, functionSettings } from '#infra/cdk/settings';
 import { bundleBudgetBytes, bundleTargetBytes } from '#infra/constructs/handler-function';
-import { depositsApi, queues, sandboxApi } from '#infra/topology';
+import { depositsApi, handlerFile, queues, sandboxApi } from '#infra/topology';
 import { bundleBreakdown } from './bundle-breakdown.ts';
 import {
   configurations,
@@ -80,9 +80,25 @@ describe('the app', () => {
   });
 });
 
+/**
+ * A function's settings by its module (its function's description in the template), which the
+ * settings name `handler` or `file`.
+ */
+function settingsOfModule(module: string): FunctionSettings {
+  const settings = [...functionSettings.values()].find((candidate) => {
+    const named = candidate as { handler?: string; file?: string };
+    return (named.file ?? named.handler) === module;
+  });
+  if (!settings) throw new Error(`no function settings for ${module}`);
+  return settings;
+}
+
 /** The AWS SDK clients a function may carry: those of the services its settings let it call. */
-function clientsOf(settings: FunctionSettings): string[] {
-  const consumes = Object.values(queues).some((queue) => queue.consumer === settings.handler);
+function clientsOf(module: string): string[] {
+  const settings = settingsOfModule(module);
+  const consumes = Object.values(queues).some((queue) =>
+    [module, settings.name].includes(String(queue.handler)),
+  );
   return [
     ...(settings.table || settings.index ? ['dynamodb'] : []),
     ...(settings.credentialsKey ? ['kms'] : []),
@@ -142,7 +158,7 @@ describe('function bundles', () => {
     );
     for (const size of sizes) expect(size.code, size.handler).toBeLessThanOrEqual(bundleBudgetBytes);
     // Those that call no AWS service (health, not found, the bank catalog) meet the target.
-    const withoutAws = sizes.filter((size) => clientsOf(settingsOf(size.handler)).length === 0);
+    const withoutAws = sizes.filter((size) => clientsOf(size.handler).length === 0);
     expect(withoutAws.length).toBeGreaterThanOrEqual(5);
     for (const size of withoutAws) expect(size.code, size.handler).toBeLessThanOrEqual(bundleTargetBytes);
     // Nothing is imported from outside a bundle (Node's own modules aside): not even the runtime's SDK.
@@ -159,7 +175,7 @@ describe('function bundles', () => {
     const breakdown = await breakdownOfAll();
     expect(breakdown.size).toBeGreaterThan(40);
     for (const [handler, { clients: carried }] of breakdown) {
-      const allowed = [...clientsOf(settingsOf(handler)), ...(carriedUncalled[handler] ?? [])];
+      const allowed = [...clientsOf(handler), ...(carriedUncalled[handler] ?? [])];
       expect(
         carried.filter((client) => !allowed.includes(client)),
         handler,
@@ -169,9 +185,10 @@ describe('function bundles', () => {
 
   it('load on Node with the environment their stack gives them, and the health routes answer', () => {
     const all = bundles('devWithSandbox', 'prodWithoutSandbox');
-    const healthHandlers = [depositsApi, sandboxApi].map(
-      (api) => api.routes.find((route) => route.path === '/health')?.handler,
-    );
+    const healthHandlers = [depositsApi, sandboxApi].map((api) => {
+      const health = api.routes.find((route) => route.path === '/health');
+      return health && handlerFile(health.handler);
+    });
     const script = resolve(import.meta.dirname, 'load-bundles.mjs');
     const input = all.map((bundle) => ({
       file: join(bundle.directory, 'index.mjs'),
