@@ -310,7 +310,10 @@ describe('ensure-beneficiary', () => {
       });
       expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['transfer']);
       expect(w.events.published).toEqual([]);
-      expect(w.table.leaseItems.size).toBe(0);
+      // The call's lease, handed to the transfer with the move.
+      expect([...w.table.leaseItems.values()].map((held) => held.holder)).toEqual([
+        w.table.current(deposit.id).leaseHeld,
+      ]);
     });
 
     it("waits the bank's cool-down after a pending match", async () => {
@@ -624,7 +627,9 @@ describe('ensure-beneficiary', () => {
       expect(after.pendingInput).toBeUndefined();
       expect(after.sealedAnswers).toBeUndefined();
       expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', beneficiaryId: 'ben-1' });
-      expect(w.table.leaseItems.size).toBe(0);
+      expect([...w.table.leaseItems.values()].map((held) => held.holder)).toEqual([
+        w.table.current(deposit.id).leaseHeld,
+      ]);
     });
 
     it("a second run of the deposit while the first holds the connection writes nothing: the first one's outcome lands", async () => {
@@ -822,7 +827,9 @@ describe('ensure-beneficiary', () => {
 
       expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-5' });
       expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', beneficiaryId: 'ben-5' });
-      expect(w.table.leaseItems.size).toBe(0);
+      expect([...w.table.leaseItems.values()].map((held) => held.holder)).toEqual([
+        w.table.current(deposit.id).leaseHeld,
+      ]);
     });
 
     it('matches a listed IBAN as well as the account number', async () => {

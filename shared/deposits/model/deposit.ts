@@ -126,6 +126,12 @@ export interface Deposit {
   sendBeneficiaryDetails?: boolean;
   cooldownUntil?: number;
   pendingInput?: PendingInput;
+  /**
+   * The call lease a step handed to the step it sent next, with the write that moved the deposit
+   * there: that step's first take reclaims it (one copy of its message only), instead of the lease
+   * given back and taken again between two calls to the bank. Dropped by the next write.
+   */
+  leaseHeld?: string;
   /** Set, conditionally, just before the transfer call: its presence means money may have moved. */
   transferAttempt?: { at: number; answering: boolean };
   /**

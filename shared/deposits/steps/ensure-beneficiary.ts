@@ -21,7 +21,7 @@
  * found (`settled`, a decision that `apply` makes so before the lease goes back).
  */
 import { ProviderRefusal } from '#shared/provider/client';
-import { apply, type Next } from '../journey/next.ts';
+import { apply, applyHolding, type Next } from '../journey/next.ts';
 import { advance } from '../journey/transitions.ts';
 import type { BeneficiaryClaim, Deposit } from '../model/deposit.ts';
 import { askTheBank, type Creator, planOf } from './beneficiary-calls.ts';
@@ -39,17 +39,22 @@ export async function ensureBeneficiary(woken: Deposit, ctx: EnsureBeneficiaryCo
   const existing = await ctx.claims.get(deposit.ownerKey, deposit.walletAccountId);
   if (existing?.state === 'created' && existing.beneficiaryId) {
     const { beneficiaryId, cooldownUntil, used } = existing;
-    await apply(ctx, deposit, beneficiaryUsed(beneficiaryId, cooldownUntil ?? now, !used, now));
+    await applyHolding(ctx, deposit, beneficiaryUsed(beneficiaryId, cooldownUntil ?? now, !used, now));
     return;
   }
   const creator = await whoCreates(ctx, deposit, existing, now);
   if ('kind' in creator) {
-    await apply(ctx, deposit, creator);
+    await applyHolding(ctx, deposit, creator);
     return;
   }
   const lookupAt = creator.created ? (creator.created.lookupAt ?? now) : deposit.beneficiaryLookupAt;
   if (lookupAt !== undefined && lookupAt > now) {
-    await apply(ctx, deposit, { kind: 'wake', step: 'ensure-beneficiary', at: lookupAt, why: 'its look-up' });
+    await applyHolding(ctx, deposit, {
+      kind: 'wake',
+      step: 'ensure-beneficiary',
+      at: lookupAt,
+      why: 'its look-up',
+    });
     return;
   }
   const plan = await planOf(ctx, deposit, creator, lookupAt, existing?.fittingBeforeCreation);
@@ -70,8 +75,13 @@ export async function ensureBeneficiary(woken: Deposit, ctx: EnsureBeneficiaryCo
     await apply(ctx, deposit, { ...next, lease });
     return;
   }
-  // What the calls found is recorded before the lease goes back: a copy of this step waiting for the
-  // lease then finds it recorded (the deposit moved on, the claim created), and asks the bank nothing.
+  // What the calls found is recorded before the lease goes back (or on to the transfer, with the
+  // move): a copy of this step waiting for the lease then finds it recorded (the deposit moved on,
+  // the claim created), and asks the bank nothing.
+  if (next.kind === 'move') {
+    await apply(ctx, deposit, { ...next, lease });
+    return;
+  }
   try {
     await apply(ctx, deposit, next);
   } finally {
@@ -90,7 +100,12 @@ async function pastWaits(ctx: EnsureBeneficiaryContext, woken: Deposit): Promise
   if (woken.step === 'wait-cooldown') {
     const until = woken.cooldownUntil ?? 0;
     if (until > now) {
-      await apply(ctx, woken, { kind: 'wake', step: 'ensure-beneficiary', at: until, why: 'cooling down' });
+      await applyHolding(ctx, woken, {
+        kind: 'wake',
+        step: 'ensure-beneficiary',
+        at: until,
+        why: 'cooling down',
+      });
       return undefined;
     }
     deposit = await advance(
@@ -103,7 +118,12 @@ async function pastWaits(ctx: EnsureBeneficiaryContext, woken: Deposit): Promise
   }
   const sleepsUntil = deposit.sleepsUntil ?? 0;
   if (sleepsUntil <= now) return deposit;
-  await apply(ctx, deposit, { kind: 'wake', step: 'ensure-beneficiary', at: sleepsUntil, why: 'sleeping' });
+  await applyHolding(ctx, deposit, {
+    kind: 'wake',
+    step: 'ensure-beneficiary',
+    at: sleepsUntil,
+    why: 'sleeping',
+  });
   return undefined;
 }
 

@@ -83,7 +83,10 @@ export function afterMetadata(
   const memoryMs = isSource(deposit) ? settings.sourceBankMemoryMs : settings.bankMemoryMs;
   const remembered =
     memoryMs > 0 ? [{ banks: 'remember' as const, metadata: accountsMetadata, until: now + memoryMs }] : [];
-  return after([...freed, ...remembered], withBank(deposit, wallet, accountsMetadata, 'bank'));
+  const next = withBank(deposit, wallet, accountsMetadata, 'bank');
+  // On to the next step, which the call's lease passes to when it calls the bank first (`apply`).
+  if (next.kind === 'move') return after(remembered, { ...next, lease });
+  return after([...freed, ...remembered], next);
 }
 
 /** With the bank's metadata: the bounds checked, its facts recorded, on to the next step. */

@@ -26,7 +26,7 @@ import {
 } from '#shared/provider/client';
 import { leaseWait, openCredentials, takeLease } from '../journey/connection.ts';
 import { answerFor, SPENT_ANSWERS } from '../journey/input.ts';
-import { after, apply, type Next } from '../journey/next.ts';
+import { after, apply, applyHolding, type Next } from '../journey/next.ts';
 import { advance } from '../journey/transitions.ts';
 import { bankOf, type Deposit, isSource } from '../model/deposit.ts';
 import { walletOf } from '../model/wallets.ts';
@@ -42,7 +42,7 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
   if (!deposit) return;
   const before = beforeTheCall(deposit, ctx.clock.now(), ctx.settings.stallAfterMs);
   if (before) {
-    await apply(ctx, deposit, before);
+    await applyHolding(ctx, deposit, before);
     return;
   }
   // Everything the call needs is opened before the attempt is recorded: a failure to open them is
