@@ -6,7 +6,8 @@ const E2E_WORKERS = 4;
 /**
  * The end-to-end files that start processes of their own (`npm start`, the demo, a stack, `tsc` over
  * a scratch project): each takes a core for a while, which would slow the deposit files beside it
- * past their timeouts. They run after both deposit projects, two at a time.
+ * past their timeouts. They run after the e2e project, two at a time, on its stack (`local-stack.ts`
+ * gives both projects the one stack when they run in one vitest run, as `npm test` runs them).
  */
 const processFiles = ['client-package', 'demo', 'npm-start', 'npm-start-activity'].map(
   (name) => `test/e2e/${name}.test.ts`,
@@ -25,6 +26,11 @@ const dialectFiles = [
   'deposits-v2',
 ].map((name) => `test/e2e/${name}.test.ts`);
 
+/**
+ * `npm test` (test/run.ts) runs these projects in phases, one vitest run each, so that a project's
+ * stack lives only while its files run; `vitest run` alone runs them all, in the group order below,
+ * with every project's stack set up at its start.
+ */
 export default defineConfig({
   test: {
     projects: [

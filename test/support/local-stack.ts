@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { type LocalStack, startLocalStack } from '#infra/local/stack';
+import { type LocalStack, type LocalStackOptions, startLocalStack } from '#infra/local/stack';
 import { type DialectName, dialectNames } from '#shared/provider/interface/dialects';
 import { keyedDigests } from '#shared/secrets';
 import { startWebhookReceiver } from './webhook-receiver.ts';
@@ -57,10 +57,47 @@ export const testOwnerDigests = keyedDigests(Buffer.from(testEnv.OWNER_KEY, 'bas
 
 export default async function setup(project: TestProject) {
   const providerDialect: DialectName = project.name === 'e2e-v2' ? 'dapi-v2' : dialectNames[0];
+  // The `e2e` project's stack runs in this process, as always, and the `e2e-processes` project's files
+  // use that same stack (and webhook receiver) when both run in one vitest run, as `npm test` runs
+  // them (`test/run.ts`): their settings are the same, so one stack start and one DynamoDB Local the
+  // less. Any other project's (the `bundles` project's too) runs in a process of its own: a stack's
+  // handlers read their settings from the process's environment once, so a second stack here would
+  // run with the first one's (and hand its settings to the files after it).
+  const world = sharesMainStack.has(project.name)
+    ? await mainWorld(() => startWorld(project.name, providerDialect, startLocalStack))
+    : await startWorld(project.name, providerDialect, stackProcess);
+  const { stack, webhook } = world;
+  project.provide('sandboxUrl', stack.sandboxUrl);
+  project.provide('depositsUrl', stack.depositsUrl);
+  project.provide('operatorUrl', stack.operatorUrl);
+  project.provide('operatorToken', stack.operatorToken);
+  project.provide('secondOperatorToken', stack.secondOperatorToken);
+  project.provide('dynamodbEndpoint', stack.dynamodbEndpoint);
+  project.provide('sqsEndpoint', stack.sqsEndpoint);
+  project.provide('schedulerEndpoint', stack.schedulerEndpoint);
+  project.provide('webhookUrl', webhook.url);
+  project.provide('webhookSecret', webhook.secret);
+  project.provide('queueUrls', stack.queueUrls);
+  project.provide('providerDialect', providerDialect);
+  return () => world.stop();
+}
+
+interface World {
+  stack: GivenStack;
+  webhook: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  stop(): Promise<void>;
+}
+
+/** A webhook receiver and a stack that delivers to it, started by `start` (here, or in a process). */
+async function startWorld(
+  projectName: string,
+  providerDialect: DialectName,
+  start: (options: LocalStackOptions) => Promise<GivenStack & { stop(): Promise<void> }>,
+): Promise<World> {
   const webhook = await startWebhookReceiver();
-  const options = {
+  const stack = await start({
     // The `bundles` project's stack runs each function from the bundle `cdk synth` builds.
-    ...(project.name === 'bundles' ? { handlers: 'bundles' as const } : {}),
+    ...(projectName === 'bundles' ? { handlers: 'bundles' as const } : {}),
     sandboxPort: 0,
     depositsPort: 0,
     operatorPort: 0,
@@ -74,33 +111,45 @@ export default async function setup(project: TestProject) {
       ...(providerDialect === 'dapi-v2' ? { SANDBOX_HOLD_MS: '500' } : {}),
       // Each function of a stack of bundles starts cold, in a process of its own, on its first event:
       // a question waits longer for its answer than the 6 s the other stacks give it.
-      ...(project.name === 'bundles' ? { INPUT_TTL_SECONDS: '30' } : {}),
+      ...(projectName === 'bundles' ? { INPUT_TTL_SECONDS: '30' } : {}),
       WEBHOOK_URL: `${webhook.url}/hooks`,
       WEBHOOK_SECRET: webhook.secret,
       // The shared stack signs as during a rotation of its secret: each delivery with both.
       WEBHOOK_PREVIOUS_SECRET: webhook.previousSecret,
     },
+  });
+  return {
+    stack,
+    webhook,
+    async stop() {
+      await stack.stop();
+      await webhook.stop();
+    },
   };
-  // The `e2e` project's stack runs in this process, as always; any other project's (the `bundles`
-  // project's too) in a process of its own: a stack's handlers read their settings from the process's
-  // environment once, so a second stack here would run with the first one's (and hand its settings
-  // to the test files after it).
-  const stack = project.name === 'e2e' ? await startLocalStack(options) : await stackProcess(options);
-  project.provide('sandboxUrl', stack.sandboxUrl);
-  project.provide('depositsUrl', stack.depositsUrl);
-  project.provide('operatorUrl', stack.operatorUrl);
-  project.provide('operatorToken', stack.operatorToken);
-  project.provide('secondOperatorToken', stack.secondOperatorToken);
-  project.provide('dynamodbEndpoint', stack.dynamodbEndpoint);
-  project.provide('sqsEndpoint', stack.sqsEndpoint);
-  project.provide('schedulerEndpoint', stack.schedulerEndpoint);
-  project.provide('webhookUrl', webhook.url);
-  project.provide('webhookSecret', webhook.secret);
-  project.provide('queueUrls', stack.queueUrls);
-  project.provide('providerDialect', providerDialect);
-  return async () => {
-    await stack.stop();
-    await webhook.stop();
+}
+
+/** The projects whose files use the stack in this process (the same settings: the spec dialect). */
+const sharesMainStack = new Set(['e2e', 'e2e-processes']);
+
+/**
+ * The world of this process, started by the first project of `sharesMainStack` to set up and
+ * stopped when the last of them tears down. Held on `globalThis`: each project loads this module
+ * on its own.
+ */
+async function mainWorld(start: () => Promise<World>): Promise<World> {
+  const held = globalThis as { mainTestWorld?: { world: Promise<World>; users: number } };
+  held.mainTestWorld ??= { world: start(), users: 0 };
+  const shared = held.mainTestWorld;
+  shared.users += 1;
+  const world = await shared.world;
+  return {
+    ...world,
+    async stop() {
+      shared.users -= 1;
+      if (shared.users > 0) return;
+      held.mainTestWorld = undefined;
+      await world.stop();
+    },
   };
 }
 
@@ -118,7 +167,9 @@ type GivenStack = Pick<
 >;
 
 /** A stack in a child process (`stack-process.ts`), with only the machine's own environment. */
-async function stackProcess(options: object): Promise<GivenStack & { stop(): Promise<void> }> {
+async function stackProcess(
+  options: LocalStackOptions = {},
+): Promise<GivenStack & { stop(): Promise<void> }> {
   const own = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'JAVA_HOME'].flatMap((name) =>
     process.env[name] === undefined ? [] : [[name, process.env[name]]],
   );

@@ -1,0 +1,124 @@
+/**
+ * `npm test`: the type check, the linter and every vitest project, in phases, each phase one vitest
+ * run of the projects that may share the machine, so that a project's local stack lives only while
+ * its files run. (One `vitest run` of every project sets up every project's stack at its start, and
+ * each idles, with its pollers, sweeper and DynamoDB Local, until the whole run ends; the stack of
+ * bundles is built before the first test.)
+ *
+ *   1. the type check, the linter and the unit tests, side by side (CPU, no stack, no timeouts to miss);
+ *   2. the end-to-end files against one stack, then the files that start processes, on that stack;
+ *   3. the deposit files again in the provider's v2 dialect, on a stack of that dialect;
+ *   4. the infra project (CDK, esbuild) and the bench's counting;
+ *   5. the stack of bundles (its build takes every core: alone);
+ *   6. the projects with a stack of their own, one file at a time: chaos, browser, clock.
+ *
+ * Every phase runs even when one before it failed; the run fails if any did. At the end, a table of
+ * each phase's time and the CPU time it took (its processes' user and system time: a figure that
+ * other load on the machine changes much less than the time). `npm test -- <phase>...` runs only
+ * the phases named (`unit`, `e2e`, `e2e-v2`, `infra`, `bundles`, `own-stacks`).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const projectRoot = resolve(import.meta.dirname, '..');
+const bin = (name: string) => resolve(projectRoot, 'node_modules/.bin', name);
+const vitest = (...projects: string[]) => [
+  bin('vitest'),
+  'run',
+  ...projects.flatMap((p) => ['--project', p]),
+];
+
+interface Phase {
+  name: string;
+  /** Commands run side by side; output of all but the last is printed when it ends, not as it comes. */
+  commands: string[][];
+}
+
+const phases: Phase[] = [
+  { name: 'unit', commands: [[bin('tsc'), '--noEmit'], [bin('biome'), 'check', '.'], vitest('unit')] },
+  { name: 'e2e', commands: [vitest('e2e', 'e2e-processes')] },
+  { name: 'e2e-v2', commands: [vitest('e2e-v2')] },
+  { name: 'infra', commands: [vitest('infra', 'bench')] },
+  { name: 'bundles', commands: [vitest('bundles')] },
+  { name: 'own-stacks', commands: [vitest('chaos', 'browser', 'clock')] },
+];
+
+/** The CPU time, in seconds, of this process's children that have ended (Linux; 0 elsewhere). */
+function childrenCpuSeconds(): number {
+  try {
+    // Fields after the command's closing parenthesis: cutime and cstime are the 14th and 15th, in ticks.
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+function run(command: string[], buffered: boolean): Promise<{ code: number; output: string }> {
+  const [file, ...args] = command as [string, ...string[]];
+  return new Promise((done) => {
+    const child = spawn(file, args, { cwd: projectRoot, stdio: buffered ? 'pipe' : 'inherit' });
+    let output = '';
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.once('error', (error) => done({ code: 1, output: `${output}${String(error)}\n` }));
+    child.once('close', (code) => done({ code: code ?? 1, output }));
+  });
+}
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !phases.some((phase) => phase.name === name));
+if (unknown.length > 0) {
+  process.stderr.write(
+    `No such phase: ${unknown.join(', ')} (phases: ${phases.map((p) => p.name).join(', ')})\n`,
+  );
+  process.exit(2);
+}
+const chosen = asked.length === 0 ? phases : phases.filter((phase) => asked.includes(phase.name));
+
+const rows: { name: string; seconds: number; cpuSeconds: number; passed: boolean }[] = [];
+const started = Date.now();
+for (const phase of chosen) {
+  process.stdout.write(
+    `\n=== npm test, phase ${phase.name}: ${phase.commands.map((c) => c.slice(1).join(' ')).join(' | ')}\n`,
+  );
+  const phaseStart = Date.now();
+  const cpuBefore = childrenCpuSeconds();
+  const results = await Promise.all(
+    phase.commands.map(async (command, index) => {
+      const buffered = index < phase.commands.length - 1;
+      const result = await run(command, buffered);
+      if (buffered)
+        process.stdout.write(`\n--- ${command.slice(1).join(' ')} (exit ${result.code})\n${result.output}`);
+      return result.code;
+    }),
+  );
+  rows.push({
+    name: phase.name,
+    seconds: (Date.now() - phaseStart) / 1000,
+    cpuSeconds: childrenCpuSeconds() - cpuBefore,
+    passed: results.every((code) => code === 0),
+  });
+}
+
+const total = (Date.now() - started) / 1000;
+const line = (name: string, seconds: number, cpu: number, verdict: string) =>
+  `${name.padEnd(12)}${seconds.toFixed(0).padStart(7)} s${cpu.toFixed(0).padStart(9)} s CPU  ${verdict}\n`;
+process.stdout.write('\n=== npm test, by phase\n');
+for (const row of rows)
+  process.stdout.write(line(row.name, row.seconds, row.cpuSeconds, row.passed ? 'passed' : 'FAILED'));
+const failed = rows.filter((row) => !row.passed);
+process.stdout.write(
+  line(
+    'total',
+    total,
+    rows.reduce((sum, row) => sum + row.cpuSeconds, 0),
+    failed.length === 0 ? 'passed' : 'FAILED',
+  ),
+);
+process.exit(failed.length === 0 ? 0 : 1);
