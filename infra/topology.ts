@@ -1,6 +1,7 @@
 /**
- * What the service is made of: tables, HTTP APIs and their routes, each route's handler. The CDK app
- * and the local stack both read this module, so what runs locally is what deploys.
+ * What the service is made of: tables, HTTP APIs and their routes, queues, and the handler of each,
+ * by its one name (`HandlerName`). The CDK app and the local stack both read this module, so what
+ * runs locally is what deploys.
  */
 import { stepMessageMaxTries, stepQueueVariables } from '#shared/config';
 import type { WorkStep } from '#shared/deposits/model/deposit';
@@ -32,13 +33,13 @@ export interface TableSpec {
   stream?: 'NEW_IMAGE';
 }
 
-export interface QueueSpec {
+export interface QueueSpec<N extends string = HandlerName> {
   /** Environment variables through which handlers receive the queue's URL (and ARN). */
   urlEnvVar: string;
   arnEnvVar?: string;
   localName: string;
-  /** The handler consuming it, relative to the project root. */
-  consumer: string;
+  /** The handler consuming it. */
+  handler: N;
   /** Receives after which a message goes to the queue's DLQ. */
   maxReceiveCount: number;
   batchSize: number;
@@ -46,11 +47,11 @@ export interface QueueSpec {
   maxConcurrency: number;
 }
 
-export interface RouteSpec {
+export interface RouteSpec<N extends string = HandlerName> {
   method: 'GET' | 'POST';
   path: string;
-  /** Handler module, relative to the project root; it exports `handler`. */
-  handler: string;
+  /** The handler's name (its module: `handlerFile`). */
+  handler: N;
   /**
    * Changes something (a deposit, a queue's message): on the operator API, only the acting
    * operators' policy reaches it; the read-only one does not.
@@ -58,12 +59,33 @@ export interface RouteSpec {
   acts?: true;
 }
 
-export interface ApiSpec {
+export interface ApiSpec<N extends string = HandlerName> {
   name: string;
-  routes: RouteSpec[];
+  routes: readonly RouteSpec<N>[];
   /** Answers every method and path the routes do not. */
-  defaultHandler: string;
-  tables: (keyof typeof tables)[];
+  defaultHandler: N;
+  tables: readonly (keyof typeof tables)[];
+}
+
+/**
+ * A handler's one name, `<group>-<file>`: its module is `functions/<group>/<file>.ts` (`handlerFile`),
+ * and the same name keys its line of `shared/deposits/reach.ts` (the orchestrator's), its settings
+ * (`infra/cdk/settings.ts`), its function in AWS and its environment. Every handler of the topology:
+ * the APIs' routes and default routes, the queues' consumers, the outbox relay and the sweeper.
+ */
+export type HandlerName =
+  | ApiHandler<typeof depositsLines>
+  | ApiHandler<typeof sandboxLines>
+  | ApiHandler<typeof operatorLines>
+  | (typeof queues)[keyof typeof queues]['handler']
+  | typeof outbox.handler
+  | typeof sweeper.handler;
+type ApiHandler<A extends ApiSpec<string>> = A['routes'][number]['handler'] | A['defaultHandler'];
+
+/** A handler's module, relative to the project root: `functions/<group>/<file>.ts`; it exports `handler`. */
+export function handlerFile(name: HandlerName): string {
+  const dash = name.indexOf('-');
+  return `functions/${name.slice(0, dash)}/${name.slice(dash + 1)}.ts`;
 }
 
 export const tables = {
@@ -104,14 +126,12 @@ export const tables = {
   },
 } as const satisfies Record<string, TableSpec>;
 
-const stepHandler = (name: string) => `functions/steps/${name}.ts`;
-
 /** A step's queue: its handler, and its ARN for the handlers whose schedules target it. */
 const stepQueue = <S extends WorkStep>(step: S) => ({
   urlEnvVar: stepQueueVariables[step].url,
   ...(wakeTargets.includes(step) ? { arnEnvVar: stepQueueVariables[step].arn } : {}),
   localName: step,
-  consumer: stepHandler(step),
+  handler: `steps-${step}` as const,
   // The step fails its deposit on the last try rather than leave it to the DLQ.
   maxReceiveCount: stepMessageMaxTries,
   batchSize: 10,
@@ -132,7 +152,7 @@ export const queues = {
   notify: {
     urlEnvVar: 'NOTIFY_QUEUE_URL',
     localName: 'notify',
-    consumer: 'functions/notifier/deliver.ts',
+    handler: 'notifier-deliver',
     // Webhook deliveries retry with backoff (2 s doubling, at most an hour between tries): 17 tries
     // span over six hours; after the last one the event rests in the DLQ.
     maxReceiveCount: 17,
@@ -142,14 +162,14 @@ export const queues = {
   outboxRelay: {
     urlEnvVar: 'OUTBOX_RELAY_QUEUE_URL',
     localName: 'outbox-relay',
-    consumer: 'functions/notifier/relay-again.ts',
+    handler: 'notifier-relay-again',
     // A record that still cannot be relayed goes back to the DLQ it was redriven from.
     maxReceiveCount: 5,
     batchSize: 10,
     // Lambda's least: what a redrive brings is a backlog of events, not a rate to keep up with.
     maxConcurrency: 2,
   },
-} as const satisfies Record<string, QueueSpec>;
+} as const satisfies Record<string, QueueSpec<string>>;
 
 /**
  * The queues the operator API watches: every queue of the topology, each with its DLQ, named by its
@@ -181,7 +201,7 @@ export const stepQueueKeys = {
  * stream brings again, `retryAttempts` times, then the event source mapping's DLQ keeps its position.
  */
 export const outbox = {
-  handler: 'functions/notifier/outbox.ts',
+  handler: 'notifier-outbox',
   table: 'deposits',
   batchSize: 100,
   retryAttempts: 10,
@@ -196,100 +216,97 @@ export const outbox = {
  * (in AWS and in the local stack alike) is under its period, and a run stops taking deposits while
  * time is left (`shared/deposits/background/sweeper.ts`), so runs do not pile up.
  */
-export const sweeper = { handler: 'functions/steps/sweeper.ts', everyMinutes: 1, timeoutSeconds: 50 };
+export const sweeper = { handler: 'steps-sweeper', everyMinutes: 1, timeoutSeconds: 50 } as const;
 
 /** EventBridge Scheduler group of the one-shot wake-up schedules. */
 export const scheduleGroup = { envVar: 'SCHEDULE_GROUP_NAME', localName: 'deposits' };
 
-const sandboxHandler = (name: string) => `functions/sandbox/${name}.ts`;
-const depositsHandler = (name: string) => `functions/deposits/${name}.ts`;
-const sourcesHandler = (name: string) => `functions/sources/${name}.ts`;
-
-export const depositsApi: ApiSpec = {
+const depositsLines = {
   name: 'deposits',
   tables: ['deposits'],
-  defaultHandler: depositsHandler('not-found'),
+  defaultHandler: 'deposits-not-found',
   routes: [
-    { method: 'POST', path: '/v1/deposits/create', handler: depositsHandler('create') },
-    { method: 'POST', path: '/v1/deposits/get', handler: depositsHandler('get') },
-    { method: 'POST', path: '/v1/deposits/answer', handler: depositsHandler('answer') },
-    { method: 'POST', path: '/v1/deposits/list', handler: depositsHandler('list') },
-    { method: 'POST', path: '/v1/deposits/cancel', handler: depositsHandler('cancel') },
-    { method: 'POST', path: '/v1/sources/create', handler: sourcesHandler('create') },
-    { method: 'POST', path: '/v1/sources/get', handler: sourcesHandler('get') },
-    { method: 'POST', path: '/v1/sources/list', handler: sourcesHandler('list') },
-    { method: 'POST', path: '/v1/sources/cancel', handler: sourcesHandler('cancel') },
-    { method: 'GET', path: '/health', handler: depositsHandler('health') },
+    { method: 'POST', path: '/v1/deposits/create', handler: 'deposits-create' },
+    { method: 'POST', path: '/v1/deposits/get', handler: 'deposits-get' },
+    { method: 'POST', path: '/v1/deposits/answer', handler: 'deposits-answer' },
+    { method: 'POST', path: '/v1/deposits/list', handler: 'deposits-list' },
+    { method: 'POST', path: '/v1/deposits/cancel', handler: 'deposits-cancel' },
+    { method: 'POST', path: '/v1/sources/create', handler: 'sources-create' },
+    { method: 'POST', path: '/v1/sources/get', handler: 'sources-get' },
+    { method: 'POST', path: '/v1/sources/list', handler: 'sources-list' },
+    { method: 'POST', path: '/v1/sources/cancel', handler: 'sources-cancel' },
+    { method: 'GET', path: '/health', handler: 'deposits-health' },
   ],
-};
+} as const satisfies ApiSpec<string>;
+export const depositsApi: ApiSpec = depositsLines;
 
 /** The handler of each call at a path only the `dapi-v2` dialect serves. */
 const v2Handlers = {
-  exchangeToken: 'v2-exchange-token',
-  metadata: 'v2-metadata-get',
-  beneficiariesGet: 'v2-beneficiaries-get',
-  beneficiariesCreate: 'v2-beneficiaries-create',
-  transferCreate: 'v2-transfer-create',
-  transferAutoflow: 'v2-transfer-autoflow',
+  exchangeToken: 'sandbox-v2-exchange-token',
+  metadata: 'sandbox-v2-metadata-get',
+  beneficiariesGet: 'sandbox-v2-beneficiaries-get',
+  beneficiariesCreate: 'sandbox-v2-beneficiaries-create',
+  transferCreate: 'sandbox-v2-transfer-create',
+  transferAutoflow: 'sandbox-v2-transfer-autoflow',
 } as const satisfies Partial<Record<ProviderCall, string>>;
 
-function v2OwnRoutes(): RouteSpec[] {
+function v2OwnRoutes(): RouteSpec<(typeof v2Handlers)[keyof typeof v2Handlers]>[] {
   const shared = new Set(sharedPaths());
   return Object.entries(v2Handlers)
-    .map(([call, name]) => ({ path: dapiV2Dialect.paths[call as ProviderCall], name }))
+    .map(([call, handler]) => ({ path: dapiV2Dialect.paths[call as ProviderCall], handler }))
     .filter(({ path }) => !shared.has(path))
-    .map(({ path, name }) => ({ method: 'POST', path, handler: sandboxHandler(name) }));
+    .map(({ path, handler }) => ({ method: 'POST', path, handler }));
 }
 
-export const sandboxApi: ApiSpec = {
+const sandboxLines = {
   name: 'sandbox',
   tables: ['sandbox'],
-  defaultHandler: sandboxHandler('not-found'),
+  defaultHandler: 'sandbox-not-found',
   routes: [
-    { method: 'POST', path: '/v1/auth/ExchangeToken', handler: sandboxHandler('exchange-token') },
-    { method: 'POST', path: '/v1/metadata/accounts/get', handler: sandboxHandler('metadata-get') },
-    { method: 'POST', path: '/v1/payment/beneficiaries/get', handler: sandboxHandler('beneficiaries-get') },
+    { method: 'POST', path: '/v1/auth/ExchangeToken', handler: 'sandbox-exchange-token' },
+    { method: 'POST', path: '/v1/metadata/accounts/get', handler: 'sandbox-metadata-get' },
+    { method: 'POST', path: '/v1/payment/beneficiaries/get', handler: 'sandbox-beneficiaries-get' },
     {
       method: 'POST',
       path: '/v1/payment/beneficiaries/create',
-      handler: sandboxHandler('beneficiaries-create'),
+      handler: 'sandbox-beneficiaries-create',
     },
-    { method: 'POST', path: '/v1/payment/transfer/create', handler: sandboxHandler('transfer-create') },
-    { method: 'POST', path: '/v1/payment/transfer/autoflow', handler: sandboxHandler('transfer-autoflow') },
-    { method: 'POST', path: '/v2/data/balance/get', handler: sandboxHandler('balance-get') },
-    { method: 'POST', path: '/v2/operation/get', handler: sandboxHandler('operation-get') },
+    { method: 'POST', path: '/v1/payment/transfer/create', handler: 'sandbox-transfer-create' },
+    { method: 'POST', path: '/v1/payment/transfer/autoflow', handler: 'sandbox-transfer-autoflow' },
+    { method: 'POST', path: '/v2/data/balance/get', handler: 'sandbox-balance-get' },
+    { method: 'POST', path: '/v2/operation/get', handler: 'sandbox-operation-get' },
     // An alias of the read above, at the sandbox's first path: its own function, removed with it.
-    { method: 'POST', path: '/v1/operation/get', handler: sandboxHandler('operation-get-v1') },
+    { method: 'POST', path: '/v1/operation/get', handler: 'sandbox-operation-get-v1' },
     // The `dapi-v2` dialect's own paths (the dialect table's; the two it shares with the spec are above).
     ...v2OwnRoutes(),
-    { method: 'GET', path: '/sandbox/banks', handler: sandboxHandler('banks-list') },
-    { method: 'POST', path: '/sandbox/applications', handler: sandboxHandler('applications-create') },
-    { method: 'POST', path: '/sandbox/users', handler: sandboxHandler('users-create') },
-    { method: 'POST', path: '/sandbox/users/get', handler: sandboxHandler('users-get') },
-    { method: 'POST', path: '/sandbox/faults', handler: sandboxHandler('faults-set') },
-    { method: 'GET', path: '/health', handler: sandboxHandler('health') },
+    { method: 'GET', path: '/sandbox/banks', handler: 'sandbox-banks-list' },
+    { method: 'POST', path: '/sandbox/applications', handler: 'sandbox-applications-create' },
+    { method: 'POST', path: '/sandbox/users', handler: 'sandbox-users-create' },
+    { method: 'POST', path: '/sandbox/users/get', handler: 'sandbox-users-get' },
+    { method: 'POST', path: '/sandbox/faults', handler: 'sandbox-faults-set' },
+    { method: 'GET', path: '/health', handler: 'sandbox-health' },
   ],
-};
-
-const operatorHandler = (name: string) => `functions/operator/${name}.ts`;
+} as const satisfies ApiSpec<string>;
+export const sandboxApi: ApiSpec = sandboxLines;
 
 /**
  * The operator API: any deposit, for the people who run the service. IAM (SigV4) on every route in
  * AWS, the operator token locally (`infra/local/gateway.ts`); `shared/operator/` is its domain.
  */
-export const operatorApi: ApiSpec = {
+const operatorLines = {
   name: 'operator',
   tables: ['deposits'],
-  defaultHandler: operatorHandler('not-found'),
+  defaultHandler: 'operator-not-found',
   routes: [
-    { method: 'POST', path: '/v1/ops/deposits/list', handler: operatorHandler('list') },
-    { method: 'POST', path: '/v1/ops/deposits/get', handler: operatorHandler('get') },
-    { method: 'POST', path: '/v1/ops/deposits/resolve', handler: operatorHandler('resolve'), acts: true },
-    { method: 'POST', path: '/v1/ops/deposits/cancel', handler: operatorHandler('cancel'), acts: true },
-    { method: 'POST', path: '/v1/ops/deposits/redrive', handler: operatorHandler('redrive'), acts: true },
-    { method: 'POST', path: '/v1/ops/deposits/deliveries', handler: operatorHandler('deliveries') },
-    { method: 'POST', path: '/v1/ops/deposits/resend', handler: operatorHandler('resend'), acts: true },
-    { method: 'POST', path: '/v1/ops/deposits/stats', handler: operatorHandler('stats') },
-    { method: 'POST', path: '/v1/ops/queues', handler: operatorHandler('queues') },
+    { method: 'POST', path: '/v1/ops/deposits/list', handler: 'operator-list' },
+    { method: 'POST', path: '/v1/ops/deposits/get', handler: 'operator-get' },
+    { method: 'POST', path: '/v1/ops/deposits/resolve', handler: 'operator-resolve', acts: true },
+    { method: 'POST', path: '/v1/ops/deposits/cancel', handler: 'operator-cancel', acts: true },
+    { method: 'POST', path: '/v1/ops/deposits/redrive', handler: 'operator-redrive', acts: true },
+    { method: 'POST', path: '/v1/ops/deposits/deliveries', handler: 'operator-deliveries' },
+    { method: 'POST', path: '/v1/ops/deposits/resend', handler: 'operator-resend', acts: true },
+    { method: 'POST', path: '/v1/ops/deposits/stats', handler: 'operator-stats' },
+    { method: 'POST', path: '/v1/ops/queues', handler: 'operator-queues' },
   ],
-};
+} as const satisfies ApiSpec<string>;
+export const operatorApi: ApiSpec = operatorLines;

@@ -2,9 +2,9 @@ import { AnswerDepositRequest } from '#shared/contracts/deposits-schemas';
 import { answerDeposit } from '#shared/deposits/requests/answer';
 import { ownerRoute } from '#shared/middleware/deposit-route';
 import { annotateDeposit } from '#shared/tracing';
-import { answerPorts } from '#shared/wiring/start';
+import { handlerContext } from '#shared/wiring/handler-context';
 
-const context = await answerPorts();
+const context = await handlerContext('deposits-answer');
 
 export const handler = ownerRoute(AnswerDepositRequest, ({ body, caller }) => {
   annotateDeposit(body.operationID);

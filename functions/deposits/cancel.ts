@@ -2,9 +2,9 @@ import { CancelDepositRequest } from '#shared/contracts/deposits-schemas';
 import { cancelDeposit } from '#shared/deposits/requests/cancel';
 import { ownerRoute } from '#shared/middleware/deposit-route';
 import { annotateDeposit } from '#shared/tracing';
-import { ownerCancelPorts } from '#shared/wiring/cancel';
+import { handlerContext } from '#shared/wiring/handler-context';
 
-const context = await ownerCancelPorts('cancel');
+const context = await handlerContext('deposits-cancel');
 
 export const handler = ownerRoute(CancelDepositRequest, ({ body, caller }) => {
   annotateDeposit(body.operationID);

@@ -3,9 +3,9 @@ import { startDeposit } from '#shared/deposits/requests/start';
 import { depositRoute, idempotencyKeyOf } from '#shared/middleware/deposit-route';
 import { Answer } from '#shared/middleware/http';
 import { annotateDeposit } from '#shared/tracing';
-import { startPorts } from '#shared/wiring/start';
+import { handlerContext } from '#shared/wiring/handler-context';
 
-const context = await startPorts('create');
+const context = await handlerContext('deposits-create');
 
 export const handler = depositRoute(CreateDepositRequest, async ({ body, accessToken, backend, event }) => {
   const { started, view } = await startDeposit(

@@ -1,16 +1,9 @@
-import { systemClock } from '#shared/clock';
 import { ListDepositsRequest } from '#shared/contracts/deposits-schemas';
-import { type ListContext, listDeposits } from '#shared/deposits/requests/read';
+import { listDeposits } from '#shared/deposits/requests/read';
 import { ownerRoute } from '#shared/middleware/deposit-route';
-import { ownerDigests } from '#shared/wiring/owner-digests';
-import { tableEntities } from '#shared/wiring/table';
+import { handlerContext } from '#shared/wiring/handler-context';
 
-const context: ListContext = {
-  owners: tableEntities.owners(),
-  backends: tableEntities.backends(),
-  clock: systemClock,
-  ownerDigests: await ownerDigests(),
-};
+const context = await handlerContext('deposits-list');
 
 export const handler = ownerRoute(ListDepositsRequest, ({ body, caller }) =>
   listDeposits(

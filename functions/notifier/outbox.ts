@@ -1,12 +1,11 @@
 import { depositOf, streamPositionOf } from '#shared/adapters/deposit-stream';
-import { systemClock } from '#shared/clock';
 import { relayOrSetAside } from '#shared/deposits/background/outbox';
 import { logger } from '#shared/logger';
 import { streamConsumer } from '#shared/middleware/sqs';
 import { traceHeaderOf, withDepositTrace } from '#shared/tracing';
-import { depositEvents, unrelayedEvents } from '#shared/wiring/messaging';
+import { handlerContext } from '#shared/wiring/handler-context';
 
-const context = { events: depositEvents(), unrelayed: unrelayedEvents(), clock: systemClock };
+const context = await handlerContext('notifier-outbox');
 
 /**
  * Relays each deposit event from the table's stream to the webhook queue (the outbox relay). One it

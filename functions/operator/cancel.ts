@@ -1,9 +1,9 @@
 import { CancelRequest } from '#shared/contracts/operator-schemas';
 import { operatorRoute } from '#shared/middleware/operator-route';
 import { cancelAsOperator } from '#shared/operator/interventions';
-import { cancelPorts } from '#shared/wiring/cancel';
+import { handlerContext } from '#shared/wiring/handler-context';
 
-const context = cancelPorts('operator-cancel');
+const context = await handlerContext('operator-cancel');
 
 export const handler = operatorRoute(CancelRequest, ({ body, who }) =>
   cancelAsOperator({ depositId: body.operationID, reason: body.reason, who }, context),

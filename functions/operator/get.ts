@@ -1,10 +1,9 @@
-import { systemClock } from '#shared/clock';
 import { GetRequest } from '#shared/contracts/operator-schemas';
 import { operatorRoute } from '#shared/middleware/operator-route';
-import { getDeposit, type OperatorReadContext } from '#shared/operator/read';
-import { tableEntities } from '#shared/wiring/table';
+import { getDeposit } from '#shared/operator/read';
+import { handlerContext } from '#shared/wiring/handler-context';
 
-const context: OperatorReadContext = { deposits: tableEntities.deposits(), clock: systemClock };
+const context = await handlerContext('operator-get');
 
 export const handler = operatorRoute(GetRequest, ({ body }) =>
   getDeposit({ depositId: body.operationID }, context),

@@ -1,9 +1,8 @@
-import { systemClock } from '#shared/clock';
 import { ListRequest } from '#shared/contracts/operator-schemas';
 import { operatorRoute } from '#shared/middleware/operator-route';
-import { listByStatus, type StatusListContext } from '#shared/operator/read';
-import { tableEntities } from '#shared/wiring/table';
+import { listByStatus } from '#shared/operator/read';
+import { handlerContext } from '#shared/wiring/handler-context';
 
-const context: StatusListContext = { byStatus: tableEntities.byStatus(), clock: systemClock };
+const context = await handlerContext('operator-list');
 
 export const handler = operatorRoute(ListRequest, ({ body }) => listByStatus(body, context));

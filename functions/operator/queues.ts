@@ -1,8 +1,8 @@
 import { QueuesRequest } from '#shared/contracts/operator-schemas';
 import { operatorRoute } from '#shared/middleware/operator-route';
 import { readQueues } from '#shared/operator/read';
-import { queueDepths } from '#shared/wiring/messaging';
+import { handlerContext } from '#shared/wiring/handler-context';
 
-const context = { queues: queueDepths() };
+const context = await handlerContext('operator-queues');
 
 export const handler = operatorRoute(QueuesRequest, () => readQueues(context));

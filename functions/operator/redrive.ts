@@ -1,15 +1,9 @@
-import { systemClock } from '#shared/clock';
 import { RedriveRequest } from '#shared/contracts/operator-schemas';
 import { operatorRoute } from '#shared/middleware/operator-route';
-import { type RedriveContext, redriveDeposit } from '#shared/operator/interventions';
-import { queuesOf } from '#shared/wiring/messaging';
-import { tableEntities } from '#shared/wiring/table';
+import { redriveDeposit } from '#shared/operator/interventions';
+import { handlerContext } from '#shared/wiring/handler-context';
 
-const context: RedriveContext = {
-  deposits: tableEntities.deposits(),
-  queues: queuesOf('operator-redrive'),
-  clock: systemClock,
-};
+const context = await handlerContext('operator-redrive');
 
 export const handler = operatorRoute(RedriveRequest, ({ body }) =>
   redriveDeposit({ depositId: body.operationID }, context),

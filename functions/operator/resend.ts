@@ -1,15 +1,9 @@
-import { systemClock } from '#shared/clock';
 import { ResendRequest } from '#shared/contracts/operator-schemas';
 import { operatorRoute } from '#shared/middleware/operator-route';
-import { type ResendContext, resendEvent } from '#shared/operator/deliveries';
-import { depositEvents } from '#shared/wiring/messaging';
-import { tableEntities } from '#shared/wiring/table';
+import { resendEvent } from '#shared/operator/deliveries';
+import { handlerContext } from '#shared/wiring/handler-context';
 
-const context: ResendContext = {
-  deliveries: tableEntities.deliveries(),
-  events: depositEvents(),
-  clock: systemClock,
-};
+const context = await handlerContext('operator-resend');
 
 export const handler = operatorRoute(ResendRequest, ({ body, who }) =>
   resendEvent({ depositId: body.operationID, eventId: body.eventId, who }, context),

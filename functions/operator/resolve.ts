@@ -1,14 +1,10 @@
-import { resolveConfig } from '#shared/config';
 import { ResolveRequest } from '#shared/contracts/operator-schemas';
 import { Answer } from '#shared/middleware/http';
 import { operatorRoute } from '#shared/middleware/operator-route';
-import { type ResolveContext, resolveDeposit } from '#shared/operator/resolve';
-import { transitionPorts } from '#shared/wiring/transitions';
+import { resolveDeposit } from '#shared/operator/resolve';
+import { handlerContext } from '#shared/wiring/handler-context';
 
-const context: ResolveContext = {
-  ...transitionPorts(),
-  approvalAbove: resolveConfig().RESOLVE_APPROVAL_ABOVE,
-};
+const context = await handlerContext('operator-resolve');
 
 export const handler = operatorRoute(ResolveRequest, async ({ body, who }) => {
   const view = await resolveDeposit(

@@ -1,10 +1,8 @@
-import { systemClock } from '#shared/clock';
 import { StatsRequest } from '#shared/contracts/operator-schemas';
 import { operatorRoute } from '#shared/middleware/operator-route';
-import { depositStats, type StatsContext } from '#shared/operator/stats';
-import { tableEntities } from '#shared/wiring/table';
+import { depositStats } from '#shared/operator/stats';
+import { handlerContext } from '#shared/wiring/handler-context';
 
-const byStatus = tableEntities.byStatus();
-const context: StatsContext = { times: byStatus, byStatus, clock: systemClock };
+const context = await handlerContext('operator-stats');
 
 export const handler = operatorRoute(StatsRequest, ({ body }) => depositStats(body, context));

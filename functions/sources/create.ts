@@ -3,9 +3,9 @@ import { startSource } from '#shared/deposits/requests/start';
 import { depositRoute, idempotencyKeyOf } from '#shared/middleware/deposit-route';
 import { Answer } from '#shared/middleware/http';
 import { annotateDeposit } from '#shared/tracing';
-import { startPorts } from '#shared/wiring/start';
+import { handlerContext } from '#shared/wiring/handler-context';
 
-const context = await startPorts('createSource');
+const context = await handlerContext('sources-create');
 
 export const handler = depositRoute(CreateSourceRequest, async ({ body, accessToken, backend, event }) => {
   const { started, view } = await startSource(

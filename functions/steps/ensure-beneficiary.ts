@@ -1,9 +1,9 @@
 import { expireInput } from '#shared/deposits/journey/input';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
+import { handlerContext } from '#shared/wiring/handler-context';
 import { stepConsumer } from '#shared/wiring/step-consumer';
-import { stepContext } from '#shared/wiring/step-context';
 
-const context = stepContext('ensure-beneficiary');
+const context = await handlerContext('steps-ensure-beneficiary');
 
 export const handler = stepConsumer(
   {

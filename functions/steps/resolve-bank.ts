@@ -1,9 +1,9 @@
 import { expireInput } from '#shared/deposits/journey/input';
 import { resolveBank } from '#shared/deposits/steps/resolve-bank';
+import { handlerContext } from '#shared/wiring/handler-context';
 import { stepConsumer } from '#shared/wiring/step-consumer';
-import { stepContext } from '#shared/wiring/step-context';
 
-const context = stepContext('resolve-bank');
+const context = await handlerContext('steps-resolve-bank');
 
 export const handler = stepConsumer(
   {

@@ -2,13 +2,11 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { countRedriveFailures } from '#shared/adapters/metrics';
-import { systemClock } from '#shared/clock';
 import { type SweepContext, sweep } from '#shared/deposits/background/sweeper';
 import type { RedriveFailures } from '#shared/deposits/ports/records';
 import { logger } from '#shared/logger';
 import { traceInvocation } from '#shared/tracing';
-import { queuesOf } from '#shared/wiring/messaging';
-import { depositSettings, tableEntities } from '#shared/wiring/table';
+import { handlerContext } from '#shared/wiring/handler-context';
 
 /** A deposit the run could not re-drive, in the logs by its id (its due projection holds no secret). */
 const failures: RedriveFailures = {
@@ -22,13 +20,7 @@ const failures: RedriveFailures = {
   },
 };
 
-const context: SweepContext = {
-  due: tableEntities.due(),
-  queues: queuesOf('sweeper'),
-  clock: systemClock,
-  settings: depositSettings(),
-  failures,
-};
+const context: SweepContext = { ...(await handlerContext('steps-sweeper')), failures };
 
 /**
  * Runs on a recurring schedule: re-drives deposits that stopped moving, each on its own, and takes

@@ -1,9 +1,9 @@
 import { expireInput } from '#shared/deposits/journey/input';
 import { transfer } from '#shared/deposits/steps/transfer';
+import { handlerContext } from '#shared/wiring/handler-context';
 import { stepConsumer } from '#shared/wiring/step-consumer';
-import { stepContext } from '#shared/wiring/step-context';
 
-const context = stepContext('transfer');
+const context = await handlerContext('steps-transfer');
 
 export const handler = stepConsumer(
   {

@@ -1,13 +1,14 @@
 /**
- * Which environment variables each deposits function gets: only those its reach names (its line of
- * `shared/deposits/reach.ts`, and its settings for the functions without one), so that no function
- * holds the name of a queue, key, schedule group or wallet it has no use for. Powertools' own
- * variables (`POWERTOOLS_*`) go to every function. A tuning variable (CDK context `tuning`) goes to
- * the functions that read it; one left out of `tuningReaders` fails the type check.
+ * Which environment variables each deposits function gets: only those its line names (of
+ * `shared/deposits/reach.ts`, by the handler's name, and its settings), so that no function holds
+ * the name of a queue, key, schedule group or wallet it has no use for. Powertools' own variables
+ * (`POWERTOOLS_*`) go to every function. A tuning variable (CDK context `tuning`) goes to the
+ * functions that read it; one left out of `tuningReaders` fails the type check. The values are the
+ * stack's (`handlerVariables`, `infra/environment.ts`: AWS's resources here, the local stack's there).
  */
 import { outbox, queues, tables } from '#infra/topology';
 import { stepQueueVariables } from '#shared/config';
-import { type Reach, reach } from '#shared/deposits/reach';
+import { type Reach, type ReachName, reach } from '#shared/deposits/reach';
 import type { Tuning } from './context.ts';
 import type { FunctionSettings } from './settings.ts';
 
@@ -78,13 +79,13 @@ function needsOf(settings: FunctionSettings, line: Reach | undefined): Set<Need>
   add('ownerKey', settings.secrets.includes('ownerKey'));
   add('queueDepths', settings.readsQueueDepths);
   // The resolve alone decides whether a resolution needs a second operator.
-  add('approvals', settings.reach === 'operator-resolve');
+  add('approvals', line?.approvals);
   return needs;
 }
 
 /** The names of the variables a deposits function may be given (those without a value are left out). */
 export function variablesOf(settings: FunctionSettings, queueDepthsVariable: string): Set<string> {
-  const line = settings.reach ? reach[settings.reach] : undefined;
+  const line: Reach | undefined = settings.name in reach ? reach[settings.name as ReachName] : undefined;
   const needs = needsOf(settings, line);
   const names = new Set([...needs].flatMap((need) => variablesOfNeed[need]));
   if (needs.has('queueDepths')) names.add(queueDepthsVariable);
@@ -93,7 +94,7 @@ export function variablesOf(settings: FunctionSettings, queueDepthsVariable: str
   }
   // The queues it sends to; the notifier's own, whose messages it hides again for a later try.
   for (const key of settings.sendsTo) names.add(queues[key].urlEnvVar);
-  if (settings.handler === queues.notify.consumer) names.add(queues.notify.urlEnvVar);
+  if (line?.deliveries === 'record') names.add(queues.notify.urlEnvVar);
   // The queues its schedules wake.
   for (const step of line?.wakes ?? []) names.add(stepQueueVariables[step].arn);
   // The outbox relay's DLQ, where it sets aside what it could not relay.

@@ -30,14 +30,14 @@
  *   sends / wakes   SendMessage on those step queues; CreateSchedule in the group and PassRole of
  *                   the scheduler's role when it wakes any
  *   unschedules     DeleteSchedule in the group (the cancel)
- *   (events         ride on the deposit writes; only the outbox relay sends to the notify queue,
- *                   and to its own DLQ, and its re-relay consumer to the notify queue)
+ *   relays          SendMessage on the notify queue; from the stream, also on the relay's own DLQ
+ *                   (the caller's events ride on the deposit writes; only the relays send them on)
  * Each entity's actions go to its own items only: a statement per partition-key prefix, with
  * `dynamodb:LeadingKeys` (a transaction's items are authorized one by one, each by its own key). The
  * indexes hold deposit items only, so a Query on one needs no such condition.
  * The sandbox's: GetItem, PutItem, UpdateItem, Query on a user's partition (transactions of those).
  */
-import { type queues, stepQueueKeys } from '#infra/topology';
+import { outbox, type queues, stepQueueKeys } from '#infra/topology';
 import { keys } from '#shared/adapters/deposits-table-items';
 import { type Reach, type ReachName, reach } from '#shared/deposits/reach';
 
@@ -144,11 +144,11 @@ export interface Grants {
    * what the handler does with that entity.
    */
   partitions?: readonly { prefix: string; actions: readonly string[] }[];
-  /** The line of `shared/deposits/reach.ts` these follow from: what it is configured with too. */
-  reach?: ReachName;
   /** Query on these indexes of one table. */
   index?: { key: 'deposits'; names: readonly string[] };
   sendsTo: readonly (keyof typeof queues)[];
+  /** The DLQs it sends to itself (the outbox relay's, where it sets aside what it could not relay). */
+  sendsToDlqOf?: readonly (keyof typeof queues)[];
   credentialsKey?: 'seal' | 'open';
   createsSchedules: boolean;
   /** Deletes schedules of the group (a cancelled deposit's wake-ups). */
@@ -171,7 +171,6 @@ export function grantsOf(name: ReachName): Grants {
     ...(handler.statusIndex ? ['byStatus'] : []),
   ];
   return {
-    reach: name,
     ...(tableActions.length
       ? {
           table: { key: 'deposits', actions: tableActions },
@@ -181,8 +180,9 @@ export function grantsOf(name: ReachName): Grants {
     ...(indexes.length ? { index: { key: 'deposits', names: indexes } } : {}),
     sendsTo: [
       ...handler.sends.map((step) => stepQueueKeys[step]),
-      ...(handler.deliveries === 'resend' ? (['notify'] as const) : []),
+      ...(handler.deliveries === 'resend' || handler.relays ? (['notify'] as const) : []),
     ],
+    ...(handler.relays === 'stream' ? { sendsToDlqOf: [outbox.queue] } : {}),
     ...(handler.credentials ? { credentialsKey: handler.credentials } : {}),
     createsSchedules: handler.wakes.length > 0,
     ...(handler.unschedules ? { deletesSchedules: true } : {}),

@@ -1,20 +1,11 @@
 /**
  * What the topology does not say and AWS needs: each handler's timeout, memory and exactly what it
- * may touch, and each queue's alarm threshold. Keyed by the topology's own entries (handler paths,
- * queue keys), so a handler added to the topology without settings fails the synth.
- * The orchestrator's grants follow from `shared/deposits/reach.ts` (`grants.ts`).
+ * may touch, and each queue's alarm threshold. Keyed by the handler's one name (`HandlerName`): a
+ * handler of the topology without settings, or settings of a handler it lacks, fail the type check.
+ * The orchestrator's grants follow from its line of `shared/deposits/reach.ts` (`grants.ts`).
  */
-import {
-  type ApiSpec,
-  depositsApi,
-  operatorApi,
-  outbox,
-  queues,
-  sandboxApi,
-  sweeper,
-  type tables,
-} from '#infra/topology';
-import { type ReachName, reach } from '#shared/deposits/reach';
+import { type HandlerName, handlerFile, queues, sweeper, type tables } from '#infra/topology';
+import type { ReachName } from '#shared/deposits/reach';
 import { faultWaitBudgetMs, sandboxFunctionTimeoutSeconds } from '#shared/provider/interface/limits';
 import { type Grants, grantsOf } from './grants.ts';
 
@@ -24,11 +15,11 @@ export type SecretKey = 'webhookSigning' | 'sandboxApp' | 'ownerKey';
 export type Component = 'deposits' | 'sandbox';
 
 export interface FunctionSettings extends Omit<Grants, 'table' | 'index' | 'secrets'> {
-  /** The handler module, relative to the project root (the topology's path). */
-  handler: string;
+  /** The handler's one name, such as `steps-transfer`: construct ids, alarm names, the dashboard. */
+  name: HandlerName;
+  /** Its module, relative to the project root (`handlerFile`): the function's entry and description. */
+  file: string;
   component: Component;
-  /** Short name, such as `steps-transfer`: construct ids, alarm names, the dashboard. */
-  name: string;
   timeoutSeconds: number;
   memoryMb: number;
   /** Item-level actions on one table. */
@@ -37,8 +28,6 @@ export interface FunctionSettings extends Omit<Grants, 'table' | 'index' | 'secr
   index?: { key: TableKey; names: readonly string[] };
   /** The secrets it reads (at cold start), by their ARNs in its environment. */
   secrets: readonly SecretKey[];
-  /** The DLQs it sends to itself (the outbox relay's, where it sets aside what it could not relay). */
-  sendsToDlqOf?: readonly QueueKey[];
 }
 
 /** Bounds for the tuning variables, so that a call always ends inside its function's timeout. */
@@ -55,159 +44,132 @@ export const limits = {
   minStallAfterSeconds: 160,
 };
 
-const actions = {
-  sandbox: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query'],
-} as const;
-
-function nameOf(handler: string): string {
-  const match = /^functions\/(.+)\.ts$/.exec(handler);
-  if (!match?.[1]) throw new Error(`topology handler ${handler} is not functions/<group>/<name>.ts`);
-  return match[1].replaceAll('/', '-');
+/** A function's size, and the secrets its line of reach does not say. */
+interface Size {
+  timeoutSeconds: number;
+  memoryMb: number;
+  secrets?: readonly SecretKey[];
 }
 
-function route(api: ApiSpec, method: string, path: string): string {
-  const found = api.routes.find((candidate) => candidate.method === method && candidate.path === path);
-  if (!found) throw new Error(`the topology's ${api.name} API has no route ${method} ${path}`);
-  return found.handler;
-}
+/** A route that works (reads or changes deposits); one that answers alone; a step's queue consumer. */
+const route = { timeoutSeconds: 10, memoryMb: 512 } as const;
+const alone = { timeoutSeconds: 5, memoryMb: 256 } as const;
+const consumer = { timeoutSeconds: 30, memoryMb: 512 } as const;
 
-const apiHandlers = (api: ApiSpec) => [
-  ...api.routes.map((candidate) => candidate.handler),
-  api.defaultHandler,
-];
-
-type Settings = Omit<FunctionSettings, 'handler' | 'name'>;
-
-const nothing = { sendsTo: [], createsSchedules: false, secrets: [] } as const;
-
-function buildSettings(): Map<string, FunctionSettings> {
-  const byHandler = new Map<string, FunctionSettings>();
-  const add = (handler: string, settings: Settings) => {
-    if (byHandler.has(handler)) throw new Error(`topology handler ${handler} appears twice`);
-    byHandler.set(handler, { handler, name: nameOf(handler), ...settings });
-  };
-
-  // The deposits API: create starts (and resumes) deposits, get reads one, list a connection's,
-  // cancel ends one before its transfer; the rest answer alone.
-  const routesWithReach = new Map<string, ReachName>([
-    [route(depositsApi, 'POST', '/v1/deposits/create'), 'create'],
-    [route(depositsApi, 'POST', '/v1/deposits/get'), 'get'],
-    [route(depositsApi, 'POST', '/v1/deposits/answer'), 'answer'],
-    [route(depositsApi, 'POST', '/v1/deposits/list'), 'list'],
-    [route(depositsApi, 'POST', '/v1/deposits/cancel'), 'cancel'],
-    [route(depositsApi, 'POST', '/v1/sources/create'), 'createSource'],
-    [route(depositsApi, 'POST', '/v1/sources/get'), 'getSource'],
-    [route(depositsApi, 'POST', '/v1/sources/list'), 'listSources'],
-    [route(depositsApi, 'POST', '/v1/sources/cancel'), 'cancelSource'],
-  ]);
-  for (const handler of apiHandlers(depositsApi)) {
-    const base = { component: 'deposits', ...nothing } as const;
-    const name = routesWithReach.get(handler);
-    if (name) add(handler, { ...base, timeoutSeconds: 10, memoryMb: 512, ...grantsOf(name) });
-    else add(handler, { ...base, timeoutSeconds: 5, memoryMb: 256 });
-  }
-
-  // The operator API: each route's reach is its handler's name (`operator-list` and the others);
-  // the `$default` route answers alone.
-  for (const handler of apiHandlers(operatorApi)) {
-    const base = { component: 'deposits', ...nothing } as const;
-    if (handler === operatorApi.defaultHandler) {
-      add(handler, { ...base, timeoutSeconds: 5, memoryMb: 256 });
-      continue;
-    }
-    const name = nameOf(handler);
-    if (!(name in reach)) throw new Error(`the operator handler ${handler} has no reach entry ${name}`);
-    add(handler, { ...base, timeoutSeconds: 10, memoryMb: 512, ...grantsOf(name as ReachName) });
-  }
-
-  for (const [key, spec] of Object.entries(queues) as [QueueKey, (typeof queues)[QueueKey]][]) {
-    if (key === 'notify') {
-      // Delivers to the webhook; retries by hiding the message again (part of consuming it); records
-      // each try (its line of reach).
-      add(spec.consumer, {
-        component: 'deposits',
-        ...nothing,
-        timeoutSeconds: 30,
-        memoryMb: 512,
-        ...grantsOf('notifier'),
-        secrets: ['webhookSigning'],
-      });
-      continue;
-    }
-    if (key === 'outboxRelay') {
-      // Relays again what an operator redrove from the outbox relay's DLQ.
-      add(spec.consumer, {
-        component: 'deposits',
-        ...nothing,
-        timeoutSeconds: 30,
-        memoryMb: 256,
-        sendsTo: ['notify'],
-      });
-      continue;
-    }
-    const step = spec.localName as ReachName;
-    add(spec.consumer, {
-      component: 'deposits',
-      ...nothing,
-      // ensure-beneficiary may list, create, and list again for the new beneficiary's id: three
-      // provider calls, each with a fresh lease.
-      timeoutSeconds: step === 'ensure-beneficiary' ? 80 : 30,
-      memoryMb: 512,
-      ...grantsOf(step),
-    });
-  }
-
+/** The orchestrator's functions, one per line of `shared/deposits/reach.ts`, whose grants follow from it. */
+const depositsSizes = {
+  'deposits-create': route,
+  'deposits-get': route,
+  'deposits-answer': route,
+  'deposits-list': route,
+  'deposits-cancel': route,
+  'sources-create': route,
+  'sources-get': route,
+  'sources-list': route,
+  'sources-cancel': route,
+  'deposits-health': alone,
+  'deposits-not-found': alone,
+  'operator-list': route,
+  'operator-get': route,
+  'operator-resolve': route,
+  'operator-cancel': route,
+  'operator-redrive': route,
+  'operator-deliveries': route,
+  'operator-resend': route,
+  'operator-stats': route,
+  'operator-queues': route,
+  'operator-not-found': alone,
+  'steps-resolve-bank': consumer,
+  // ensure-beneficiary may list, create, and list again for the new beneficiary's id: three
+  // provider calls, each with a fresh lease.
+  'steps-ensure-beneficiary': { ...consumer, timeoutSeconds: 80 },
+  'steps-wait-cooldown': consumer,
+  'steps-transfer': consumer,
+  'steps-reconcile': consumer,
+  // Finds deposits past their check time on the sparse index and sends their step again.
+  'steps-sweeper': { timeoutSeconds: sweeper.timeoutSeconds, memoryMb: 512 },
+  // Delivers to the webhook, signed; retries by hiding the message again (part of consuming it).
+  'notifier-deliver': { ...consumer, secrets: ['webhookSigning'] },
   // Relays each version's event from the table's stream to the notify queue, or sets it aside in its
   // DLQ; reading the stream is granted with its event source mapping, on that stream only.
-  add(outbox.handler, {
-    component: 'deposits',
-    ...nothing,
-    timeoutSeconds: 30,
-    memoryMb: 256,
-    sendsTo: ['notify'],
-    sendsToDlqOf: [outbox.queue],
-  });
+  'notifier-outbox': { timeoutSeconds: 30, memoryMb: 256 },
+  'notifier-relay-again': { timeoutSeconds: 30, memoryMb: 256 },
+} as const satisfies Record<ReachName, Size>;
 
-  // Finds deposits past their check time on the sparse index and sends their step again.
-  add(sweeper.handler, {
-    component: 'deposits',
-    ...nothing,
-    timeoutSeconds: sweeper.timeoutSeconds,
-    memoryMb: 512,
-    ...grantsOf('sweeper'),
-  });
+/**
+ * The sandbox's functions: the provider operations and administration load the sandbox, which reads
+ * the application secret at start (`table`); health, not-found and the bank catalog load neither the
+ * sandbox nor its table (`alone`).
+ */
+type SandboxHandler = Exclude<HandlerName, ReachName>;
+const sandboxUses = {
+  'sandbox-exchange-token': 'table',
+  'sandbox-metadata-get': 'table',
+  'sandbox-beneficiaries-get': 'table',
+  'sandbox-beneficiaries-create': 'table',
+  'sandbox-transfer-create': 'table',
+  'sandbox-transfer-autoflow': 'table',
+  'sandbox-balance-get': 'table',
+  'sandbox-operation-get': 'table',
+  'sandbox-operation-get-v1': 'table',
+  'sandbox-v2-exchange-token': 'table',
+  'sandbox-v2-metadata-get': 'table',
+  'sandbox-v2-beneficiaries-get': 'table',
+  'sandbox-v2-beneficiaries-create': 'table',
+  'sandbox-v2-transfer-create': 'table',
+  'sandbox-v2-transfer-autoflow': 'table',
+  'sandbox-applications-create': 'table',
+  'sandbox-users-create': 'table',
+  'sandbox-users-get': 'table',
+  'sandbox-faults-set': 'table',
+  'sandbox-banks-list': 'alone',
+  'sandbox-health': 'alone',
+  'sandbox-not-found': 'alone',
+} as const satisfies Record<SandboxHandler, 'table' | 'alone'>;
+const sandboxActions = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query'];
 
-  // The provider operations and administration load the sandbox, which reads the application secret
-  // at start; health, not-found and the bank catalog load neither the sandbox nor its table.
-  const tableless = new Set([
-    sandboxApi.defaultHandler,
-    route(sandboxApi, 'GET', '/health'),
-    route(sandboxApi, 'GET', '/sandbox/banks'),
-  ]);
-  for (const handler of apiHandlers(sandboxApi)) {
-    add(handler, {
-      component: 'sandbox',
-      ...nothing,
-      timeoutSeconds: sandboxFunctionTimeoutSeconds,
-      memoryMb: 256,
-      ...(tableless.has(handler)
-        ? {}
-        : { table: { key: 'sandbox', actions: actions.sandbox }, secrets: ['sandboxApp'] as const }),
-    });
-  }
-  return byHandler;
+function depositsSettings(name: ReachName): FunctionSettings {
+  const { secrets = [], ...size }: Size = depositsSizes[name];
+  const grants = grantsOf(name);
+  return {
+    name,
+    file: handlerFile(name),
+    component: 'deposits',
+    ...size,
+    ...grants,
+    secrets: [...(grants.secrets ?? []), ...secrets],
+  };
 }
 
-/** Settings of every topology handler, by handler path. */
-export const functionSettings: ReadonlyMap<string, FunctionSettings> = buildSettings();
+function sandboxSettings(name: SandboxHandler): FunctionSettings {
+  const tableless = sandboxUses[name] === 'alone';
+  return {
+    name,
+    file: handlerFile(name),
+    component: 'sandbox',
+    timeoutSeconds: sandboxFunctionTimeoutSeconds,
+    memoryMb: 256,
+    sendsTo: [],
+    createsSchedules: false,
+    ...(tableless
+      ? { secrets: [] }
+      : { table: { key: 'sandbox', actions: sandboxActions }, secrets: ['sandboxApp'] }),
+  };
+}
+
+/** Settings of every topology handler, by its name. */
+export const functionSettings: ReadonlyMap<HandlerName, FunctionSettings> = new Map([
+  ...(Object.keys(depositsSizes) as ReachName[]).map((name) => [name, depositsSettings(name)] as const),
+  ...(Object.keys(sandboxUses) as SandboxHandler[]).map((name) => [name, sandboxSettings(name)] as const),
+]);
 
 export function functionsOf(component: Component): FunctionSettings[] {
   return [...functionSettings.values()].filter((settings) => settings.component === component);
 }
 
-export function settingsOf(handler: string): FunctionSettings {
-  const settings = functionSettings.get(handler);
-  if (!settings) throw new Error(`no function settings for topology handler ${handler}`);
+export function settingsOf(name: HandlerName): FunctionSettings {
+  const settings = functionSettings.get(name);
+  if (!settings) throw new Error(`no function settings for topology handler ${name}`);
   return settings;
 }
 

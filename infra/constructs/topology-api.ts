@@ -14,7 +14,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import type { ApiSpec } from '#infra/topology';
+import { type ApiSpec, type HandlerName, handlerFile } from '#infra/topology';
 import type { RouteThrottle } from '../cdk/config.ts';
 import type { Stage } from '../cdk/context.ts';
 import { apiThrottle } from '../cdk/settings.ts';
@@ -22,8 +22,8 @@ import { notifyingAlarm } from './alarms.ts';
 
 export interface TopologyApiProps {
   spec: ApiSpec;
-  /** The function of each handler path. */
-  functionOf: (handler: string) => lambda.IFunction;
+  /** The function of each handler. */
+  functionOf: (handler: HandlerName) => lambda.IFunction;
   name: string;
   stage: Stage;
   alarmTopic: sns.ITopic;
@@ -70,8 +70,9 @@ export class TopologyApi extends Construct {
     super(scope, id);
     const { spec, functionOf } = props;
     const production = props.stage === 'prod';
-    const integration = (handler: string) =>
-      new HttpLambdaIntegration(handler.replace(/[^A-Za-z0-9]/g, ''), functionOf(handler));
+    // Named by the handler's module, as each integration always was.
+    const integration = (handler: HandlerName) =>
+      new HttpLambdaIntegration(handlerFile(handler).replace(/[^A-Za-z0-9]/g, ''), functionOf(handler));
 
     this.api = new apigw.HttpApi(this, 'Api', {
       apiName: props.name,

@@ -4,7 +4,14 @@
  * tables and their keys, the routes, what each function may touch, the error and failure types, and
  * the configuration variables.
  */
-import { type ApiSpec, depositsApi, operatorApi, type RouteSpec, sandboxApi } from '#infra/topology';
+import {
+  type ApiSpec,
+  depositsApi,
+  handlerFile,
+  operatorApi,
+  type RouteSpec,
+  sandboxApi,
+} from '#infra/topology';
 import { entities as depositEntities, keys as depositKeys } from '#shared/adapters/deposits-table-items';
 import { entities as sandboxEntities, keys as sandboxKeys } from '#shared/adapters/sandbox-table-items';
 import { configVariables } from '#shared/config';
@@ -41,7 +48,7 @@ function routeTable(): string {
     api.routes.map((route) => [
       api.name,
       code(`${route.method} ${route.path}`),
-      code(route.handler),
+      code(handlerFile(route.handler)),
       api === operatorApi ? operatorPolicy(route) : '',
     ]),
   );
@@ -52,7 +59,7 @@ const list = (items: readonly string[] | undefined) => (items?.length ? items.jo
 
 function grantTable(): string {
   const rows = functionsOf('deposits').map((fn) => [
-    code(fn.handler),
+    code(fn.file),
     list(fn.table?.actions.map((action) => action.replace('dynamodb:', ''))),
     fn.index ? fn.index.names.map(code).join(', ') : '',
     list([...fn.sendsTo, ...(fn.sendsToDlqOf ?? []).map((key) => `${key} DLQ`)]),

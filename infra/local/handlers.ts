@@ -11,6 +11,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
+import { type HandlerName, handlerFile } from '#infra/topology';
 
 export type HandlersMode = 'sources' | 'bundles';
 
@@ -39,7 +40,7 @@ export function useHandlers(loader: HandlerLoader): void {
   current = loader;
 }
 
-/** The handler of `modulePath` from the stack's loader (sources unless the stack runs bundles). */
-export function loadHandler<H extends LocalHandler>(modulePath: string, instance?: string): Promise<H> {
-  return current(modulePath, instance) as Promise<H>;
+/** The handler `name` (its module, `handlerFile`) from the stack's loader (sources unless the stack runs bundles). */
+export function loadHandler<H extends LocalHandler>(name: HandlerName, instance?: string): Promise<H> {
+  return current(handlerFile(name), instance) as Promise<H>;
 }

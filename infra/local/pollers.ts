@@ -104,7 +104,7 @@ export async function startPollers(
   }
   async function imported(pool: Pool): Promise<Consumer> {
     pool.imported += 1;
-    return loadHandler<Consumer>(pool.queue.spec.consumer, `${options.environment}-${pool.imported - 1}`);
+    return loadHandler<Consumer>(pool.queue.spec.handler, `${options.environment}-${pool.imported - 1}`);
   }
 
   function track(loop: Promise<void>) {

@@ -27,6 +27,7 @@ import {
 } from '#infra/topology';
 import { withOwnLogger } from '#shared/logger';
 import { serveConsole } from '../console/serve.ts';
+import { resourceVariables } from '../environment.ts';
 import { transitionsSayer } from './activity.ts';
 import { installLocalClock } from './clock.ts';
 import { localControls } from './controls.ts';
@@ -143,21 +144,18 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       DYNAMODB_ENDPOINT: dynamodb.endpoint,
       SQS_ENDPOINT: sqs.endpoint,
       SCHEDULER_ENDPOINT: scheduler.endpoint,
-      ...Object.fromEntries(Object.values(tables).map((table) => [table.envVar, table.localName])),
-      ...Object.fromEntries(
-        Object.entries(queues).flatMap(([key, spec]) => {
-          const queue = sqs.byKey[key as keyof typeof queues];
-          return [[spec.urlEnvVar, queue.url], ...('arnEnvVar' in spec ? [[spec.arnEnvVar, queue.arn]] : [])];
-        }),
-      ),
-      // The outbox relay's DLQ, where it sets aside what it could not relay (as in AWS).
-      [outbox.dlqUrlEnvVar]: sqs.byKey[outbox.queue].dlqUrl,
-      [watchedQueuesVariable]: JSON.stringify(
-        watchedQueues((key) => ({ url: sqs.byKey[key].url, dlqUrl: sqs.byKey[key].dlqUrl })),
-      ),
-      [scheduleGroup.envVar]: scheduleGroup.localName,
-      SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/local-scheduler',
-      SCHEDULER_DLQ_ARN: sqs.schedulerDlq.arn,
+      // The resources' variables, as in AWS (`resourceVariables`); one process holds every handler,
+      // so each sees them all (a bundle gets only its template's: `bundles/`).
+      ...resourceVariables({
+        tables: { sandbox: tables.sandbox.localName, deposits: tables.deposits.localName },
+        queue: (key) => sqs.byKey[key],
+        scheduleGroup: scheduleGroup.localName,
+        schedulerRoleArn: 'arn:aws:iam::000000000000:role/local-scheduler',
+        schedulerDlqArn: sqs.schedulerDlq.arn,
+        // Without a webhook there is nothing to notify: no events are queued.
+        notifies: Boolean(userEnv.WEBHOOK_URL ?? process.env.WEBHOOK_URL),
+        json: JSON.stringify,
+      }),
       WALLET_ACCOUNTS: JSON.stringify(localWallets),
       DEFAULT_WALLET_ACCOUNT_ID: localWallets[0]?.id ?? '',
       LOCAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
@@ -168,7 +166,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       POWERTOOLS_METRICS_DISABLED: 'true',
       ...userEnv,
     });
-    // Without a webhook there is nothing to notify: no events are queued.
+    // Nor from an earlier stack of this process.
     if (!process.env.WEBHOOK_URL) delete process.env[queues.notify.urlEnvVar];
 
     await createTables(

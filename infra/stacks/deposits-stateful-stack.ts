@@ -105,7 +105,7 @@ export class DepositsStatefulStack extends Stack {
           spec,
           prefix: config.prefix,
           visibilityTimeout: Duration.seconds(
-            visibilityTimeoutFactor * settingsOf(spec.consumer).timeoutSeconds,
+            visibilityTimeoutFactor * settingsOf(spec.handler).timeoutSeconds,
           ),
           removalPolicy,
         }),

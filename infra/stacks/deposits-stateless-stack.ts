@@ -16,12 +16,10 @@ import { SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import {
   depositsApi,
+  type HandlerName,
   outbox,
   queues,
-  scheduleGroup,
   sweeper,
-  tables,
-  watchedQueues,
   watchedQueuesVariable,
 } from '#infra/topology';
 import type { DeploymentConfig } from '../cdk/config.ts';
@@ -32,6 +30,7 @@ import { watchTheCredentialFunctions } from '../constructs/credentials-watch.ts'
 import { DepositsMonitoring } from '../constructs/deposits-monitoring.ts';
 import { HandlerFunction } from '../constructs/handler-function.ts';
 import { TopologyApi } from '../constructs/topology-api.ts';
+import { resourceVariables } from '../environment.ts';
 import type { DepositsStatefulStack } from './deposits-stateful-stack.ts';
 import { addOperatorApi } from './operator-access.ts';
 
@@ -50,8 +49,8 @@ export interface DepositsStatelessStackProps extends StackProps {
 }
 
 export class DepositsStatelessStack extends Stack {
-  /** Functions by topology handler path. */
-  readonly functions: Map<string, HandlerFunction>;
+  /** Functions by handler name. */
+  readonly functions: Map<HandlerName, HandlerFunction>;
   readonly api: TopologyApi;
   /** The operator API: IAM on every route, `$default` included. */
   readonly operatorApi: TopologyApi;
@@ -62,25 +61,22 @@ export class DepositsStatelessStack extends Stack {
     const { config, stateful } = props;
     const webhook = config.webhookUrl !== undefined;
 
-    // What the local stack sets for the handlers (infra/local/stack.ts), with AWS's resources: every
-    // value a function may be given; each gets only those its reach names (`environment.ts`).
+    // Every value a function may be given: the resources' (as the local stack's, `resourceVariables`)
+    // and the configuration's; each gets only those its line names (`environment.ts`).
     const values: Record<string, string> = {
-      [tables.deposits.envVar]: stateful.depositsTable.tableName,
-      ...Object.fromEntries(
-        (Object.entries(queues) as [QueueKey, (typeof queues)[QueueKey]][])
-          // Without a webhook there is nothing to notify: no events are queued.
-          .filter(([key]) => key !== 'notify' || webhook)
-          .flatMap(([key, spec]) => {
-            const { queue } = stateful.queues[key];
-            return [
-              [spec.urlEnvVar, queue.queueUrl],
-              ...('arnEnvVar' in spec ? [[spec.arnEnvVar, queue.queueArn]] : []),
-            ];
-          }),
-      ),
-      [scheduleGroup.envVar]: stateful.scheduleGroup.scheduleGroupName,
-      SCHEDULER_ROLE_ARN: stateful.schedulerRole.roleArn,
-      SCHEDULER_DLQ_ARN: stateful.schedulerDeadLetterQueue.queueArn,
+      ...resourceVariables({
+        tables: { deposits: stateful.depositsTable.tableName },
+        queue: (key) => ({
+          url: stateful.queues[key].queue.queueUrl,
+          arn: stateful.queues[key].queue.queueArn,
+          dlqUrl: stateful.queues[key].deadLetterQueue.queueUrl,
+        }),
+        scheduleGroup: stateful.scheduleGroup.scheduleGroupName,
+        schedulerRoleArn: stateful.schedulerRole.roleArn,
+        schedulerDlqArn: stateful.schedulerDeadLetterQueue.queueArn,
+        notifies: webhook,
+        json: (value) => this.toJsonString(value),
+      }),
       WALLET_ACCOUNTS: JSON.stringify(config.walletAccounts),
       DEFAULT_WALLET_ACCOUNT_ID: config.defaultWalletAccountId,
       // The resolve alone: when a resolution to done needs a second operator.
@@ -98,17 +94,8 @@ export class DepositsStatelessStack extends Stack {
       ...(config.webhookUrl
         ? { WEBHOOK_URL: config.webhookUrl, WEBHOOK_SECRET_ARN: stateful.webhookSecret.secretArn }
         : {}),
-      // The outbox relay alone sets events aside: its DLQ's URL.
-      [outbox.dlqUrlEnvVar]: stateful.queues[outbox.queue].deadLetterQueue.queueUrl,
       // The routes that take a caller's token alone key it: the owner key's ARN, never its value.
       OWNER_KEY_SECRET_ARN: stateful.ownerKeySecret.secretArn,
-      // The operator's queues handler alone reads the depths: every queue's URL and its DLQ's.
-      [watchedQueuesVariable]: this.toJsonString(
-        watchedQueues((key) => ({
-          url: stateful.queues[key].queue.queueUrl,
-          dlqUrl: stateful.queues[key].deadLetterQueue.queueUrl,
-        })),
-      ),
     };
 
     this.functions = new Map(
@@ -142,7 +129,7 @@ export class DepositsStatelessStack extends Stack {
           );
         }
         suppress(handler.function, ['nodeRuntime']);
-        return [settings.handler, handler];
+        return [settings.name, handler];
       }),
     );
     // Any new code, configuration or use of the role of a function that seals or opens credentials
@@ -155,7 +142,7 @@ export class DepositsStatelessStack extends Stack {
       topic: stateful.alarmTopic,
     });
 
-    const functionOf = (handler: string) => {
+    const functionOf = (handler: HandlerName) => {
       const found = this.functions.get(handler);
       if (!found) throw new Error(`no function for topology handler ${handler}`);
       return found;
@@ -164,7 +151,7 @@ export class DepositsStatelessStack extends Stack {
     // Each queue feeds its consumer: a record that fails is reported alone and comes back later;
     // at most `maxConcurrency` consumers at once, which is what protects the provider.
     for (const [key, spec] of Object.entries(queues) as [QueueKey, (typeof queues)[QueueKey]][]) {
-      functionOf(spec.consumer).function.addEventSource(
+      functionOf(spec.handler).function.addEventSource(
         new SqsEventSource(stateful.queues[key].queue, {
           batchSize: spec.batchSize,
           maxConcurrency: spec.maxConcurrency,
@@ -263,13 +250,13 @@ export class DepositsStatelessStack extends Stack {
       sweeper: functionOf(sweeper.handler),
       api: this.api,
       consumers: Object.fromEntries(
-        Object.entries(queues).map(([key, spec]) => [key, settingsOf(spec.consumer).name]),
+        Object.entries(queues).map(([key, spec]) => [key, spec.handler]),
       ) as Record<QueueKey, string>,
     });
 
     new CfnOutput(this, 'DepositsApiUrl', { value: this.api.url, description: 'The deposits API' });
     new CfnOutput(this, 'NotifierFunctionName', {
-      value: functionOf(queues.notify.consumer).function.functionName,
+      value: functionOf(queues.notify.handler).function.functionName,
       description: 'The webhook notifier (restart it after rotating the webhook secret)',
     });
     new CfnOutput(this, 'DashboardName', {

@@ -11,7 +11,7 @@ import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sns from 'aws-cdk-lib/aws-sns';
-import { operatorApi } from '#infra/topology';
+import { type HandlerName, operatorApi } from '#infra/topology';
 import type { Stage } from '../cdk/context.ts';
 import { TopologyApi } from '../constructs/topology-api.ts';
 
@@ -19,11 +19,11 @@ export interface OperatorApiProps {
   prefix: string;
   stage: Stage;
   alarmTopic: sns.ITopic;
-  functionOf: (handler: string) => lambda.IFunction;
+  functionOf: (handler: HandlerName) => lambda.IFunction;
 }
 
 /** The route that settles an unknown transfer outcome: its own policy, in no other. */
-export const resolveHandler = 'functions/operator/resolve.ts';
+export const resolveHandler: HandlerName = 'operator-resolve';
 
 /** Adds the operator API, its three policies and their outputs to `stack`; the API. */
 export function addOperatorApi(stack: Stack, props: OperatorApiProps): TopologyApi {

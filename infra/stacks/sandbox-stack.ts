@@ -8,7 +8,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { sandboxApi, tables } from '#infra/topology';
+import { type HandlerName, sandboxApi, tables } from '#infra/topology';
 import type { DeploymentConfig } from '../cdk/config.ts';
 import { suppress } from '../cdk/nag.ts';
 import { functionsOf, observability, pascal } from '../cdk/settings.ts';
@@ -24,7 +24,7 @@ export interface SandboxStackProps extends StackProps {
 export class SandboxStack extends Stack {
   readonly table: dynamodb.Table;
   readonly appSecret: secretsmanager.Secret;
-  readonly functions: Map<string, HandlerFunction>;
+  readonly functions: Map<HandlerName, HandlerFunction>;
   readonly api: TopologyApi;
   /** The sandbox's base URL: the provider the orchestrator calls by default. */
   readonly url: string;
@@ -70,7 +70,7 @@ export class SandboxStack extends Stack {
         });
         handler.grantAccess({ tables: { sandbox: this.table }, secrets: { sandboxApp: this.appSecret } });
         suppress(handler.function, ['nodeRuntime']);
-        return [settings.handler, handler];
+        return [settings.name, handler];
       }),
     );
 

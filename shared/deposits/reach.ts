@@ -1,9 +1,12 @@
 /**
- * What each handler of the orchestrator may touch, declared once (the caller's events are not among
- * them: they ride on the deposit writes, and the outbox relay sends them on): the step contexts take their
- * queue and scheduler types from here, the wiring builds only these adapters, and the CDK settings
- * turn each line into the function's IAM grants (`infra/cdk/settings.ts`). A step that needs more
- * must say so here, and its function gets exactly that.
+ * What each handler of the orchestrator may touch, one line per handler, keyed by the handler's one
+ * name (`HandlerName` in `infra/topology.ts`: `<group>-<file>`, its module `functions/<group>/<file>.ts`).
+ * Its context's type follows from its line (`HandlerContext`, `step-context.ts`), the wiring builds
+ * only these adapters (`shared/wiring/handler-context.ts`), the CDK settings turn the line into the
+ * function's IAM grants (`infra/cdk/grants.ts`) and its environment (`infra/cdk/environment.ts`), and
+ * the unit tests' fakes are built from it too. A handler that needs more must say so here, and its
+ * function gets exactly that. (The caller's events ride on the deposit writes; the outbox relay
+ * sends them on.)
  */
 import type { WorkStep } from './model/deposit.ts';
 
@@ -61,7 +64,17 @@ export interface Reach {
    * owner key, the secret the keyed digests are made with. The routes that take a token only.
    */
   ownerKeys?: boolean;
+  /**
+   * Relays the caller's events to the notify queue: from the table's stream (setting aside in its
+   * DLQ, whole, what it could not relay), or again, what an operator redrove from that DLQ.
+   */
+  relays?: 'stream' | 'again';
+  /** Reads the thresholds above which a resolution to done needs a second operator (configuration). */
+  approvals?: true;
 }
+
+/** A handler that answers alone: it touches nothing of the orchestrator's. */
+const alone = { sends: [], wakes: [] } as const satisfies Reach;
 
 /**
  * What a create route touches (a deposit's, a payment source's): the record and its idempotency
@@ -97,7 +110,7 @@ const cancelling = {
 } as const satisfies Reach;
 
 export const reach = {
-  'resolve-bank': {
+  'steps-resolve-bank': {
     sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
     // The expiry of a question the bank asks on its metadata.
     wakes: ['resolve-bank'],
@@ -111,7 +124,7 @@ export const reach = {
     provider: ['getMetadata'],
     wallets: true,
   },
-  'ensure-beneficiary': {
+  'steps-ensure-beneficiary': {
     sends: ['ensure-beneficiary', 'wait-cooldown', 'transfer'],
     // A look-up after the bank's cool-down, and the expiry of a question to the caller.
     wakes: ['ensure-beneficiary'],
@@ -126,7 +139,7 @@ export const reach = {
     provider: ['listBeneficiaries', 'createBeneficiary'],
     wallets: true,
   },
-  'wait-cooldown': {
+  'steps-wait-cooldown': {
     // The transfer at the end of the cool-down; or, when the bank hides new beneficiaries, the
     // look-up of the beneficiary's id in its list.
     sends: ['transfer', 'ensure-beneficiary'],
@@ -139,7 +152,7 @@ export const reach = {
     // Follows a source's wake-up for the same instant; a source arms one for others to follow.
     sharedWakes: ['arm', 'follow', 'take'],
   },
-  transfer: {
+  'steps-transfer': {
     // Again (busy connection, woken early, details asked), back to the cool-down the bank named, or
     // on to reading the outcome of the operation it submitted; a ready source wakes the deposits that
     // followed its wake-up (at the transfer, or at ensure-beneficiary's look-up).
@@ -157,7 +170,7 @@ export const reach = {
     provider: ['createTransfer', 'createAutoflowTransfer'],
     wallets: true,
   },
-  reconcile: {
+  'steps-reconcile': {
     // Reads the transfer operation again later; after the bank's refusal, the transfer again (busy
     // connection, details asked) or the cool-down it named.
     // (ensure-beneficiary with the transfer: the followers' queues, as every handler that fails one.)
@@ -173,21 +186,21 @@ export const reach = {
     provider: ['getOperation'],
   },
   /** POST /v1/deposits/create: starts a deposit, or resumes the one waiting for these answers. */
-  create: starting,
+  'deposits-create': starting,
   /** POST /v1/sources/create: starts a payment source, or resumes the one waiting for these answers. */
-  createSource: starting,
+  'sources-create': starting,
   /** POST /v1/sources/get. */
-  getSource: { sends: [], wakes: [], deposits: 'read', ownerKeys: true },
+  'sources-get': { sends: [], wakes: [], deposits: 'read', ownerKeys: true },
   /** POST /v1/sources/list: the connection's sources by the owner index, or the backend's by its own. */
-  listSources: { sends: [], wakes: [], ownerIndex: true, backendIndex: true, ownerKeys: true },
+  'sources-list': { sends: [], wakes: [], ownerIndex: true, backendIndex: true, ownerKeys: true },
   /** POST /v1/deposits/get. */
-  get: { sends: [], wakes: [], deposits: 'read', ownerKeys: true },
+  'deposits-get': { sends: [], wakes: [], deposits: 'read', ownerKeys: true },
   /**
    * POST /v1/deposits/answer: the caller's answers, sealed on the deposit, which goes back to the
    * step that asked; one that came too late fails it (its connection and claim freed, a source's
    * followers woken, as every handler that fails one).
    */
-  answer: {
+  'deposits-answer': {
     sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
     wakes: [],
     credentials: 'seal',
@@ -198,16 +211,16 @@ export const reach = {
     ownerKeys: true,
   },
   /** POST /v1/deposits/list: the connection's deposits by the owner index, or the backend's by its own. */
-  list: { sends: [], wakes: [], ownerIndex: true, backendIndex: true, ownerKeys: true },
+  'deposits-list': { sends: [], wakes: [], ownerIndex: true, backendIndex: true, ownerKeys: true },
   /**
    * POST /v1/deposits/cancel: ends a deposit before its transfer; frees its connection and its
    * beneficiary claim, and deletes its wake-up schedules.
    */
-  cancel: { ...cancelling, ownerKeys: true },
+  'deposits-cancel': { ...cancelling, ownerKeys: true },
   /** POST /v1/sources/cancel: the same, for a source; its followers are woken at their steps. */
-  cancelSource: { ...cancelling, ownerKeys: true },
+  'sources-cancel': { ...cancelling, ownerKeys: true },
   /** Re-drives every deposit due a look to its own step's queue. */
-  sweeper: {
+  'steps-sweeper': {
     sends: ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer', 'reconcile'],
     wakes: [],
     dueIndex: true,
@@ -218,7 +231,7 @@ export const reach = {
   /** POST /v1/ops/deposits/get. */
   'operator-get': { sends: [], wakes: [], deposits: 'read' },
   /** POST /v1/ops/deposits/resolve: settles an unknown transfer outcome (one write of a final deposit). */
-  'operator-resolve': { sends: [], wakes: [], deposits: 'write' },
+  'operator-resolve': { sends: [], wakes: [], deposits: 'write', approvals: true },
   /** POST /v1/ops/deposits/cancel: the owner's cancel, by an operator. */
   'operator-cancel': cancelling,
   /** POST /v1/ops/deposits/redrive: the message the sweeper would send, to the step queue it names. */
@@ -230,16 +243,27 @@ export const reach = {
   /** POST /v1/ops/queues. */
   'operator-queues': { sends: [], wakes: [], queueDepths: true },
   /** The webhook notifier: records each try of an event's delivery (the tries are the notify queue's own). */
-  notifier: { sends: [], wakes: [], deliveries: 'record' },
+  'notifier-deliver': { sends: [], wakes: [], deliveries: 'record' },
   /** POST /v1/ops/deposits/deliveries: the deposit, and its deliveries' records. */
   'operator-deliveries': { sends: [], wakes: [], deposits: 'read', deliveries: 'read' },
   /** POST /v1/ops/deposits/resend: one event of a deposit, to the notify queue again. */
   'operator-resend': { sends: [], wakes: [], deliveries: 'resend' },
   /** POST /v1/ops/deposits/stats: the buckets' counts and creation times, and the newest done deposits. */
   'operator-stats': { sends: [], wakes: [], statusIndex: true },
+  /** Relays each deposit version's event from the table's stream to the notify queue. */
+  'notifier-outbox': { ...alone, relays: 'stream' },
+  /** Relays again what an operator redrove from the outbox relay's DLQ. */
+  'notifier-relay-again': { ...alone, relays: 'again' },
+  /** GET /health, and each API's `$default` route. */
+  'deposits-health': alone,
+  'deposits-not-found': alone,
+  'operator-not-found': alone,
 } as const satisfies Record<string, Reach>;
 
+/** The orchestrator's handlers: each has its line here (the sandbox's have none). */
 export type ReachName = keyof typeof reach;
+/** The handler of step `S`: the consumer of its queue. */
+export type StepHandler<S extends WorkStep> = `steps-${S}`;
 /** The steps whose queues handler `H` may send to. */
 export type SendsOf<H extends ReachName> = (typeof reach)[H]['sends'][number];
 /** The steps whose queues the schedules of handler `H` deliver to. */

@@ -69,6 +69,6 @@ export async function listByStatus(request: StatusListRequest, ctx: StatusListCo
 }
 
 /** The service's queues and their DLQs, as SQS counts them (approximately) now. */
-export async function readQueues(ctx: { queues: QueueDepths }) {
-  return { queues: await ctx.queues.read() };
+export async function readQueues(ctx: { depths: QueueDepths }) {
+  return { queues: await ctx.depths.read() };
 }

@@ -16,7 +16,7 @@
  */
 
 import { settingsOf } from '#infra/cdk/settings';
-import { depositsApi, queues, tables } from '#infra/topology';
+import { depositsApi, type HandlerName, queues, tables } from '#infra/topology';
 import type { PerDeposit } from './counting.ts';
 import { logBytesPerInvocation, prices } from './prices.ts';
 
@@ -49,7 +49,7 @@ export interface Flow {
 
 const perMillion = (quantity: number, usd: number) => quantity * usd * 1e6;
 
-function lambdaLines(name: string, handler: string, count: number, meanMs: number): CostLine[] {
+function lambdaLines(name: string, handler: HandlerName, count: number, meanMs: number): CostLine[] {
   const memoryMb = settingsOf(handler).memoryMb;
   // Lambda bills each invocation's duration rounded up to the millisecond.
   const gbSeconds = count * (Math.ceil(meanMs) / 1000) * (memoryMb / 1024);
@@ -72,7 +72,7 @@ function lambdaLines(name: string, handler: string, count: number, meanMs: numbe
 const handlerOfRoute = (path: string) =>
   depositsApi.routes.find((route) => route.path === path)?.handler ?? depositsApi.defaultHandler;
 const handlerOfQueue = (name: string) =>
-  Object.values(queues).find((queue) => queue.localName === name)?.consumer;
+  Object.values(queues).find((queue) => queue.localName === name)?.handler;
 
 /** The lines every design shares: the API, the API's functions, the deposits table, the key. */
 function sharedLines(flow: Flow): CostLine[] {

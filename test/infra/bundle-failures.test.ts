@@ -18,7 +18,7 @@ import { startGateway } from '#infra/local/gateway';
 import { sourceHandlers, useHandlers } from '#infra/local/handlers';
 import { lambdaContext } from '#infra/local/lambda-context';
 import { startPollers } from '#infra/local/pollers';
-import type { QueueSpec } from '#infra/topology';
+import type { HandlerName, QueueSpec } from '#infra/topology';
 
 const folder = mkdtempSync(join(tmpdir(), 'bundle-failures-'));
 
@@ -124,8 +124,8 @@ describe('a gateway over bundles', () => {
       {
         name: 'bundled',
         tables: [],
-        defaultHandler: 'route.ts',
-        routes: [{ method: 'GET', path: '/ok', handler: 'route.ts' }],
+        defaultHandler: 'bundled-route' as HandlerName,
+        routes: [{ method: 'GET', path: '/ok', handler: 'bundled-route' as HandlerName }],
       },
       '127.0.0.1',
       0,
@@ -168,7 +168,7 @@ describe('a queue poller over bundles', () => {
     const spec: QueueSpec = {
       urlEnvVar: 'BUNDLED_QUEUE_URL',
       localName: 'bundled',
-      consumer: 'consumer.ts',
+      handler: 'bundled-consumer' as HandlerName,
       maxReceiveCount: 3,
       batchSize: 10,
       maxConcurrency: 1,

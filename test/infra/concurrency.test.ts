@@ -156,7 +156,7 @@ describe('reserved concurrency (synthesized)', () => {
 
   it('the consumers, the outbox relay, the sweeper and the sandbox reserve nothing: they share what is left', () => {
     const reserved = reservedOf(dev);
-    const others = [...Object.values(queues).map((spec) => spec.consumer), outbox.handler, sweeper.handler];
+    const others = [...Object.values(queues).map((spec) => spec.handler), outbox.handler, sweeper.handler];
 
     for (const handler of others) expect(reserved.get(handler)).toBeUndefined();
     for (const [, { resource }] of functionsByHandler(dev.templates.sandbox ?? expect.fail('no sandbox'))) {
@@ -185,8 +185,8 @@ describe('reserved concurrency (synthesized)', () => {
   it('follows the context: a changed function takes its number, the others keep theirs', () => {
     const reserved = reservedOf(changed);
 
-    expect(reserved.get(depositsApi.routes[0]?.handler ?? '')).toBe(60);
-    expect(reserved.get('functions/operator/queues.ts')).toBe(3);
-    expect(reserved.get('functions/deposits/get.ts')).toBe(50);
+    expect(reserved.get(depositsApi.routes[0]?.handler ?? expect.fail('no route'))).toBe(60);
+    expect(reserved.get('operator-queues')).toBe(3);
+    expect(reserved.get('deposits-get')).toBe(50);
   });
 });

@@ -146,7 +146,7 @@ describe('function settings', () => {
       ...api.routes.map((route) => route.handler),
       api.defaultHandler,
     ]),
-    ...Object.values(queues).map((spec) => spec.consumer),
+    ...Object.values(queues).map((spec) => spec.handler),
     sweeper.handler,
     outbox.handler,
   ];
@@ -162,18 +162,16 @@ describe('function settings', () => {
 
   it('lets a step finish one provider call inside its timeout, and ensure-beneficiary two', () => {
     for (const spec of Object.values(queues)) {
-      expect(settingsOf(spec.consumer).timeoutSeconds * 1000).toBeGreaterThan(
+      expect(settingsOf(spec.handler).timeoutSeconds * 1000).toBeGreaterThan(
         limits.providerTimeoutMs + 2_000,
       );
     }
     // The list, then the creation: each may take the whole provider timeout.
-    expect(settingsOf(queues.ensureBeneficiary.consumer).timeoutSeconds * 1000).toBeGreaterThan(
+    expect(settingsOf(queues.ensureBeneficiary.handler).timeoutSeconds * 1000).toBeGreaterThan(
       2 * limits.providerTimeoutMs + 2_000,
     );
     // The sweeper never re-drives a step that may still be running.
-    const longest = Math.max(
-      ...Object.values(queues).map((spec) => settingsOf(spec.consumer).timeoutSeconds),
-    );
+    const longest = Math.max(...Object.values(queues).map((spec) => settingsOf(spec.handler).timeoutSeconds));
     expect(limits.minStallAfterSeconds).toBeGreaterThanOrEqual(2 * longest);
   });
 

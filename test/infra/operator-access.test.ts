@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readDeploymentConfig } from '#infra/cdk/config';
-import { operatorApi, queues, watchedQueuesVariable } from '#infra/topology';
+import { type HandlerName, operatorApi, queues, watchedQueuesVariable } from '#infra/topology';
 import {
   actionsOf,
   configurations,
@@ -84,7 +84,7 @@ describe('the operator API in AWS', () => {
     expect(invoked('OperatorApiActorPolicy')).toContain('POST /v1/ops/deposits/redrive');
     expect(invoked('OperatorApiActorPolicy')).toContain('POST /v1/ops/deposits/resend');
     expect(invoked('OperatorApiResolverPolicy')).toEqual(['POST /v1/ops/deposits/resolve']);
-    expect(handlerOf('/v1/ops/deposits/resolve')).toBe('functions/operator/resolve.ts');
+    expect(handlerOf('/v1/ops/deposits/resolve')).toBe('operator-resolve');
   });
 
   it("logs each call with the caller's verified identity, refused calls included", () => {
@@ -108,10 +108,10 @@ describe('the operator API in AWS', () => {
 });
 
 describe('the operator functions', () => {
-  const statementsOf = (handler: string) => statementsOfFunction(dev.templates.stateless, handler);
-  const granted = (handler: string) =>
+  const statementsOf = (handler: HandlerName) => statementsOfFunction(dev.templates.stateless, handler);
+  const granted = (handler: HandlerName) =>
     [...new Set(actionsOf(statementsOf(handler)))].filter((action) => !action.startsWith('logs:')).sort();
-  const on = (handler: string, action: string) =>
+  const on = (handler: HandlerName, action: string) =>
     statementsOf(handler)
       .filter((statement) => actionsOf([statement]).includes(action))
       .map((statement) => text(statement.Resource))
@@ -130,9 +130,9 @@ describe('the operator functions', () => {
     ]);
     // The owner's cancel's grants, less the owner key (an operator names the deposit, not a token).
     expect(granted(handlerOf('/v1/ops/deposits/cancel'))).toEqual(
-      granted('functions/deposits/cancel.ts').filter((action) => action !== 'secretsmanager:GetSecretValue'),
+      granted('deposits-cancel').filter((action) => action !== 'secretsmanager:GetSecretValue'),
     );
-    expect(granted('functions/deposits/cancel.ts')).toContain('secretsmanager:GetSecretValue');
+    expect(granted('deposits-cancel')).toContain('secretsmanager:GetSecretValue');
     expect(granted(handlerOf('/v1/ops/deposits/redrive'))).toEqual(['dynamodb:GetItem', 'sqs:SendMessage']);
     expect(granted(handlerOf('/v1/ops/queues'))).toEqual(['sqs:GetQueueAttributes']);
     // A deposit, and its deliveries' records (a Query of their partition).

@@ -7,10 +7,10 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { settingsOf } from '#infra/cdk/settings';
-import { depositsApi, operatorApi, queues, sweeper } from '#infra/topology';
+import { depositsApi, type HandlerName, operatorApi, outbox, queues, sweeper } from '#infra/topology';
 import { keys } from '#shared/adapters/deposits-table-items';
 import { stepQueueVariables } from '#shared/config';
-import { type Reach, reach } from '#shared/deposits/reach';
+import { type Reach, type ReachName, reach } from '#shared/deposits/reach';
 import {
   actionsOf,
   configurations,
@@ -57,7 +57,7 @@ const sources = (path: string) => route(depositsApi, `/v1/sources/${path}`);
 const operator = (path: string) => route(operatorApi, `/v1/ops/${path}`);
 
 /** A table statement's actions (without `dynamodb:`) by the one prefix its condition allows. */
-function partitionsOf(synthesized: Synthesized, handler: string): Record<string, string[]> {
+function partitionsOf(synthesized: Synthesized, handler: HandlerName): Record<string, string[]> {
   const itemActions = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'];
   const onTable = statementsOfFunction(synthesized.templates.stateless, handler).filter(
     (statement) =>
@@ -123,33 +123,33 @@ const expectedPartitions: Record<string, Record<string, string[]>> = {
   [operator('deposits/redrive')]: { 'DEPOSIT#': ['GetItem'] },
   [operator('deposits/resolve')]: { 'DEPOSIT#': ['DeleteItem', 'GetItem', 'PutItem'] },
   // The steps that open credentials read them with the deposit: a Query of its partition, no other.
-  [queues.resolveBank.consumer]: {
+  [queues.resolveBank.handler]: {
     'DEPOSIT#': ['DeleteItem', 'GetItem', 'PutItem', 'Query'],
     'BENEFICIARY#': ['UpdateItem'],
     'BANK#': ['GetItem', 'PutItem'],
     'WAKE#': ['DeleteItem', 'GetItem'],
     'LEASE#': ['GetItem', 'UpdateItem'],
   },
-  [queues.ensureBeneficiary.consumer]: {
+  [queues.ensureBeneficiary.handler]: {
     'DEPOSIT#': ['DeleteItem', 'GetItem', 'PutItem', 'Query'],
     'BENEFICIARY#': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
     'WAKE#': ['DeleteItem', 'GetItem', 'UpdateItem'],
     'LEASE#': ['GetItem', 'UpdateItem'],
   },
-  [queues.waitCooldown.consumer]: {
+  [queues.waitCooldown.handler]: {
     'DEPOSIT#': ['DeleteItem', 'GetItem', 'PutItem'],
     'BENEFICIARY#': ['UpdateItem'],
     'WAKE#': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
     'LEASE#': ['GetItem', 'UpdateItem'],
   },
-  [queues.transfer.consumer]: {
+  [queues.transfer.handler]: {
     'DEPOSIT#': ['DeleteItem', 'GetItem', 'PutItem', 'Query'],
     'BENEFICIARY#': ['DeleteItem', 'UpdateItem'],
     'BANK#': ['DeleteItem'],
     'WAKE#': ['DeleteItem', 'GetItem'],
     'LEASE#': ['GetItem', 'UpdateItem'],
   },
-  [queues.reconcile.consumer]: {
+  [queues.reconcile.handler]: {
     'DEPOSIT#': ['DeleteItem', 'GetItem', 'PutItem', 'Query'],
     'BENEFICIARY#': ['DeleteItem', 'UpdateItem'],
     'BANK#': ['DeleteItem'],
@@ -159,7 +159,7 @@ const expectedPartitions: Record<string, Record<string, string[]>> = {
   // Moves the check time of what it re-drives.
   [sweeper.handler]: { 'DEPOSIT#': ['UpdateItem'] },
   // Records each try of a webhook delivery, in the records' own partitions: no deposit.
-  [queues.notify.consumer]: { 'DELIVERY#': ['UpdateItem'] },
+  [queues.notify.handler]: { 'DELIVERY#': ['UpdateItem'] },
   [operator('deposits/deliveries')]: { 'DEPOSIT#': ['GetItem'], 'DELIVERY#': ['Query'] },
   [operator('deposits/resend')]: { 'DELIVERY#': ['Query', 'UpdateItem'] },
   [operator('deposits/stats')]: { 'DEPOSIT#': ['BatchGetItem'] },
@@ -168,7 +168,7 @@ const expectedPartitions: Record<string, Record<string, string[]>> = {
 describe('table grants', () => {
   it('are limited, entity by entity, to the partition-key prefix of the items each function touches', () => {
     for (const [handler, expected] of Object.entries(expectedPartitions)) {
-      expect(partitionsOf(dev, handler), handler).toEqual(expected);
+      expect(partitionsOf(dev, handler as HandlerName), handler).toEqual(expected);
     }
   });
 
@@ -270,7 +270,7 @@ const expectedEnvironment: Record<string, string[]> = {
   [operator('deposits/resend')]: [...table, ...url('NOTIFY')],
   [operator('deposits/stats')]: table,
   [operatorApi.defaultHandler]: [],
-  [queues.resolveBank.consumer]: [
+  [queues.resolveBank.handler]: [
     ...table,
     ...settingsTuning,
     ...url('RESOLVE_BANK', 'ENSURE_BENEFICIARY', 'TRANSFER'),
@@ -280,7 +280,7 @@ const expectedEnvironment: Record<string, string[]> = {
     ...provider,
     'CREDENTIALS_KEY_ARN',
   ],
-  [queues.ensureBeneficiary.consumer]: [
+  [queues.ensureBeneficiary.handler]: [
     ...table,
     ...settingsTuning,
     ...url('ENSURE_BENEFICIARY', 'WAIT_COOLDOWN', 'TRANSFER'),
@@ -291,14 +291,14 @@ const expectedEnvironment: Record<string, string[]> = {
     'CREDENTIALS_KEY_ARN',
   ],
   // No provider call, no credentials, no wallet: it arms wake-ups.
-  [queues.waitCooldown.consumer]: [
+  [queues.waitCooldown.handler]: [
     ...table,
     ...settingsTuning,
     ...url('TRANSFER', 'ENSURE_BENEFICIARY'),
     ...arn('TRANSFER', 'ENSURE_BENEFICIARY'),
     ...wakes,
   ],
-  [queues.transfer.consumer]: [
+  [queues.transfer.handler]: [
     ...table,
     ...settingsTuning,
     ...url('TRANSFER', 'WAIT_COOLDOWN', 'RECONCILE', 'ENSURE_BENEFICIARY'),
@@ -308,7 +308,7 @@ const expectedEnvironment: Record<string, string[]> = {
     ...provider,
     'CREDENTIALS_KEY_ARN',
   ],
-  [queues.reconcile.consumer]: [
+  [queues.reconcile.handler]: [
     ...table,
     ...settingsTuning,
     ...url('RECONCILE', 'TRANSFER', 'WAIT_COOLDOWN', 'ENSURE_BENEFICIARY'),
@@ -323,7 +323,7 @@ const expectedEnvironment: Record<string, string[]> = {
     ...url('RESOLVE_BANK', 'ENSURE_BENEFICIARY', 'WAIT_COOLDOWN', 'TRANSFER', 'RECONCILE'),
   ],
   // The notifier hides its own messages again for a later try: its queue's URL; and records each try.
-  [queues.notify.consumer]: [
+  [queues.notify.handler]: [
     ...table,
     ...url('NOTIFY'),
     'WEBHOOK_URL',
@@ -331,8 +331,8 @@ const expectedEnvironment: Record<string, string[]> = {
     'WEBHOOK_TIMEOUT_MS',
     'WEBHOOK_RETRY_BASE_SECONDS',
   ],
-  [queues.outboxRelay.consumer]: url('NOTIFY'),
-  'functions/notifier/outbox.ts': [...url('NOTIFY'), 'OUTBOX_RELAY_DLQ_URL'],
+  [queues.outboxRelay.handler]: url('NOTIFY'),
+  [outbox.handler]: [...url('NOTIFY'), 'OUTBOX_RELAY_DLQ_URL'],
 };
 // The sources routes are the deposits routes' twins.
 for (const name of ['create', 'get', 'list', 'cancel']) {
@@ -345,7 +345,7 @@ describe('each function’s environment', () => {
   it('holds only what its reach names, and Powertools’ own', () => {
     const functions = functionsByHandler(prod.templates.stateless);
     for (const [handler, expected] of Object.entries(expectedEnvironment)) {
-      const { resource } = functions.get(handler) ?? expect.fail(`no function ${handler}`);
+      const { resource } = functions.get(handler as HandlerName) ?? expect.fail(`no function ${handler}`);
       expect(sorted(Object.keys(environmentOf(resource))), handler).toEqual(
         sorted([...powertools, ...expected]),
       );
@@ -359,7 +359,7 @@ describe('each function’s environment', () => {
   it('follows every function’s grants, a new one’s too: no queue, key, group, wallet or provider it has no use for', () => {
     for (const [handler, { resource }] of functionsByHandler(prod.templates.stateless)) {
       const settings = settingsOf(handler);
-      const line: Reach | undefined = settings.reach ? reach[settings.reach] : undefined;
+      const line: Reach | undefined = handler in reach ? reach[handler as ReachName] : undefined;
       const names = new Set(Object.keys(environmentOf(resource)));
       const has = (name: string) => names.has(name);
       expect(has('DEPOSITS_TABLE_NAME'), handler).toBe(Boolean(settings.table || settings.index));
@@ -372,10 +372,10 @@ describe('each function’s environment', () => {
       );
       expect(has('OWNER_KEY_SECRET_ARN'), handler).toBe(settings.secrets.includes('ownerKey'));
       expect(has('OPERATOR_QUEUES'), handler).toBe(Boolean(settings.readsQueueDepths));
-      expect(has('RESOLVE_APPROVAL_ABOVE'), handler).toBe(settings.reach === 'operator-resolve');
+      expect(has('RESOLVE_APPROVAL_ABOVE'), handler).toBe(Boolean(line?.approvals));
       const urls = [...names].filter((name) => name.endsWith('_QUEUE_URL'));
       const sendsTo = settings.sendsTo.map((key) => queues[key].urlEnvVar);
-      const own = handler === queues.notify.consumer ? [queues.notify.urlEnvVar] : [];
+      const own = line?.deliveries === 'record' ? [queues.notify.urlEnvVar] : [];
       expect(sorted(urls), handler).toEqual(sorted([...sendsTo, ...own]));
       const arns = [...names].filter((name) => name.endsWith('_QUEUE_ARN'));
       expect(sorted(arns), handler).toEqual(
@@ -394,7 +394,7 @@ describe('each function’s environment', () => {
     ]);
     const given = new Set(['PROVIDER_BASE_URL', 'PROVIDER_DIALECT']);
     for (const [handler, names] of Object.entries(expectedEnvironment)) {
-      const { resource } = functions.get(handler) ?? expect.fail(`no function ${handler}`);
+      const { resource } = functions.get(handler as HandlerName) ?? expect.fail(`no function ${handler}`);
       const expected = names.filter(
         (name) =>
           !name.startsWith('WEBHOOK_') &&

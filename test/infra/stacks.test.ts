@@ -10,6 +10,7 @@ import { functionSettings, settingsOf, visibilityTimeoutFactor } from '#infra/cd
 import { stalledMetricName, sweeperRedriveMessage } from '#infra/constructs/deposits-monitoring';
 import {
   depositsApi,
+  type HandlerName,
   operatorApi,
   outbox,
   queues,
@@ -76,12 +77,12 @@ describe('functions', () => {
 
     expect([...deposits.keys()].sort()).toEqual(
       handlersOf('deposits')
-        .map((s) => s.handler)
+        .map((s) => s.name)
         .sort(),
     );
     expect([...sandbox.keys()].sort()).toEqual(
       handlersOf('sandbox')
-        .map((s) => s.handler)
+        .map((s) => s.name)
         .sort(),
     );
     for (const { resource } of [...deposits.values(), ...sandbox.values()]) {
@@ -164,11 +165,7 @@ describe('functions', () => {
       [...functionsByHandler(dev.templates.sandbox ?? expect.fail('no sandbox')).keys()]
         .filter((handler) => settingsOf(handler).table === undefined)
         .sort(),
-    ).toEqual([
-      'functions/sandbox/banks-list.ts',
-      'functions/sandbox/health.ts',
-      'functions/sandbox/not-found.ts',
-    ]);
+    ).toEqual(['sandbox-banks-list', 'sandbox-health', 'sandbox-not-found']);
   });
 
   it('call the sandbox stack in its dialect unless a provider is configured, in the dialect configured', () => {
@@ -199,7 +196,7 @@ describe('functions', () => {
       }
     }
     const secretArn = (variables: Record<string, unknown>) => text(variables.WEBHOOK_SECRET_ARN);
-    const notifier = functionsByHandler(prod.templates.stateless).get(queues.notify.consumer);
+    const notifier = functionsByHandler(prod.templates.stateless).get(queues.notify.handler);
     const variables = environmentOf(notifier?.resource);
     expect(secretArn(variables)).toMatch(/WebhookSigningSecret/);
     for (const handler of tokenRoutes) {
@@ -229,7 +226,7 @@ describe('queues', () => {
     for (const [key, spec] of Object.entries(queues)) {
       const queue = template.findResources('AWS::SQS::Queue')[queueId(key, 'Queue')];
       const dlqId = queueId(key, 'DeadLetterQueue');
-      const timeout = settingsOf(spec.consumer).timeoutSeconds;
+      const timeout = settingsOf(spec.handler).timeoutSeconds;
 
       expect(queue?.Properties).toMatchObject({
         QueueName: `BankPayments-dev-${spec.localName}`,
@@ -251,7 +248,7 @@ describe('queues', () => {
     );
     expect(mappings).toHaveLength(Object.keys(queues).length);
     for (const [key, spec] of Object.entries(queues)) {
-      const consumer = functions.get(spec.consumer)?.id ?? expect.fail(`no consumer ${spec.consumer}`);
+      const consumer = functions.get(spec.handler)?.id ?? expect.fail(`no consumer ${spec.handler}`);
       const [, mapping] =
         mappings.find(([, resource]) =>
           text(resource.Properties?.EventSourceArn).includes(queueId(key, 'Queue')),
@@ -335,7 +332,7 @@ describe('queues', () => {
   });
 
   it("relay again what is redriven to the outbox relay's queue: its consumer sends to the notify queue only", () => {
-    const statements = statementsOfFunction(dev.templates.stateless, queues.outboxRelay.consumer);
+    const statements = statementsOfFunction(dev.templates.stateless, queues.outboxRelay.handler);
     const sends = sendingStatements(statements);
 
     expect(sends.map((statement) => text(statement.Resource))).toEqual([
@@ -499,8 +496,8 @@ describe('keys, secrets and the scheduler', () => {
 });
 
 describe('each function touches only what it uses', () => {
-  const statementsOf = (handler: string) => statementsOfFunction(dev.templates.stateless, handler);
-  const sandboxStatementsOf = (handler: string) =>
+  const statementsOf = (handler: HandlerName) => statementsOfFunction(dev.templates.stateless, handler);
+  const sandboxStatementsOf = (handler: HandlerName) =>
     statementsOfFunction(dev.templates.sandbox ?? expect.fail('no sandbox'), handler);
   const route = (method: string, path: string) =>
     depositsApi.routes.find((candidate) => candidate.method === method && candidate.path === path)?.handler ??
@@ -528,12 +525,12 @@ describe('each function touches only what it uses', () => {
   });
 
   it('keeps the notifier to its queue, its secret and its delivery records: no deposit, no key, no scheduler', () => {
-    const actions = actionsOf(statementsOf(queues.notify.consumer));
+    const actions = actionsOf(statementsOf(queues.notify.handler));
 
     expect(actions.filter((action) => /^(kms|scheduler|iam):/.test(action))).toEqual([]);
     // Each try recorded on its event's record, in the records' own partitions (`DELIVERY#`).
     expect(actions.filter((action) => action.startsWith('dynamodb:'))).toEqual(['dynamodb:UpdateItem']);
-    expect(text(statementsOf(queues.notify.consumer))).toContain('DELIVERY#*');
+    expect(text(statementsOf(queues.notify.handler))).toContain('DELIVERY#*');
     expect(actions).toContain('sqs:ReceiveMessage');
     expect(actions).toContain('sqs:ChangeMessageVisibility');
     expect(actions).not.toContain('sqs:SendMessage');
@@ -596,17 +593,17 @@ describe('each function touches only what it uses', () => {
     expect(tokenRoutes).toHaveLength(9);
     for (const handler of [
       ...operatorApi.routes.map((r) => r.handler),
-      ...Object.values(queues).map((q) => q.consumer),
+      ...Object.values(queues).map((q) => q.handler),
     ])
       expect(settingsOf(handler).secrets, handler).not.toContain('ownerKey');
   });
 
   it('lets only the steps that arm wake-ups create schedules, in the group, passing the scheduler role', () => {
     for (const [key, spec] of Object.entries(queues)) {
-      const statements = statementsOf(spec.consumer);
+      const statements = statementsOf(spec.handler);
       const create = withAction(statements, 'scheduler:CreateSchedule');
       const pass = withAction(statements, 'iam:PassRole');
-      if (!settingsOf(spec.consumer).createsSchedules) {
+      if (!settingsOf(spec.handler).createsSchedules) {
         expect(create, key).toEqual([]);
         expect(pass, key).toEqual([]);
         continue;
@@ -623,7 +620,7 @@ describe('each function touches only what it uses', () => {
       ]);
       expect(text(pass[0]?.Resource)).toMatch(/SchedulerRole/);
     }
-    expect(Object.values(queues).some((spec) => settingsOf(spec.consumer).createsSchedules)).toBe(true);
+    expect(Object.values(queues).some((spec) => settingsOf(spec.handler).createsSchedules)).toBe(true);
   });
 
   /**
@@ -638,14 +635,14 @@ describe('each function touches only what it uses', () => {
     // The steps that open credentials read them with the deposit (a Query of its partition).
     // Every handler that may fail a deposit frees its claim and takes a failed source's shared wake-up
     // (DeleteItem), and sends to the queues its followers are woken at (transfer, ensure-beneficiary).
-    [queues.resolveBank.consumer]: {
+    [queues.resolveBank.handler]: {
       table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
       sends: ['resolveBank', 'ensureBeneficiary', 'transfer'],
       kms: 'kms:Decrypt',
       // The expiry of a question the bank asks on its metadata.
       schedules: true,
     },
-    [queues.ensureBeneficiary.consumer]: {
+    [queues.ensureBeneficiary.handler]: {
       table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
       sends: ['ensureBeneficiary', 'waitCooldown', 'transfer'],
       kms: 'kms:Decrypt',
@@ -653,14 +650,14 @@ describe('each function touches only what it uses', () => {
     },
     // Wakes the transfer, or the look-up of a beneficiary a bank hid in its cool-down. Writes only
     // to end a deposit whose wake-up cannot be armed, try after try.
-    [queues.waitCooldown.consumer]: {
+    [queues.waitCooldown.handler]: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
       sends: ['transfer', 'ensureBeneficiary'],
       schedules: true,
     },
     // A ready payment source wakes the deposits that followed its wake-up, at the transfer or at
     // ensure-beneficiary's look-up (and takes the shared wake-up: a DeleteItem).
-    [queues.transfer.consumer]: {
+    [queues.transfer.handler]: {
       table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
       sends: ['transfer', 'waitCooldown', 'reconcile', 'ensureBeneficiary'],
       kms: 'kms:Decrypt',
@@ -668,7 +665,7 @@ describe('each function touches only what it uses', () => {
     },
     // Reads the transfer's operation: again later, or, after the bank's refusal, the transfer again
     // or its cool-down; a question it reads back expires through the transfer's queue.
-    [queues.reconcile.consumer]: {
+    [queues.reconcile.handler]: {
       table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
       sends: ['reconcile', 'transfer', 'waitCooldown', 'ensureBeneficiary'],
       kms: 'kms:Decrypt',
@@ -733,7 +730,7 @@ describe('each function touches only what it uses', () => {
 
   it.for(Object.keys(expectedReach))('grants %s exactly what its context uses', (handler) => {
     const expected = expectedReach[handler] ?? expect.fail(`no expectation for ${handler}`);
-    const statements = statementsOf(handler);
+    const statements = statementsOf(handler as HandlerName);
     const actions = actionsOf(statements);
 
     // Table: exactly these item actions, on the deposits table itself.
@@ -789,10 +786,10 @@ describe('each function touches only what it uses', () => {
       'transfer',
       'reconcile',
     ] as const) {
-      const handler = queues[stepQueueKeys[step]].consumer;
+      const handler = queues[stepQueueKeys[step]].handler;
       const expected = expectedReach[handler] ?? expect.fail(`no expectation for ${handler}`);
-      expect(expected.sends.map(stepOf).sort(), step).toEqual([...reach[step].sends].sort());
-      expect(expected.schedules, step).toBe(reach[step].wakes.length > 0);
+      expect(expected.sends.map(stepOf).sort(), step).toEqual([...reach[handler].sends].sort());
+      expect(expected.schedules, step).toBe(reach[handler].wakes.length > 0);
     }
   });
 

@@ -11,7 +11,7 @@ import { App, type Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { type Deployment, defineDeployment } from '#infra/cdk/deployment';
 import { localWallets } from '#infra/local/wallets';
-import { watchedQueues, watchedQueuesVariable } from '#infra/topology';
+import { type HandlerName, watchedQueues, watchedQueuesVariable } from '#infra/topology';
 
 const projectRoot = resolve(import.meta.dirname, '../..');
 const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as {
@@ -89,13 +89,17 @@ export function resourcesOf(template: Template, type: string): [string, Resource
   return Object.entries(template.findResources(type) as Record<string, Resource>);
 }
 
-/** The Lambda functions of a template, by the handler path in their description. */
-export function functionsByHandler(template: Template): Map<string, { id: string; resource: Resource }> {
+/**
+ * The Lambda functions of a template, by the handler's name (its description is the handler's module,
+ * `functions/<group>/<file>.ts`, which the name `<group>-<file>` gives).
+ */
+export function functionsByHandler(template: Template): Map<HandlerName, { id: string; resource: Resource }> {
   return new Map(
-    resourcesOf(template, 'AWS::Lambda::Function').map(([id, resource]) => [
-      String(resource.Properties?.Description),
-      { id, resource },
-    ]),
+    resourcesOf(template, 'AWS::Lambda::Function').map(([id, resource]) => {
+      const file = String(resource.Properties?.Description);
+      const name = /^functions\/([^/]+)\/(.+)\.ts$/.exec(file);
+      return [(name ? `${name[1]}-${name[2]}` : file) as HandlerName, { id, resource }];
+    }),
   );
 }
 
@@ -107,7 +111,7 @@ export interface Statement {
 }
 
 /** Every statement of the policies attached to a function's role. */
-export function statementsOfFunction(template: Template, handler: string): Statement[] {
+export function statementsOfFunction(template: Template, handler: HandlerName): Statement[] {
   const fn = functionsByHandler(template).get(handler);
   if (!fn) throw new Error(`no function for ${handler}`);
   const role = fn.resource.Properties?.Role as { 'Fn::GetAtt': [string, string] } | undefined;

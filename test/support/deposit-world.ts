@@ -1,39 +1,30 @@
 /**
  * A deposit's world for unit tests: the fakes of every port, a manual clock, settings and wallets,
- * deposits at any step, provider answers, and each step's context built from them with exactly the
- * ports (and queues, and schedule targets) its handler has.
+ * deposits at any step, provider answers, and each handler's context built from them by its line of
+ * `reach.ts` (`handler-fakes.ts`), with exactly the ports (and queues, and schedule targets) its
+ * handler has.
  */
 
 import { localWallets } from '#infra/local/wallets';
-import type { SweepContext } from '#shared/deposits/background/sweeper';
 import type { BankFacts, Deposit, WorkStep } from '#shared/deposits/model/deposit';
 import { walletAccounts, walletBook } from '#shared/deposits/model/wallets';
-import type { StepQueues } from '#shared/deposits/ports/messaging';
 import type { DepositSettings } from '#shared/deposits/ports/settings';
-import { reach, type SendsOf, type WakesOf } from '#shared/deposits/reach';
-import type { AnswerContext } from '#shared/deposits/requests/answer';
-import type { OwnerCancelContext } from '#shared/deposits/requests/cancel';
-import type { ListContext, ReadContext } from '#shared/deposits/requests/read';
-import type { StartContext, StartDeposit } from '#shared/deposits/requests/start';
-import type { EnsureBeneficiaryContext } from '#shared/deposits/steps/ensure-beneficiary';
-import type { ReconcileContext } from '#shared/deposits/steps/reconcile';
-import type { ResolveBankContext } from '#shared/deposits/steps/resolve-bank';
-import type { TransferContext } from '#shared/deposits/steps/transfer';
-import type { WaitCooldownContext } from '#shared/deposits/steps/wait-cooldown';
+import type { ReachName } from '#shared/deposits/reach';
+import type { StartDeposit } from '#shared/deposits/requests/start';
 import { ProviderRefusal, ProviderUnknownOutcome, type UnknownReason } from '#shared/provider/client';
 import type { AccountsMetadata, UserInput } from '#shared/provider/interface/schemas';
 import { keyedDigests } from '#shared/secrets';
 import {
   FakeDepositsTable,
   FakeProvider,
-  FakeQueues,
-  FakeScheduler,
+  type FakeScheduler,
   FakeVault,
-  FakeWakeCancels,
   RecordingObserver,
   StreamedEvents,
 } from './deposit-fakes.ts';
+import { type FakeOptions, type Fakes, fakeContext } from './handler-fakes.ts';
 import { ManualClock } from './manual-clock.ts';
+import { FakeDeliveryRecords, FixedQueueDepths } from './operator-fakes.ts';
 
 export const settings: DepositSettings = {
   longWaitMs: 900_000,
@@ -173,135 +164,37 @@ export function world() {
   const provider = new FakeProvider();
   const vault = new FakeVault();
   const wallets = walletBook(walletAccounts(localWallets), 'wallet-aed');
-  const base = { deposits: table.deposits, clock, settings, observer, leases: table.leases };
-  const queues = <H extends keyof typeof reach>(name: H) =>
-    new FakeQueues<SendsOf<H>>(reach[name].sends as readonly SendsOf<H>[]);
-  const scheduler = <H extends keyof typeof reach>(name: H) =>
-    new FakeScheduler<WakesOf<H>>(reach[name].wakes as readonly WakesOf<H>[]);
-  /** What failing a deposit touches besides `base`: the claims, and a source's followers woken through `sent`. */
-  const failing = <Q extends StepQueues<'transfer' | 'ensure-beneficiary'>>(sent: Q) => ({
-    claims: table.claims,
-    followers: { sharedWakes: table.sharedWakes, queues: sent },
-  });
+  const fakes: Fakes = {
+    table,
+    clock,
+    settings,
+    observer,
+    provider,
+    vault,
+    wallets,
+    ownerDigests,
+    deliveries: new FakeDeliveryRecords(),
+    depths: new FixedQueueDepths([]),
+    approvalAbove: {},
+  };
+  /** Handler `name`'s context, from its line of `reach.ts` (`handler-fakes.ts`). */
+  const context = <H extends ReachName>(name: H, options?: FakeOptions) => fakeContext(fakes, name, options);
 
+  /** The contexts the tests use most, by what they do. */
   const contexts = {
-    resolveBank: (): ResolveBankContext & {
-      queues: FakeQueues<SendsOf<'resolve-bank'>>;
-      scheduler: FakeScheduler<WakesOf<'resolve-bank'>>;
-    } => {
-      const sent = queues('resolve-bank');
-      return {
-        ...base,
-        ...failing(sent),
-        vault,
-        wallets,
-        provider: provider.port,
-        banks: table.banks,
-        queues: sent,
-        scheduler: scheduler('resolve-bank'),
-        sharedWakes: table.sharedWakes,
-      };
-    },
-    ensureBeneficiary: (): EnsureBeneficiaryContext & {
-      queues: FakeQueues<SendsOf<'ensure-beneficiary'>>;
-      scheduler: FakeScheduler<WakesOf<'ensure-beneficiary'>>;
-    } => {
-      const sent = queues('ensure-beneficiary');
-      return {
-        ...base,
-        ...failing(sent),
-        vault,
-        wallets,
-        provider: provider.port,
-        queues: sent,
-        scheduler: scheduler('ensure-beneficiary'),
-        sharedWakes: table.sharedWakes,
-      };
-    },
-    waitCooldown: (): WaitCooldownContext & {
-      queues: FakeQueues<SendsOf<'wait-cooldown'>>;
-      scheduler: FakeScheduler<WakesOf<'wait-cooldown'>>;
-    } => {
-      const sent = queues('wait-cooldown');
-      return {
-        ...base,
-        ...failing(sent),
-        queues: sent,
-        scheduler: scheduler('wait-cooldown'),
-        sharedWakes: table.sharedWakes,
-      };
-    },
-    transfer: (): TransferContext & {
-      queues: FakeQueues<SendsOf<'transfer'>>;
-      scheduler: FakeScheduler<WakesOf<'transfer'>>;
-    } => {
-      const sent = queues('transfer');
-      return {
-        ...base,
-        ...failing(sent),
-        vault,
-        wallets,
-        provider: provider.port,
-        banks: table.banks,
-        queues: sent,
-        scheduler: scheduler('transfer'),
-        sharedWakes: table.sharedWakes,
-      };
-    },
-    reconcile: (): ReconcileContext & {
-      queues: FakeQueues<SendsOf<'reconcile'>>;
-      scheduler: FakeScheduler<WakesOf<'reconcile'>>;
-    } => {
-      const sent = queues('reconcile');
-      return {
-        ...base,
-        ...failing(sent),
-        vault,
-        provider: provider.port,
-        banks: table.banks,
-        queues: sent,
-        scheduler: scheduler('reconcile'),
-        sharedWakes: table.sharedWakes,
-      };
-    },
-    start: (): StartContext & { queues: FakeQueues<SendsOf<'create'>> } => {
-      const sent = queues('create');
-      return {
-        ...base,
-        ...failing(sent),
-        idempotency: table.idempotency,
-        banks: table.banks,
-        vault,
-        wallets,
-        queues: sent,
-        ownerDigests,
-      };
-    },
+    resolveBank: () => context('steps-resolve-bank'),
+    ensureBeneficiary: () => context('steps-ensure-beneficiary'),
+    waitCooldown: () => context('steps-wait-cooldown'),
+    transfer: () => context('steps-transfer'),
+    reconcile: () => context('steps-reconcile'),
+    start: () => context('deposits-create'),
     /** The answer route's: a repeated create's resumption, by the deposit's id. */
-    answer: (): AnswerContext & { queues: FakeQueues<SendsOf<'answer'>> } => {
-      const sent = queues('answer');
-      return { ...base, ...failing(sent), vault, queues: sent, ownerDigests };
-    },
-    /** The cancel, deleting the schedules of `scheduler` (a step's, that armed them) when given. */
-    cancel: (
-      armed?: FakeScheduler<WorkStep>,
-    ): OwnerCancelContext & {
-      schedules: FakeWakeCancels;
-      followers: { queues: FakeQueues<SendsOf<'cancel'>> };
-    } => ({
-      ...base,
-      ...failing(queues('cancel')),
-      schedules: new FakeWakeCancels(armed),
-      ownerDigests,
-    }),
-    read: (): ReadContext => ({ deposits: table.deposits, clock, ownerDigests }),
-    list: (): ListContext => ({ owners: table.owners, backends: table.backends, clock, ownerDigests }),
-    sweep: (): SweepContext & { queues: FakeQueues<SendsOf<'sweeper'>> } => ({
-      due: table.due,
-      clock,
-      settings,
-      queues: queues('sweeper'),
-    }),
+    answer: () => context('deposits-answer'),
+    /** The cancel, deleting the schedules of `armed` (a step's, that armed them) when given. */
+    cancel: (armed?: FakeScheduler<WorkStep>) => context('deposits-cancel', { armed }),
+    read: () => context('deposits-get'),
+    list: () => context('deposits-list'),
+    sweep: () => context('steps-sweeper'),
   };
 
   let sequence = 0;
@@ -340,5 +233,18 @@ export function world() {
     return deposit({ purpose: 'source', amountMinor: 0, senderId: '', ...overrides });
   }
 
-  return { clock, table, events, observer, provider, vault, wallets, contexts, deposit, source };
+  return {
+    clock,
+    table,
+    events,
+    observer,
+    provider,
+    vault,
+    wallets,
+    fakes,
+    context,
+    contexts,
+    deposit,
+    source,
+  };
 }

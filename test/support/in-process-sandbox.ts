@@ -17,7 +17,7 @@
  */
 import type { z } from 'zod';
 import { lambdaContext } from '#infra/local/lambda-context';
-import { sandboxApi } from '#infra/topology';
+import { type HandlerName, sandboxApi } from '#infra/topology';
 import type { HttpEvent } from '#shared/middleware/http';
 import { parseJsonBody, sandboxHandler } from '#shared/middleware/sandbox-route';
 import { ProviderError } from '#shared/provider/interface/errors';
@@ -125,10 +125,10 @@ const handlers: Record<string, Answer> = {
   'v2-transfer-create': connectionRoute(v2Requests.V2TransferRequest, v2.v2CreateTransfer),
 };
 
-/** The handler's name of a `functions/sandbox/<name>.ts` path. */
-const nameOf = (handler: string) => handler.replace(/^functions\/sandbox\//, '').replace(/\.ts$/, '');
+/** A sandbox handler's name without its group (`sandbox-<name>`, the module `functions/sandbox/<name>.ts`). */
+const nameOf = (handler: HandlerName) => handler.replace(/^sandbox-/, '');
 
-function composed(handler: string) {
+function composed(handler: HandlerName) {
   const answer = handlers[nameOf(handler)];
   if (!answer) throw new Error(`no in-process handler for ${handler}: add it beside the others`);
   return { name: nameOf(handler), invoke: sandboxHandler(answer) };

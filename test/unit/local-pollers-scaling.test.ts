@@ -17,7 +17,9 @@ import {
 import { startFauxqs } from 'fauxqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localCredentials } from '#infra/local/dynamodb-local';
+import { sourceHandlers, useHandlers } from '#infra/local/handlers';
 import { type PolledQueue, type PollerGeneration, shareOf, startPollers } from '#infra/local/pollers';
+import type { HandlerName } from '#infra/topology';
 import { eventually } from '../support/eventually.ts';
 
 /** What the consumer's instances share (on globalThis: each instance is a module of its own). */
@@ -90,6 +92,7 @@ beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'poller-scaling-'));
   const consumer = join(folder, 'consumer.mjs');
   writeFileSync(consumer, consumerSource);
+  useHandlers((_file, instance) => sourceHandlers(consumer, instance));
   server = await startFauxqs({ port: 0, logger: false, host: '127.0.0.1' });
   client = new SQSClient({ endpoint: server.address, region: 'us-east-1', credentials: localCredentials });
   const { QueueUrl } = await client.send(
@@ -103,8 +106,8 @@ beforeAll(async () => {
     spec: {
       urlEnvVar: 'SCALING_QUEUE_URL',
       localName: 'scaling',
-      // Absolute: the pollers resolve it against the project root, which leaves it as it is.
-      consumer,
+      // Loaded through the stack's loader, which gives this file's module for it (below).
+      handler: 'scaling-consumer' as HandlerName,
       maxReceiveCount: 5,
       batchSize: 10,
       maxConcurrency: maximum,
@@ -114,6 +117,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await pollers?.stop();
+  useHandlers(sourceHandlers);
   client?.destroy();
   await server?.stop();
   if (folder) rmSync(folder, { recursive: true, force: true });

@@ -195,7 +195,7 @@ describe('queues', () => {
     const depths = [
       { name: 'transfer', visible: 2, inFlight: 1, delayed: 0, dlq: { name: 'transfer-dlq', visible: 3 } },
     ];
-    expect(await readQueues({ queues: new FixedQueueDepths(depths) })).toEqual({ queues: depths });
+    expect(await readQueues({ depths: new FixedQueueDepths(depths) })).toEqual({ queues: depths });
   });
 });
 

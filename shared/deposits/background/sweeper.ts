@@ -25,7 +25,7 @@ import type { SendsOf } from '../reach.ts';
 
 export interface SweepContext {
   due: DueDeposits;
-  queues: StepQueues<SendsOf<'sweeper'>>;
+  queues: StepQueues<SendsOf<'steps-sweeper'>>;
   clock: Pick<Clock, 'now'>;
   settings: Pick<DepositSettings, 'stallAfterMs'>;
   /**

@@ -50,7 +50,7 @@ export interface StartContext extends Omit<FailContext, 'claims'> {
   idempotency: IdempotencyRecords;
   vault: CredentialSealer;
   wallets: Wallets;
-  queues: StepQueues<SendsOf<'create'>>;
+  queues: StepQueues<SendsOf<'deposits-create'>>;
   /** The keys of the caller's token and user secret (`ownerKey`, `readerKey`). */
   ownerDigests: OwnerDigests;
   /** The trace the create works in, which the deposit keeps (`Deposit.trace`); none untraced. */
@@ -225,8 +225,9 @@ async function begin<V>(
 /** What resuming a deposit with its caller's answers touches: its write (or its failure), the sealing, the step. */
 export type ResumeContext = Pick<
   StartContext,
-  'deposits' | 'clock' | 'settings' | 'observer' | 'leases' | 'claims' | 'followers' | 'vault' | 'queues'
->;
+  'deposits' | 'clock' | 'settings' | 'observer' | 'leases' | 'followers' | 'vault' | 'queues'
+> &
+  Pick<FailContext, 'claims'>;
 
 /** The caller's answers: sealed on the deposit, which goes back to the step that asked. */
 export async function resume(
