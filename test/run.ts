@@ -81,6 +81,10 @@ if (unknown.length > 0) {
 }
 const chosen = asked.length === 0 ? phases : phases.filter((phase) => asked.includes(phase.name));
 
+const line = (name: string, seconds: number, cpu: number, said: string) =>
+  `${name.padEnd(12)}${seconds.toFixed(0).padStart(7)} s${cpu.toFixed(0).padStart(9)} s CPU  ${said}\n`;
+const verdict = (passed: boolean) => (passed ? 'passed' : 'FAILED');
+
 const rows: { name: string; seconds: number; cpuSeconds: number; passed: boolean }[] = [];
 const started = Date.now();
 for (const phase of chosen) {
@@ -98,27 +102,29 @@ for (const phase of chosen) {
       return result.code;
     }),
   );
-  rows.push({
+  const row = {
     name: phase.name,
     seconds: (Date.now() - phaseStart) / 1000,
     cpuSeconds: childrenCpuSeconds() - cpuBefore,
     passed: results.every((code) => code === 0),
-  });
+  };
+  rows.push(row);
+  process.stdout.write(
+    `\n=== npm test, phase ${line(row.name, row.seconds, row.cpuSeconds, verdict(row.passed))}`,
+  );
 }
 
 const total = (Date.now() - started) / 1000;
-const line = (name: string, seconds: number, cpu: number, verdict: string) =>
-  `${name.padEnd(12)}${seconds.toFixed(0).padStart(7)} s${cpu.toFixed(0).padStart(9)} s CPU  ${verdict}\n`;
 process.stdout.write('\n=== npm test, by phase\n');
 for (const row of rows)
-  process.stdout.write(line(row.name, row.seconds, row.cpuSeconds, row.passed ? 'passed' : 'FAILED'));
+  process.stdout.write(line(row.name, row.seconds, row.cpuSeconds, verdict(row.passed)));
 const failed = rows.filter((row) => !row.passed);
 process.stdout.write(
   line(
     'total',
     total,
     rows.reduce((sum, row) => sum + row.cpuSeconds, 0),
-    failed.length === 0 ? 'passed' : 'FAILED',
+    verdict(failed.length === 0),
   ),
 );
 process.exit(failed.length === 0 ? 0 : 1);
