@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type FunctionSettings, functionSettings } from '#infra/cdk/settings';
-import { bundleBudgetBytes, bundleTargetBytes } from '#infra/constructs/handler-function';
+import { bundleBudgetBytes, bundleTargetBytes, projectRoot } from '#infra/constructs/handler-function';
 import { depositsApi, handlerFile, queues, sandboxApi } from '#infra/topology';
 import { bundleBreakdown } from './bundle-breakdown.ts';
 import {
@@ -50,8 +50,8 @@ function bundles(...names: (keyof typeof configurations)[]): Bundle[] {
     return [templates.stateless, templates.sandbox].flatMap((template) =>
       template === undefined
         ? []
-        : [...functionsByHandler(template)].map(([handler, { resource }]) => ({
-            handler,
+        : [...functionsByHandler(template)].map(([name, { resource }]) => ({
+            handler: handlerFile(name),
             directory: resolve(outdir, String(resource.Metadata?.['aws:asset:path'])),
             environment: environmentOf(resource),
           })),
@@ -117,12 +117,14 @@ function clientsOf(module: string): string[] {
 
 /**
  * Clients a function carries that it never calls, because the code that picks them decides at run
- * time: the steps' context is built from their line of `shared/deposits/reach.ts`, so every step
- * bundles the credential vault, which wait-cooldown never opens.
+ * time: a handler's context is built from its line of `shared/deposits/reach.ts` (`handlerContext`),
+ * so every function that builds one bundles every adapter of the wiring (the credential vault, the
+ * scheduler, the queues, the owner key's secret), whichever of them its line names.
  */
-const carriedUncalled: Record<string, string[]> = {
-  'functions/steps/wait-cooldown.ts': ['kms'],
-};
+function carriedUncalled(module: string): string[] {
+  const source = readFileSync(resolve(projectRoot, module), 'utf8');
+  return source.includes('handlerContext(') ? ['dynamodb', 'kms', 'scheduler', 'secrets-manager', 'sqs'] : [];
+}
 
 /** esbuild's metafile of every bundle of the development stage with the sandbox: built once. */
 let breakdownOnce: ReturnType<typeof bundleBreakdown> | undefined;
@@ -175,7 +177,7 @@ describe('function bundles', () => {
     const breakdown = await breakdownOfAll();
     expect(breakdown.size).toBeGreaterThan(40);
     for (const [handler, { clients: carried }] of breakdown) {
-      const allowed = [...clientsOf(handler), ...(carriedUncalled[handler] ?? [])];
+      const allowed = [...clientsOf(handler), ...carriedUncalled(handler)];
       expect(
         carried.filter((client) => !allowed.includes(client)),
         handler,
@@ -231,7 +233,7 @@ describe('function bundles', () => {
     expect(reading).toContain('functions/sandbox/users-create.ts');
     const tokenRoutes = depositsApi.routes
       .filter((route) => /^\/v1\/(deposits|sources)\/(create|get|answer|list|cancel)$/.test(route.path))
-      .map((route) => route.handler);
+      .map((route) => handlerFile(route.handler));
     expect(tokenRoutes).toHaveLength(9);
     const readingDeposits = results
       .filter(
