@@ -14,10 +14,10 @@ import {
 import { conditionally } from '#shared/adapters/dynamodb';
 import type { Deposit } from '#shared/deposits/model/deposit';
 import type { DepositRecords, IdempotencyRecords } from '#shared/deposits/ports/records';
+import { depositFromItem } from './deposit-record.ts';
 import {
   clientReferenceTtlSeconds,
   depositItem,
-  fromItem,
   getItem,
   idempotencyTtlSeconds,
   isFinal,
@@ -68,7 +68,8 @@ export class DepositItems implements DepositRecords {
   ) {}
 
   async get(depositId: string): Promise<Deposit | undefined> {
-    if (!this.options.withCredentials) return getItem<Deposit>(this.table, keys.deposit(depositId));
+    if (!this.options.withCredentials)
+      return depositFromItem(await getItem<Record<string, unknown>>(this.table, keys.deposit(depositId)));
     const { pk } = keys.deposit(depositId);
     const { Items = [] } = await this.table.client.send(
       new QueryCommand({
@@ -78,7 +79,7 @@ export class DepositItems implements DepositRecords {
         ConsistentRead: true,
       }),
     );
-    const deposit = fromItem<Deposit>(Items.find((candidate) => candidate.sk === keys.deposit(depositId).sk));
+    const deposit = depositFromItem(Items.find((candidate) => candidate.sk === keys.deposit(depositId).sk));
     const sealed = Items.find((candidate) => candidate.sk === keys.sealed(depositId).sk)?.sealedCredentials;
     return deposit && typeof sealed === 'string' ? { ...deposit, sealedCredentials: sealed } : deposit;
   }

@@ -8,13 +8,13 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { StreamPosition } from '#shared/deposits/background/outbox';
 import type { Deposit } from '#shared/deposits/model/deposit';
-import { fromItem } from './deposits-table-items.ts';
+import { depositFromItem } from './deposit-record.ts';
 
 export function depositOf(record: DynamoDBRecord): Deposit | undefined {
   const image = record.dynamodb?.NewImage;
   if (!image || record.eventName === 'REMOVE') return undefined;
   const item = unmarshall(image as Record<string, AttributeValue>);
-  return item.sk === 'DEPOSIT' ? fromItem<Deposit>(item) : undefined;
+  return item.sk === 'DEPOSIT' ? depositFromItem(item) : undefined;
 }
 
 /** The record's place in the stream (its shard is in the stream's own order of sequence numbers). */

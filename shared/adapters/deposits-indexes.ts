@@ -17,6 +17,7 @@ import type {
   ListPosition,
   OwnerDeposits,
 } from '#shared/deposits/ports/records';
+import { depositFromItem } from './deposit-record.ts';
 import { CHECK_SHARDS, fromItem, keys, listedBy, type Table } from './deposits-table-items.ts';
 
 /**
@@ -200,7 +201,7 @@ export async function depositsByKeys(table: Table, items: Record<string, unknown
         new BatchGetCommand({ RequestItems: { [table.tableName]: { Keys: wanted, ConsistentRead: true } } }),
       );
       for (const item of Responses?.[table.tableName] ?? []) {
-        const deposit = fromItem<Deposit>(item);
+        const deposit = depositFromItem(item);
         if (deposit) byKey.set(String(item.pk), deposit);
       }
       wanted = (UnprocessedKeys?.[table.tableName]?.Keys ?? []) as { pk: string; sk: string }[];

@@ -248,9 +248,28 @@ describe('the relay', () => {
         eventName,
         dynamodb: { NewImage: marshall(item, { removeUndefinedValues: true }) },
       }) as DynamoDBRecord;
-    const item = { pk: 'DEPOSIT#dep_1', sk: 'DEPOSIT', id: 'dep_1', version: 3, event: event('dep_1', 3) };
+    const deposit = {
+      id: 'dep_1',
+      ownerKey: 'owner',
+      readerKey: 'reader',
+      idempotencyKey: 'key',
+      fingerprint: 'f',
+      status: 'done',
+      step: 'completed',
+      version: 3,
+      amountMinor: 2550,
+      currency: 'AED',
+      senderId: 'acc-1',
+      walletAccountId: 'wallet-aed',
+      retries: 0,
+      history: [],
+      createdAt: 1,
+      updatedAt: 2,
+      event: event('dep_1', 3),
+    } as const;
+    const item = { pk: 'DEPOSIT#dep_1', sk: 'DEPOSIT', ...deposit };
 
-    expect(depositOf(record(item))).toEqual({ id: 'dep_1', version: 3, event: event('dep_1', 3) });
+    expect(depositOf(record(item))).toEqual(deposit);
     expect(depositOf(record({ pk: 'LEASE#x', sk: 'LEASE', holder: 'h' }))).toBeUndefined();
     expect(depositOf(record(item, 'REMOVE'))).toBeUndefined();
   });
