@@ -11,6 +11,7 @@ import { stalledMetricName, sweeperRedriveMessage } from '#infra/constructs/depo
 import {
   depositsApi,
   type HandlerName,
+  handlerFile,
   operatorApi,
   outbox,
   queues,
@@ -911,7 +912,7 @@ describe('alarms and the dashboard', () => {
   });
 
   it('watch deposits stuck past their expected time, from the sweeper’s own log line', () => {
-    const sweeperSource = readFileSync(resolve(import.meta.dirname, '../..', sweeper.handler), 'utf8');
+    const sweeperSource = readFileSync(resolve(import.meta.dirname, '../..', handlerFile(sweeper.handler)), 'utf8');
     expect(sweeperSource).toContain(`'${sweeperRedriveMessage}', { redriven }`);
 
     const stuck = on(alarms(dev), stalledMetricName);
