@@ -912,7 +912,10 @@ describe('alarms and the dashboard', () => {
   });
 
   it('watch deposits stuck past their expected time, from the sweeper’s own log line', () => {
-    const sweeperSource = readFileSync(resolve(import.meta.dirname, '../..', handlerFile(sweeper.handler)), 'utf8');
+    const sweeperSource = readFileSync(
+      resolve(import.meta.dirname, '../..', handlerFile(sweeper.handler)),
+      'utf8',
+    );
     expect(sweeperSource).toContain(`'${sweeperRedriveMessage}', { redriven }`);
 
     const stuck = on(alarms(dev), stalledMetricName);
