@@ -51,11 +51,11 @@ const functions = new Map(
       'export const handler = async (event, context) => ({ env: { ...process.env }, remaining: context.getRemainingTimeInMillis(), name: context.functionName });',
     ),
     bundle(
-      'consumer.ts',
+      'functions/bundled/consumer.ts',
       'export const handler = async (event) => { if (event.Records.some((r) => r.body === "bad")) throw new Error("cannot handle the batch"); return { batchItemFailures: [] }; };',
     ),
     bundle(
-      'route.ts',
+      'functions/bundled/route.ts',
       'export const handler = async (event) => { if (event.rawPath === "/broken") throw new Error("cannot handle it"); return { statusCode: 200, body: "{\\"ok\\":true}" }; };',
     ),
   ].map((fn) => [fn.handler, fn]),
