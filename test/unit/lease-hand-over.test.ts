@@ -2,7 +2,7 @@
  * A first deposit's call lease, handed from step to step (`handsOver` in
  * `shared/deposits/journey/next.ts`): resolve-bank, ensure-beneficiary and the transfer, at a bank
  * without a cool-down, take the connection's lease once each and give it back once, at the end,
- * where each step once took it and gave it back; the lease is held the whole way, so that no other
+ * where each step once took it and gave it back (ensure-beneficiary renews it before a further call once any of its time has gone); the lease is held the whole way, so that no other
  * deposit's call comes between them. Through the fakes of the ports, counting the lease's writes
  * (a spy on the fake table's lease port: it only counts).
  */
@@ -36,10 +36,12 @@ describe('a first deposit’s call lease, from step to step', () => {
     holders.push((await w.table.leases.holderOf(ownerKey))?.holder);
     await transfer(w.table.current(deposit.id), w.contexts.transfer());
 
-    // assess: three takes (one a step), one release; between the steps, the lease named on the deposit
+    // assess: one release; between the steps, the lease named on the deposit
     const done = w.table.current(deposit.id);
     expect(done).toMatchObject({ status: 'done', reference: 'REF-1' });
     expect(w.provider.callsOf('listBeneficiaries')).toHaveLength(2);
+    // One take a step (the manual clock stands still: ensure-beneficiary's lease keeps its whole
+    // time between its calls, so it is not renewed).
     expect(acquire).toHaveBeenCalledTimes(3);
     expect(release).toHaveBeenCalledTimes(1);
     expect(holders.every((holder) => holder?.startsWith(`${deposit.id}#`))).toBe(true);

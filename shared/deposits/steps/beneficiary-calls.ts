@@ -68,20 +68,11 @@ export async function planOf(
 export function askTheBank(ctx: EnsureBeneficiaryContext, deposit: Deposit, plan: Plan) {
   const answered = plan.listAnswer || plan.createAnswer;
   const tolerated = answered ? [...existsSignals, SPENT_ANSWERS, LATE_ANSWERS] : existsSignals;
-  return callUnderLease(
-    ctx,
-    deposit,
-    'ensure-beneficiary',
-    tolerated,
-    (credentials, renewLease) => underLease(ctx, deposit, plan, credentials, renewLease),
-    callsOf(plan, bankOf(deposit).hidesNewBeneficiaries),
+  // One lease time, renewed before each further call: a run that dies holding it blocks the
+  // connection for one lease time only, within what the sweeper's re-drives wait for.
+  return callUnderLease(ctx, deposit, 'ensure-beneficiary', tolerated, (credentials, renewLease) =>
+    underLease(ctx, deposit, plan, credentials, renewLease),
   );
-}
-
-/** How many calls the plan makes at most: the list, the creation, and the look-up after it. */
-export function callsOf(plan: Pick<Plan, 'listFirst' | 'lookupAt'>, hides: boolean): number {
-  if (plan.listFirst && plan.lookupAt !== undefined) return 1;
-  return (plan.listFirst ? 1 : 0) + 1 + (hides ? 0 : 1);
 }
 
 /** The list first (a look-up, or before a creation: what is there already), then the creation and its look-up. */
