@@ -22,8 +22,7 @@ export interface ConnectionContext<S extends WorkStep> extends FailContext {
 }
 
 /**
- * Takes the connection's lease for `calls` calls (a whole lease time each), waiting a little if
- * another step holds it: a provider call takes a
+ * Takes the connection's lease, waiting a little if another step holds it: a provider call takes a
  * fraction of a second, while coming back through the queue costs at least a second. The deposit's
  * own input lease (the bank waits for its caller's answer) is taken back. `busy`: not taken within
  * the step's patience. (A step records what its calls found before it gives the lease back, so the
@@ -33,7 +32,6 @@ export interface ConnectionContext<S extends WorkStep> extends FailContext {
 export async function takeLease(
   ctx: Pick<ConnectionContext<WorkStep>, 'leases' | 'clock' | 'settings'>,
   deposit: Deposit,
-  calls = 1,
 ): Promise<string | 'busy'> {
   const holder = `${deposit.id}#${randomUUID()}`;
   const giveUpAt = ctx.clock.now() + ctx.settings.leasePatienceMs;
@@ -41,7 +39,7 @@ export async function takeLease(
   const reclaimable = deposit.leaseHeld ?? ownLease(deposit);
   for (let pause = 25; ; pause = Math.min(200, pause * 2)) {
     const now = ctx.clock.now();
-    const until = now + ctx.settings.leaseMs * calls;
+    const until = now + ctx.settings.leaseMs;
     if (await ctx.leases.acquire(deposit.ownerKey, holder, until, now, reclaimable)) return holder;
     if (now + pause > giveUpAt) return 'busy';
     await ctx.clock.sleep(pause + Math.floor(Math.random() * pause));
@@ -107,16 +105,14 @@ export async function callUnderLease<T, S extends WorkStep>(
   step: S,
   tolerated: readonly string[],
   call: (credentials: DepositCredentials, renewLease: () => Promise<void>) => Promise<T>,
-  calls = 1,
 ): Promise<{ value: T | ProviderRefusal; lease: string } | { next: Next }> {
   const takenFrom = ctx.clock.now();
-  const lease = await takeLease(ctx, deposit, calls);
+  const lease = await takeLease(ctx, deposit);
   if (lease === 'busy') return { next: await leaseWait(ctx, deposit, step) };
-  let until = takenFrom + ctx.settings.leaseMs * calls;
+  let until = takenFrom + ctx.settings.leaseMs;
   try {
-    // Before a further call, the lease must have a whole lease time left (taken for the calls
-    // planned, it has); else it runs its whole time again, and if it ran out and another took the
-    // connection, the step comes back later like any busy connection.
+    // Before a further call, the lease runs its whole time again (unless none of it has gone); if
+    // it ran out and another took the connection, the step comes back later like any busy one.
     const renewLease = async () => {
       const now = ctx.clock.now();
       if (until - now >= ctx.settings.leaseMs) return;
