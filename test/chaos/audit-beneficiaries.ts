@@ -43,6 +43,7 @@ import { localWallets } from '#infra/local/wallets';
 import { normalizeIban } from '#shared/iban';
 import type { AuditInput, AuditScope, DepositRun } from './audit.ts';
 import type { DepositItem } from './clients.ts';
+import { inLocalTime } from './clock-jumps.ts';
 import { type DecoyKind, decoyKinds } from './decoys.ts';
 import type { PlannedUser } from './plan.ts';
 
@@ -161,7 +162,7 @@ function checkCreations(scope: AuditScope) {
     const reasons = creationReasons(
       own.flatMap(({ item }) => (item ? [item] : [])),
       input.crashes.deaths,
-      input.clockJump,
+      input.clockJumps,
     );
     if (counted.length <= 1 + reasons.length) continue;
     const seen = counted
@@ -195,7 +196,7 @@ function checkCreations(scope: AuditScope) {
  * point it was: a death is one reason if one of them stood at ensure-beneficiary then (once,
  * however many did).
  */
-function creationReasons(own: DepositItem[], deaths: Death[], jump: AuditInput['clockJump']): string[] {
+function creationReasons(own: DepositItem[], deaths: Death[], jumps: AuditInput['clockJumps']): string[] {
   const reasons: string[] = [];
   for (const item of own) {
     for (const entry of item.history) {
@@ -208,8 +209,8 @@ function creationReasons(own: DepositItem[], deaths: Death[], jump: AuditInput['
       reasons.push(`${item.id}: failed ${item.failure?.type}, our record forgotten`);
   }
   for (const death of deaths) {
-    // The deaths are in real time, the histories in the stack's clock, which the run moved on once.
-    const at = jump && death.at >= jump.from ? death.at + jump.to - jump.from : death.at;
+    // The deaths are in real time, the histories in the stack's clock, which the run moved on.
+    const at = inLocalTime(death.at, jumps);
     const there = own.find(
       (item) =>
         (death.depositId === item.id && death.step === 'ensure-beneficiary') ||

@@ -10,6 +10,7 @@
 import type { AuditScope, SourceRun } from './audit.ts';
 import { sealedKeptBy } from './audit-secrets.ts';
 import type { DepositItem } from './clients.ts';
+import { cameAt } from './clock-jumps.ts';
 import { explainedSourceFailures } from './faults.ts';
 import type { PlannedUser } from './plan.ts';
 
@@ -73,8 +74,7 @@ export function checkSources(
       for (const wait of followerWaitsOf(followed)) {
         followerWaits += 1;
         // An instant the clock jumped over (the day-long cool-downs) came when the jump landed.
-        const jump = input.clockJump;
-        const came = jump && wait.instant > jump.from && wait.instant <= jump.to ? jump.to : wait.instant;
+        const came = cameAt(wait.instant, input.clockJumps);
         const overshoot = wait.movedAt - came;
         longestOvershootMs = Math.max(longestOvershootMs, overshoot);
         if (overshoot > stallAfterMs + slackMs && follower)

@@ -7,6 +7,7 @@ import { localWallets } from '#infra/local/wallets';
 import { sandboxBanks } from '#shared/sandbox/catalog';
 import { type AuditInput, audit, type DepositRun, type Receiver } from './audit.ts';
 import type { Connection, Delivery, TableItem } from './clients.ts';
+import { cameAt, inLocalTime } from './clock-jumps.ts';
 import { decoyBeneficiary } from './decoys.ts';
 import { banksOf, type PlannedDeposit, type PlannedUser } from './plan.ts';
 
@@ -325,8 +326,37 @@ describe('the chaos audit', () => {
   it("measures a follower whose source's instant the clock jumped over from where the jump landed", () => {
     const input = cleanOutcome();
     withSource(input, 3_600);
-    input.clockJump = { from: 450_000, to: 500_000 + 3_595_000 };
+    input.clockJumps = [{ from: 450_000, to: 500_000 + 3_595_000 }];
     expect(audit(input).failures).toEqual([]);
+  });
+
+  it("measures it from where the later jump landed when a later one passed over the instant, and not from the first's", () => {
+    const jumps = [
+      { from: 100_000, to: 200_000 },
+      { from: 450_000, to: 500_000 + 3_595_000 },
+    ];
+    const input = cleanOutcome();
+    withSource(input, 3_600);
+    input.clockJumps = jumps;
+    expect(audit(input).failures).toEqual([]);
+    const late = cleanOutcome();
+    withSource(late, 3_600);
+    late.clockJumps = jumps.slice(0, 1);
+    expect(audit(late).failures.join('\n')).toMatch(/waited for a source's wake-up past its instant/);
+  });
+
+  it('places a real-time instant in the local clock past every jump before it, and none after', () => {
+    const jumps = [
+      { from: 100_000, to: 200_000 },
+      { from: 250_000, to: 300_000 },
+    ];
+    expect(inLocalTime(50_000, jumps)).toBe(50_000);
+    // Past the first (100 s ahead), then past the second's start in local time (150 + 100 >= 250).
+    expect(inLocalTime(150_000, jumps)).toBe(300_000);
+    expect(inLocalTime(120_000, jumps)).toBe(220_000);
+    expect(cameAt(150_000, jumps)).toBe(200_000);
+    expect(cameAt(260_000, jumps)).toBe(300_000);
+    expect(cameAt(220_000, jumps)).toBe(220_000);
   });
 
   it.for([

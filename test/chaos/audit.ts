@@ -28,6 +28,7 @@ import { checkSources } from './audit-sources.ts';
 import { checkStates, questionFigures, waitingFigures } from './audit-states.ts';
 import { checkWebhooks } from './audit-webhooks.ts';
 import type { Connection, Delivery, DepositItem, TableItem } from './clients.ts';
+import type { ClockJump } from './clock-jumps.ts';
 import type { DecoyKind } from './decoys.ts';
 import type { ChaosPlan, PlannedDeposit, PlannedUser } from './plan.ts';
 
@@ -137,8 +138,11 @@ export interface AuditInput {
   workerKills?: { planned: number; unplanned: number } | undefined;
   /** The stack's stall time: a follower moves within it of its source's instant. */
   stallAfterMs: number;
-  /** The local clock's move past the long cool-downs (local ms): an instant it jumped over came at `to`. */
-  clockJump?: { from: number; to: number } | undefined;
+  /**
+   * The local clock's moves past the long cool-downs (local ms), in order: an instant one jumped over
+   * came at its `to`.
+   */
+  clockJumps?: ClockJump[] | undefined;
 }
 
 export interface AuditResult {

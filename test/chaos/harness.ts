@@ -218,7 +218,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       dynamoDbFaults: evidence.dynamoDbFaults,
       workerKills: stack.stepWorkerKills(),
       stallAfterMs: Number(chaosEnv.STALL_AFTER_SECONDS) * 1000,
-      clockJump: longCoolDowns.jump,
+      clockJumps: longCoolDowns.jumps,
     });
     const relayPlanned = plan.deposits.filter((deposit) => deposit.relayFault).length;
     if (relayPlanned > 0 && relay.setAside.length === 0)
