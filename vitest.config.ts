@@ -13,6 +13,22 @@ const processFiles = ['client-package', 'demo', 'npm-start', 'npm-start-activity
   (name) => `test/e2e/${name}.test.ts`,
 );
 
+/**
+ * The unit files that set the environment, stub a global, spy on a shared object or mock a module:
+ * each runs in a fresh module graph, so what it sets reaches no other file.
+ */
+const isolatedUnitFiles = [
+  'config-owner-key',
+  'config-secure-urls',
+  'handler-context',
+  'local-activity',
+  'local-loggers',
+  'metrics',
+  'operator-read',
+  'provider-dialect-config',
+  'tracing',
+].map((name) => `test/unit/${name}.test.ts`);
+
 /** The deposit files the `e2e-v2` project runs again in the v2 dialect. */
 const dialectFiles = [
   'deposits',
@@ -35,8 +51,20 @@ export default defineConfig({
   test: {
     projects: [
       {
-        // Beside the e2e files (the same group: the same worker count).
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], maxWorkers: E2E_WORKERS },
+        // One module graph per worker, shared by its files: each file's imports (zod schemas, the SDK's
+        // clients, the sandbox's catalog) load once per worker instead of once per file, which took
+        // more of the project's time than its tests. The files that set the environment, stub a
+        // global or mock a module run in a graph of their own (`unit-isolated`).
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          exclude: isolatedUnitFiles,
+          isolate: false,
+          maxWorkers: E2E_WORKERS,
+        },
+      },
+      {
+        test: { name: 'unit-isolated', include: isolatedUnitFiles, maxWorkers: E2E_WORKERS },
       },
       {
         test: {
@@ -82,6 +110,9 @@ export default defineConfig({
         test: {
           name: 'infra',
           maxWorkers: 1,
+          // One module graph for its files: aws-cdk-lib loads once, and each configuration is
+          // synthesized once for every file that asserts on it (`test/infra/synth.ts`).
+          isolate: false,
           include: ['test/infra/**/*.test.ts'],
           // CDK synthesis (and, in one file, esbuild for every function) takes a while on a small machine.
           testTimeout: 120_000,
@@ -121,37 +152,40 @@ export default defineConfig({
       {
         test: {
           name: 'chaos',
-          maxWorkers: 1,
+          // Two files at once, each on a stack of its own: the 100 deposits' run beside the shorter
+          // files (the killed workers, the DynamoDB faults), which end before it.
+          maxWorkers: 2,
           include: ['test/chaos/**/*.test.ts'],
           // A whole run: its own local stack (not the e2e project's), 100 deposits under faults, the audit.
           testTimeout: 600_000,
           hookTimeout: 120_000,
-          // Last: it takes both cores for a minute or two, which would slow the others past their timeouts.
+          // Last, with the browser and clock projects: the projects with a stack of their own per file.
           sequence: { groupOrder: 5 },
         },
       },
       {
         test: {
           name: 'browser',
-          maxWorkers: 1,
+          // The group's two workers (a group's projects share its pool: one count for all).
+          maxWorkers: 2,
           // The operator console in Chromium: its own local stack (console.test.ts) and `npm run console`.
           include: ['test/browser/**/*.test.ts'],
           testTimeout: 90_000,
           hookTimeout: 180_000,
-          // Alone, at the end: a browser and a stack of its own would slow the others past their timeouts.
-          sequence: { groupOrder: 6 },
+          // Beside the chaos files, one file at a time (a browser and a stack of its own).
+          sequence: { groupOrder: 5 },
         },
       },
       {
         test: {
           name: 'clock',
-          maxWorkers: 1,
+          maxWorkers: 2,
           // A day-long cool-down in test time: its own local stack, whose clock the test moves forward
           // (the e2e project's shared stack keeps real time for the tests that run beside each other).
           include: ['test/clock/**/*.test.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 7 },
+          sequence: { groupOrder: 5 },
         },
       },
     ],

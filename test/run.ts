@@ -36,7 +36,10 @@ interface Phase {
 }
 
 const phases: Phase[] = [
-  { name: 'unit', commands: [[bin('tsc'), '--noEmit'], [bin('biome'), 'check', '.'], vitest('unit')] },
+  {
+    name: 'unit',
+    commands: [[bin('tsc'), '--noEmit'], [bin('biome'), 'check', '.'], vitest('unit', 'unit-isolated')],
+  },
   { name: 'e2e', commands: [vitest('e2e', 'e2e-processes')] },
   { name: 'e2e-v2', commands: [vitest('e2e-v2')] },
   { name: 'infra', commands: [vitest('infra', 'bench')] },

@@ -23,7 +23,10 @@ beforeAll(async () => {
     sandboxPort: 0,
     depositsPort: 0,
     operatorPort: 0,
-    visibilityTimeoutSeconds: 2,
+    // Longer than a step's try takes on loaded cores (as Lambda's is longer than its function's
+    // timeout): a shorter one hands a slow try's message to a second worker meanwhile, and each such
+    // receive spends one of the message's five tries, which the armed faults need.
+    visibilityTimeoutSeconds: 5,
     sweepIntervalMs: 1_000,
     stepWorkers: 'child-process',
     env: testEnv,
@@ -80,8 +83,8 @@ describe('DynamoDB faults in the step workers’ processes', () => {
     }, 60_000);
 
     // assess: every rule used up, each call counted by the stack; the promise kept
-    expect(source.status).toBe('ready');
-    expect(deposit.status).toBe('done');
+    expect(source, 'the source (its failure, if it failed)').toMatchObject({ status: 'ready' });
+    expect(deposit, 'the deposit (its failure, if it failed)').toMatchObject({ status: 'done' });
     expect(await transfersOf(stack, user)).toHaveLength(1);
     const after = await report();
     expect(after.fired).toEqual(Object.fromEntries(armed));

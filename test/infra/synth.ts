@@ -42,9 +42,29 @@ export interface Synthesized {
   templates: { stateful: Template; stateless: Template; sandbox?: Template };
 }
 
+/**
+ * Each configuration synthesized without bundling, once per worker: the infra project shares one
+ * module graph between its files (`isolate: false`), so the files that assert on the same
+ * configuration read one synthesis (the templates are read-only).
+ */
+const synthesized = new Map<string, Synthesized>();
+
 export function synthesize(
   context: Record<string, string>,
   options: { bundle?: boolean; outdir?: string } = {},
+): Synthesized {
+  if (options.bundle || options.outdir) return synthesizeNow(context, options);
+  const key = JSON.stringify(Object.entries(context).sort());
+  const known = synthesized.get(key);
+  if (known) return known;
+  const made = synthesizeNow(context, options);
+  synthesized.set(key, made);
+  return made;
+}
+
+function synthesizeNow(
+  context: Record<string, string>,
+  options: { bundle?: boolean; outdir?: string },
 ): Synthesized {
   const outdir = options.outdir ?? mkdtempSync(join(tmpdir(), 'cdk-test-'));
   const app = new App({
