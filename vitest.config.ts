@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+// The local stacks the tests start (in this process's global setups and in the test files) load the
+// X-Ray SDK in manual mode, as `infra/local/xray-manual-mode.ts` says why; set here too, before any
+// test file's imports can load the SDK first.
+process.env.AWS_XRAY_MANUAL_MODE ??= 'true';
+
 /** The end-to-end files at once, against the one shared local stack: 219 s where one by one took 757 s. */
 const E2E_WORKERS = 4;
 

@@ -10,6 +10,8 @@
  *   sweeper         on an interval, as the recurring schedule does in AWS
  * `npm start` and the test setup both start it through here.
  */
+import './xray-manual-mode.ts';
+
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import {

@@ -7,6 +7,8 @@
  * without one, the local secret `npm run listen` verifies with), or that none is set and how to see
  * them. Then, at INFO, one line per API request and per step a deposit takes (`activity.ts`).
  */
+import './xray-manual-mode.ts';
+
 import { sandboxBanks } from '#shared/sandbox/catalog';
 import { auditShown } from './activity.ts';
 import { PortInUseError } from './gateway.ts';

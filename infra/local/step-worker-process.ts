@@ -9,6 +9,8 @@
  * then asks its parent to kill it and stops dead (nothing more runs), or kills itself if no one does.
  * The DynamoDB faults' rules (`dynamodb-faults.ts`) come and go back the same way.
  */
+import './xray-manual-mode.ts';
+
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';

@@ -1,6 +1,7 @@
 /**
- * The banks issue 8 added, over real HTTP: each alone at the sandbox, then a whole deposit through the
- * orchestrator on each, the test answering every question the deposit asks (the deposits API passes
+ * The banks with a cool-down listed at once or questions on reads, over real HTTP: each alone at the
+ * sandbox (SANDBOX_COOLDOWN_LISTED's pending beneficiary on the sandbox's own clock, in
+ * test/unit/sandbox-cooldown.test.ts), then a whole deposit through the orchestrator on each, the test answering every question the deposit asks (the deposits API passes
  * `userInputs` through to the provider call that asked).
  *   SANDBOX_COOLDOWN_LISTED    a cool-down bank that lists a new beneficiary at once, `pending`, then `approved`
  *   SANDBOX_OTP_READS          asks a one-time password on metadata and on the beneficiary list
@@ -13,9 +14,6 @@ import { describe, expect, it } from 'vitest';
 import { depositWhen, otpAnswer, startDeposit } from '../support/deposits.ts';
 import {
   createUser,
-  eventually,
-  failed,
-  givenBeneficiary,
   type Reply,
   request,
   stateOf,
@@ -48,41 +46,6 @@ describe('the new banks are in the catalog', () => {
         'SANDBOX_OTP_TWO_QUESTIONS',
       ]),
     );
-  });
-});
-
-describe('SANDBOX_COOLDOWN_LISTED: new beneficiaries listed at once, pending until the cool-down ends', () => {
-  it('lists the beneficiary pending, refuses a transfer to it, then lists it approved and transfers', async () => {
-    // prepare
-    const user = await createUser('SANDBOX_COOLDOWN_LISTED');
-    const receiverID = await givenBeneficiary(user);
-    const transfer = () =>
-      user.call('/v1/payment/transfer/create', {
-        sync: true,
-        amount: 20,
-        senderID: user.accountId,
-        receiverID,
-      });
-
-    // act
-    const listedAtOnce = await user.call('/v1/payment/beneficiaries/get', { sync: true });
-    const tooEarly = await transfer();
-    const approved = await eventually(async () => {
-      const listed = await user.call('/v1/payment/beneficiaries/get', { sync: true });
-      return listed.body.beneficiaries?.[0]?.status === 'approved' ? listed : undefined;
-    });
-    const done = await transfer();
-
-    // assess
-    expect(listedAtOnce.body.beneficiaries).toEqual([
-      expect.objectContaining({ id: receiverID, status: 'pending' }),
-    ]);
-    expect(tooEarly.status).toBe(422);
-    expect(tooEarly.body).toEqual(failed('BENEFICIARY_COOL_DOWN_PERIOD'));
-    expect(approved.body.beneficiaries).toEqual([
-      expect.objectContaining({ id: receiverID, status: 'approved' }),
-    ]);
-    expect(done.body).toMatchObject({ success: true, status: 'done' });
   });
 });
 

@@ -115,3 +115,30 @@ describe('cool-down of 3.6 seconds (SANDBOX_COOLDOWN_FAST)', () => {
     ]);
   });
 });
+
+describe('cool-down of 3.6 seconds, listed at once (SANDBOX_COOLDOWN_LISTED)', () => {
+  it('lists the beneficiary pending, refuses a transfer to it, then lists it approved and transfers', async () => {
+    // prepare: its beneficiary, listed (pending) at once, its id the list's
+    const user = await createUser('SANDBOX_COOLDOWN_LISTED');
+    const created = await createBeneficiary(user);
+    if (created.status !== 200) throw new Error(`beneficiary not created: ${JSON.stringify(created.body)}`);
+
+    // act: on the sandbox's clock, so no load on the machine moves the cool-down's end
+    const listedAtOnce = await listed(user);
+    const receiverID = listedAtOnce[0]?.id ?? '';
+    const tooEarly = await transfer(user, receiverID, 20);
+    const approved = await eventually(async () => {
+      const now = await listed(user);
+      return now[0]?.status === 'approved' ? now : undefined;
+    }, 10_000);
+    const done = await transfer(user, receiverID, 20);
+
+    // assess
+    expect(listedAtOnce).toEqual([expect.objectContaining({ id: receiverID, status: 'pending' })]);
+    expect(tooEarly.status).toBe(422);
+    expect(tooEarly.body).toEqual(failedOperation('BENEFICIARY_COOL_DOWN_PERIOD', 'operationID'));
+    expect(approved).toEqual([expect.objectContaining({ id: receiverID, status: 'approved' })]);
+    expect(done.body).toMatchObject({ success: true, status: 'done' });
+    expect((await stateOf(user)).transfers).toHaveLength(1);
+  });
+});
