@@ -7,6 +7,8 @@
  *   - throughput:     deposits done per second with USERS connections in parallel
  *   - memory:         resident set and heap of the process running every handler, before and after
  */
+import '#infra/local/xray-manual-mode';
+
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';

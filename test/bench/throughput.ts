@@ -4,6 +4,8 @@
  * process used meanwhile (from /proc), to tell what holds it back. Alone, on a stack of its own:
  * `npx tsx test/bench/throughput.ts` (`throughputOnly`, at the end).
  */
+import '#infra/local/xray-manual-mode';
+
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';

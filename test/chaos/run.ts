@@ -11,6 +11,8 @@
  *
  * Prints the figures and the seed; exits 1 when the audit fails, naming the deposits.
  */
+import '#infra/local/xray-manual-mode';
+
 import { type DialectName, dialectNames } from '#shared/provider/interface/dialects';
 import { runChaos } from './harness.ts';
 import { seedFrom } from './random.ts';
