@@ -108,8 +108,8 @@ export function installCrashPoints() {
 function attemptOpenIn(deposit: Deposit): boolean {
   return (
     deposit.step === 'transfer' &&
-    deposit.transferAttempt !== undefined &&
-    deposit.transferOperationId === undefined
+    deposit.transfer?.attempt !== undefined &&
+    deposit.transfer.operationId === undefined
   );
 }
 

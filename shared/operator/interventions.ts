@@ -51,7 +51,7 @@ export async function redriveDeposit(request: { depositId: string }, ctx: Redriv
     throw new OperatorError('DEPOSIT_NOT_IN_FLIGHT', `The deposit is ${deposit.status} already`);
   }
   const checkAt = deposit.checkAt ?? 0;
-  if (deposit.transferAttempt && checkAt > ctx.clock.now()) {
+  if (deposit.transfer?.attempt && checkAt > ctx.clock.now()) {
     throw new OperatorError(
       'DEPOSIT_TRANSFER_IN_FLIGHT',
       `Its transfer call may still be in flight; the sweeper looks at it at ${new Date(checkAt).toISOString()}, a redrive is taken from then`,

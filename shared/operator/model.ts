@@ -45,32 +45,36 @@ function defined<T extends Record<string, unknown>>(fields: T): Partial<T> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-/** A deposit as an operator reads it. */
+/**
+ * A deposit as an operator reads it. Its counters and the transfer's scratch are flat here, as the
+ * operator API has always shown them, whatever groups the item keeps them in.
+ */
 export function operatorView(deposit: Deposit, now: number) {
+  const { transfer, beneficiaryWork, stepCounters, tallies } = deposit;
   return {
     ...depositView(deposit, now),
     // The failure's detail (the bank's words, an exception's text, who acted and why): operators only.
     ...(deposit.failure ? { msg: deposit.failure.msg } : {}),
     version: deposit.version,
     connection: deposit.ownerKey.slice(0, CONNECTION_CHARS),
-    retries: deposit.retries,
+    retries: stepCounters.retries,
     ...defined({
       bankName: deposit.bank?.bankName,
       coolDownUntil: iso(deposit.cooldownUntil),
-      sleepsUntil: iso(deposit.sleepsUntil),
+      sleepsUntil: iso(beneficiaryWork?.sleepsUntil),
       checkAt: iso(deposit.checkAt),
-      busyWaits: deposit.busyWaits,
-      reasks: deposit.reasks,
+      busyWaits: stepCounters.busyWaits,
+      reasks: tallies?.reasks,
       redrives: deposit.redrives,
-      coolDownRefusals: deposit.coolDownRefusals,
-      polls: deposit.polls,
-      pollAt: iso(deposit.pollAt),
+      coolDownRefusals: tallies?.coolDownRefusals,
+      polls: transfer?.polls,
+      pollAt: iso(transfer?.pollAt),
       purpose: deposit.purpose,
-      transferAttempt: deposit.transferAttempt && {
-        at: new Date(deposit.transferAttempt.at).toISOString(),
-        answering: deposit.transferAttempt.answering,
+      transferAttempt: transfer?.attempt && {
+        at: new Date(transfer.attempt.at).toISOString(),
+        answering: transfer.attempt.answering,
       },
-      transferOperationId: deposit.transferOperationId,
+      transferOperationId: transfer?.operationId,
       beneficiaryId: deposit.beneficiaryId,
       resolution: deposit.resolution && {
         ...deposit.resolution,

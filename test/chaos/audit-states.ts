@@ -74,8 +74,8 @@ export function checkStates(scope: AuditScope) {
     }
     const wake = Math.max(
       item.step === 'wait-cooldown' ? (item.cooldownUntil ?? 0) : 0,
-      item.beneficiaryLookupAt ?? 0,
-      item.sleepsUntil ?? 0,
+      item.beneficiaryWork?.lookupAt ?? 0,
+      item.beneficiaryWork?.sleepsUntil ?? 0,
     );
     const deliberate =
       user.bank.longCoolDown &&

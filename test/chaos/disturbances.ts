@@ -31,7 +31,7 @@ export async function sendCopies(context: RunContext, run: DepositRun, depositId
   const { step } = item;
   // The transfer's own message at the version that records its attempt is never sent (see above);
   // every other step's live message, reconcile's included, is copied at the version it is sent at.
-  const version = item.transferAttempt && step === 'transfer' ? item.version - 1 : item.version;
+  const version = item.transfer?.attempt && step === 'transfer' ? item.version - 1 : item.version;
   const messages: StepMessage[] = [];
   for (let copy = random.int(1, 3); copy > 0; copy -= 1) {
     messages.push({ depositId, step, version, kind: 'run', delaySeconds: random.int(0, 2) });

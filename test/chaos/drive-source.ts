@@ -38,8 +38,8 @@ export async function startSource(
 export function wakeOf(item: DepositItem) {
   return Math.max(
     item.step === 'wait-cooldown' ? (item.cooldownUntil ?? 0) : 0,
-    item.beneficiaryLookupAt ?? 0,
-    item.sleepsUntil ?? 0,
+    item.beneficiaryWork?.lookupAt ?? 0,
+    item.beneficiaryWork?.sleepsUntil ?? 0,
   );
 }
 

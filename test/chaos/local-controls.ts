@@ -305,11 +305,11 @@ export interface DepositItem {
   reference?: string;
   failure?: { type: string; msg: string };
   cooldownUntil?: number;
-  beneficiaryLookupAt?: number;
-  sleepsUntil?: number;
+  /** Its way to the beneficiary: a look-up time, a sleep on another deposit's claim. */
+  beneficiaryWork?: { lookupAt?: number; sleepsUntil?: number };
   checkAt?: number;
-  /** Present while a transfer call may be in flight (money may have moved). */
-  transferAttempt?: { at: number; answering: boolean };
+  /** Its transfer: `attempt` is present while a transfer call may be in flight (money may have moved). */
+  transfer?: { attempt?: { at: number; answering: boolean } };
   sealedCredentials?: string;
   sealedAnswers?: string;
   amountMinor: number;

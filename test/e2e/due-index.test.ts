@@ -43,7 +43,7 @@ async function dueFrom(from: number, count: number): Promise<Deposit[]> {
       currency: 'AED',
       senderId: 'acc-1',
       walletAccountId: 'wallet-aed',
-      retries: 0,
+      stepCounters: { retries: 0 },
       history: [],
       createdAt: from,
       updatedAt: from,

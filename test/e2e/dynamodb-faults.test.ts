@@ -65,7 +65,7 @@ function newDeposit(ownerKey: string): Deposit {
     currency: 'AED',
     senderId: 'acc-1',
     walletAccountId: 'wallet-aed',
-    retries: 0,
+    stepCounters: { retries: 0 },
     history: [],
     createdAt: now,
     updatedAt: now,

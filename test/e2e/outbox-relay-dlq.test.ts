@@ -123,7 +123,7 @@ function depositWithEvent(): Deposit {
     walletAccountId: 'wallet-aed',
     sealedCredentials: `sealed-credentials-${randomUUID()}`,
     sealedAnswers: `sealed-answers-${randomUUID()}`,
-    retries: 0,
+    stepCounters: { retries: 0 },
     history: [{ step: 'completed', status: 'failed', at: now, note: 'amount below minimum' }],
     createdAt: now,
     updatedAt: now,

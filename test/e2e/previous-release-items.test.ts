@@ -5,7 +5,8 @@
  * that open credentials still read and open them, and the write that ends the deposit deletes them.
  * A deposit of this release keeps its credentials in their own item, never on the deposit's, with
  * the id of the data key that sealed them and an expiry (the table's TTL attribute) as a backstop.
- * No check time: the local stack's sweeper leaves these deposits alone.
+ * One with its step scratch flat on the item (the shape before 2026-11-27) is read into the groups
+ * of this release, and its next write stores them so. No check time: the local stack's sweeper leaves these deposits alone.
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -37,7 +38,7 @@ function inFlight(id: string, at = Date.now()): Deposit {
     currency: 'AED',
     senderId: 'acc-1',
     walletAccountId: 'wallet-aed',
-    retries: 0,
+    stepCounters: { retries: 0 },
     history: [],
     createdAt: at,
     updatedAt: at,
@@ -110,5 +111,45 @@ describe('a deploy finds deposits in flight', () => {
       dataKey: dataKeyOf(sealed),
       expiresAt: Math.floor(created.createdAt / 1000) + sealedTtlSeconds,
     });
+  });
+
+  it('reads a deposit the release before wrote with its step scratch flat, and writes it back grouped', async () => {
+    // prepare: the item as that release wrote it (the shape before 2026-11-27)
+    const id = `dep_flat_${randomUUID().slice(0, 8)}`;
+    const { stepCounters: _counters, ...facts } = inFlight(id);
+    const flat = {
+      transferAttempt: { at: 1_000, answering: false },
+      transferOperationId: 'op-7',
+      polls: 2,
+      pollAt: 5_000,
+      sendBeneficiaryDetails: true,
+      retries: 1,
+      busyWaits: 2,
+      reasks: 1,
+    };
+    await client.send(
+      new PutCommand({
+        TableName: table.tableName,
+        Item: { ...depositItem({ ...facts, step: 'reconcile' } as Deposit), ...flat },
+      }),
+    );
+
+    // act
+    const records = new DepositItems(table);
+    const read = (await records.get(id)) ?? expect.fail('no deposit');
+    const saved = await records.save({ ...read, version: 2 }, 1);
+    const stored = await rawItem(keys.deposit(id));
+
+    // assess
+    const grouped = {
+      transfer: { attempt: { at: 1_000, answering: false }, operationId: 'op-7', polls: 2, pollAt: 5_000 },
+      beneficiaryWork: { sendDetails: true },
+      stepCounters: { retries: 1, busyWaits: 2 },
+      tallies: { reasks: 1 },
+    };
+    expect(read).toMatchObject({ step: 'reconcile', version: 1, ...grouped });
+    expect(saved).toBe(true);
+    expect(stored).toMatchObject({ version: 2, ...grouped });
+    for (const name of Object.keys(flat)) expect(stored).not.toHaveProperty(name);
   });
 });

@@ -157,7 +157,7 @@ describe("the sweeper's defer", () => {
       currency: 'AED',
       senderId: 'acc-1',
       walletAccountId: 'wallet-aed',
-      retries: 0,
+      stepCounters: { retries: 0 },
       history: [],
       createdAt: now,
       updatedAt: now,

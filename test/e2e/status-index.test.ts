@@ -57,7 +57,7 @@ const made: Deposit[] = steps.map((step, index) => ({
   currency: 'AED',
   senderId: 'acc',
   walletAccountId: 'wallet-aed',
-  retries: 0,
+  stepCounters: { retries: 0 },
   history: [],
   createdAt: start + index * 10,
   updatedAt: start + index * 10,

@@ -217,7 +217,7 @@ export function world() {
       senderId: 'acc-1',
       walletAccountId: 'wallet-aed',
       sealedCredentials: await vault.seal('credentials', id, credentials),
-      retries: 0,
+      stepCounters: { retries: 0 },
       history: [
         { step: overrides.step ?? 'resolve-bank', status: overrides.status ?? 'initialized', at: now },
       ],

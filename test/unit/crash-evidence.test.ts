@@ -34,7 +34,7 @@ describe('the evidence of an open transfer attempt', () => {
     // act: a copy of its message reads it; meanwhile the run records its attempt (version 5); then
     // the read answers, with version 4
     const read = records.get(before.id);
-    await records.save({ ...before, version: 5, transferAttempt: { at: 1, answering: false } }, 4);
+    await records.save({ ...before, version: 5, transfer: { attempt: { at: 1, answering: false } } }, 4);
     const openAfterWrite = isOpen(before.id);
     answerRead(before);
     await read;
@@ -47,7 +47,7 @@ describe('the evidence of an open transfer attempt', () => {
   it('is closed by a read of a later version without the attempt (its outcome recorded elsewhere)', async () => {
     const w = world();
     const before = await w.deposit({ step: 'transfer', version: 4 });
-    await records.save({ ...before, version: 5, transferAttempt: { at: 1, answering: false } }, 4);
+    await records.save({ ...before, version: 5, transfer: { attempt: { at: 1, answering: false } } }, 4);
 
     const read = records.get(before.id);
     answerRead({ ...before, version: 6, step: 'reconcile' });

@@ -1,7 +1,8 @@
 /**
  * A deposit's item read through its schema (`shared/adapters/deposit-record.ts`): the item as a
  * write leaves it reads back as the deposit; a damaged one fails with its fields named; a field this
- * release does not know is kept, for the write that puts the deposit back.
+ * release does not know is kept, for the write that puts the deposit back; an item of the shape
+ * before (its step scratch flat) reads into the groups of this one, for one release.
  */
 import { describe, expect, it } from 'vitest';
 import { depositFromItem } from '#shared/adapters/deposit-record';
@@ -31,8 +32,9 @@ const deposit: Deposit = {
   },
   beneficiaryId: 'ben-1',
   leaseHeld: 'dep_1#call',
-  transferAttempt: { at: now, answering: false },
-  retries: 0,
+  transfer: { attempt: { at: now, answering: false } },
+  stepCounters: { retries: 0 },
+  tallies: { reasks: 1 },
   history: [{ step: 'transfer', status: 'initialized', at: now, note: 'on' }],
   createdAt: now,
   updatedAt: now,
@@ -55,5 +57,87 @@ describe('a deposit read through its schema', () => {
     const later = { ...depositItem(deposit), laterField: { kept: true } };
 
     expect(depositFromItem(later)).toMatchObject({ laterField: { kept: true } });
+  });
+
+  it('reads back a deposit with every group of its step scratch, and a later field of a group', () => {
+    const grouped: Deposit = {
+      ...deposit,
+      step: 'reconcile',
+      transfer: { attempt: { at: now, answering: true }, operationId: 'op-7', polls: 2, pollAt: now + 4_000 },
+      beneficiaryWork: { lookupAt: now - 1, sendDetails: true, sleepsUntil: now - 2, claimWaits: 3 },
+      stepCounters: { retries: 2, busyWaits: 5 },
+      tallies: { coolDownRefusals: 1, reasks: 2, registrations: 1 },
+      redrives: 4,
+    };
+    const later = { ...depositItem(grouped), tallies: { ...grouped.tallies, laterTally: 7 } };
+
+    expect(depositFromItem(depositItem(grouped))).toEqual(grouped);
+    expect(depositFromItem(later)?.tallies).toEqual({ ...grouped.tallies, laterTally: 7 });
+  });
+
+  it('fails on a damaged group, naming the field inside it', () => {
+    const damaged = { ...depositItem(deposit), transfer: { polls: -1 }, stepCounters: {} };
+
+    expect(() => depositFromItem(damaged)).toThrow(/dep_1 .*transfer\.polls: .*stepCounters\.retries/);
+  });
+});
+
+describe('an item of the shape before 2026-11-27 (read for one release)', () => {
+  const { transfer: _transfer, stepCounters: _counters, tallies: _tallies, ...facts } = deposit;
+  /** The item as the release before wrote it: the step scratch flat on it. */
+  const previous = {
+    ...depositItem({ ...facts, step: 'reconcile' } as Deposit),
+    transferAttempt: { at: now, answering: true },
+    transferOperationId: 'op-7',
+    polls: 2,
+    pollAt: now + 4_000,
+    beneficiaryLookupAt: now - 1,
+    sendBeneficiaryDetails: true,
+    sleepsUntil: now - 2,
+    claimWaits: 3,
+    retries: 2,
+    busyWaits: 5,
+    coolDownRefusals: 1,
+    reasks: 2,
+    registrations: 1,
+    redrives: 4,
+  };
+
+  it('reads into the groups, and is written back in the new shape', () => {
+    const read = depositFromItem(previous);
+
+    expect(read).toEqual({
+      ...facts,
+      step: 'reconcile',
+      transfer: { attempt: { at: now, answering: true }, operationId: 'op-7', polls: 2, pollAt: now + 4_000 },
+      beneficiaryWork: { lookupAt: now - 1, sendDetails: true, sleepsUntil: now - 2, claimWaits: 3 },
+      stepCounters: { retries: 2, busyWaits: 5 },
+      tallies: { coolDownRefusals: 1, reasks: 2, registrations: 1 },
+      redrives: 4,
+    });
+    const written = depositItem(read ?? expect.fail('no deposit'));
+    for (const flat of ['transferAttempt', 'polls', 'sleepsUntil', 'retries', 'reasks']) {
+      expect(written).not.toHaveProperty(flat);
+    }
+    expect(depositFromItem(written)).toEqual(read);
+  });
+
+  it('makes a group only of fields that are there: a deposit that has not reached its transfer has none', () => {
+    const early = { ...depositItem({ ...facts, step: 'resolve-bank' } as Deposit), retries: 0 };
+
+    const read = depositFromItem(early);
+
+    expect(read).toMatchObject({ step: 'resolve-bank', stepCounters: { retries: 0 } });
+    expect(read).not.toHaveProperty('transfer');
+    expect(read).not.toHaveProperty('beneficiaryWork');
+    expect(read).not.toHaveProperty('tallies');
+  });
+
+  it('still fails on a damaged one, naming the field where this release keeps it', () => {
+    const damaged = { ...previous, polls: 'two', retries: -1, version: '3' };
+
+    expect(() => depositFromItem(damaged)).toThrow(
+      /dep_1 .*version: .*transfer\.polls: .*stepCounters\.retries/,
+    );
   });
 });

@@ -191,7 +191,10 @@ describe('ensure-beneficiary at a bank that masks accounts', () => {
 
     // assess
     expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
-    expect(w.table.current(deposit.id)).toMatchObject({ step: 'ensure-beneficiary', claimWaits: 1 });
+    expect(w.table.current(deposit.id)).toMatchObject({
+      step: 'ensure-beneficiary',
+      beneficiaryWork: { claimWaits: 1 },
+    });
     expect(w.table.claimItems.get(claimKey)).toMatchObject({ depositId: 'dep_other' });
     expect(w.table.claimItems.get(claimKey)?.fittingBeforeCreation).toBeUndefined();
   });
@@ -248,7 +251,7 @@ describe('ensure-beneficiary at a bank that masks accounts', () => {
     const deposit = await w.deposit({
       step: 'ensure-beneficiary',
       bank: banks.beneficiary,
-      beneficiaryLookupAt: now,
+      beneficiaryWork: { lookupAt: now },
     });
     w.table.claimItems.set(claimKey, {
       ownerKey: deposit.ownerKey,

@@ -125,7 +125,7 @@ describe('cancel', () => {
     { label: 'at its transfer', overrides: { step: 'transfer', version: 3 } },
     {
       label: 'with a transfer attempt on record',
-      overrides: { step: 'transfer', transferAttempt: { at: 1, answering: false } },
+      overrides: { step: 'transfer', transfer: { attempt: { at: 1, answering: false } } },
     },
     { label: 'done', overrides: { step: 'completed', status: 'done' } },
     { label: 'failed', overrides: { step: 'completed', status: 'failed' } },
@@ -178,7 +178,7 @@ describe('cancel', () => {
             ...deposit,
             step: 'transfer',
             version: 3,
-            transferAttempt: { at: 1, answering: false },
+            transfer: { attempt: { at: 1, answering: false } },
           });
         }
         return save(next, expected);

@@ -22,22 +22,33 @@ describe('checkAt', () => {
     },
     {
       label: "at wait-cooldown, asleep on another deposit's claim past its own cool-down",
-      fields: { step: 'wait-cooldown', cooldownUntil: now + 60_000, sleepsUntil: now + 600_000 },
+      fields: {
+        step: 'wait-cooldown',
+        cooldownUntil: now + 60_000,
+        beneficiaryWork: { sleepsUntil: now + 600_000 },
+      },
       waitsUntil: now + 600_000,
     },
     {
       label: 'at wait-cooldown, its look-up after its cool-down',
-      fields: { step: 'wait-cooldown', cooldownUntil: now + 60_000, beneficiaryLookupAt: now + 61_000 },
+      fields: {
+        step: 'wait-cooldown',
+        cooldownUntil: now + 60_000,
+        beneficiaryWork: { lookupAt: now + 61_000 },
+      },
       waitsUntil: now + 61_000,
     },
     {
       label: 'asleep, with a look-up sooner',
-      fields: { step: 'ensure-beneficiary', beneficiaryLookupAt: now + 5_000, sleepsUntil: now + 90_000 },
+      fields: {
+        step: 'ensure-beneficiary',
+        beneficiaryWork: { lookupAt: now + 5_000, sleepsUntil: now + 90_000 },
+      },
       waitsUntil: now + 90_000,
     },
     {
       label: 'a read of the transfer',
-      fields: { step: 'reconcile', pollAt: now + 16_000 },
+      fields: { step: 'reconcile', transfer: { pollAt: now + 16_000 } },
       waitsUntil: now + 16_000,
     },
     {

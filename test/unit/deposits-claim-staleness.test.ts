@@ -93,7 +93,7 @@ describe('a live but late claim holder is not taken over', () => {
     expect(w.provider.calls).toEqual([]);
     expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'creating', depositId: holder.id });
     expect(w.table.claimItems.get(claimKey)?.claimedAt).toBeGreaterThan(w.clock.now() - 60_000);
-    expect(w.table.current(other.id).sleepsUntil).toBeGreaterThan(w.clock.now());
+    expect(w.table.current(other.id).beneficiaryWork?.sleepsUntil).toBeGreaterThan(w.clock.now());
     expect(w.table.current(holder.id)).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary' });
   });
 });
@@ -120,7 +120,7 @@ describe('a dead claim holder is still taken over', () => {
 
     // assess
     expect(before).toBe(holder.id);
-    expect(w.table.current(early.id).sleepsUntil).toBeGreaterThan(claimedAt);
+    expect(w.table.current(early.id).beneficiaryWork?.sleepsUntil).toBeGreaterThan(claimedAt);
     expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
     expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', depositId: other.id });
     expect(w.table.current(other.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-2' });

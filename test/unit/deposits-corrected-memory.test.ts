@@ -131,9 +131,13 @@ describe('a beneficiary the bank says is gone', () => {
 
     // assess
     const after = w.table.current(deposit.id);
-    expect(after).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary', registrations: 1 });
+    expect(after).toMatchObject({
+      status: 'initialized',
+      step: 'ensure-beneficiary',
+      tallies: { registrations: 1 },
+    });
     expect(after.beneficiaryId).toBeUndefined();
-    expect(after.transferAttempt).toBeUndefined();
+    expect(after.transfer?.attempt).toBeUndefined();
     expect(w.table.claimItems.has(claimKey)).toBe(false);
     expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['ensure-beneficiary']);
     expect(w.events.types()).toEqual([]);
@@ -142,7 +146,7 @@ describe('a beneficiary the bank says is gone', () => {
   it('once per deposit: gone again after its registration, the deposit fails with the type', async () => {
     const w = world();
     onRecord(w);
-    const deposit = await atTransfer(w, { registrations: 1 });
+    const deposit = await atTransfer(w, { tallies: { registrations: 1 } });
     w.provider.answer('createTransfer', answers.refusal('INVALID_BENEFICIARY_ID'));
 
     await transfer(deposit, w.contexts.transfer());

@@ -100,7 +100,7 @@ async function lookUpWhenDue(
   ctx: ReturnType<World['contexts']['ensureBeneficiary']>,
 ) {
   const waiting = w.table.current(depositId);
-  w.clock.set(Math.max(w.clock.now(), waiting.beneficiaryLookupAt ?? 0));
+  w.clock.set(Math.max(w.clock.now(), waiting.beneficiaryWork?.lookupAt ?? 0));
   await ensureBeneficiary(waiting, ctx);
 }
 
@@ -125,7 +125,7 @@ describe('ensure-beneficiary', () => {
         version: 1,
         beneficiaryId: 'ben-1',
         cooldownUntil,
-        sendBeneficiaryDetails: false,
+        beneficiaryWork: { sendDetails: false },
       });
       expect(w.events.published).toEqual([
         expect.objectContaining({
@@ -173,7 +173,7 @@ describe('ensure-beneficiary', () => {
           step: 'transfer',
           version: 1,
           beneficiaryId: 'ben-1',
-          sendBeneficiaryDetails: details,
+          beneficiaryWork: { sendDetails: details },
         });
         expect(w.events.published).toEqual([]);
         expect(ctx.queues.sent.map((sent) => sent.message)).toEqual([
@@ -205,8 +205,7 @@ describe('ensure-beneficiary', () => {
       expect(w.table.writes).toHaveLength(1);
       expect(w.table.current(deposit.id)).toMatchObject({
         version: 1,
-        sleepsUntil: w.clock.now() + 1_000,
-        claimWaits: 1,
+        beneficiaryWork: { sleepsUntil: w.clock.now() + 1_000, claimWaits: 1 },
         checkAt: w.clock.now() + 1_000 + settings.stallAfterMs,
       });
       expect(w.table.claimItems.get(claimKey)).toEqual(claim);
@@ -306,7 +305,7 @@ describe('ensure-beneficiary', () => {
         step: 'transfer',
         beneficiaryId: 'ben-9',
         cooldownUntil: now,
-        sendBeneficiaryDetails: true,
+        beneficiaryWork: { sendDetails: true },
       });
       expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['transfer']);
       expect(w.events.published).toEqual([]);
@@ -364,7 +363,7 @@ describe('ensure-beneficiary', () => {
         step: 'wait-cooldown',
         beneficiaryId: 'ben-1',
         cooldownUntil,
-        sendBeneficiaryDetails: true,
+        beneficiaryWork: { sendDetails: true },
       });
       expect(w.table.leaseItems.size).toBe(0);
     });
@@ -389,7 +388,7 @@ describe('ensure-beneficiary', () => {
     expect(waiting).toMatchObject({
       step: 'wait-cooldown',
       cooldownUntil: lookupAt,
-      beneficiaryLookupAt: lookupAt,
+      beneficiaryWork: { lookupAt: lookupAt },
     });
     expect(waiting.beneficiaryId).toBeUndefined();
     expect(depositView(waiting, w.clock.now()).resumesAt).toBe(resumesAt);
@@ -423,7 +422,7 @@ describe('ensure-beneficiary', () => {
         step: 'wait-cooldown',
         version: 1,
         cooldownUntil: lookupAt,
-        beneficiaryLookupAt: lookupAt,
+        beneficiaryWork: { lookupAt: lookupAt },
       });
       expect(w.table.claimItems.get(claimKey)).toMatchObject({
         state: 'created',
@@ -460,7 +459,7 @@ describe('ensure-beneficiary', () => {
         const w = world();
         const ctx = w.contexts.ensureBeneficiary();
         const lookupAt = w.clock.now() + waitMs;
-        const deposit = await atStep(w, banks.hiddenCoolDown, { beneficiaryLookupAt: lookupAt });
+        const deposit = await atStep(w, banks.hiddenCoolDown, { beneficiaryWork: { lookupAt: lookupAt } });
         const claim = claimOf(w, { depositId: deposit.id, claimedAt: lookupAt });
 
         await ensureBeneficiary(deposit, ctx);
@@ -478,7 +477,7 @@ describe('ensure-beneficiary', () => {
       const w = world();
       const ctx = w.contexts.ensureBeneficiary();
       const lookupAt = w.clock.now() - 1;
-      const deposit = await atStep(w, banks.hiddenCoolDown, { beneficiaryLookupAt: lookupAt });
+      const deposit = await atStep(w, banks.hiddenCoolDown, { beneficiaryWork: { lookupAt: lookupAt } });
       claimOf(w, { depositId: deposit.id, claimedAt: lookupAt });
       w.provider.answer('listBeneficiaries', listed({ id: 'ben-9', status: 'approved' }));
 
@@ -492,7 +491,7 @@ describe('ensure-beneficiary', () => {
       });
       const after = w.table.current(deposit.id);
       expect(after).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-9' });
-      expect(after.beneficiaryLookupAt).toBeUndefined();
+      expect(after.beneficiaryWork?.lookupAt).toBeUndefined();
       expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['transfer']);
     });
 
@@ -500,7 +499,7 @@ describe('ensure-beneficiary', () => {
       const w = world();
       const ctx = w.contexts.ensureBeneficiary();
       const lookupAt = w.clock.now() - 1;
-      const deposit = await atStep(w, banks.hiddenCoolDown, { beneficiaryLookupAt: lookupAt });
+      const deposit = await atStep(w, banks.hiddenCoolDown, { beneficiaryWork: { lookupAt: lookupAt } });
       claimOf(w, { depositId: deposit.id, claimedAt: lookupAt });
       w.provider
         .answer('listBeneficiaries', listed())
@@ -534,7 +533,7 @@ describe('ensure-beneficiary', () => {
         status: 'failed',
         failure: { type: 'BENEFICIARY_UNRESOLVED' },
       });
-      expect(w.table.current(deposit.id).beneficiaryLookupAt).toBeUndefined();
+      expect(w.table.current(deposit.id).beneficiaryWork?.lookupAt).toBeUndefined();
       expect(ctx.scheduler.schedules.size).toBe(0);
       expect(ctx.queues.sent).toEqual([]);
       // Freed: claimable at once, what fitted before its creation kept for the next holder.
@@ -657,7 +656,11 @@ describe('ensure-beneficiary', () => {
       expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
       const after = w.table.current(deposit.id);
       expect(after.history.map((entry) => entry.note)).not.toContain('connection busy');
-      expect(after).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary', reasks: 1 });
+      expect(after).toMatchObject({
+        status: 'initialized',
+        step: 'ensure-beneficiary',
+        tallies: { reasks: 1 },
+      });
       expect(after.sealedAnswers).toBeUndefined();
       // The second run only sent the step again, for when the first run's lease ends (if it died).
       expect(ctx.queues.sent[0]).toMatchObject({
@@ -703,7 +706,7 @@ describe('ensure-beneficiary', () => {
       const waiting = w.table.current(deposit.id);
       expect(waiting.pendingInput).toBeUndefined();
       expect(waiting.sealedAnswers).toBeUndefined();
-      w.clock.set(waiting.beneficiaryLookupAt ?? 0);
+      w.clock.set(waiting.beneficiaryWork?.lookupAt ?? 0);
 
       await ensureBeneficiary(waiting, ctx);
 
@@ -767,7 +770,7 @@ describe('ensure-beneficiary', () => {
       // assess: no look-up yet; it is armed for when a plain creation's would be
       const waiting = w.table.current(deposit.id);
       expect(w.provider.callsOf('listBeneficiaries')).toEqual([]);
-      expect(waiting.beneficiaryLookupAt).toBe(w.clock.now() + LOOK_UP_AGAIN_MS);
+      expect(waiting.beneficiaryWork?.lookupAt).toBe(w.clock.now() + LOOK_UP_AGAIN_MS);
       expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', unconfirmed: true });
       expect(ctx.queues.sent.map((sent) => [sent.message.step, sent.delaySeconds])).toEqual([
         ['ensure-beneficiary', LOOK_UP_AGAIN_MS / 1000],
@@ -786,9 +789,13 @@ describe('ensure-beneficiary', () => {
       await lookUpWhenDue(w, deposit.id, ctx);
       const again = w.table.current(deposit.id);
 
-      expect(again).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary', reasks: 1 });
+      expect(again).toMatchObject({
+        status: 'initialized',
+        step: 'ensure-beneficiary',
+        tallies: { reasks: 1 },
+      });
       expect(again.history.at(-1)?.note).toBe('the answered creation did not run: creating it again');
-      expect(again.beneficiaryLookupAt).toBeUndefined();
+      expect(again.beneficiaryWork?.lookupAt).toBeUndefined();
       expect(w.table.heldClaim(claimKey)).toBeUndefined();
 
       await ensureBeneficiary(again, ctx);
@@ -858,7 +865,7 @@ describe('ensure-beneficiary', () => {
 
         expect(w.table.current(deposit.id)).toMatchObject({
           status: 'initialized',
-          beneficiaryLookupAt: w.clock.now() + banks.hiddenCoolDown.coolDownMs + 1_000,
+          beneficiaryWork: { lookupAt: w.clock.now() + banks.hiddenCoolDown.coolDownMs + 1_000 },
         });
       },
     );
@@ -875,7 +882,7 @@ describe('ensure-beneficiary', () => {
 
       const waiting = w.table.current(deposit.id);
       const lookupAt = w.clock.now() + LOOK_UP_AGAIN_MS;
-      expect(waiting).toMatchObject({ status: 'initialized', beneficiaryLookupAt: lookupAt });
+      expect(waiting).toMatchObject({ status: 'initialized', beneficiaryWork: { lookupAt: lookupAt } });
       expect(w.events.published).toEqual([]);
       w.clock.set(lookupAt);
       await ensureBeneficiary(waiting, ctx);
@@ -903,7 +910,7 @@ describe('ensure-beneficiary', () => {
       expect(asking).toMatchObject({
         status: 'user_input_required',
         pendingInput: { providerOperationId: 'op-list', operation: 'list' },
-        beneficiaryLookupAt: w.clock.now(),
+        beneficiaryWork: { lookupAt: w.clock.now() },
       });
       const withAnswers = { ...asking, sealedAnswers: await w.vault.seal('answers', asking.id, answered) };
       w.table.put(withAnswers);
@@ -964,7 +971,10 @@ describe('ensure-beneficiary', () => {
 
       // The holder's creation lands at the bank, its answer is lost: a retry later, the claim held.
       await ensureBeneficiary(holder, ctx);
-      expect(w.table.current(holder.id)).toMatchObject({ step: 'ensure-beneficiary', retries: 1 });
+      expect(w.table.current(holder.id)).toMatchObject({
+        step: 'ensure-beneficiary',
+        stepCounters: { retries: 1 },
+      });
       // Then its owner cancels it.
       await cancelDeposit(
         { depositId: holder.id, accessToken: credentials.accessToken, userSecret: credentials.userSecret },
@@ -995,7 +1005,7 @@ describe('ensure-beneficiary', () => {
         expect(deposit).toMatchObject({
           status: 'initialized',
           step: 'ensure-beneficiary',
-          retries: attempt,
+          stepCounters: { retries: attempt },
         });
         expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'creating', depositId: deposit.id });
       }

@@ -20,7 +20,7 @@ async function wokenForLookUp(w: World) {
   w.provider.answer('createBeneficiary', created);
   await ensureBeneficiary(deposit, w.contexts.ensureBeneficiary());
   const cooling = w.table.current(deposit.id);
-  w.clock.set(cooling.beneficiaryLookupAt ?? 0);
+  w.clock.set(cooling.beneficiaryWork?.lookupAt ?? 0);
   return cooling;
 }
 

@@ -53,7 +53,7 @@ describe('a deposit whose way to the transfer is known', () => {
       step: 'transfer',
       version: 0,
       beneficiaryId: 'ben-1',
-      sendBeneficiaryDetails: false,
+      beneficiaryWork: { sendDetails: false },
       bank: { bankName: 'Sandbox Bank', isCreateBeneficiaryEndpointRequired: true, coolDownMs: 0 },
       history: [
         { step: 'transfer', status: 'initialized', note: 'bank and beneficiary remembered: Sandbox Bank' },
@@ -75,7 +75,7 @@ describe('a deposit whose way to the transfer is known', () => {
 
     expect(w.table.current(answer.view.operationID)).toMatchObject({
       step: 'transfer',
-      sendBeneficiaryDetails: true,
+      beneficiaryWork: { sendDetails: true },
     });
   });
 

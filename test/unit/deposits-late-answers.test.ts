@@ -50,10 +50,12 @@ function atReconcile(w: World, submittedAgo = 1_000, overrides: Partial<Deposit>
     version: 6,
     bank: banks.beneficiary,
     beneficiaryId: 'ben-1',
-    transferAttempt: { at: w.clock.now() - submittedAgo, answering: false },
-    transferOperationId: 'op-7',
-    polls: 0,
-    pollAt: w.clock.now(),
+    transfer: {
+      attempt: { at: w.clock.now() - submittedAgo, answering: false },
+      operationId: 'op-7',
+      polls: 0,
+      pollAt: w.clock.now(),
+    },
     ...overrides,
   });
 }
@@ -71,8 +73,8 @@ describe('the bank stopped waiting for the answer: the transfer asks again', () 
 
     // assess: the attempt went with the refusal; the transfer's message again, no failure, no event
     const after = w.table.current(deposit.id);
-    expect(after).toMatchObject({ status: 'initialized', step: 'transfer', reasks: 1 });
-    expect(after.transferAttempt).toBeUndefined();
+    expect(after).toMatchObject({ status: 'initialized', step: 'transfer', tallies: { reasks: 1 } });
+    expect(after.transfer?.attempt).toBeUndefined();
     expect(after.pendingInput).toBeUndefined();
     expect(after.sealedAnswers).toBeUndefined();
     expect(after.sealedCredentials).toBeDefined();
@@ -91,21 +93,25 @@ describe('the bank stopped waiting for the answer: the transfer asks again', () 
 
     await transfer(deposit, ctx);
 
-    expect(w.table.current(deposit.id)).toMatchObject({ status: 'initialized', step: 'transfer', reasks: 1 });
+    expect(w.table.current(deposit.id)).toMatchObject({
+      status: 'initialized',
+      step: 'transfer',
+      tallies: { reasks: 1 },
+    });
     expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['transfer']);
   });
 
   it(`past ${MAX_REASKS} re-asks the deposit fails USER_INPUT_EXPIRED, as every step does`, async () => {
     const w = world();
     const ctx = w.contexts.transfer();
-    const deposit = await answeredAtTransfer(w, { reasks: MAX_REASKS });
+    const deposit = await answeredAtTransfer(w, { tallies: { reasks: MAX_REASKS } });
     w.provider.answer('createTransfer', expired('op-q'));
 
     await transfer(deposit, ctx);
 
     const after = w.table.current(deposit.id);
     expect(after).toMatchObject({ status: 'failed', failure: { type: 'USER_INPUT_EXPIRED' } });
-    expect(after.transferAttempt).toBeUndefined();
+    expect(after.transfer?.attempt).toBeUndefined();
     expect(w.events.types()).toEqual(['deposit.failed']);
   });
 
@@ -118,9 +124,9 @@ describe('the bank stopped waiting for the answer: the transfer asks again', () 
     await reconcile(deposit, ctx);
 
     const after = w.table.current(deposit.id);
-    expect(after).toMatchObject({ status: 'initialized', step: 'transfer', reasks: 1 });
-    expect(after.transferAttempt).toBeUndefined();
-    expect(after.transferOperationId).toBeUndefined();
+    expect(after).toMatchObject({ status: 'initialized', step: 'transfer', tallies: { reasks: 1 } });
+    expect(after.transfer?.attempt).toBeUndefined();
+    expect(after.transfer?.operationId).toBeUndefined();
     expect(ctx.queues.sent.map((sent) => sent.message)).toEqual([
       { depositId: deposit.id, step: 'transfer', version: after.version, kind: 'run' },
     ]);
@@ -152,7 +158,7 @@ describe('the bank stopped waiting for the answer: the transfer asks again', () 
     const run = async () => {
       const current = w.table.current(deposit.id);
       if (current.step === 'reconcile') {
-        w.clock.advance(Math.max(0, (current.pollAt ?? 0) - w.clock.now()));
+        w.clock.advance(Math.max(0, (current.transfer?.pollAt ?? 0) - w.clock.now()));
         await reconcile(current, reconcileCtx);
       } else await transfer(current, transferCtx);
     };
@@ -165,7 +171,7 @@ describe('the bank stopped waiting for the answer: the transfer asks again', () 
     expect(asked).toMatchObject({
       status: 'user_input_required',
       step: 'transfer',
-      reasks: 1,
+      tallies: { reasks: 1 },
       pendingInput: { providerOperationId: 'op-8' },
     });
     expect(w.provider.callsOf('createTransfer')).toHaveLength(2);
@@ -213,8 +219,12 @@ describe('spent answers on an answered transfer', () => {
 
       // assess
       const after = w.table.current(deposit.id);
-      expect(after).toMatchObject({ status: 'initialized', step: 'reconcile', transferOperationId: 'op-q' });
-      expect(after.transferAttempt).toBeDefined();
+      expect(after).toMatchObject({
+        status: 'initialized',
+        step: 'reconcile',
+        transfer: { operationId: 'op-q' },
+      });
+      expect(after.transfer?.attempt).toBeDefined();
       expect(after.sealedAnswers).toBeUndefined();
       expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['reconcile']);
       expect(w.events.types()).toEqual([]);
@@ -249,13 +259,13 @@ describe('spent answers on an answered transfer', () => {
     await transfer(deposit, w.contexts.transfer());
     let current = w.table.current(deposit.id);
     for (let read = 0; read < settings.maxPolls && current.step === 'reconcile'; read += 1) {
-      w.clock.advance((current.pollAt ?? 0) - w.clock.now());
+      w.clock.advance((current.transfer?.pollAt ?? 0) - w.clock.now());
       await reconcile(current, w.contexts.reconcile());
       current = w.table.current(deposit.id);
     }
 
     expect(current).toMatchObject({ status: 'failed', failure: { type: 'TRANSFER_OUTCOME_UNKNOWN' } });
-    expect(current.transferAttempt).toBeDefined();
+    expect(current.transfer?.attempt).toBeDefined();
     expect(w.provider.callsOf('createTransfer')).toHaveLength(1);
   });
 });
@@ -289,9 +299,9 @@ describe('a question found by reading the operation back', () => {
     await reconcile(deposit, ctx);
 
     const after = w.table.current(deposit.id);
-    expect(after).toMatchObject({ status: 'initialized', step: 'transfer', reasks: 1 });
+    expect(after).toMatchObject({ status: 'initialized', step: 'transfer', tallies: { reasks: 1 } });
     expect(after.pendingInput).toBeUndefined();
-    expect(after.transferAttempt).toBeUndefined();
+    expect(after.transfer?.attempt).toBeUndefined();
     expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['transfer']);
     expect(w.events.types()).toEqual([]);
   });
@@ -300,7 +310,7 @@ describe('a question found by reading the operation back', () => {
     const w = world();
     const ctx = w.contexts.reconcile();
     const submittedAgo = settings.inputTtlMs - 20_000;
-    const deposit = await atReconcile(w, submittedAgo, { reasks: MAX_REASKS });
+    const deposit = await atReconcile(w, submittedAgo, { tallies: { reasks: MAX_REASKS } });
     w.provider.answer('getOperation', answers.question('op-7'));
 
     await reconcile(deposit, ctx);
@@ -332,9 +342,9 @@ describe('a refusal of the read is not a refusal of the transfer', () => {
     await reconcile(deposit, ctx);
 
     const after = w.table.current(deposit.id);
-    expect(after).toMatchObject({ status: 'initialized', step: 'reconcile', polls: 1 });
-    expect(after.transferAttempt).toBeDefined();
-    expect(after.transferOperationId).toBe('op-7');
+    expect(after).toMatchObject({ status: 'initialized', step: 'reconcile', transfer: { polls: 1 } });
+    expect(after.transfer?.attempt).toBeDefined();
+    expect(after.transfer?.operationId).toBe('op-7');
     expect(after.history.at(-1)?.note).toBe(
       `transfer outcome, read 1: the read was refused (${refusal.type})`,
     );
@@ -354,10 +364,10 @@ describe('a refusal of the read is not a refusal of the transfer', () => {
     for (let read = 0; read < settings.maxPolls && deposit.step !== 'completed'; read += 1) {
       await reconcile(deposit, ctx);
       deposit = w.table.current(deposit.id);
-      w.clock.advance(Math.max(0, (deposit.pollAt ?? 0) - w.clock.now()));
+      w.clock.advance(Math.max(0, (deposit.transfer?.pollAt ?? 0) - w.clock.now()));
     }
 
     expect(deposit).toMatchObject({ status: 'failed', failure: { type: 'TRANSFER_OUTCOME_UNKNOWN' } });
-    expect(deposit.transferAttempt).toBeDefined();
+    expect(deposit.transfer?.attempt).toBeDefined();
   });
 });

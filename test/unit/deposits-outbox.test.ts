@@ -261,7 +261,7 @@ describe('the relay', () => {
       currency: 'AED',
       senderId: 'acc-1',
       walletAccountId: 'wallet-aed',
-      retries: 0,
+      stepCounters: { retries: 0 },
       history: [],
       createdAt: 1,
       updatedAt: 2,

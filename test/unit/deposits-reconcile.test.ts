@@ -15,17 +15,20 @@ type World = ReturnType<typeof world>;
 
 const initialized = (id: string) => ({ status: 'initialized' as const, id, response: {} });
 
-/** A deposit whose transfer the bank accepted as operation `op-7`, not read yet. */
-function atReconcile(w: World, overrides: Partial<Deposit> = {}) {
+/** A deposit whose transfer the bank accepted as operation `op-7`, not read yet (`transfer` overrides its fields). */
+function atReconcile(w: World, { transfer, ...overrides }: Partial<Deposit> = {}) {
   return w.deposit({
     step: 'reconcile',
     version: 6,
     bank: banks.beneficiary,
     beneficiaryId: 'ben-1',
-    transferAttempt: { at: w.clock.now(), answering: false },
-    transferOperationId: 'op-7',
-    polls: 0,
-    pollAt: w.clock.now(),
+    transfer: {
+      attempt: { at: w.clock.now(), answering: false },
+      operationId: 'op-7',
+      polls: 0,
+      pollAt: w.clock.now(),
+      ...transfer,
+    },
     ...overrides,
   });
 }
@@ -47,13 +50,16 @@ describe('transfer: the submission accepted', () => {
     await transfer(deposit, ctx);
 
     // assess: the attempt (v5), then the id with the step that reads it (v6); no second call, no event
-    expect(w.table.writes.map((write) => [write.version, write.step, write.transferOperationId])).toEqual([
+    expect(w.table.writes.map((write) => [write.version, write.step, write.transfer?.operationId])).toEqual([
       [5, 'transfer', undefined],
       [6, 'reconcile', 'op-7'],
     ]);
     const after = w.table.current(deposit.id);
-    expect(after).toMatchObject({ status: 'initialized', polls: 0, pollAt: w.clock.now() + 1_000 });
-    expect(after.transferAttempt).toBeDefined();
+    expect(after).toMatchObject({
+      status: 'initialized',
+      transfer: { polls: 0, pollAt: w.clock.now() + 1_000 },
+    });
+    expect(after.transfer?.attempt).toBeDefined();
     expect(after.sealedCredentials).toBeDefined();
     expect(after.checkAt).toBe(w.clock.now() + 1_000 + settings.stallAfterMs);
     expect(after.history.at(-1)?.note).toBe('transfer submitted as operation op-7');
@@ -98,12 +104,15 @@ describe('transfer: the submission accepted', () => {
     await transfer(waited, w.contexts.transfer());
 
     // assess
-    expect(waited).toMatchObject({ step: 'transfer', busyWaits: 1 });
-    expect(waited.transferAttempt).toBeUndefined();
+    expect(waited).toMatchObject({ step: 'transfer', stepCounters: { busyWaits: 1 } });
+    expect(waited.transfer?.attempt).toBeUndefined();
     expect(w.table.current(first.id)).toMatchObject({ status: 'done', reference: 'REF-1' });
     expect(freed).toBeUndefined();
     expect(w.provider.callsOf('createTransfer')).toHaveLength(2);
-    expect(w.table.current(second.id)).toMatchObject({ step: 'reconcile', transferOperationId: 'op-8' });
+    expect(w.table.current(second.id)).toMatchObject({
+      step: 'reconcile',
+      transfer: { operationId: 'op-8' },
+    });
     expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${second.id}#own`);
   });
 });
@@ -132,8 +141,8 @@ describe('reconcile', () => {
     expect(w.provider.callsOf('getOperation')).toEqual([[credentials, { operationID: 'op-7' }]]);
     const after = w.table.current(deposit.id);
     expect(after).toMatchObject({ status: 'done', step: 'completed', reference: 'REF-9' });
-    expect(after.transferAttempt).toBeUndefined();
-    expect(after.transferOperationId).toBeUndefined();
+    expect(after.transfer?.attempt).toBeUndefined();
+    expect(after.transfer?.operationId).toBeUndefined();
     expect(after.sealedCredentials).toBeUndefined();
     expect(after.checkAt).toBeUndefined();
     expect(w.events.types()).toEqual(['deposit.done']);
@@ -161,7 +170,7 @@ describe('reconcile', () => {
       // prepare
       const w = world();
       const ctx = w.contexts.reconcile();
-      const deposit = await atReconcile(w, { polls: 3 });
+      const deposit = await atReconcile(w, { transfer: { polls: 3 } });
       const held = { holder: `${deposit.id}#own`, until: w.clock.now() + 10_000 };
       w.table.leaseItems.set(ownerKey, held);
       w.provider.answer('getOperation', answer);
@@ -174,10 +183,15 @@ describe('reconcile', () => {
 
       // assess
       const after = w.table.current(deposit.id);
-      expect(after).toMatchObject({ status: 'initialized', step: 'reconcile', polls: 4, version: 7 });
-      expect(after.pollAt).toBe(w.clock.now() + 16_000);
+      expect(after).toMatchObject({
+        status: 'initialized',
+        step: 'reconcile',
+        transfer: { polls: 4 },
+        version: 7,
+      });
+      expect(after.transfer?.pollAt).toBe(w.clock.now() + 16_000);
       expect(after.checkAt).toBe(w.clock.now() + 16_000 + settings.stallAfterMs);
-      expect(after.transferAttempt).toBeDefined();
+      expect(after.transfer?.attempt).toBeDefined();
       expect(after.history.at(-1)?.note).toBe(`transfer outcome, read 4: ${note}`);
       expect(ctx.queues.sent).toEqual([
         { message: { depositId: deposit.id, step: 'reconcile', version: 7, kind: 'run' }, delaySeconds: 16 },
@@ -201,7 +215,7 @@ describe('reconcile', () => {
       await reconcile(deposit, ctx);
       deposit = w.table.current(deposit.id);
       if (deposit.step === 'completed') break;
-      w.clock.advance((deposit.pollAt ?? 0) - w.clock.now());
+      w.clock.advance((deposit.transfer?.pollAt ?? 0) - w.clock.now());
     }
 
     // assess
@@ -209,9 +223,9 @@ describe('reconcile', () => {
     expect(deposit).toMatchObject({
       status: 'failed',
       failure: { type: 'TRANSFER_OUTCOME_UNKNOWN', msg: expect.stringContaining('op-7') },
-      transferOperationId: 'op-7',
+      transfer: { operationId: 'op-7' },
     });
-    expect(deposit.transferAttempt).toBeDefined();
+    expect(deposit.transfer?.attempt).toBeDefined();
     expect(w.events.types()).toEqual(['deposit.failed']);
     const delays = ctx.queues.sent.map((sent) => sent.delaySeconds);
     expect(delays).toHaveLength(settings.maxPolls - 1);
@@ -232,7 +246,7 @@ describe('reconcile', () => {
       // prepare: a provider that echoes the operation's id in every failed envelope
       const w = world();
       const ctx = w.contexts.reconcile();
-      const deposit = await atReconcile(w, { polls: 3 });
+      const deposit = await atReconcile(w, { transfer: { polls: 3 } });
       const held = { holder: `${deposit.id}#own`, until: w.clock.now() + 10_000 };
       w.table.leaseItems.set(ownerKey, held);
       w.provider.answer('getOperation', new ProviderRefusal(type, type, status, 'op-7'));
@@ -242,9 +256,9 @@ describe('reconcile', () => {
 
       // assess: nothing says the transfer was refused; it may have moved the money
       const after = w.table.current(deposit.id);
-      expect(after).toMatchObject({ status: 'initialized', step: 'reconcile', polls: 4 });
-      expect(after.transferAttempt).toBeDefined();
-      expect(after.transferOperationId).toBe('op-7');
+      expect(after).toMatchObject({ status: 'initialized', step: 'reconcile', transfer: { polls: 4 } });
+      expect(after.transfer?.attempt).toBeDefined();
+      expect(after.transfer?.operationId).toBe('op-7');
       expect(after.history.at(-1)?.note).toBe(`transfer outcome, read 4: the read was refused (${type})`);
       expect(w.table.leaseItems.get(ownerKey)).toEqual(held);
       expect(w.events.types()).toEqual([]);
@@ -263,7 +277,7 @@ describe('reconcile', () => {
 
       const after = w.table.current(deposit.id);
       expect(after).toMatchObject({ status: 'failed', failure: { type } });
-      expect(after.transferAttempt).toBeUndefined();
+      expect(after.transfer?.attempt).toBeUndefined();
     },
   );
 
@@ -283,8 +297,8 @@ describe('reconcile', () => {
 
     const after = w.table.current(deposit.id);
     expect(after).toMatchObject({ status: 'failed', failure: { type: 'INSUFFICIENT_BALANCE' } });
-    expect(after.transferAttempt).toBeUndefined();
-    expect(after.transferOperationId).toBeUndefined();
+    expect(after.transfer?.attempt).toBeUndefined();
+    expect(after.transfer?.operationId).toBeUndefined();
     expect(w.events.types()).toEqual(['deposit.failed']);
   });
 
@@ -304,9 +318,13 @@ describe('reconcile', () => {
     expect(w.table.leaseItems.get(ownerKey)).toBeUndefined();
 
     const after = w.table.current(deposit.id);
-    expect(after).toMatchObject({ status: 'initialized', step: 'transfer', sendBeneficiaryDetails: true });
-    expect(after.transferAttempt).toBeUndefined();
-    expect(after.transferOperationId).toBeUndefined();
+    expect(after).toMatchObject({
+      status: 'initialized',
+      step: 'transfer',
+      beneficiaryWork: { sendDetails: true },
+    });
+    expect(after.transfer?.attempt).toBeUndefined();
+    expect(after.transfer?.operationId).toBeUndefined();
     expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['transfer']);
   });
 
@@ -325,8 +343,8 @@ describe('reconcile', () => {
       step: 'transfer',
       pendingInput: { providerOperationId: 'op-7', operation: 'transfer', userInputs: asked, expiresAt },
     });
-    expect(after.transferAttempt).toBeUndefined();
-    expect(after.transferOperationId).toBeUndefined();
+    expect(after.transfer?.attempt).toBeUndefined();
+    expect(after.transfer?.operationId).toBeUndefined();
     expect(w.events.types()).toEqual(['deposit.user_input_required']);
     expect(w.table.leaseItems.get(ownerKey)?.holder).toBe(`${deposit.id}#own`);
     expect(ctx.queues.sent).toEqual([

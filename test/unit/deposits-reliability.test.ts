@@ -283,7 +283,7 @@ describe('a step that throws on every try (defect 2)', () => {
   it('ends as TRANSFER_OUTCOME_UNKNOWN when a transfer attempt is on record: money may have moved', async () => {
     const w = world();
     const handler = { ...throwingHandler(w), step: 'transfer' as const };
-    const deposit = await atTransfer(w, { transferAttempt: { at: w.clock.now(), answering: false } });
+    const deposit = await atTransfer(w, { transfer: { attempt: { at: w.clock.now(), answering: false } } });
     const message = { depositId: deposit.id, step: 'transfer' as const, version: 2, kind: 'run' as const };
 
     await handleStepMessage(handler, message, 5);
@@ -347,7 +347,7 @@ describe('smaller ones (defect 8)', () => {
       ...ctx.deposits,
       save: async (next, expected) => {
         const saved = await save(next, expected);
-        if (!lost && next.transferAttempt) {
+        if (!lost && next.transfer?.attempt) {
           lost = true;
           return save(next, expected);
         }
@@ -567,7 +567,7 @@ describe('answers that reach no waiting operation', () => {
 
     await resolveBank(deposit, ctx);
     const again = w.table.current(deposit.id);
-    expect(again).toMatchObject({ status: 'initialized', step: 'resolve-bank', reasks: 1 });
+    expect(again).toMatchObject({ status: 'initialized', step: 'resolve-bank', tallies: { reasks: 1 } });
     expect(again.pendingInput).toBeUndefined();
     expect(again.sealedAnswers).toBeUndefined();
     expect(ctx.queues.sent.map((sent) => [sent.message.step, sent.message.version])).toEqual([
@@ -591,7 +591,11 @@ describe('answers that reach no waiting operation', () => {
     await ensureBeneficiary(deposit, ctx);
 
     const again = w.table.current(deposit.id);
-    expect(again).toMatchObject({ status: 'initialized', step: 'ensure-beneficiary', reasks: 1 });
+    expect(again).toMatchObject({
+      status: 'initialized',
+      step: 'ensure-beneficiary',
+      tallies: { reasks: 1 },
+    });
     expect(again.sealedAnswers).toBeUndefined();
     expect(w.provider.callsOf('createBeneficiary')).toEqual([]);
     expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['ensure-beneficiary']);
@@ -607,7 +611,7 @@ describe('answers that reach no waiting operation', () => {
 
     await ensureBeneficiary(deposit, ctx);
     const waiting = w.table.current(deposit.id);
-    w.clock.set(waiting.beneficiaryLookupAt ?? 0);
+    w.clock.set(waiting.beneficiaryWork?.lookupAt ?? 0);
     await ensureBeneficiary(waiting, ctx);
 
     expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
@@ -637,10 +641,10 @@ describe('answers that reach no waiting operation', () => {
       }
 
       const again = w.table.current(deposit.id);
-      expect(again).toMatchObject({ status: 'initialized', step, reasks: 1 });
+      expect(again).toMatchObject({ status: 'initialized', step, tallies: { reasks: 1 } });
       expect(again.sealedAnswers).toBeUndefined();
       expect(again.pendingInput).toBeUndefined();
-      expect(again.beneficiaryLookupAt).toBeUndefined();
+      expect(again.beneficiaryWork?.lookupAt).toBeUndefined();
       expect(sent.map((message) => [message.message.step, message.message.version])).toEqual([
         [step, again.version],
       ]);
@@ -651,7 +655,7 @@ describe('answers that reach no waiting operation', () => {
     const w = world();
     const ctx = w.contexts.resolveBank();
     const waiting = await answering(w, 'resolve-bank', 'metadata');
-    const tired = w.table.put({ ...waiting, reasks: MAX_REASKS });
+    const tired = w.table.put({ ...waiting, tallies: { reasks: MAX_REASKS } });
     w.provider.answer('getMetadata', answers.refusal('USER_INPUT_EXPIRED'));
 
     await resolveBank(tired, ctx);
@@ -661,10 +665,13 @@ describe('answers that reach no waiting operation', () => {
       failure: { type: 'USER_INPUT_EXPIRED' },
     });
 
-    const retried = await w.deposit({ retries: 4 });
+    const retried = await w.deposit({ stepCounters: { retries: 4 } });
     w.provider.answer('getMetadata', answers.question('op-meta'));
     await resolveBank(retried, ctx);
-    expect(w.table.current(retried.id)).toMatchObject({ status: 'user_input_required', retries: 0 });
+    expect(w.table.current(retried.id)).toMatchObject({
+      status: 'user_input_required',
+      stepCounters: { retries: 0 },
+    });
   });
 
   it('without answers, the refusal fails the deposit as before', async () => {

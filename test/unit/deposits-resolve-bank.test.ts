@@ -21,7 +21,7 @@ describe('resolve-bank', () => {
       step: 'ensure-beneficiary',
       status: 'initialized',
       version: 1,
-      retries: 0,
+      stepCounters: { retries: 0 },
     });
     expect(after.bank).toEqual({
       swiftCode: 'SBXBAEAD',
@@ -161,7 +161,7 @@ describe('resolve-bank', () => {
     expect(ctx.queues.sent.map((sent) => sent.message)).toEqual([
       { depositId: deposit.id, step: 'resolve-bank', version: 1, kind: 'run' },
     ]);
-    expect(w.table.current(deposit.id)).toMatchObject({ version: 1, busyWaits: 1 });
+    expect(w.table.current(deposit.id)).toMatchObject({ version: 1, stepCounters: { busyWaits: 1 } });
   });
 
   it('does nothing more when another worker moved the deposit first (a duplicate)', async () => {
@@ -286,7 +286,7 @@ describe('resolve-bank at a busy connection', () => {
   it('comes back after a growing wait, counted apart from the retries of failed calls', async () => {
     const w = world();
     const ctx = w.contexts.resolveBank();
-    let deposit = await w.deposit({ retries: 2 });
+    let deposit = await w.deposit({ stepCounters: { retries: 2 } });
     w.provider.answer(
       'getMetadata',
       answers.refusal('OPERATION_IN_PROGRESS'),
@@ -298,7 +298,11 @@ describe('resolve-bank at a busy connection', () => {
     await resolveBank(deposit, ctx);
     deposit = w.table.current(deposit.id);
 
-    expect(deposit).toMatchObject({ status: 'initialized', step: 'resolve-bank', retries: 2, busyWaits: 2 });
+    expect(deposit).toMatchObject({
+      status: 'initialized',
+      step: 'resolve-bank',
+      stepCounters: { retries: 2, busyWaits: 2 },
+    });
     expect(ctx.queues.sent.map((sent) => [sent.message.step, sent.delaySeconds])).toEqual([
       ['resolve-bank', 1],
       ['resolve-bank', 3],

@@ -143,8 +143,8 @@ describe('transfer: the cool-down', () => {
       [7, 'transfer', 'initialized'],
       [8, 'completed', 'done'],
     ]);
-    expect(w.table.writes[0]?.transferAttempt).toBeUndefined();
-    expect(w.table.writes[1]?.transferAttempt).toEqual({ at: w.clock.now(), answering: false });
+    expect(w.table.writes[0]?.transfer?.attempt).toBeUndefined();
+    expect(w.table.writes[1]?.transfer?.attempt).toEqual({ at: w.clock.now(), answering: false });
     const after = w.table.current(deposit.id);
     expect(after).toMatchObject({ status: 'done', reference: 'REF-CD' });
     expect(after.history.map((entry) => [entry.step, entry.note])).toEqual([
@@ -163,7 +163,7 @@ describe('transfer: at most once', () => {
     const w = world();
     const ctx = w.contexts.transfer();
     const at = w.clock.now() - settings.stallAfterMs;
-    const deposit = await atTransfer(w, { transferAttempt: { at, answering: false } });
+    const deposit = await atTransfer(w, { transfer: { attempt: { at, answering: false } } });
 
     await transfer(deposit, ctx);
 
@@ -188,7 +188,7 @@ describe('transfer: at most once', () => {
     const w = world();
     const ctx = w.contexts.transfer();
     const at = w.clock.now() - 1_000;
-    const deposit = await atTransfer(w, { transferAttempt: { at, answering: false } });
+    const deposit = await atTransfer(w, { transfer: { attempt: { at, answering: false } } });
     const stored = structuredClone(w.table.current(deposit.id));
 
     // act: SQS delivers the same message again
@@ -220,7 +220,7 @@ describe('transfer: at most once', () => {
       });
       expect(after.failure?.msg).toContain(reason);
       // Money may have moved: the attempt stays on record for reconciliation.
-      expect(after.transferAttempt).toEqual({ at: w.clock.now(), answering: false });
+      expect(after.transfer?.attempt).toEqual({ at: w.clock.now(), answering: false });
       expect(after.sealedCredentials).toBeUndefined();
       expect(ctx.queues.sent).toEqual([]);
       expect(ctx.scheduler.schedules.size).toBe(0);
@@ -256,15 +256,15 @@ describe('transfer: at most once', () => {
 
 describe('transfer: done', () => {
   it.for([
-    { label: 'with the beneficiary details (first transfer)', sendBeneficiaryDetails: true },
-    { label: 'without details', sendBeneficiaryDetails: false },
+    { label: 'with the beneficiary details (first transfer)', sendDetails: true },
+    { label: 'without details', sendDetails: false },
   ])(
     'by beneficiary id $label: records the attempt before the one call, then done',
-    async ({ sendBeneficiaryDetails }) => {
+    async ({ sendDetails }) => {
       // prepare
       const w = world();
       const ctx = w.contexts.transfer();
-      const deposit = await atTransfer(w, { version: 4, sendBeneficiaryDetails });
+      const deposit = await atTransfer(w, { version: 4, beneficiaryWork: { sendDetails } });
       w.table.claimItems.set(`${ownerKey}#wallet-aed`, claimFor('dep_creator'));
       w.provider.answer('createTransfer', answers.done({ reference: 'REF-123' }));
       const stored = storedAtEachCall(w, ctx, deposit.id);
@@ -276,9 +276,9 @@ describe('transfer: done', () => {
       expect(stored).toHaveLength(1);
       expect(stored[0]).toMatchObject({
         version: 5,
-        transferAttempt: { at: w.clock.now(), answering: false },
+        transfer: { attempt: { at: w.clock.now(), answering: false } },
       });
-      expect(w.table.writes.map((write) => [write.version, write.status, write.transferAttempt])).toEqual([
+      expect(w.table.writes.map((write) => [write.version, write.status, write.transfer?.attempt])).toEqual([
         [5, 'initialized', { at: w.clock.now(), answering: false }],
         [6, 'done', undefined],
       ]);
@@ -288,19 +288,19 @@ describe('transfer: done', () => {
           {
             ...order,
             receiverID: 'ben-1',
-            ...(sendBeneficiaryDetails ? { beneficiary: inline(w) } : {}),
+            ...(sendDetails ? { beneficiary: inline(w) } : {}),
           },
           undefined,
           { sync: false },
         ],
       ]);
-      if (!sendBeneficiaryDetails) {
+      if (!sendDetails) {
         expect(w.provider.callsOf('createTransfer')[0]?.[1]).not.toHaveProperty('beneficiary');
       }
       expect(w.provider.callsOf('createAutoflowTransfer')).toEqual([]);
       const after = w.table.current(deposit.id);
       expect(after).toMatchObject({ status: 'done', step: 'completed', version: 6, reference: 'REF-123' });
-      expect(after.transferAttempt).toBeUndefined();
+      expect(after.transfer?.attempt).toBeUndefined();
       expect(after.sealedCredentials).toBeUndefined();
       expect(after.checkAt).toBeUndefined();
       expect(w.events.published).toEqual([
@@ -336,7 +336,7 @@ describe('transfer: done', () => {
 
     await transfer(deposit, ctx);
 
-    expect(stored.map((at) => at.transferAttempt)).toEqual([{ at: w.clock.now(), answering: false }]);
+    expect(stored.map((at) => at.transfer?.attempt)).toEqual([{ at: w.clock.now(), answering: false }]);
     expect(w.provider.callsOf('createAutoflowTransfer')).toEqual([
       [credentials, { ...order, beneficiary: inline(w) }, undefined],
     ]);
@@ -365,7 +365,7 @@ describe('transfer: the bank asks', () => {
       version: 4,
       pendingInput: { providerOperationId: 'op-q', userInputs: asked, expiresAt },
     });
-    expect(after.transferAttempt).toBeUndefined();
+    expect(after.transfer?.attempt).toBeUndefined();
     expect(after.sealedCredentials).toBeDefined();
     expect(w.table.leaseItems.get(ownerKey)).toEqual({ holder: `${deposit.id}#own`, until: expiresAt });
     expect(ctx.queues.sent).toEqual([
@@ -444,7 +444,7 @@ describe('transfer: the bank asks', () => {
         { sync: false },
       ],
     ]);
-    expect(w.table.writes[0]?.transferAttempt).toEqual({ at: w.clock.now(), answering: true });
+    expect(w.table.writes[0]?.transfer?.attempt).toEqual({ at: w.clock.now(), answering: true });
     const after = w.table.current(id);
     expect(after).toMatchObject({ status: 'done', reference: 'REF-OTP' });
     expect(after.sealedAnswers).toBeUndefined();
@@ -499,9 +499,9 @@ describe('transfer: refusals', () => {
       await transfer(deposit, ctx);
       deposit = w.table.current(deposit.id);
       if (deposit.status !== 'failed') {
-        waits.push(deposit.busyWaits ?? 0);
-        expect(deposit.retries).toBe(0);
-        expect(deposit.transferAttempt).toBeUndefined();
+        waits.push(deposit.stepCounters.busyWaits ?? 0);
+        expect(deposit.stepCounters.retries).toBe(0);
+        expect(deposit.transfer?.attempt).toBeUndefined();
       }
     }
 
@@ -534,8 +534,12 @@ describe('transfer: refusals', () => {
     await transfer(deposit, ctx);
 
     const asked = w.table.current(deposit.id);
-    expect(asked).toMatchObject({ status: 'initialized', step: 'transfer', sendBeneficiaryDetails: true });
-    expect(asked.transferAttempt).toBeUndefined();
+    expect(asked).toMatchObject({
+      status: 'initialized',
+      step: 'transfer',
+      beneficiaryWork: { sendDetails: true },
+    });
+    expect(asked.transfer?.attempt).toBeUndefined();
     expect(asked.history.at(-1)?.note).toBe('bank asked for details');
     expect(ctx.queues.sent).toEqual([
       {
@@ -574,7 +578,7 @@ describe('transfer: refusals', () => {
   ])('goes back to wait-cooldown on BENEFICIARY_COOL_DOWN_PERIOD $label', async ({ msg, until }) => {
     const w = world();
     const ctx = w.contexts.transfer();
-    const deposit = await atTransfer(w, { retries: 1 });
+    const deposit = await atTransfer(w, { stepCounters: { retries: 1 } });
     w.provider.answer('createTransfer', answers.refusal('BENEFICIARY_COOL_DOWN_PERIOD', msg));
 
     await transfer(deposit, ctx);
@@ -585,9 +589,9 @@ describe('transfer: refusals', () => {
       step: 'wait-cooldown',
       version: 4,
       cooldownUntil: until(w.clock.now()),
-      retries: 0,
+      stepCounters: { retries: 0 },
     });
-    expect(after.transferAttempt).toBeUndefined();
+    expect(after.transfer?.attempt).toBeUndefined();
     expect(after.sealedCredentials).toBeDefined();
     expect(ctx.queues.sent).toEqual([
       {
@@ -664,7 +668,7 @@ describe('transfer: refusals', () => {
 
     const after = w.table.current(deposit.id);
     expect(after.failure?.type).toBe('INSUFFICIENT_BALANCE');
-    expect(after.transferAttempt).toBeUndefined();
+    expect(after.transfer?.attempt).toBeUndefined();
   });
 });
 
@@ -679,9 +683,9 @@ describe('transfer: the connection and concurrent writers', () => {
     await transfer(deposit, ctx);
 
     expect(w.provider.calls).toEqual([]);
-    expect(w.table.writes.map((write) => [write.version, write.busyWaits, write.transferAttempt])).toEqual([
-      [3, 1, undefined],
-    ]);
+    expect(
+      w.table.writes.map((write) => [write.version, write.stepCounters.busyWaits, write.transfer?.attempt]),
+    ).toEqual([[3, 1, undefined]]);
     expect(w.table.current(deposit.id).history.at(-1)?.note).toBe('connection busy');
     expect(w.clock.now() - startedAt).toBeGreaterThan(0);
     expect(w.clock.now() - startedAt).toBeLessThanOrEqual(settings.leasePatienceMs + 400);

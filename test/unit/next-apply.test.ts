@@ -25,7 +25,7 @@ describe('apply', () => {
     // act
     const moved = await apply(ctx, deposit, {
       kind: 'move',
-      changes: { step: 'reconcile', transferOperationId: 'op-1' },
+      changes: { step: 'reconcile', transfer: { operationId: 'op-1' } },
       note: 'submitted',
       event: { type: 'deposit.cooling_down', data: { resumesAt: 'x' } },
       send: { step: 'reconcile', delaySeconds: 4 },
@@ -34,7 +34,7 @@ describe('apply', () => {
     // assess
     expect(moved?.version).toBe(3);
     const stored = w.table.current(deposit.id);
-    expect(stored).toMatchObject({ step: 'reconcile', transferOperationId: 'op-1', version: 3 });
+    expect(stored).toMatchObject({ step: 'reconcile', transfer: { operationId: 'op-1' }, version: 3 });
     expect(stored.event).toMatchObject({ id: `${deposit.id}.v3`, type: 'deposit.cooling_down' });
     expect(stored.history.at(-1)).toMatchObject({ step: 'reconcile', note: 'submitted' });
     expect(ctx.queues.sent).toEqual([
@@ -117,7 +117,7 @@ describe('apply', () => {
 
     await apply(ctx, deposit, { kind: 'later', step: 'transfer', changes: {}, retryAfterMs: 7_000 });
 
-    expect(w.table.current(deposit.id).busyWaits).toBe(1);
+    expect(w.table.current(deposit.id).stepCounters.busyWaits).toBe(1);
     expect(ctx.queues.sent).toEqual([
       { message: expect.objectContaining({ step: 'transfer' }), delaySeconds: 7 },
     ]);
@@ -149,7 +149,7 @@ describe('apply', () => {
     expect(w.table.current(deposit.id).version).toBe(2);
     await apply(ctx, deposit, { kind: 'retry', step: 'transfer', reason: 'provider timeout' });
 
-    expect(w.table.current(deposit.id)).toMatchObject({ version: 3, retries: 1 });
+    expect(w.table.current(deposit.id)).toMatchObject({ version: 3, stepCounters: { retries: 1 } });
     expect(ctx.queues.sent.map((sent) => [sent.message.version, sent.delaySeconds])).toEqual([
       [2, 9],
       [3, 3],
@@ -161,7 +161,7 @@ describe('apply', () => {
 
     await apply(ctx, deposit, await leaseWait(ctx, deposit, 'transfer'));
 
-    expect(w.table.current(deposit.id).busyWaits).toBe(1);
+    expect(w.table.current(deposit.id).stepCounters.busyWaits).toBe(1);
     expect(ctx.queues.sent).toEqual([
       { message: expect.objectContaining({ step: 'transfer' }), delaySeconds: 1 },
     ]);

@@ -19,7 +19,7 @@ const unknown: Partial<Deposit> = {
   status: 'failed',
   step: 'completed',
   failure: { type: 'TRANSFER_OUTCOME_UNKNOWN', msg: 'timeout; a transfer attempt is on record' },
-  transferAttempt: { at: 0, answering: false },
+  transfer: { attempt: { at: 0, answering: false } },
   sealedCredentials: undefined,
   checkAt: undefined,
   version: 5,
@@ -280,7 +280,7 @@ describe('redrive', () => {
     // prepare: the transfer attempt was recorded a moment ago; its call may be running
     const w = world();
     const attempt = { at: w.clock.now(), answering: false };
-    const inFlight = await w.deposit({ step: 'transfer', version: 5, transferAttempt: attempt });
+    const inFlight = await w.deposit({ step: 'transfer', version: 5, transfer: { attempt: attempt } });
     const ctx = context(w);
 
     // act

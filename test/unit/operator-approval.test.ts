@@ -23,7 +23,7 @@ const unknown = (overrides: Partial<Deposit> = {}): Partial<Deposit> => ({
   status: 'failed',
   step: 'completed',
   failure: { type: 'TRANSFER_OUTCOME_UNKNOWN', msg: 'timeout; a transfer attempt is on record' },
-  transferAttempt: { at: 0, answering: false },
+  transfer: { attempt: { at: 0, answering: false } },
   sealedCredentials: undefined,
   checkAt: undefined,
   version: 5,

@@ -81,7 +81,11 @@ describe('every path that ends a source hands its followers on and frees its cla
     const w = world();
     const ctx: FailContext = w.contexts[name]();
     const at = w.clock.now() + HOUR;
-    const src = await w.source({ ...coolingUntil(at), beneficiaryId: undefined, beneficiaryLookupAt: at });
+    const src = await w.source({
+      ...coolingUntil(at),
+      beneficiaryId: undefined,
+      beneficiaryWork: { lookupAt: at },
+    });
     followed(w, src.id, at);
     w.table.claimItems.set(claimKey, {
       ownerKey,

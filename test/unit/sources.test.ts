@@ -64,7 +64,7 @@ describe('a source runs the deposit steps', () => {
     const after = w.table.current(src.id);
     expect(after).toMatchObject({ status: 'done', step: 'completed' });
     expect(after.sealedCredentials).toBeUndefined();
-    expect(after.transferAttempt).toBeUndefined();
+    expect(after.transfer?.attempt).toBeUndefined();
     expect(w.provider.calls).toEqual([]);
     expect(w.events.published).toEqual([
       expect.objectContaining({
@@ -268,7 +268,11 @@ describe('the shared wake-up', () => {
 
     // assess
     const after = w.table.current(dep.id);
-    expect(after).toMatchObject({ version: 3, sleepsUntil: at, checkAt: at + settings.stallAfterMs });
+    expect(after).toMatchObject({
+      version: 3,
+      beneficiaryWork: { sleepsUntil: at },
+      checkAt: at + settings.stallAfterMs,
+    });
     expect(w.table.wakeItems.get(claimKey)?.followers).toEqual([
       { depositId: dep.id, version: 3, step: 'ensure-beneficiary' },
     ]);

@@ -39,7 +39,7 @@ function deposit(overrides: Partial<Deposit> = {}): Deposit {
     walletAccountId: 'wallet-aed',
     bank: banks.beneficiary,
     beneficiaryId: 'ben-1',
-    retries: 0,
+    stepCounters: { retries: 0 },
     history: [],
     createdAt: now - 60_000,
     updatedAt: now - 1_000,
@@ -61,10 +61,7 @@ const refusal = (
 
 const call: Call = { lease: 'dep_1#transfer', answer: undefined, now };
 const cleared = {
-  transferAttempt: undefined,
-  transferOperationId: undefined,
-  polls: undefined,
-  pollAt: undefined,
+  transfer: undefined,
   pendingInput: undefined,
   sealedAnswers: undefined,
 };
@@ -74,12 +71,12 @@ describe('transfer: before the call', () => {
     ['a deposit with no attempt on record', deposit(), undefined],
     [
       'an attempt of another run that may still be in flight',
-      deposit({ transferAttempt: { at: now - 1_000, answering: false } }),
+      deposit({ transfer: { attempt: { at: now - 1_000, answering: false } } }),
       { kind: 'nothing', why: expect.any(String) },
     ],
     [
       'an attempt on record past the stall time: money may have moved',
-      deposit({ transferAttempt: { at: now - settings.stallAfterMs, answering: false } }),
+      deposit({ transfer: { attempt: { at: now - settings.stallAfterMs, answering: false } } }),
       { kind: 'fail', type: 'TRANSFER_OUTCOME_UNKNOWN', msg: expect.stringMatching(/interrupted/) },
     ],
     [
@@ -98,7 +95,7 @@ describe('transfer: before the call', () => {
 });
 
 describe('transfer: what follows the submission', () => {
-  const attempting = deposit({ transferAttempt: { at: now, answering: false } });
+  const attempting = deposit({ transfer: { attempt: { at: now, answering: false } } });
   const keep = { lease: 'keep', held: call.lease };
   const release = { lease: 'release', held: call.lease };
   it.each<[string, Submission, Call, unknown]>([
@@ -110,9 +107,13 @@ describe('transfer: what follows the submission', () => {
         kind: 'move',
         changes: expect.objectContaining({
           step: 'reconcile',
-          transferOperationId: 'op-7',
-          polls: 0,
-          pollAt: now + 1_000,
+          // beside the attempt, which stays
+          transfer: {
+            attempt: { at: now, answering: false },
+            operationId: 'op-7',
+            polls: 0,
+            pollAt: now + 1_000,
+          },
         }),
         note: 'transfer submitted as operation op-7',
         send: { step: 'reconcile', delaySeconds: 1 },
@@ -151,7 +152,7 @@ describe('transfer: what follows the submission', () => {
         step: 'transfer',
         operation: 'transfer',
         lease: call.lease,
-        dropped: { transferAttempt: undefined },
+        dropped: { transfer: undefined },
       }),
     ],
     [
@@ -166,7 +167,10 @@ describe('transfer: what follows the submission', () => {
       { ...call, answer: { id: 'op-asked', userInputs: [] } },
       expect.objectContaining({
         kind: 'move',
-        changes: expect.objectContaining({ step: 'reconcile', transferOperationId: 'op-asked' }),
+        changes: expect.objectContaining({
+          step: 'reconcile',
+          transfer: expect.objectContaining({ operationId: 'op-asked' }),
+        }),
         before: [keep],
       }),
     ],
@@ -188,7 +192,7 @@ describe('transfer: what follows the submission', () => {
 });
 
 describe('transfer: what a refusal says', () => {
-  const submitted = deposit({ transferOperationId: 'op-7', transferAttempt: { at: now, answering: false } });
+  const submitted = deposit({ transfer: { operationId: 'op-7', attempt: { at: now, answering: false } } });
   const own = { lease: 'release-own' };
   it.each<[string, Deposit, ProviderRefusal, unknown]>([
     [
@@ -215,13 +219,13 @@ describe('transfer: what a refusal says', () => {
       refusal('BENEFICIARY_DETAILS_REQUIRED'),
       expect.objectContaining({
         kind: 'move',
-        changes: { ...cleared, step: 'transfer', sendBeneficiaryDetails: true },
+        changes: { ...cleared, step: 'transfer', beneficiaryWork: { sendDetails: true } },
         send: { step: 'transfer' },
       }),
     ],
     [
       'details wanted again though sent: failed',
-      deposit({ sendBeneficiaryDetails: true }),
+      deposit({ beneficiaryWork: { sendDetails: true } }),
       refusal('BENEFICIARY_DETAILS_REQUIRED'),
       expect.objectContaining({ kind: 'fail', type: 'BENEFICIARY_DETAILS_REQUIRED' }),
     ],
@@ -234,7 +238,7 @@ describe('transfer: what a refusal says', () => {
         changes: expect.objectContaining({
           step: 'wait-cooldown',
           cooldownUntil: now + 60_000,
-          coolDownRefusals: 1,
+          tallies: { coolDownRefusals: 1 },
         }),
         event: { type: 'deposit.cooling_down', data: { resumesAt: new Date(now + 60_000).toISOString() } },
         send: { step: 'wait-cooldown' },
@@ -243,7 +247,7 @@ describe('transfer: what a refusal says', () => {
     ],
     [
       'a cool-down past the retry limit: failed',
-      deposit({ coolDownRefusals: settings.maxRetries }),
+      deposit({ tallies: { coolDownRefusals: settings.maxRetries } }),
       refusal('BENEFICIARY_COOL_DOWN_PERIOD'),
       expect.objectContaining({ kind: 'fail', type: 'BENEFICIARY_COOL_DOWN_PERIOD' }),
     ],
@@ -256,7 +260,8 @@ describe('transfer: what a refusal says', () => {
         changes: expect.objectContaining({
           step: 'ensure-beneficiary',
           beneficiaryId: undefined,
-          registrations: 1,
+          beneficiaryWork: undefined,
+          tallies: { registrations: 1 },
         }),
         send: { step: 'ensure-beneficiary' },
         before: [{ claims: 'forget', beneficiaryId: 'ben-1' }],
@@ -264,7 +269,7 @@ describe('transfer: what a refusal says', () => {
     ],
     [
       'the beneficiary gone again: forgotten, failed',
-      deposit({ registrations: 1 }),
+      deposit({ tallies: { registrations: 1 } }),
       refusal('INVALID_BENEFICIARY_ID'),
       expect.objectContaining({ kind: 'fail', before: [{ claims: 'forget', beneficiaryId: 'ben-1' }] }),
     ],
@@ -291,8 +296,8 @@ describe('transfer: what a refusal says', () => {
   });
 
   it('frees the connection the bank held for an accepted transfer, done', () => {
-    expect(transferDone(deposit({ transferOperationId: 'op-7' }), 'REF').kind).toBe('move');
-    expect(transferDone(deposit({ transferOperationId: 'op-7' }), 'REF')).toMatchObject({
+    expect(transferDone(deposit({ transfer: { operationId: 'op-7' } }), 'REF').kind).toBe('move');
+    expect(transferDone(deposit({ transfer: { operationId: 'op-7' } }), 'REF')).toMatchObject({
       before: [{ lease: 'release-own' }],
     });
     expect(transferDone(deposit({ bank: banks.noBeneficiary }), 'REF')).toMatchObject({
@@ -305,9 +310,7 @@ describe('transfer: what a refusal says', () => {
 describe('reconcile: what follows a read of the operation', () => {
   const reading = deposit({
     step: 'reconcile',
-    transferOperationId: 'op-7',
-    polls: 2,
-    transferAttempt: { at: now - 10_000, answering: false },
+    transfer: { operationId: 'op-7', polls: 2, attempt: { at: now - 10_000, answering: false } },
   });
   const ctx = { clock, settings };
   it.each<[string, Deposit, Parameters<typeof afterRead>[1], unknown]>([
@@ -323,7 +326,8 @@ describe('reconcile: what follows a read of the operation', () => {
       { status: 'initialized', id: 'op-7', response: { success: true, status: 'initialized' } },
       {
         kind: 'move',
-        changes: { polls: 3, pollAt: now + 8_000 },
+        // the attempt and the operation kept
+        changes: { transfer: { ...reading.transfer, polls: 3, pollAt: now + 8_000 } },
         note: 'transfer outcome, read 3: still running',
         send: { step: 'reconcile', delaySeconds: 8 },
       },
@@ -348,7 +352,10 @@ describe('reconcile: what follows a read of the operation', () => {
       'a refusal naming another operation: read again, it says nothing of the transfer',
       reading,
       { failed: refusal('INSUFFICIENT_BALANCE', { operationId: 'op-other' }) },
-      expect.objectContaining({ kind: 'move', changes: expect.objectContaining({ polls: 3 }) }),
+      expect.objectContaining({
+        kind: 'move',
+        changes: { transfer: expect.objectContaining({ polls: 3 }) },
+      }),
     ],
     [
       'a refused read asking for time: no sooner than its Retry-After',
@@ -358,7 +365,7 @@ describe('reconcile: what follows a read of the operation', () => {
     ],
     [
       'a failed read past the last poll: unknown, for an operator',
-      deposit({ ...reading, polls: settings.maxPolls - 1 }),
+      deposit({ ...reading, transfer: { ...reading.transfer, polls: settings.maxPolls - 1 } }),
       { failed: new ProviderUnknownOutcome('network', 'reset') },
       expect.objectContaining({
         kind: 'fail',
@@ -379,7 +386,10 @@ describe('reconcile: what follows a read of the operation', () => {
     ],
     [
       'a question found too late: asked again',
-      deposit({ ...reading, transferAttempt: { at: now - settings.inputTtlMs, answering: false } }),
+      deposit({
+        ...reading,
+        transfer: { ...reading.transfer, attempt: { at: now - settings.inputTtlMs, answering: false } },
+      }),
       {
         status: 'user_input_required',
         id: 'op-7',
@@ -521,7 +531,7 @@ describe('ensure-beneficiary: what follows from what the calls found', () => {
         changes: expect.objectContaining({
           step: 'wait-cooldown',
           beneficiaryId: 'ben-9',
-          sendBeneficiaryDetails: true,
+          beneficiaryWork: { sendDetails: true },
         }),
         event: { type: 'deposit.cooling_down', data: { resumesAt: new Date(now + 3_600_000).toISOString() } },
         send: { step: 'wait-cooldown' },
@@ -589,7 +599,11 @@ describe('ensure-beneficiary: what follows from what the calls found', () => {
       at,
       plan,
       { kind: 'question', operation: 'list', question, afterCreation: true },
-      expect.objectContaining({ kind: 'ask', operation: 'list', also: { beneficiaryLookupAt: now } }),
+      expect.objectContaining({
+        kind: 'ask',
+        operation: 'list',
+        also: { beneficiaryWork: { lookupAt: now } },
+      }),
     ],
     [
       'a look-up that does not find it: unresolved, its record forgotten',
@@ -623,7 +637,7 @@ describe('ensure-beneficiary: what follows from what the calls found', () => {
       refusal('BENEFICIARY_ALREADY_EXISTS'),
       expect.objectContaining({
         kind: 'move',
-        changes: expect.objectContaining({ beneficiaryLookupAt: now }),
+        changes: expect.objectContaining({ beneficiaryWork: { lookupAt: now } }),
       }),
     ],
     [

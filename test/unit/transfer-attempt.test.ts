@@ -38,7 +38,7 @@ describe('the transfer attempt', () => {
 
     // assess: nothing written, nothing called, the lease free: the queue's retry starts clean
     expect(w.table.writes).toEqual([]);
-    expect(w.table.current(deposit.id).transferAttempt).toBeUndefined();
+    expect(w.table.current(deposit.id).transfer?.attempt).toBeUndefined();
     expect(w.provider.calls).toEqual([]);
     expect(w.table.leaseItems.size).toBe(0);
   });
@@ -70,7 +70,7 @@ describe('the transfer attempt', () => {
 
     // assess
     const after = w.table.current(id);
-    expect(after).toMatchObject({ step: 'reconcile', transferOperationId: 'op-q' });
+    expect(after).toMatchObject({ step: 'reconcile', transfer: { operationId: 'op-q' } });
     expect(after.sealedAnswers).toBeUndefined();
     expect(after.pendingInput).toBeUndefined();
   });
@@ -91,8 +91,8 @@ describe('a 429 is "later", never "no"', () => {
     await transfer(deposit, ctx);
 
     const after = w.table.current(deposit.id);
-    expect(after).toMatchObject({ status: 'initialized', step: 'transfer', busyWaits: 1 });
-    expect(after.transferAttempt).toBeUndefined();
+    expect(after).toMatchObject({ status: 'initialized', step: 'transfer', stepCounters: { busyWaits: 1 } });
+    expect(after.transfer?.attempt).toBeUndefined();
     expect(ctx.queues.sent.map((sent) => [sent.message.step, sent.delaySeconds])).toEqual([['transfer', 1]]);
   });
 
@@ -107,7 +107,7 @@ describe('a 429 is "later", never "no"', () => {
     expect(w.table.current(deposit.id)).toMatchObject({
       status: 'initialized',
       step: 'resolve-bank',
-      busyWaits: 1,
+      stepCounters: { busyWaits: 1 },
     });
     expect(ctx.queues.sent.map((sent) => sent.message.step)).toEqual(['resolve-bank']);
   });
@@ -147,8 +147,8 @@ describe('a 429 with Retry-After: the next try no earlier than it asks', () => {
 
     // assess
     const after = w.table.current(deposit.id);
-    expect(after).toMatchObject({ status: 'initialized', step: 'transfer', busyWaits: 1 });
-    expect(after.transferAttempt).toBeUndefined();
+    expect(after).toMatchObject({ status: 'initialized', step: 'transfer', stepCounters: { busyWaits: 1 } });
+    expect(after.transfer?.attempt).toBeUndefined();
     expect(sentOf(ctx)).toEqual([['transfer', 30]]);
     expect(after.checkAt).toBe(refusedAt + 30_000 + settings.stallAfterMs);
     expect(redriven).toBe(0);
@@ -159,8 +159,8 @@ describe('a 429 with Retry-After: the next try no earlier than it asks', () => {
     const w = world();
     const without = w.contexts.transfer();
     const shorter = w.contexts.transfer();
-    const first = await atTransfer(w, { busyWaits: 3 });
-    const second = await atTransfer(w, { busyWaits: 3 });
+    const first = await atTransfer(w, { stepCounters: { retries: 0, busyWaits: 3 } });
+    const second = await atTransfer(w, { stepCounters: { retries: 0, busyWaits: 3 } });
     w.provider.answer('createTransfer', tooMany(), tooMany(2_000));
 
     // act
@@ -206,7 +206,10 @@ describe('a 429 with Retry-After: the next try no earlier than it asks', () => {
 
     await resolveBank(deposit, ctx);
 
-    expect(w.table.current(deposit.id)).toMatchObject({ step: 'resolve-bank', busyWaits: 1 });
+    expect(w.table.current(deposit.id)).toMatchObject({
+      step: 'resolve-bank',
+      stepCounters: { busyWaits: 1 },
+    });
     expect(sentOf(ctx)).toEqual([['resolve-bank', 30]]);
   });
 
@@ -217,10 +220,12 @@ describe('a 429 with Retry-After: the next try no earlier than it asks', () => {
         version: 6,
         bank: banks.beneficiary,
         beneficiaryId: 'ben-1',
-        transferAttempt: { at: w.clock.now(), answering: false },
-        transferOperationId: 'op-7',
-        polls: 0,
-        pollAt: w.clock.now(),
+        transfer: {
+          attempt: { at: w.clock.now(), answering: false },
+          operationId: 'op-7',
+          polls: 0,
+          pollAt: w.clock.now(),
+        },
       });
     }
 
@@ -233,8 +238,11 @@ describe('a 429 with Retry-After: the next try no earlier than it asks', () => {
       await reconcile(deposit, ctx);
 
       const after = w.table.current(deposit.id);
-      expect(after).toMatchObject({ step: 'reconcile', polls: 1, pollAt: w.clock.now() + 30_000 });
-      expect(after.transferAttempt).toBeDefined();
+      expect(after).toMatchObject({
+        step: 'reconcile',
+        transfer: { polls: 1, pollAt: w.clock.now() + 30_000 },
+      });
+      expect(after.transfer?.attempt).toBeDefined();
       expect(sentOf(ctx)).toEqual([['reconcile', 30]]);
     });
 
@@ -269,8 +277,8 @@ describe('a 429 with Retry-After: the next try no earlier than it asks', () => {
         await reconcile(deposit, ctx);
 
         const after = w.table.current(deposit.id);
-        expect(after).toMatchObject({ status: 'initialized', step: 'reconcile', polls: 1 });
-        expect(after.transferAttempt).toBeDefined();
+        expect(after).toMatchObject({ status: 'initialized', step: 'reconcile', transfer: { polls: 1 } });
+        expect(after.transfer?.attempt).toBeDefined();
         expect(sentOf(ctx)).toEqual([['reconcile', 10]]);
       },
     );

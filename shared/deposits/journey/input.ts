@@ -8,6 +8,7 @@ import type { InputAnswer, ProviderAnswer } from '#shared/provider/client';
 import { inputLimits } from '#shared/provider/interface/limits';
 import type { UserInput } from '#shared/provider/interface/schemas';
 import type { AskedInput, AskingOperation, Deposit, WorkStep } from '../model/deposit.ts';
+import { tallied, tallyOf } from '../model/deposit-work.ts';
 import { messageFor, type StepMessage } from '../model/messages.ts';
 import { askedOf } from '../model/views.ts';
 import type { ConnectionLeases } from '../ports/connection.ts';
@@ -63,8 +64,7 @@ export async function pauseForInput<S extends WorkStep>(
       ...asked.also,
       status: 'user_input_required',
       // The bank answered: the retries of failed calls, and its busy waits, start over.
-      retries: 0,
-      busyWaits: undefined,
+      stepCounters: { retries: 0 },
       pendingInput: {
         providerOperationId: question.id,
         operation: asked.operation,
@@ -127,7 +127,7 @@ export function tooLateToAsk(
   since: number,
 ): boolean {
   const left = since + ctx.settings.inputTtlMs - ctx.clock.now();
-  return left < ctx.settings.inputTtlMs * MIN_ANSWER_SHARE && (deposit.reasks ?? 0) < MAX_REASKS;
+  return left < ctx.settings.inputTtlMs * MIN_ANSWER_SHARE && tallyOf(deposit, 'reasks') < MAX_REASKS;
 }
 
 /**
@@ -145,9 +145,14 @@ export async function askAgain<S extends WorkStep>(
   /** The history's note, when the refusal's type does not say why. */
   note = `answers refused (${refusal.type}): asking again`,
 ) {
-  const reasks = deposit.reasks ?? 0;
-  if (reasks >= MAX_REASKS) return fail(ctx, deposit, refusal.type, refusal.msg, also);
-  const changes = { ...also, step, pendingInput: undefined, sealedAnswers: undefined, reasks: reasks + 1 };
+  if (tallyOf(deposit, 'reasks') >= MAX_REASKS) return fail(ctx, deposit, refusal.type, refusal.msg, also);
+  const changes = {
+    ...also,
+    step,
+    pendingInput: undefined,
+    sealedAnswers: undefined,
+    ...tallied(deposit, 'reasks'),
+  };
   const next = await advance(ctx, deposit, changes, note);
   if (next) await sendStep(ctx, next, step);
 }

@@ -47,7 +47,7 @@ export async function knownRoute(
     bank,
     beneficiaryId: claim.beneficiaryId,
     cooldownUntil,
-    sendBeneficiaryDetails: !claim.used,
+    beneficiaryWork: { sendDetails: !claim.used },
     history: [{ ...straight, at: now, note: `bank and beneficiary remembered: ${bank.bankName}` }],
   };
 }

@@ -5,6 +5,7 @@
  * fails PROVIDER_UNAVAILABLE.
  */
 import type { Deposit, WorkStep } from '../model/deposit.ts';
+import { countedInStep } from '../model/deposit-work.ts';
 import type { StepQueues } from '../ports/messaging.ts';
 import { advance, type FailContext, fail, requeue, sendStep } from './transitions.ts';
 import { MAX_SQS_DELAY_SECONDS } from './wake-ups.ts';
@@ -63,7 +64,7 @@ export function waitForConnection<S extends WorkStep>(
   changes: Partial<Deposit> = {},
   retryAfterMs?: number,
 ) {
-  const waits = deposit.busyWaits ?? 0;
+  const waits = deposit.stepCounters.busyWaits ?? 0;
   return waitBusy(ctx, deposit, step, changes, laterDelaySeconds(growingWait(waits), retryAfterMs));
 }
 
@@ -76,7 +77,7 @@ export function waitForLease<S extends WorkStep>(
   deposit: Deposit,
   step: S,
 ) {
-  const waits = deposit.busyWaits ?? 0;
+  const waits = deposit.stepCounters.busyWaits ?? 0;
   const delay = waits < SHORT_LEASE_WAITS ? 1 : growingWait(waits - SHORT_LEASE_WAITS);
   return waitBusy(ctx, deposit, step, {}, delay);
 }
@@ -93,7 +94,7 @@ async function waitBusy<S extends WorkStep>(
   changes: Partial<Deposit>,
   delay: number,
 ) {
-  const waits = deposit.busyWaits ?? 0;
+  const waits = deposit.stepCounters.busyWaits ?? 0;
   if (waits >= MAX_BUSY_WAITS) {
     const msg = `The bank kept the connection busy through ${waits} tries`;
     return fail(ctx, deposit, 'PROVIDER_UNAVAILABLE', msg, changes);
@@ -102,7 +103,7 @@ async function waitBusy<S extends WorkStep>(
   const next = await advance(
     ctx,
     deposit,
-    { ...changes, busyWaits: waits + 1, checkAt: lookAt },
+    { ...changes, ...countedInStep(deposit, 'busyWaits'), checkAt: lookAt },
     'connection busy',
   );
   if (next) await sendStep(ctx, next, step, delay);
@@ -119,9 +120,10 @@ export async function retryLater<S extends WorkStep>(
   reason: string,
   changes: Partial<Deposit> = {},
 ) {
-  if (deposit.retries >= ctx.settings.maxRetries) {
-    return fail(ctx, deposit, 'PROVIDER_UNAVAILABLE', `Gave up after ${deposit.retries} retries: ${reason}`);
+  const { retries } = deposit.stepCounters;
+  if (retries >= ctx.settings.maxRetries) {
+    return fail(ctx, deposit, 'PROVIDER_UNAVAILABLE', `Gave up after ${retries} retries: ${reason}`);
   }
-  const next = await advance(ctx, deposit, { ...changes, retries: deposit.retries + 1 }, reason);
+  const next = await advance(ctx, deposit, { ...changes, ...countedInStep(deposit, 'retries') }, reason);
   if (next) await requeue(ctx, next, step);
 }

@@ -62,8 +62,8 @@ export async function advance(
   const now = ctx.clock.now();
   const next: Deposit = { ...deposit, ...changes, version: deposit.version + 1, updatedAt: now };
   next.event = event && (isSource(next) ? asSourceEvent(eventOf(next, event), next) : eventOf(next, event));
-  if (!('retries' in changes)) next.retries = next.step === deposit.step ? deposit.retries : 0;
-  if (!('busyWaits' in changes) && next.step !== deposit.step) next.busyWaits = undefined;
+  // A new step counts its own retries and busy waits, unless the change sets them.
+  if (!('stepCounters' in changes) && next.step !== deposit.step) next.stepCounters = { retries: 0 };
   if (!('leaseHeld' in changes)) next.leaseHeld = undefined;
   // Progress: the sweeper starts over with its shortest delay.
   next.redrives = undefined;
@@ -107,9 +107,9 @@ export function checkAt(deposit: Deposit, now: number, stallAfterMs: number): nu
     return (deposit.pendingInput?.expiresAt ?? now) + stallAfterMs;
   const waits = [
     deposit.step === 'wait-cooldown' ? deposit.cooldownUntil : undefined,
-    deposit.beneficiaryLookupAt,
-    deposit.sleepsUntil,
-    deposit.step === 'reconcile' ? deposit.pollAt : undefined,
+    deposit.beneficiaryWork?.lookupAt,
+    deposit.beneficiaryWork?.sleepsUntil,
+    deposit.step === 'reconcile' ? deposit.transfer?.pollAt : undefined,
   ];
   return Math.max(now, ...waits.map((until) => until ?? now)) + stallAfterMs;
 }
@@ -150,7 +150,7 @@ export async function fail(
  * TRANSFER_OUTCOME_UNKNOWN when a transfer attempt is on record (money may have moved).
  */
 export function giveUp(ctx: FailContext, deposit: Deposit, reason: string) {
-  if (deposit.transferAttempt) {
+  if (deposit.transfer?.attempt) {
     const msg = `${reason}; a transfer attempt is on record: reconcile with the provider before retrying`;
     return fail(ctx, deposit, 'TRANSFER_OUTCOME_UNKNOWN', msg);
   }
@@ -178,7 +178,7 @@ export function sendStep<S extends WorkStep>(
 
 /** Sends the deposit's step again after a short delay that grows with its retries. */
 export function requeue<S extends WorkStep>(ctx: { queues: StepQueues<S> }, deposit: Deposit, step: S) {
-  return sendStep(ctx, deposit, step, Math.min(30, 1 + deposit.retries * 2));
+  return sendStep(ctx, deposit, step, Math.min(30, 1 + deposit.stepCounters.retries * 2));
 }
 
 /**

@@ -76,7 +76,8 @@ export function expiryName(depositId: string, version: number): string {
  * claim, its question's expiry. Those that were short waits were messages, not schedules.
  */
 export function scheduleNamesOf(deposit: Deposit): string[] {
-  const times = [deposit.cooldownUntil, deposit.beneficiaryLookupAt, deposit.sleepsUntil].filter(
+  const { lookupAt, sleepsUntil } = deposit.beneficiaryWork ?? {};
+  const times = [deposit.cooldownUntil, lookupAt, sleepsUntil].filter(
     (time): time is number => time !== undefined,
   );
   const woken: WorkStep[] = ['ensure-beneficiary', 'transfer'];

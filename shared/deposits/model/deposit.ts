@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import type { CurrencyCode } from '#shared/money';
 import type { InlineBeneficiary, NewBeneficiary, UserInput } from '#shared/provider/interface/schemas';
+import type { BeneficiaryWork, StepCounters, Tallies, TransferWork } from './deposit-work.ts';
 import type { DepositEvent } from './events.ts';
 
 export const DepositStatus = z.enum(['initialized', 'user_input_required', 'done', 'failed']);
@@ -117,13 +118,8 @@ export interface Deposit {
   sealedAnswers?: string;
   bank?: BankFacts;
   beneficiaryId?: string;
-  /**
-   * The bank said the beneficiary exists, but an earlier attempt's answer (its id) was lost: look it
-   * up in the list at this time, when even a bank that hides new beneficiaries shows it.
-   */
-  beneficiaryLookupAt?: number;
-  /** Send the beneficiary's details with the transfer (first transfer, or the bank asked). */
-  sendBeneficiaryDetails?: boolean;
+  /** The way to the beneficiary (`BeneficiaryWork`): gone, in one assignment, when it is registered again. */
+  beneficiaryWork?: BeneficiaryWork;
   cooldownUntil?: number;
   pendingInput?: PendingInput;
   /**
@@ -132,32 +128,17 @@ export interface Deposit {
    * given back and taken again between two calls to the bank. Dropped by the next write.
    */
   leaseHeld?: string;
-  /** Set, conditionally, just before the transfer call: its presence means money may have moved. */
-  transferAttempt?: { at: number; answering: boolean };
+  /** The transfer's scratch (`TransferWork`): gone, in one assignment, once the bank refused it or asked a question. */
+  transfer?: TransferWork;
+  /** Counted within the current step (`StepCounters`): a new step starts them over, in one assignment. */
+  stepCounters: StepCounters;
+  /** Counted across the deposit's steps (`Tallies`), for their bounds: never started over. */
+  tallies?: Tallies;
   /**
-   * The provider's id of the transfer operation, recorded in the same write that records what its
-   * submission answered (`initialized`): the `reconcile` step reads the operation by it.
+   * Re-drives by the sweeper since the deposit last moved, for their growing delay. Beside `checkAt`,
+   * not in a group: the sweeper's own update writes both (`SET checkAt, redrives`), and its index
+   * (`byCheckAt`) projects it, which can name only top-level attributes.
    */
-  transferOperationId?: string;
-  /** Reads of the transfer operation so far (`reconcile`), for their growing delay and their bound. */
-  polls?: number;
-  /** When the next read of the transfer operation is due (a delayed message is on its way). */
-  pollAt?: number;
-  /** Retries of the current step after an unknown outcome of a read, or a busy connection. */
-  retries: number;
-  /** Cool-down refusals of the transfer, counted across step changes (bounded by the retry limit). */
-  coolDownRefusals?: number;
-  /** Questions asked again because the bank refused their answers (`askAgain`), across the deposit. */
-  reasks?: number;
-  /** Times the deposit registered the beneficiary again after the bank said ours was gone (at most once). */
-  registrations?: number;
-  /** Times the current step found the bank's connection busy (another operation on it): contention, not failure. */
-  busyWaits?: number;
-  /** The step sleeps until then (a wake-up is armed): waiting for another deposit's beneficiary claim. */
-  sleepsUntil?: number;
-  /** Waits for another deposit's beneficiary claim, for their growing delay. */
-  claimWaits?: number;
-  /** Re-drives by the sweeper since the deposit last moved, for their growing delay. */
   redrives?: number;
   reference?: string;
   failure?: { type: string; msg: string };

@@ -124,7 +124,7 @@ function refuseUnlessCancellable(deposit: Deposit) {
   if (deposit.step === 'completed') {
     throw new DepositError('DEPOSIT_NOT_CANCELLABLE', `The deposit is ${deposit.status} already`);
   }
-  if (deposit.step === 'transfer' || deposit.transferAttempt) {
+  if (deposit.step === 'transfer' || deposit.transfer?.attempt) {
     throw new DepositError(
       'DEPOSIT_NOT_CANCELLABLE',
       'The deposit has reached its transfer: money may be moving, it can no longer be cancelled',

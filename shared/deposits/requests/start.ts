@@ -157,7 +157,7 @@ async function newRecord(
     senderId: what.senderId,
     walletAccountId: what.walletAccountId,
     sealedCredentials: await ctx.vault.seal('credentials', id, credentials),
-    retries: 0,
+    stepCounters: { retries: 0 },
     history: [{ step: 'resolve-bank', status: 'initialized', at: now }],
     createdAt: now,
     updatedAt: now,

@@ -11,6 +11,7 @@
 import { SPENT_ANSWERS } from '../journey/input.ts';
 import type { Next } from '../journey/next.ts';
 import { type BeneficiaryClaim, bankOf, type Deposit } from '../model/deposit.ts';
+import { beneficiaryWorkWith } from '../model/deposit-work.ts';
 import type { DepositSettings } from '../ports/settings.ts';
 import type { EnsureBeneficiaryContext } from './ensure-beneficiary-context.ts';
 
@@ -53,7 +54,11 @@ export function lookedUpLater(
     },
   ];
   const resumesAt = new Date(at).toISOString();
-  const cleared = { pendingInput: undefined, sealedAnswers: undefined, beneficiaryLookupAt: at };
+  const cleared = {
+    pendingInput: undefined,
+    sealedAnswers: undefined,
+    ...beneficiaryWorkWith(deposit, { lookupAt: at }),
+  };
   if (!bank.hidesNewBeneficiaries) {
     const note = `${why}; looking it up at ${resumesAt}`;
     return { kind: 'move', changes: cleared, note, wake: { step: 'ensure-beneficiary', at }, before };
@@ -81,7 +86,7 @@ export async function claimWait(
   held: BeneficiaryClaim | undefined,
 ): Promise<Next> {
   const now = ctx.clock.now();
-  const waits = deposit.claimWaits ?? 0;
+  const waits = deposit.beneficiaryWork?.claimWaits ?? 0;
   const claimedAt = held?.lookupAt ?? held?.claimedAt ?? now;
   // The holder waits for a time of its own: a payment source has a wake-up armed for it, which this
   // deposit joins instead of arming its own; the source wakes it once ready (or at once if it ends
@@ -95,14 +100,15 @@ export async function claimWait(
     const { ownerKey, walletAccountId } = deposit;
     if (await ctx.sharedWakes.follow(ownerKey, walletAccountId, follower, claimedAt, now)) {
       const note = `waiting for the payment source's wake-up at ${new Date(claimedAt).toISOString()}`;
-      return { kind: 'move', changes: { sleepsUntil: claimedAt, claimWaits: waits + 1 }, note };
+      const changes = beneficiaryWorkWith(deposit, { sleepsUntil: claimedAt, claimWaits: waits + 1 });
+      return { kind: 'move', changes, note };
     }
   }
   const until =
     claimedAt > now
       ? claimedAt + 1_000
       : Math.min(claimedAt + claimLifeMs(ctx.settings) + 1_000, now + 1_000 * 2 ** Math.min(waits, 10));
-  const changes = { sleepsUntil: until, claimWaits: waits + 1 };
+  const changes = beneficiaryWorkWith(deposit, { sleepsUntil: until, claimWaits: waits + 1 });
   return { kind: 'move', changes, wake: { step: 'ensure-beneficiary', at: until } };
 }
 
@@ -117,12 +123,12 @@ export async function stillCreating(ctx: EnsureBeneficiaryContext, deposit: Depo
  * goes (if it still has no id), and the deposit creates it again, without the spent answers (the
  * bank asks again); counted with the questions asked again, and failed past them.
  */
-export function createdAgain(): Next {
+export function createdAgain(deposit: Pick<Deposit, 'beneficiaryWork'>): Next {
   return {
     kind: 'ask-again',
     step: 'ensure-beneficiary',
     refusal: { type: SPENT_ANSWERS, msg: 'The answered creation did not run' },
-    changes: { beneficiaryLookupAt: undefined },
+    changes: beneficiaryWorkWith(deposit, { lookupAt: undefined }),
     note: 'the answered creation did not run: creating it again',
     before: [{ claims: 'forget' }],
   };
@@ -144,10 +150,8 @@ export function beneficiaryUsed(
       step,
       beneficiaryId,
       cooldownUntil,
-      sendBeneficiaryDetails: firstUse,
-      beneficiaryLookupAt: undefined,
-      sleepsUntil: undefined,
-      claimWaits: undefined,
+      // Found: of the way to it, only whether the transfer sends its details stays.
+      beneficiaryWork: { sendDetails: firstUse },
       pendingInput: undefined,
       sealedAnswers: undefined,
     },

@@ -7,6 +7,7 @@ import { ProviderRefusal } from '#shared/provider/client';
 import { LATE_ANSWERS, MAX_REASKS, SPENT_ANSWERS } from '../journey/input.ts';
 import { after, type Next } from '../journey/next.ts';
 import { bankOf, type Deposit } from '../model/deposit.ts';
+import { beneficiaryWorkWith, tallyOf } from '../model/deposit-work.ts';
 import type { Found, Plan } from './beneficiary-calls.ts';
 import { beneficiaryUsed, createdAgain, LOOK_UP_AGAIN_MS, lookedUpLater } from './beneficiary-claim.ts';
 
@@ -23,7 +24,7 @@ export function settled(
       return { kind: 'nothing', why: 'another deposit creates the beneficiary' };
     case 'question': {
       // A question on the list after the creation: the answered list is a look-up, never a new creation.
-      const also = found.afterCreation ? { beneficiaryLookupAt: now } : {};
+      const also = found.afterCreation ? beneficiaryWorkWith(deposit, { lookupAt: now }) : {};
       // The creation claim must not look abandoned while the bank waits for the caller.
       const held = plan.created ? [] : [{ claims: 'hold-while-asked' as const }];
       const { operation, question } = found;
@@ -46,8 +47,8 @@ export function settled(
 
 /** A look-up that did not find it: created again when the answered creation never ran, else failed. */
 function notFound(deposit: Deposit, plan: Pick<Plan, 'created'>, kind: 'unlisted' | 'ambiguous'): Next {
-  if (kind === 'unlisted' && plan.created?.unconfirmed && (deposit.reasks ?? 0) < MAX_REASKS)
-    return createdAgain();
+  if (kind === 'unlisted' && plan.created?.unconfirmed && tallyOf(deposit, 'reasks') < MAX_REASKS)
+    return createdAgain(deposit);
   const [type, msg] =
     kind === 'ambiguous'
       ? ['BENEFICIARY_AMBIGUOUS', AMBIGUOUS_MSG]

@@ -47,7 +47,7 @@ export async function ensureBeneficiary(woken: Deposit, ctx: EnsureBeneficiaryCo
     await applyHolding(ctx, deposit, creator);
     return;
   }
-  const lookupAt = creator.created ? (creator.created.lookupAt ?? now) : deposit.beneficiaryLookupAt;
+  const lookupAt = creator.created ? (creator.created.lookupAt ?? now) : deposit.beneficiaryWork?.lookupAt;
   if (lookupAt !== undefined && lookupAt > now) {
     await applyHolding(ctx, deposit, {
       kind: 'wake',
@@ -116,7 +116,7 @@ async function pastWaits(ctx: EnsureBeneficiaryContext, woken: Deposit): Promise
     );
     if (!deposit) return undefined;
   }
-  const sleepsUntil = deposit.sleepsUntil ?? 0;
+  const sleepsUntil = deposit.beneficiaryWork?.sleepsUntil ?? 0;
   if (sleepsUntil <= now) return deposit;
   await applyHolding(ctx, deposit, {
     kind: 'wake',

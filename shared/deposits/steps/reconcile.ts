@@ -21,6 +21,7 @@ import { LATE_ANSWERS, tooLateToAsk } from '../journey/input.ts';
 import { laterDelaySeconds, saysLater } from '../journey/later.ts';
 import { apply, type Next } from '../journey/next.ts';
 import type { Deposit } from '../model/deposit.ts';
+import { transferWith } from '../model/deposit-work.ts';
 import type { StepContext } from '../step-context.ts';
 import { noTransfer, pollDelaySeconds, transferDone, transferRefused } from './transfer-outcomes.ts';
 
@@ -53,7 +54,7 @@ export const TRANSFER_REFUSALS: ReadonlySet<string> = new Set([
 type Read = Awaited<ReturnType<ReconcileContext['provider']['getOperation']>> | { failed: unknown };
 
 export async function reconcile(deposit: Deposit, ctx: ReconcileContext): Promise<void> {
-  const operationID = deposit.transferOperationId;
+  const operationID = deposit.transfer?.operationId;
   let read: Read | undefined;
   if (operationID) {
     try {
@@ -72,7 +73,7 @@ export function afterRead(
   read: Read | undefined,
   ctx: Pick<ReconcileContext, 'clock' | 'settings'>,
 ): Next {
-  const operationID = deposit.transferOperationId;
+  const operationID = deposit.transfer?.operationId;
   if (!operationID || !read) {
     const msg = 'The transfer was submitted, but the id of its operation is not on record';
     return { kind: 'fail', type: 'TRANSFER_OUTCOME_UNKNOWN', msg };
@@ -93,7 +94,7 @@ export function afterRead(
     case 'user_input_required': {
       // The bank has waited for the answer since the submission: a question found too late to be
       // answered in time is asked again (nothing moved), else shown with the time it has left.
-      const since = deposit.transferAttempt?.at ?? ctx.clock.now();
+      const since = deposit.transfer?.attempt?.at ?? ctx.clock.now();
       const also = { step: 'transfer' as const, ...noTransfer };
       if (tooLateToAsk(ctx, deposit, since)) {
         const refusal = { type: LATE_ANSWERS, msg: 'The question was found too late to be answered in time' };
@@ -122,13 +123,14 @@ function readLater(
   reason: string,
   retryAfterMs?: number,
 ): Next {
-  const polls = (deposit.polls ?? 0) + 1;
+  const polls = (deposit.transfer?.polls ?? 0) + 1;
   if (polls >= ctx.settings.maxPolls) {
-    const msg = `The bank never told how transfer operation ${deposit.transferOperationId} ended, in ${polls} reads (last: ${reason})`;
+    const msg = `The bank never told how transfer operation ${deposit.transfer?.operationId} ended, in ${polls} reads (last: ${reason})`;
     return { kind: 'fail', type: 'TRANSFER_OUTCOME_UNKNOWN', msg };
   }
   const delaySeconds = laterDelaySeconds(pollDelaySeconds(polls, ctx.settings.pollCapMs), retryAfterMs);
   const pollAt = ctx.clock.now() + delaySeconds * 1000;
   const note = `transfer outcome, read ${polls}: ${reason}`;
-  return { kind: 'move', changes: { polls, pollAt }, note, send: { step: 'reconcile', delaySeconds } };
+  const changes = transferWith(deposit, { polls, pollAt });
+  return { kind: 'move', changes, note, send: { step: 'reconcile', delaySeconds } };
 }

@@ -15,6 +15,7 @@ import { LATE_ANSWERS } from '../journey/input.ts';
 import { retryAfterOf, saysLater } from '../journey/later.ts';
 import { after, type Effect, type Next } from '../journey/next.ts';
 import { bankOf, type Deposit } from '../model/deposit.ts';
+import { beneficiaryWorkWith, tallied, tallyOf, transferWith } from '../model/deposit-work.ts';
 import type { DepositSettings } from '../ports/settings.ts';
 
 /**
@@ -30,12 +31,7 @@ const MIN_COOL_DOWN_WAIT_MS = 60_000;
 export const MAX_REGISTRATIONS = 1;
 
 /** What a deposit forgets of its transfer once the bank refused it (nothing moved) or asked again. */
-export const noTransfer = {
-  transferAttempt: undefined,
-  transferOperationId: undefined,
-  polls: undefined,
-  pollAt: undefined,
-} satisfies Partial<Deposit>;
+export const noTransfer = { transfer: undefined } satisfies Partial<Deposit>;
 
 /** The delay before the `polls`-th read of the transfer operation: 1 s, doubling, at most `capMs` (15 minutes). */
 export function pollDelaySeconds(polls: number, capMs = 900_000): number {
@@ -43,10 +39,11 @@ export function pollDelaySeconds(polls: number, capMs = 900_000): number {
 }
 
 /**
- * The submission was accepted with this operation id: recorded with the answer, in one write, and
- * the operation's outcome read after the first delay.
+ * The submission was accepted with this operation id: recorded with the answer, in one write (beside
+ * the attempt, which stays), and the operation's outcome read after the first delay.
  */
 export function outcomeAwaited(
+  attempting: Pick<Deposit, 'transfer'>,
   operationId: string,
   now: number,
   note = `transfer submitted as operation ${operationId}`,
@@ -54,9 +51,7 @@ export function outcomeAwaited(
   const delaySeconds = pollDelaySeconds(0);
   const changes: Partial<Deposit> = {
     step: 'reconcile',
-    transferOperationId: operationId,
-    polls: 0,
-    pollAt: now + delaySeconds * 1000,
+    ...transferWith(attempting, { operationId, polls: 0, pollAt: now + delaySeconds * 1000 }),
     // The caller's answers went with the submission: spent, they do not stay on the record.
     pendingInput: undefined,
     sealedAnswers: undefined,
@@ -100,7 +95,7 @@ export function transferRefused(
   if (retried) return after(before, retried);
   const forgotten = beneficiaryForgotten(deposit, refusal);
   // Gone at the bank (nothing moved): registered again, once per deposit.
-  if (refusal.type === 'INVALID_BENEFICIARY_ID' && (deposit.registrations ?? 0) < MAX_REGISTRATIONS)
+  if (refusal.type === 'INVALID_BENEFICIARY_ID' && tallyOf(deposit, 'registrations') < MAX_REGISTRATIONS)
     return after([...before, ...forgotten], registeredAgain(deposit, cleared));
   const stale: Effect[] = STALE_METADATA.has(refusal.type) ? [{ banks: 'forget' }] : [];
   return {
@@ -126,8 +121,12 @@ function anotherTry(
     case LATE_ANSWERS:
       return { kind: 'ask-again', step: 'transfer', refusal, changes: { ...cleared, step: 'transfer' } };
     case 'BENEFICIARY_DETAILS_REQUIRED': {
-      if (deposit.sendBeneficiaryDetails) return undefined;
-      const changes = { ...cleared, step: 'transfer' as const, sendBeneficiaryDetails: true };
+      if (deposit.beneficiaryWork?.sendDetails) return undefined;
+      const changes = {
+        ...cleared,
+        step: 'transfer' as const,
+        ...beneficiaryWorkWith(deposit, { sendDetails: true }),
+      };
       return { kind: 'move', changes, note: 'bank asked for details', send: { step: 'transfer' } };
     }
     case 'BENEFICIARY_COOL_DOWN_PERIOD':
@@ -144,8 +143,7 @@ function coolingDown(
   settings: Pick<DepositSettings, 'maxRetries'>,
   cleared: Partial<Deposit>,
 ): Next | undefined {
-  const refusals = deposit.coolDownRefusals ?? 0;
-  if (refusals >= settings.maxRetries) return undefined;
+  if (tallyOf(deposit, 'coolDownRefusals') >= settings.maxRetries) return undefined;
   const until = Math.max(refusal.coolDownEndsAt ?? 0, now + MIN_COOL_DOWN_WAIT_MS);
   // Our record said the cool-down was over: corrected, so the next deposit does not start at the
   // transfer into the same refusal.
@@ -155,7 +153,12 @@ function coolingDown(
   const resumesAt = new Date(until).toISOString();
   return {
     kind: 'move',
-    changes: { ...cleared, step: 'wait-cooldown', cooldownUntil: until, coolDownRefusals: refusals + 1 },
+    changes: {
+      ...cleared,
+      step: 'wait-cooldown',
+      cooldownUntil: until,
+      ...tallied(deposit, 'coolDownRefusals'),
+    },
     note: `cooling down until ${resumesAt}`,
     event: { type: 'deposit.cooling_down', data: { resumesAt } },
     send: { step: 'wait-cooldown' },
@@ -176,11 +179,8 @@ function registeredAgain(deposit: Deposit, cleared: Partial<Deposit>): Next {
     step: 'ensure-beneficiary',
     beneficiaryId: undefined,
     cooldownUntil: undefined,
-    sendBeneficiaryDetails: undefined,
-    beneficiaryLookupAt: undefined,
-    sleepsUntil: undefined,
-    claimWaits: undefined,
-    registrations: (deposit.registrations ?? 0) + 1,
+    beneficiaryWork: undefined,
+    ...tallied(deposit, 'registrations'),
   };
   const note = 'the bank says the beneficiary is gone: registering it again';
   return { kind: 'move', changes, note, send: { step: 'ensure-beneficiary' } };
@@ -188,5 +188,5 @@ function registeredAgain(deposit: Deposit, cleared: Partial<Deposit>): Next {
 
 /** The lease the deposit kept while the bank carried out the transfer it accepted, freed with its outcome. */
 function connectionFreed(deposit: Deposit): Effect[] {
-  return deposit.transferOperationId ? [{ lease: 'release-own' }] : [];
+  return deposit.transfer?.operationId ? [{ lease: 'release-own' }] : [];
 }

@@ -29,6 +29,7 @@ import { answerFor, SPENT_ANSWERS } from '../journey/input.ts';
 import { after, apply, applyHolding, type Next } from '../journey/next.ts';
 import { advance } from '../journey/transitions.ts';
 import { bankOf, type Deposit, isSource } from '../model/deposit.ts';
+import { transferWith } from '../model/deposit-work.ts';
 import { walletOf } from '../model/wallets.ts';
 import type { DepositCredentials } from '../ports/provider.ts';
 import type { StepContext } from '../step-context.ts';
@@ -54,9 +55,11 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
     await apply(ctx, deposit, await leaseWait(ctx, deposit, 'transfer'));
     return;
   }
-  const attempting = await advance(ctx, deposit, {
-    transferAttempt: { at: ctx.clock.now(), answering: answer !== undefined },
-  });
+  const attempting = await advance(
+    ctx,
+    deposit,
+    transferWith(deposit, { attempt: { at: ctx.clock.now(), answering: answer !== undefined } }),
+  );
   if (!attempting) return ctx.leases.release(deposit.ownerKey, lease);
   let submission: Submission;
   try {
@@ -106,12 +109,13 @@ export function beforeTheCall(deposit: Deposit, now: number, stallAfterMs: numbe
       after: [{ followers: 'wake' }],
     };
   }
-  if (!deposit.transferAttempt) return undefined;
+  const attempt = deposit.transfer?.attempt;
+  if (!attempt) return undefined;
   // A copy of the message while the attempt may still be in flight (SQS delivers at least once,
   // a copy may come while the first run waits for the bank): the attempt is that run's to finish.
   // Nothing is written, so its outcome lands; if it died instead, the sweeper re-drives the
   // deposit past its check time, and then the attempt on record is an interrupted one.
-  if (deposit.transferAttempt.at + stallAfterMs > now) {
+  if (attempt.at + stallAfterMs > now) {
     return { kind: 'nothing', why: 'an attempt of another run may still be in flight' };
   }
   const msg = 'A transfer attempt was interrupted; reconcile with the provider before retrying';
@@ -144,7 +148,7 @@ export function afterSubmission(
       // No operation waits for the answers: the answered transfer may have run, its outcome lost
       // with a run that died. Only its own record says whether it moved money: it is read.
       const note = `answers spent (${SPENT_ANSWERS}): reading operation ${answer.id}`;
-      return after([{ lease: 'keep', held: lease }], outcomeAwaited(answer.id, now, note));
+      return after([{ lease: 'keep', held: lease }], outcomeAwaited(attempting, answer.id, now, note));
     }
     const freed = [{ lease: 'release' as const, held: lease }];
     if (error instanceof ProviderUnknownOutcome) {
@@ -155,8 +159,9 @@ export function afterSubmission(
   }
   switch (submission.status) {
     case 'user_input_required': {
-      // The bank asks before anything moved: the attempt goes, whatever becomes of the question.
-      const dropped = { transferAttempt: undefined };
+      // The bank asks before anything moved: the attempt goes, whatever becomes of the question
+      // (with it the transfer's scratch, of which it is all at this step).
+      const dropped = { transfer: undefined };
       return {
         kind: 'ask',
         step: 'transfer',
@@ -171,7 +176,7 @@ export function afterSubmission(
       // The bank holds the connection until the transfer ends: the deposit keeps the lease until then
       // (`reconcile` frees it with the outcome, or it runs out), so the next deposit of the connection
       // waits on the lease instead of hearing the bank's "busy".
-      return after([{ lease: 'keep', held: lease }], outcomeAwaited(submission.id, now));
+      return after([{ lease: 'keep', held: lease }], outcomeAwaited(attempting, submission.id, now));
     case 'done':
       return after(
         [{ lease: 'release', held: lease }],
@@ -193,7 +198,7 @@ async function submitTransfer(
   }
   const receiver = {
     receiverID: deposit.beneficiaryId ?? '',
-    ...(deposit.sendBeneficiaryDetails ? { beneficiary: wallet.inline } : {}),
+    ...(deposit.beneficiaryWork?.sendDetails ? { beneficiary: wallet.inline } : {}),
   };
   return ctx.provider.createTransfer(credentials, { ...order, ...receiver }, answer, { sync: false });
 }
