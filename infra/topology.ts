@@ -112,7 +112,8 @@ export const tables = {
       { name: 'byCheckAt', partitionKey: 'checkShard', sortKey: 'checkAt', include: dueProjection },
       { name: 'byOwner', partitionKey: 'listedBy', sortKey: 'createdAt', keysOnly: true },
       // By the backend that created it (`backendListedBy`, on deposit items created by a backend
-      // identity): the list of a backend that reads by its own identity, whatever the connection.
+      // identity, in one of 8 shards): the list of a backend that reads by its own identity,
+      // whatever the connection.
       // Keys and the status, so a list of one status is filtered in the index: written when the
       // status changes (a few times a deposit), not on its other writes.
       { name: 'byBackend', partitionKey: 'backendListedBy', sortKey: 'createdAt', include: ['status'] },

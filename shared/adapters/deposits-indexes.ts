@@ -18,7 +18,16 @@ import type {
   OwnerDeposits,
 } from '#shared/deposits/ports/records';
 import { depositFromItem } from './deposit-record.ts';
-import { CHECK_SHARDS, fromItem, keys, listedBy, type Table } from './deposits-table-items.ts';
+import {
+  BACKEND_SHARDS,
+  backendPartition,
+  CHECK_SHARDS,
+  fromItem,
+  keys,
+  listedBy,
+  type Table,
+} from './deposits-table-items.ts';
+import { mergedPage, positionOf } from './sharded-index-pages.ts';
 
 /**
  * Where each shard of `byCheckAt` stands in a run: the key its next query starts after (its
@@ -136,54 +145,61 @@ export class OwnerDepositsIndex implements OwnerDeposits {
 }
 
 /**
- * The index of a backend's deposits (its sources apart), newest first, whatever their connection;
- * it projects the status, so a list of one status is filtered in the index, before any deposit is read.
+ * The index of a backend's deposits (its sources apart), newest first, whatever their connection, in
+ * `BACKEND_SHARDS` shards (one backend may create a thousand a second; `sharded-index-pages.ts`
+ * merges them). It projects the status, so a list of one status is filtered in the index, before any
+ * deposit is read. The items a release before the shards wrote (the backend's partition without a
+ * shard) are read as one more shard, for one release: any write of such a deposit moves it into its
+ * shard.
  */
 export class BackendDepositsIndex implements BackendDeposits {
-  constructor(private readonly table: Table) {}
+  constructor(
+    private readonly table: Table,
+    private readonly reading = { filteredPage: 200, maxQueries: 5 },
+  ) {}
 
   async page(backendKey: string, limit: number, after?: ListPosition, filter: BackendListFilter = {}) {
-    const partition = listedBy(backendKey, filter.purpose);
-    const { Items, LastEvaluatedKey } = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.table.tableName,
-        IndexName: 'byBackend',
-        KeyConditionExpression: 'backendListedBy = :backend',
-        ...(filter.status === undefined
-          ? { ExpressionAttributeValues: { ':backend': partition } }
-          : {
-              FilterExpression: '#status = :status',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':backend': partition, ':status': filter.status },
-            }),
-        ScanIndexForward: false,
-        Limit: limit,
-        ...(after
-          ? {
-              ExclusiveStartKey: {
-                ...keys.deposit(after.depositId),
-                backendListedBy: partition,
-                createdAt: after.createdAt,
-              },
-            }
-          : {}),
-      }),
+    const listed = listedBy(backendKey, filter.purpose);
+    const shards = Array.from({ length: BACKEND_SHARDS }, (_, shard) => backendPartition(listed, shard));
+    const { items, last } = await mergedPage(
+      [...shards, listed],
+      limit,
+      after,
+      ({ partition, limit: queryLimit, start }) =>
+        this.table.client.send(
+          new QueryCommand({
+            TableName: this.table.tableName,
+            IndexName: 'byBackend',
+            ...backendCondition(partition, after, filter.status),
+            ScanIndexForward: false,
+            Limit: queryLimit,
+            ...(start ? { ExclusiveStartKey: start } : {}),
+          }),
+        ),
+      { ...this.reading, filtered: filter.status !== undefined },
     );
-    const deposits = await depositsByKeys(this.table, Items ?? []);
-    // Where the index stopped (a filtered page may end on an item it left out).
-    const last = LastEvaluatedKey ? positionOf(LastEvaluatedKey) : undefined;
-    return { deposits, last };
+    return { deposits: await depositsByKeys(this.table, items), last };
   }
+}
+
+/** A shard of a backend's list: from the position's instant on (its ties seen already skipped), of one status. */
+function backendCondition(partition: string, after: ListPosition | undefined, status: string | undefined) {
+  return {
+    KeyConditionExpression: `backendListedBy = :backend${after ? ' AND createdAt <= :upper' : ''}`,
+    ...(status === undefined
+      ? {}
+      : { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } }),
+    ExpressionAttributeValues: {
+      ':backend': partition,
+      ...(after ? { ':upper': after.createdAt } : {}),
+      ...(status === undefined ? {} : { ':status': status }),
+    },
+  };
 }
 
 /** The key of an item of `byCheckAt` a query starts after: the table's keys and the index's. */
 function indexKey(item: Record<string, unknown>): Record<string, unknown> {
   return { pk: item.pk, sk: item.sk, checkShard: item.checkShard, checkAt: item.checkAt };
-}
-
-/** Where a list stands after this index item (an item of `byOwner` or `byStatus`: table keys and `createdAt`). */
-export function positionOf(item: Record<string, unknown>): ListPosition {
-  return { depositId: String(item.pk).slice('DEPOSIT#'.length), createdAt: Number(item.createdAt) };
 }
 
 /**

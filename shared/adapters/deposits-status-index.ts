@@ -13,26 +13,16 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { statusBucket } from '#shared/operator/model';
-import type { StatusDeposits, StatusPosition, StatusQuery, StatusTimes } from '#shared/operator/ports';
-import { depositsByKeys, positionOf } from './deposits-indexes.ts';
+import type { StatusDeposits, StatusQuery, StatusTimes } from '#shared/operator/ports';
+import { depositsByKeys } from './deposits-indexes.ts';
 import { STATUS_SHARDS, statusPartition, type Table } from './deposits-table-items.ts';
+import { mergedPage } from './sharded-index-pages.ts';
 
 export interface StatusIndexReading {
   /** Index items read per query when filtering by step (keys and the step: small). */
   filteredPage: number;
   /** Queries one list may make in a shard to fill a page at a rare step; past them the shard stops there. */
   maxQueries: number;
-}
-
-/** What one shard gave a page: its items in order, and where it stopped when more may follow. */
-interface ShardPage {
-  items: Record<string, unknown>[];
-  stoppedAt?: StatusPosition | undefined;
-}
-
-/** Newest first, then by id: one order over every shard. */
-function newerFirst(a: StatusPosition, b: StatusPosition): number {
-  return b.createdAt - a.createdAt || (a.depositId < b.depositId ? 1 : a.depositId > b.depositId ? -1 : 0);
 }
 
 export class StatusDepositsIndex implements StatusDeposits, StatusTimes {
@@ -43,24 +33,24 @@ export class StatusDepositsIndex implements StatusDeposits, StatusTimes {
 
   async page(query: StatusQuery) {
     const shards = Array.from({ length: STATUS_SHARDS }, (_, shard) => statusPartition(query.bucket, shard));
-    const pages = await Promise.all(shards.map((partition) => this.shardPage(partition, query)));
-    // Nothing older than where a shard stopped early is taken: that shard may hold some of it.
-    const stops = pages.flatMap((page) => (page.stoppedAt ? [page.stoppedAt] : []));
-    const bound = stops.sort(newerFirst)[0];
-    const merged = pages
-      .flatMap((page) => page.items)
-      .map((item) => ({ item, position: positionOf(item) }))
-      .sort((a, b) => newerFirst(a.position, b.position));
-    const eligible = bound ? merged.filter(({ position }) => newerFirst(position, bound) <= 0) : merged;
-    const taken = eligible.slice(0, query.limit);
-    const more = eligible.length > taken.length || bound !== undefined;
-    const last = !more ? undefined : taken.length === query.limit ? taken.at(-1)?.position : bound;
-    const deposits = (
-      await depositsByKeys(
-        this.table,
-        taken.map(({ item }) => item),
-      )
-    ).filter(
+    const { items, last } = await mergedPage(
+      shards,
+      query.limit,
+      query.after,
+      ({ partition, limit, start }) =>
+        this.table.client.send(
+          new QueryCommand({
+            TableName: this.table.tableName,
+            IndexName: 'byStatus',
+            ...this.condition(partition, query),
+            ScanIndexForward: false,
+            Limit: limit,
+            ...(start ? { ExclusiveStartKey: start } : {}),
+          }),
+        ),
+      { ...this.reading, filtered: query.step !== undefined },
+    );
+    const deposits = (await depositsByKeys(this.table, items)).filter(
       (deposit) =>
         statusBucket(deposit) === query.bucket && (query.step === undefined || deposit.step === query.step),
     );
@@ -104,38 +94,6 @@ export class StatusDepositsIndex implements StatusDeposits, StatusTimes {
       times: read.flatMap((shard) => shard.times).sort((a, b) => b - a),
       capped: read.some((shard) => shard.capped),
     };
-  }
-
-  /** Up to `limit` items of one shard after the query's position, and where it stopped if more may follow. */
-  private async shardPage(partition: string, query: StatusQuery): Promise<ShardPage> {
-    const items: Record<string, unknown>[] = [];
-    const after = query.after;
-    const unseen = (item: Record<string, unknown>) => !after || newerFirst(positionOf(item), after) > 0;
-    let start: Record<string, unknown> | undefined;
-    for (let queries = 0; queries < this.reading.maxQueries; queries += 1) {
-      const { Items = [], LastEvaluatedKey } = await this.table.client.send(
-        new QueryCommand({
-          TableName: this.table.tableName,
-          IndexName: 'byStatus',
-          ...this.condition(partition, query),
-          ScanIndexForward: false,
-          // Without a step filter every item counts: at most what the page lacks, and the ties of
-          // the position's instant, seen already.
-          Limit: query.step ? this.reading.filteredPage : query.limit - items.length + (after ? 1 : 0),
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      items.push(...Items.filter(unseen));
-      if (!LastEvaluatedKey) return { items };
-      if (items.length >= query.limit)
-        return {
-          items: items.slice(0, query.limit),
-          stoppedAt: positionOf(items[query.limit - 1] ?? LastEvaluatedKey),
-        };
-      start = LastEvaluatedKey;
-    }
-    // Its query bound ran out (a rare step): more may follow from the last item it looked at.
-    return { items, stoppedAt: start ? positionOf(start) : undefined };
   }
 
   private condition(partition: string, query: StatusQuery) {

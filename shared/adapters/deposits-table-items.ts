@@ -8,7 +8,8 @@
  * Index `byOwner`: `listedBy` (the owner's key, or `SOURCE#<owner>` for a source; on deposit items
  * only) and `createdAt`.
  * Index `byBackend`: `backendListedBy` (the creating backend's key, or `SOURCE#<backend>` for a
- * source; on deposit items with a backend only) and `createdAt`, projecting `status`.
+ * source, then `#<shard>`, 0..7; on deposit items with a backend only) and `createdAt`, projecting
+ * `status`.
  * Index `byStatus`: `opsBucket` (the deposit's status bucket in its shard, `done#7`, on deposit items
  * only) and `createdAt`,
  * projecting `step`: the operator's list.
@@ -20,13 +21,15 @@ import { statusBucket } from '#shared/operator/model';
 import { dataKeyOf } from './credential-vault.ts';
 
 /**
- * The shards of the sweeper's index (`byCheckAt`) and of the operator's (`byStatus`): every write of
- * a deposit in flight writes the first, every change of its status or step the second, so that at
- * 1,000 deposits a second no index partition takes more than half of DynamoDB's 1,000 writes a
+ * The shards of the sweeper's index (`byCheckAt`), of the operator's (`byStatus`) and of a backend's
+ * list (`byBackend`): every write of a deposit in flight writes the first, every change of its status
+ * or step the second, every change of its status the third, so that at 1,000 deposits a second (of
+ * one backend, for the third) no index partition takes more than half of DynamoDB's 1,000 writes a
  * second (`test/unit/key-model.test.ts`). A reader queries every shard and merges.
  */
 export const CHECK_SHARDS = 32;
 export const STATUS_SHARDS = 32;
+export const BACKEND_SHARDS = 8;
 /** Tries of a create whose transaction a concurrent one cancelled. */
 export const MAX_CONFLICT_RETRIES = 5;
 export const idempotencyTtlSeconds = 30 * 86_400;
@@ -177,6 +180,11 @@ export function listedBy(ownerKey: string, purpose: Deposit['purpose']): string 
   return purpose === 'source' ? `SOURCE#${ownerKey}` : ownerKey;
 }
 
+/** The `byBackend` partition of a backend's deposits (or sources, `listedBy`) in one of its shards. */
+export function backendPartition(listed: string, shard: number): string {
+  return `${listed}#${shard}`;
+}
+
 /** Whether a deposit has ended (its sealed credentials go with the write that ends it). */
 export const isFinal = (deposit: Pick<Deposit, 'status'>) =>
   deposit.status === 'done' || deposit.status === 'failed';
@@ -194,7 +202,12 @@ export function depositItem(deposit: Deposit) {
     listedBy: listedBy(deposit.ownerKey, deposit.purpose),
     ...(deposit.backendKey === undefined
       ? {}
-      : { backendListedBy: listedBy(deposit.backendKey, deposit.purpose) }),
+      : {
+          backendListedBy: backendPartition(
+            listedBy(deposit.backendKey, deposit.purpose),
+            shardOf(deposit.id, BACKEND_SHARDS),
+          ),
+        }),
     opsBucket: statusPartition(statusBucket(deposit), statusShardOf(deposit.id)),
     ...(deposit.checkAt === undefined ? {} : { checkShard: checkShard(deposit.id) }),
     // Finished deposits stay readable for a good while, then expire.

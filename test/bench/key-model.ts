@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { CredentialVault } from '#shared/adapters/credential-vault';
 import { LocalDataKeys } from '#shared/adapters/credentials-key';
 import {
+  BACKEND_SHARDS,
   CHECK_SHARDS,
   depositItem,
   isFinal,
@@ -127,6 +128,22 @@ function indexWrites(
       units: writeUnits(projected(after)),
     });
   }
+  // byBackend projects the keys and the status: written when the status changes (its partition, the
+  // deposit's backend in its shard, never does). Every deposit here is one backend's, as a wallet
+  // backend's deposits are: its shards take them all.
+  if (after.backendListedBy && (!before || before.status !== after.status))
+    writes.push({
+      where: 'byBackend',
+      partition: '<backend>#<shard>',
+      scope: 'shared',
+      units: writeUnits({
+        pk: after.pk,
+        sk: after.sk,
+        backendListedBy: after.backendListedBy,
+        createdAt: after.createdAt,
+        status: after.status,
+      }),
+    });
   // byOwner projects the keys only, which never change: written once.
   if (!before)
     writes.push({ where: 'byOwner', partition: 'listedBy <owner>', scope: 'connection', units: 1 });
@@ -172,7 +189,10 @@ export async function recordDeposits(): Promise<{ first: Write[]; repeat: Write[
   const run = async (idempotencyKey: string, first: boolean) => {
     const from = recorded.length;
     const writesFrom = w.table.writes.length;
-    const { view } = await startDeposit(startRequest({ idempotencyKey }), w.contexts.start());
+    const { view } = await startDeposit(
+      startRequest({ idempotencyKey, backend: 'the wallet backend' }),
+      w.contexts.start(),
+    );
     const id = view.operationID;
     // The create's own write (with its idempotency record, in one transaction).
     const created = w.table.current(id);
@@ -239,13 +259,14 @@ export interface PartitionLoad {
 export interface Shards {
   byCheckAt: number;
   byStatus: number;
+  byBackend: number;
 }
 
 /** Each partition's write units a second at `depositsPerSecond`, half of them first deposits. */
 export function keyModel(
   recorded: { first: Write[]; repeat: Write[] },
   depositsPerSecond = 1_000,
-  shards: Shards = { byCheckAt: CHECK_SHARDS, byStatus: STATUS_SHARDS },
+  shards: Shards = { byCheckAt: CHECK_SHARDS, byStatus: STATUS_SHARDS, byBackend: BACKEND_SHARDS },
 ): PartitionLoad[] {
   const loads = new Map<string, PartitionLoad>();
   const add = (write: Write, perSecond: number) => {

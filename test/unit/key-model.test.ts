@@ -26,6 +26,8 @@ describe('the key model at 1,000 deposits a second', () => {
       'byStatus initialized#<shard>',
       'byStatus done#<shard>',
       'byOwner listedBy',
+      // Every deposit one backend's, as a wallet backend's are: the worst its shards meet.
+      'byBackend <backend>#<shard>',
     ])
       expect(partitions).toContain(expected);
   });
@@ -36,13 +38,14 @@ describe('the key model at 1,000 deposits a second', () => {
     expect(over).toEqual([]);
   });
 
-  it('would not hold with the shards it had before (8 of byCheckAt, byStatus unsharded)', () => {
-    const before = keyModel(recorded, 1_000, { byCheckAt: 8, byStatus: 1 });
+  it('would not hold with the shards it had before (8 of byCheckAt, byStatus and byBackend unsharded)', () => {
+    const before = keyModel(recorded, 1_000, { byCheckAt: 8, byStatus: 1, byBackend: 1 });
     const over = before
       .filter((load) => load.writeUnits > partitionLimits.writeUnits / 2)
       .map((load) => `${load.where} ${load.partition}`);
 
     expect(over.sort()).toEqual([
+      'byBackend <backend>#<shard>',
       'byCheckAt CHECK#<shard>',
       'byStatus done#<shard>',
       'byStatus initialized#<shard>',
