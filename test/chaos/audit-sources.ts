@@ -10,7 +10,7 @@
 import type { AuditScope, SourceRun } from './audit.ts';
 import { sealedKeptBy } from './audit-secrets.ts';
 import type { DepositItem } from './clients.ts';
-import { cameAt } from './clock-jumps.ts';
+import { realDelay } from './clock-jumps.ts';
 import { explainedSourceFailures } from './faults.ts';
 import type { PlannedUser } from './plan.ts';
 
@@ -73,9 +73,8 @@ export function checkSources(
       const followed = follower?.id ? items.get(follower.id) : undefined;
       for (const wait of followerWaitsOf(followed)) {
         followerWaits += 1;
-        // An instant the clock jumped over (the day-long cool-downs) came when the jump landed.
-        const came = cameAt(wait.instant, input.clockJumps);
-        const overshoot = wait.movedAt - came;
+        // In real time: the clock's jumps (the day-long cool-downs, the waits after them) took none.
+        const overshoot = realDelay(wait.instant, wait.movedAt, input.clockJumps);
         longestOvershootMs = Math.max(longestOvershootMs, overshoot);
         if (overshoot > stallAfterMs + slackMs && follower)
           lateFollowers.push(

@@ -7,7 +7,7 @@ import { localWallets } from '#infra/local/wallets';
 import { sandboxBanks } from '#shared/sandbox/catalog';
 import { type AuditInput, audit, type DepositRun, type Receiver } from './audit.ts';
 import type { Connection, Delivery, TableItem } from './clients.ts';
-import { cameAt, inLocalTime } from './clock-jumps.ts';
+import { inLocalTime, realDelay } from './clock-jumps.ts';
 import { decoyBeneficiary } from './decoys.ts';
 import { banksOf, type PlannedDeposit, type PlannedUser } from './plan.ts';
 
@@ -354,9 +354,31 @@ describe('the chaos audit', () => {
     // Past the first (100 s ahead), then past the second's start in local time (150 + 100 >= 250).
     expect(inLocalTime(150_000, jumps)).toBe(300_000);
     expect(inLocalTime(120_000, jumps)).toBe(220_000);
-    expect(cameAt(150_000, jumps)).toBe(200_000);
-    expect(cameAt(260_000, jumps)).toBe(300_000);
-    expect(cameAt(220_000, jumps)).toBe(220_000);
+  });
+
+  it('measures a delay in real time: a jump over the instant counts from where it landed, one after the instant not at all', () => {
+    const jumps = [
+      { from: 100_000, to: 200_000 },
+      { from: 250_000, to: 300_000 },
+    ];
+    // Jumped over by the first: came at 200 s, moved 5 s after.
+    expect(realDelay(150_000, 205_000, jumps)).toBe(5_000);
+    // Due at 240 s, the second jump (another's wait) came before its move at 302 s: 12 s of real time.
+    expect(realDelay(240_000, 302_000, jumps)).toBe(12_000);
+    // Between the jumps: the local time is the real time.
+    expect(realDelay(210_000, 220_000, jumps)).toBe(10_000);
+    expect(realDelay(150_000, 205_000, [])).toBe(55_000);
+  });
+
+  it("passes a follower due when another's wait was jumped over, which moved after that jump", () => {
+    const input = cleanOutcome();
+    withSource(input, 62);
+    // Its instant at 500 s; a jump of 61 s at 501 s, for another deposit's wait.
+    input.clockJumps = [{ from: 501_000, to: 562_000 }];
+    expect(audit(input).failures).toEqual([]);
+    const without = cleanOutcome();
+    withSource(without, 62);
+    expect(audit(without).failures.join('\n')).toMatch(/moved 62 s after its source's instant/);
   });
 
   it.for([

@@ -10,9 +10,17 @@ export interface ClockJump {
   to: number;
 }
 
-/** When an instant came, in local time: where the jump that passed over it landed, or itself. */
-export function cameAt(instant: number, jumps: ClockJump[] | undefined): number {
-  return jumps?.find((jump) => instant > jump.from && instant <= jump.to)?.to ?? instant;
+/**
+ * How long after `instant` a move at `movedAt` came, in real time (both in local time): the local
+ * time between them less what the jumps passed over in it. An instant a jump passed over came when
+ * the jump landed; a jump between an instant and the move (another's wait jumped over while this one
+ * was due) took no time.
+ */
+export function realDelay(instant: number, movedAt: number, jumps: ClockJump[] | undefined): number {
+  let jumped = 0;
+  for (const jump of jumps ?? [])
+    jumped += Math.max(0, Math.min(jump.to, movedAt) - Math.max(jump.from, instant));
+  return movedAt - instant - jumped;
 }
 
 /** A real-time instant in the stack's clock, which the jumps before it moved on. */
