@@ -66,10 +66,17 @@ export default defineConfig({
           exclude: isolatedUnitFiles,
           isolate: false,
           maxWorkers: E2E_WORKERS,
+          // They wait on nothing: a timeout only ends a hang, and the infra project shares the cores.
+          testTimeout: 30_000,
         },
       },
       {
-        test: { name: 'unit-isolated', include: isolatedUnitFiles, maxWorkers: E2E_WORKERS },
+        test: {
+          name: 'unit-isolated',
+          include: isolatedUnitFiles,
+          maxWorkers: E2E_WORKERS,
+          testTimeout: 30_000,
+        },
       },
       {
         test: {

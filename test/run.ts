@@ -5,16 +5,17 @@
  * each idles, with its pollers, sweeper and DynamoDB Local, until the whole run ends; the stack of
  * bundles is built before the first test.)
  *
- *   1. the type check, the linter and the unit tests, side by side (CPU, no stack, no timeouts to miss);
+ *   1. the type check, the linter and the unit tests, and beside them the infra project (CDK,
+ *      esbuild) and the bench's counting: CPU, and no shared stack whose timeouts either could slow
+ *      the other past (the unit tests' timeout is long enough for two cores shared: they wait on nothing);
  *   2. the end-to-end files against one stack, then the files that start processes, on that stack;
  *   3. the deposit files again in the provider's v2 dialect, on a stack of that dialect;
- *   4. the infra project (CDK, esbuild) and the bench's counting;
- *   5. the stack of bundles (its build takes every core: alone);
- *   6. the projects with a stack of their own, one file at a time: chaos, browser, clock.
+ *   4. the stack of bundles (its build takes every core: alone);
+ *   5. the projects with a stack of their own per file, two files at a time: chaos, browser, clock.
  *
  * Every phase runs even when one before it failed; the run fails if any did. At the end, a table of
- * each phase's time and the CPU time it took (its processes' user and system time: a figure that
- * other load on the machine changes much less than the time). `npm test -- <phase>...` runs only
+ * each wave's time and the CPU time it took (its processes' user and system time: a figure that
+ * other load on the machine changes much less than the time; one figure for phases side by side). `npm test -- <phase>...` runs only
  * the phases named (`unit`, `e2e`, `e2e-v2`, `infra`, `bundles`, `own-stacks`).
  */
 import { spawn } from 'node:child_process';
@@ -40,12 +41,15 @@ const phases: Phase[] = [
     name: 'unit',
     commands: [[bin('tsc'), '--noEmit'], [bin('biome'), 'check', '.'], vitest('unit', 'unit-isolated')],
   },
+  { name: 'infra', commands: [vitest('infra', 'bench')] },
   { name: 'e2e', commands: [vitest('e2e', 'e2e-processes')] },
   { name: 'e2e-v2', commands: [vitest('e2e-v2')] },
-  { name: 'infra', commands: [vitest('infra', 'bench')] },
   { name: 'bundles', commands: [vitest('bundles')] },
   { name: 'own-stacks', commands: [vitest('chaos', 'browser', 'clock')] },
 ];
+
+/** The phases that run side by side, in order: a wave starts when the one before it has ended. */
+const waves: string[][] = [['unit', 'infra'], ['e2e'], ['e2e-v2'], ['bundles'], ['own-stacks']];
 
 /** The CPU time, in seconds, of this process's children that have ended (Linux; 0 elsewhere). */
 function childrenCpuSeconds(): number {
@@ -85,20 +89,25 @@ if (unknown.length > 0) {
 const chosen = asked.length === 0 ? phases : phases.filter((phase) => asked.includes(phase.name));
 
 const line = (name: string, seconds: number, cpu: number, said: string) =>
-  `${name.padEnd(12)}${seconds.toFixed(0).padStart(7)} s${cpu.toFixed(0).padStart(9)} s CPU  ${said}\n`;
+  `${name.padEnd(16)}${seconds.toFixed(0).padStart(7)} s${cpu.toFixed(0).padStart(9)} s CPU  ${said}\n`;
 const verdict = (passed: boolean) => (passed ? 'passed' : 'FAILED');
 
+/** A row a wave: its phases' names, its time, its processes' CPU time (side by side: one figure). */
 const rows: { name: string; seconds: number; cpuSeconds: number; passed: boolean }[] = [];
 const started = Date.now();
-for (const phase of chosen) {
+for (const wave of waves) {
+  const running = chosen.filter((phase) => wave.includes(phase.name));
+  if (running.length === 0) continue;
+  const name = running.map((phase) => phase.name).join(' + ');
+  const commands = running.flatMap((phase) => phase.commands);
   process.stdout.write(
-    `\n=== npm test, phase ${phase.name}: ${phase.commands.map((c) => c.slice(1).join(' ')).join(' | ')}\n`,
+    `\n=== npm test, phase ${name}: ${commands.map((c) => c.slice(1).join(' ')).join(' | ')}\n`,
   );
   const phaseStart = Date.now();
   const cpuBefore = childrenCpuSeconds();
   const results = await Promise.all(
-    phase.commands.map(async (command, index) => {
-      const buffered = index < phase.commands.length - 1;
+    commands.map(async (command, index) => {
+      const buffered = index < commands.length - 1;
       const result = await run(command, buffered);
       if (buffered)
         process.stdout.write(`\n--- ${command.slice(1).join(' ')} (exit ${result.code})\n${result.output}`);
@@ -106,7 +115,7 @@ for (const phase of chosen) {
     }),
   );
   const row = {
-    name: phase.name,
+    name,
     seconds: (Date.now() - phaseStart) / 1000,
     cpuSeconds: childrenCpuSeconds() - cpuBefore,
     passed: results.every((code) => code === 0),
