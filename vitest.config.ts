@@ -31,6 +31,7 @@ const isolatedUnitFiles = [
   'metrics',
   'operator-read',
   'provider-dialect-config',
+  'step-consumer',
   'tracing',
 ].map((name) => `test/unit/${name}.test.ts`);
 

@@ -10,8 +10,8 @@ import { sqsConsumer } from '#shared/middleware/sqs';
 
 /**
  * The consumer of one step's queue: each message runs that step (or its question's expiry), on
- * the try the queue counts; a message naming another step is not run here, and is logged so a
- * misrouted sender shows. A deposit whose step keeps failing is ended through `failing`, and a
+ * the try the queue counts (each failed try logged with its error); a message naming another step
+ * is not run here, and is logged so a misrouted sender shows. A deposit whose step keeps failing is ended through `failing`, and a
  * finished source's followers are woken through it.
  */
 export function stepConsumer<S extends WorkStep>(
@@ -32,7 +32,17 @@ export function stepConsumer<S extends WorkStep>(
     StepMessage,
     async (message, record) => {
       const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
-      const outcome = await handleStepMessage(giving, message, attempt);
+      const outcome = await handleStepMessage(giving, message, attempt).catch((error: unknown) => {
+        // A try that fails before the last: its message comes back; each such try is on record, so
+        // a deposit that spends its tries shows what spent each (the last one ends it, above).
+        logger.warn('a deposit step try failed; its message comes back', {
+          step: message.step,
+          version: message.version,
+          attempt,
+          error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        });
+        throw error;
+      });
       if (outcome === 'other-step') {
         logger.warn('dropped a message for another step', { step: handler.step, message });
       }
