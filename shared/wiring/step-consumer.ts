@@ -7,6 +7,7 @@ import type { WorkStep } from '#shared/deposits/model/deposit';
 import { StepMessage } from '#shared/deposits/model/messages';
 import { logger } from '#shared/logger';
 import { sqsConsumer } from '#shared/middleware/sqs';
+import { traceHeaderOf, withDepositTrace } from '#shared/tracing';
 
 /**
  * The consumer of one step's queue: each message runs that step (or its question's expiry), on
@@ -32,21 +33,42 @@ export function stepConsumer<S extends WorkStep>(
     StepMessage,
     async (message, record) => {
       const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
-      const outcome = await handleStepMessage(giving, message, attempt).catch((error: unknown) => {
-        // A try that fails before the last: its message comes back; each such try is on record, so
-        // a deposit that spends its tries shows what spent each (the last one ends it, above).
-        logger.warn('a deposit step try failed; its message comes back', {
-          step: message.step,
-          version: message.version,
-          attempt,
-          error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-        });
-        throw error;
-      });
+      const run = () => tryStep(giving, message, attempt);
+      const outcome = message.trace === undefined ? await inItsTrace(handler, message, run) : await run();
       if (outcome === 'other-step') {
         logger.warn('dropped a message for another step', { step: handler.step, message });
       }
     },
     { depositOf: (message) => message.depositId, traceOf: (message) => message.trace },
   );
+}
+
+/**
+ * A message sent without its deposit's trace (the sweeper's re-drive and a source's wake of its
+ * followers have only the deposit's keys at hand) is worked in the trace the deposit keeps, read
+ * first: one read more, on those messages only, so that a deposit stays one trace.
+ */
+async function inItsTrace<S extends WorkStep, T>(
+  handler: Pick<StepHandler<S>, 'deposits'>,
+  message: StepMessage,
+  run: () => Promise<T>,
+): Promise<T> {
+  const deposit = await handler.deposits.get(message.depositId);
+  const trace = traceHeaderOf(deposit?.trace);
+  return trace ? withDepositTrace(message.depositId, trace, run) : run();
+}
+
+/** One try of the step; a try that fails before the last is on record with its error. */
+function tryStep<S extends WorkStep>(handler: StepHandler<S>, message: StepMessage, attempt: number) {
+  return handleStepMessage(handler, message, attempt).catch((error: unknown) => {
+    // A try that fails before the last: its message comes back; each such try is on record, so
+    // a deposit that spends its tries shows what spent each (the last ends it: `giveUp`).
+    logger.warn('a deposit step try failed; its message comes back', {
+      step: message.step,
+      version: message.version,
+      attempt,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    });
+    throw error;
+  });
 }

@@ -1,23 +1,35 @@
 /**
  * A step queue's consumer: a try that fails before the last is logged with its error and its try,
  * and its record is reported failed (its message comes back), so a deposit that spends its tries
- * shows what spent each. The process's output is captured (the log lines as Lambda would ship them).
+ * shows what spent each. A message sent without its deposit's trace (a re-drive, a follower's
+ * wake) is worked in the trace the deposit keeps. The process's output is captured (the log lines as Lambda would ship them).
  */
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FailContext } from '#shared/deposits/journey/transitions';
 import type { Deposit } from '#shared/deposits/model/deposit';
+import { currentTrace } from '#shared/tracing';
 import { stepConsumer } from '#shared/wiring/step-consumer';
 
 const context = { functionName: 'steps-resolve-bank', awsRequestId: 'req-1' } as Context;
 const deposit = { id: 'dep_1', step: 'resolve-bank', status: 'initialized', version: 3 } as Deposit;
 
-function record(receiveCount: number): SQSRecord {
+const depositTrace = 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1';
+const sweeperTrace = 'Root=1-6759e988-cd862e3fe1be46a994272794;Parent=63995c3f42cd8ad9;Sampled=1';
+
+function record(receiveCount: number, trace?: string): SQSRecord {
   return {
     messageId: 'm-1',
     receiptHandle: 'r',
-    body: JSON.stringify({ depositId: 'dep_1', step: 'resolve-bank', version: 3, kind: 'run' }),
-    attributes: { ApproximateReceiveCount: String(receiveCount) },
+    body: JSON.stringify({
+      depositId: 'dep_1',
+      step: 'resolve-bank',
+      version: 3,
+      kind: 'run',
+      ...(trace ? { trace } : {}),
+    }),
+    // The sender's own trace, as SQS carries it (a sweeper's run, for a re-drive).
+    attributes: { ApproximateReceiveCount: String(receiveCount), AWSTraceHeader: sweeperTrace },
     messageAttributes: {},
   } as unknown as SQSRecord;
 }
@@ -64,5 +76,30 @@ describe('a step queue’s consumer', () => {
         error: 'Error: Transaction is ongoing for the item',
       }),
     );
+  });
+
+  it.for([
+    { sent: 'without its trace (a re-drive)', trace: undefined, workedIn: depositTrace },
+    { sent: 'with its trace', trace: depositTrace, workedIn: depositTrace },
+  ])('works a message sent $sent in the deposit’s trace, not its sender’s', async ({ trace, workedIn }) => {
+    // prepare: a deposit that keeps the trace its create started in
+    const seen: (string | undefined)[] = [];
+    const consumer = stepConsumer(
+      {
+        step: 'resolve-bank',
+        deposits: { get: async () => ({ ...deposit, trace: depositTrace }) },
+        run: async () => {
+          seen.push(currentTrace());
+        },
+      },
+      { settings: { maxRedrives: 3 } } as unknown as FailContext,
+    );
+
+    // act
+    const response = await consumer({ Records: [record(1, trace)] } as SQSEvent, context);
+
+    // assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(seen).toEqual([workedIn]);
   });
 });
