@@ -33,8 +33,10 @@ export function stepConsumer<S extends WorkStep>(
     StepMessage,
     async (message, record) => {
       const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
-      const run = () => tryStep(giving, message, attempt);
-      const outcome = message.trace === undefined ? await inItsTrace(handler, message, run) : await run();
+      const outcome =
+        message.trace === undefined
+          ? await inItsTrace(giving, message, attempt)
+          : await tryStep(giving, message, attempt);
       if (outcome === 'other-step') {
         logger.warn('dropped a message for another step', { step: handler.step, message });
       }
@@ -45,16 +47,18 @@ export function stepConsumer<S extends WorkStep>(
 
 /**
  * A message sent without its deposit's trace (the sweeper's re-drive and a source's wake of its
- * followers have only the deposit's keys at hand) is worked in the trace the deposit keeps, read
- * first: one read more, on those messages only, so that a deposit stays one trace.
+ * followers have only the deposit's keys at hand) is worked in the trace the deposit keeps: the
+ * deposit is read first, and that read is the one the step works from.
  */
-async function inItsTrace<S extends WorkStep, T>(
-  handler: Pick<StepHandler<S>, 'deposits'>,
+async function inItsTrace<S extends WorkStep>(
+  handler: StepHandler<S>,
   message: StepMessage,
-  run: () => Promise<T>,
-): Promise<T> {
+  attempt: number,
+) {
   const deposit = await handler.deposits.get(message.depositId);
+  const read = { ...handler, deposits: { get: async () => deposit } };
   const trace = traceHeaderOf(deposit?.trace);
+  const run = () => tryStep(read, message, attempt);
   return trace ? withDepositTrace(message.depositId, trace, run) : run();
 }
 

@@ -41,6 +41,15 @@ const deposit: Deposit = {
   checkAt: now + 60_000,
 };
 
+/** Every group of the step scratch, each field set (and `redrives`, beside them at the top). */
+const scratch = {
+  transfer: { attempt: { at: now, answering: true }, operationId: 'op-7', polls: 2, pollAt: now + 4_000 },
+  beneficiaryWork: { lookupAt: now - 1, sendDetails: true, sleepsUntil: now - 2, claimWaits: 3 },
+  stepCounters: { retries: 2, busyWaits: 5 },
+  tallies: { coolDownRefusals: 1, reasks: 2, registrations: 1 },
+  redrives: 4,
+} satisfies Partial<Deposit>;
+
 describe('a deposit read through its schema', () => {
   it('reads back the deposit its item was written from, without the keys and index attributes', () => {
     expect(depositFromItem(depositItem(deposit))).toEqual(deposit);
@@ -63,11 +72,7 @@ describe('a deposit read through its schema', () => {
     const grouped: Deposit = {
       ...deposit,
       step: 'reconcile',
-      transfer: { attempt: { at: now, answering: true }, operationId: 'op-7', polls: 2, pollAt: now + 4_000 },
-      beneficiaryWork: { lookupAt: now - 1, sendDetails: true, sleepsUntil: now - 2, claimWaits: 3 },
-      stepCounters: { retries: 2, busyWaits: 5 },
-      tallies: { coolDownRefusals: 1, reasks: 2, registrations: 1 },
-      redrives: 4,
+      ...scratch,
     };
     const later = { ...depositItem(grouped), tallies: { ...grouped.tallies, laterTally: 7 } };
 
@@ -109,11 +114,7 @@ describe('an item of the shape before 2026-11-27 (read for one release)', () => 
     expect(read).toEqual({
       ...facts,
       step: 'reconcile',
-      transfer: { attempt: { at: now, answering: true }, operationId: 'op-7', polls: 2, pollAt: now + 4_000 },
-      beneficiaryWork: { lookupAt: now - 1, sendDetails: true, sleepsUntil: now - 2, claimWaits: 3 },
-      stepCounters: { retries: 2, busyWaits: 5 },
-      tallies: { coolDownRefusals: 1, reasks: 2, registrations: 1 },
-      redrives: 4,
+      ...scratch,
     });
     const written = depositItem(read ?? expect.fail('no deposit'));
     for (const flat of ['transferAttempt', 'polls', 'sleepsUntil', 'retries', 'reasks']) {
