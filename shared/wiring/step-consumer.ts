@@ -1,4 +1,5 @@
 /** The SQS consumer of one deposit step's queue, composed from the batch consumer and the step runner. */
+import { passesWithTime } from '#shared/adapters/passing-errors';
 import { stepMessageMaxTries } from '#shared/config';
 import { handleStepMessage, type StepHandler } from '#shared/deposits/journey/step-messages';
 import { type FailContext, giveUp } from '#shared/deposits/journey/transitions';
@@ -12,14 +13,19 @@ import { traceHeaderOf, withDepositTrace } from '#shared/tracing';
 /**
  * The consumer of one step's queue: each message runs that step (or its question's expiry), on
  * the try the queue counts (each failed try logged with its error); a message naming another step
- * is not run here, and is logged so a misrouted sender shows. A deposit whose step keeps failing is ended through `failing`, and a
+ * is not run here, and is logged so a misrouted sender shows. A deposit whose step keeps failing is
+ * ended through `failing` (unless its last try's error passes with time: `passing-errors.ts`), and a
  * finished source's followers are woken through it.
  */
 export function stepConsumer<S extends WorkStep>(
   handler: Omit<StepHandler<S>, 'giveUp' | 'limits' | 'handOn'>,
   failing: FailContext,
 ) {
-  const limits = { maxAttempts: stepMessageMaxTries, maxRedrives: failing.settings.maxRedrives };
+  const limits = {
+    maxAttempts: stepMessageMaxTries,
+    maxRedrives: failing.settings.maxRedrives,
+    passesWithTime,
+  };
   const giving = {
     ...handler,
     limits,

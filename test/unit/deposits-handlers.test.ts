@@ -30,7 +30,7 @@ function runner(w: ReturnType<typeof world>, step: 'transfer' | 'ensure-benefici
     handOn: async () => {
       throw new Error('no source here');
     },
-    limits: { maxAttempts: 5, maxRedrives: 6 },
+    limits: { maxAttempts: 5, maxRedrives: 6, passesWithTime: () => false },
   };
   return { handler, ran, expired };
 }

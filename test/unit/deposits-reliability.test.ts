@@ -240,7 +240,10 @@ describe('the sweeper (defect 3)', () => {
 });
 
 describe('a step that throws on every try (defect 2)', () => {
-  function throwingHandler(w: World, limits = { maxAttempts: 5, maxRedrives: 6 }) {
+  /** The port's fake: only a throttled call passes with time here (the adapter's table: passing-errors.test.ts). */
+  const passesWithTime = (error: unknown) => (error as Error).name === 'ThrottlingException';
+
+  function throwingHandler(w: World, limits = { maxAttempts: 5, maxRedrives: 6, passesWithTime }) {
     const ctx = w.contexts.resolveBank();
     return {
       step: 'resolve-bank' as const,
@@ -278,6 +281,42 @@ describe('a step that throws on every try (defect 2)', () => {
     expect(failed.sealedCredentials).toBeUndefined();
     expect(failed.checkAt).toBeUndefined();
     expect(w.events.types()).toEqual(['deposit.failed']);
+  });
+
+  it('leaves a deposit whose last try met trouble that passes at its step, for the sweeper to re-drive', async () => {
+    // prepare: a step whose every try is throttled (the infrastructure's trouble, not the deposit's)
+    const w = world();
+    const handler = {
+      ...throwingHandler(w),
+      run: async () => {
+        throw Object.assign(new Error('Rate of requests exceeds the allowed throughput'), {
+          name: 'ThrottlingException',
+        });
+      },
+    };
+    const sweepCtx = w.contexts.sweep();
+    const deposit = await w.deposit();
+    const message = {
+      depositId: deposit.id,
+      step: 'resolve-bank' as const,
+      version: 0,
+      kind: 'run' as const,
+    };
+
+    // act: the last of its tries fails too, and later the sweeper looks
+    await expect(handleStepMessage(handler, message, 5)).rejects.toThrow('allowed throughput');
+    w.clock.set((w.table.current(deposit.id).checkAt ?? 0) + 1);
+    const { redriven } = await sweep(sweepCtx);
+
+    // assert: not ended, no event; re-driven at its own step and version
+    expect(w.table.current(deposit.id)).toMatchObject({
+      status: 'initialized',
+      step: 'resolve-bank',
+      version: 0,
+    });
+    expect(w.events.types()).toEqual([]);
+    expect(redriven).toBe(1);
+    expect(sweepCtx.queues.sent.map((sent) => sent.message)).toContainEqual(expect.objectContaining(message));
   });
 
   it('ends as TRANSFER_OUTCOME_UNKNOWN when a transfer attempt is on record: money may have moved', async () => {

@@ -116,7 +116,7 @@ describe('every path that ends a source hands its followers on and frees its cla
     const handler = {
       step: 'transfer' as const,
       deposits: w.table.deposits,
-      limits: { maxAttempts: 5, maxRedrives: 6 },
+      limits: { maxAttempts: 5, maxRedrives: 6, passesWithTime: () => false },
       run: async () => undefined,
       giveUp: async () => undefined,
       handOn: (finished: Deposit) => wakeFollowers(ctx.followers, finished),

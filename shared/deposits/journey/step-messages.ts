@@ -7,7 +7,10 @@
  *   4. a deposit waiting for its caller's answer is left alone;
  *   5. a deposit the sweeper has re-driven `maxRedrives` times without it moving fails;
  *   6. else the step runs; if it throws, the queue brings the message back, and on its last try
- *      (`maxAttempts`, the queue's receive count before its DLQ) the deposit fails instead.
+ *      (`maxAttempts`, the queue's receive count before its DLQ) the deposit fails instead, unless
+ *      the error passes with time (`passesWithTime`: the infrastructure's throttling, a conflict, a
+ *      timeout): then the message goes to the DLQ and the deposit stays at its step for the sweeper,
+ *      whose re-drives back off and are bounded by `maxRedrives`.
  * The transfer's handler also takes the wake-up of a deposit in its cool-down (it may move it on).
  */
 import { afterCoolDown, type Deposit, isSource, type WorkStep } from '../model/deposit.ts';
@@ -33,6 +36,11 @@ export interface StepLimits {
   maxAttempts: number;
   /** Re-drives by the sweeper without the deposit moving. */
   maxRedrives: number;
+  /**
+   * Whether an error passes with time (a throttled or conflicting write, a timeout, a reset
+   * connection): a last try that fails with one does not end its deposit.
+   */
+  passesWithTime(error: unknown): boolean;
 }
 
 export type StepMessageOutcome = 'ran' | 'expired' | 'other-step' | 'stale' | 'waiting' | 'gone' | 'gave-up';
@@ -66,7 +74,9 @@ export async function handleStepMessage<S extends WorkStep>(
   try {
     await handler.run(deposit);
   } catch (error) {
-    if (attempt < handler.limits.maxAttempts) throw error;
+    // Tries spent by trouble that passes (its infrastructure's, not the deposit's) do not end it: the
+    // message goes to the DLQ, and the sweeper re-drives the deposit later.
+    if (attempt < handler.limits.maxAttempts || handler.limits.passesWithTime(error)) throw error;
     const reason = `The ${deposit.step} step failed on each of its ${attempt} tries: ${(error as Error).message}`;
     await handler.giveUp(deposit, reason);
     return 'gave-up';

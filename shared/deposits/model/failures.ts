@@ -57,7 +57,7 @@ export const failureTypes = {
   STEP_FAILED: {
     message: 'The deposit could not go on; the operators are alerted',
     meaning:
-      "A step threw on every try of its message (5, the queue's receive count before its DLQ), or the sweeper re-drove the deposit `MAX_REDRIVES` times without it moving. Its `msg` names the step and the error. A deposit with a transfer attempt on record ends `TRANSFER_OUTCOME_UNKNOWN` instead",
+      "A step threw on every try of its message (5, the queue's receive count before its DLQ; not when the last try's error passes with time, such as throttling or a timeout: then the sweeper re-drives the deposit later), or the sweeper re-drove the deposit `MAX_REDRIVES` times without it moving. Its `msg` names the step and the error. A deposit with a transfer attempt on record ends `TRANSFER_OUTCOME_UNKNOWN` instead",
   },
   CANCELLED: {
     message: 'The deposit was cancelled before its transfer',
