@@ -77,6 +77,12 @@ export async function depositStats(request: StatsRequest, ctx: StatsContext) {
   const to = request.to === undefined ? undefined : Date.parse(request.to);
   const step = request.step as DepositStep | undefined;
   const buckets = StatusBucket.options;
+  // The done sample before the counts: a deposit done is done for good, so every deposit the sample
+  // holds is in the done count read after it, while deposits keep ending between the two reads.
+  const done =
+    step === undefined || step === 'completed'
+      ? await ctx.byStatus.page({ bucket: 'done', from, to, limit: statsBounds.doneSample })
+      : { deposits: [] };
   const read = await Promise.all(
     buckets.map((bucket) => ctx.times.createdTimes({ bucket, step, from, to }, statsBounds.count)),
   );
@@ -103,10 +109,6 @@ export async function depositStats(request: StatsRequest, ctx: StatsContext) {
     }
   });
 
-  const done =
-    step === undefined || step === 'completed'
-      ? await ctx.byStatus.page({ bucket: 'done', from, to, limit: statsBounds.doneSample })
-      : { deposits: [] };
   return {
     now: iso(now),
     counts,

@@ -232,6 +232,48 @@ describe("the console's numbers", () => {
     });
   });
 
+  it('never times more done deposits than it counts, while deposits keep ending between its reads', async () => {
+    // prepare: one deposit done, one that ends done right after the stats' first read of the table
+    const w = world();
+    const done = { status: 'done', step: 'completed' } as const;
+    const now = w.clock.now();
+    await w.deposit({
+      id: 'dep_a',
+      ...done,
+      history: [
+        { step: 'resolve-bank', status: 'initialized', at: now },
+        { step: 'completed', status: 'done', at: now + 2_000 },
+      ],
+    });
+    await w.deposit({ id: 'dep_b', status: 'initialized', step: 'transfer' });
+    const times = fakeStatusTimes(w.table);
+    const byStatus = fakeStatusIndex(w.table);
+    let reads = 0;
+    const thenEnds = async <T>(read: Promise<T>) => {
+      const answer = await read;
+      reads += 1;
+      if (reads === 1) w.table.items.set('dep_b', { ...w.table.current('dep_b'), ...done });
+      return answer;
+    };
+    const ctx = {
+      times: {
+        createdTimes: (...args: Parameters<typeof times.createdTimes>) =>
+          thenEnds(times.createdTimes(...args)),
+      },
+      byStatus: {
+        ...byStatus,
+        page: (...args: Parameters<typeof byStatus.page>) => thenEnds(byStatus.page(...args)),
+      },
+      clock: w.clock,
+    };
+
+    // act
+    const stats = await depositStats({}, ctx);
+
+    // assert: the deposit that ended meanwhile is in the count, or in neither
+    expect(stats.timeToDone.deposits).toBeLessThanOrEqual(stats.counts.done.count);
+  });
+
   it('counts at a step and in a range as the list filters them', async () => {
     const w = world();
     await w.deposit({ id: 'dep_a', status: 'initialized', step: 'transfer' });
