@@ -83,6 +83,11 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          // One module graph per worker, shared by its files, as the unit project's: each file's
+          // imports (the SDK's clients, zod schemas, the contracts) load once per worker, not per file:
+          // a sixth of the project's time and CPU. A file that stubs the environment or spies on a
+          // shared client restores both after its tests (outbox-relay-dlq.test.ts).
+          isolate: false,
           exclude: ['test/e2e/deposits-v2.test.ts', ...processFiles],
           // One local stack (DynamoDB Local + gateway) for the whole run, shared by every file.
           globalSetup: ['test/support/local-stack.ts'],
@@ -106,6 +111,8 @@ export default defineConfig({
           maxWorkers: E2E_WORKERS,
           // After the e2e project: two stacks of four files each would slow both past their timeouts.
           sequence: { groupOrder: 1 },
+          // One module graph per worker, as the e2e project's.
+          isolate: false,
         },
       },
       {
@@ -146,8 +153,8 @@ export default defineConfig({
           // Each function's first event is a cold start of its own process (a second or more when loaded).
           testTimeout: 120_000,
           hookTimeout: 60_000,
-          // After the infra project, alone: its esbuild takes every core while it bundles, as the
-          // infra project's does, and both at once would slow each past its timeouts.
+          // After the infra project, whose `cdk synth` keeps the bundles' code for it (a stack of
+          // bundles builds only when none is kept: esbuild then takes every core).
           sequence: { groupOrder: 4 },
         },
       },

@@ -101,6 +101,9 @@ afterAll(async () => {
   await poller?.stop();
   await client.send(new DeleteTableCommand({ TableName: tableName }));
   sqs.destroy();
+  // The e2e files share a module graph per worker: the files after this one get the process's
+  // own environment and SQS client back.
+  vi.restoreAllMocks();
   vi.unstubAllEnvs();
 });
 

@@ -88,10 +88,12 @@ const banks = [
   { bankId: 'SANDBOX_KWD', asks: false, coolsDown: false, beneficiary: true, wallet: 'wallet-kwd' },
 ];
 
-describe('a payment source on every sandbox bank', () => {
+// Each test side by side with the others (a few at a time: the runner's maxConcurrency): each has a
+// user of its own, and one after another the file was the longest of its project.
+describe.concurrent('a payment source on every sandbox bank', () => {
   it.for(banks)(
     '$bankId: ready, then a deposit makes exactly one provider call, its transfer',
-    async ({ bankId, asks, coolsDown, beneficiary, wallet, asksOnTransfer = false }) => {
+    async ({ bankId, asks, coolsDown, beneficiary, wallet, asksOnTransfer = false }, { expect }) => {
       // prepare: a bank that carries transfers out at once (the outcome is in the transfer's answer)
       const user = await createUser(bankId, { asyncDelaySeconds: 0 });
 
@@ -201,7 +203,7 @@ describe('a payment source on every sandbox bank', () => {
   });
 });
 
-describe('sources and deposits together', () => {
+describe.concurrent('sources and deposits together', () => {
   it('a source cancelled while it cools down hands its follower back: the deposit arms its own wake-up for the same instant', async () => {
     // prepare: a day-long cool-down, and a deposit following the source's wake-up
     const user = await createUser('SANDBOX_COOLDOWN');

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type FunctionSettings, functionSettings } from '#infra/cdk/settings';
 import { bundleBudgetBytes, bundleTargetBytes, projectRoot } from '#infra/constructs/handler-function';
+import { keepBundledCode, keptFunctions } from '#infra/local/bundles/build';
 import { depositsApi, handlerFile, queues, sandboxApi } from '#infra/topology';
 import { bundleBreakdown } from './bundle-breakdown.ts';
 import {
@@ -35,6 +36,8 @@ beforeAll(() => {
   for (const [name, context] of Object.entries(configurations)) {
     synthesized[name as keyof typeof configurations] = synthesize(context, { bundle: true, outdir });
   }
+  // The code bundled here is the local stack of bundles' code: kept, so that it builds none (`bundles`).
+  keepBundledCode(outdir);
 });
 
 interface Bundle {
@@ -77,6 +80,12 @@ describe('the app', () => {
     for (const bundle of bundles('devWithSandbox', 'prodWithoutSandbox')) {
       expect(readdirSync(bundle.directory).sort(), bundle.handler).toEqual(['index.mjs', 'index.mjs.map']);
     }
+  });
+
+  it("keeps every function's code for the local stack of bundles, which then bundles nothing", () => {
+    const handlers = new Set(bundles('devWithSandbox', 'prodWithoutSandbox').map((bundle) => bundle.handler));
+
+    expect(new Set(keptFunctions())).toEqual(handlers);
   });
 });
 
