@@ -44,6 +44,7 @@ const dialectFiles = [
   'deposit-cancel-states',
   'repeat-deposit',
   'sources',
+  'sources-together',
   // Its own: that every call a deposit makes in v2 is a v2 call.
   'deposits-v2',
 ].map((name) => `test/e2e/${name}.test.ts`);
