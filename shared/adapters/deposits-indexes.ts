@@ -89,16 +89,19 @@ export class DueDepositsIndex implements DueDeposits {
    * with it, or, if that transaction failed, is still due at its check time for the next run.
    */
   async defer(deposit: DueDeposit, checkAt: number): Promise<boolean> {
+    const seen = deposit.redrives ?? 0;
     const update = new UpdateCommand({
       TableName: this.table.tableName,
       Key: keys.deposit(deposit.id),
       // Not a new version: its event (the outbox) was relayed from the version's own write, and
       // leaving it here would have the stream bring it again with every defer.
       UpdateExpression: 'SET checkAt = :checkAt, redrives = :redrives REMOVE event',
-      ConditionExpression: 'version = :version',
+      // At the version and the count of re-drives the look found: not deferred again since.
+      ConditionExpression: `version = :version AND ${seen === 0 ? '(attribute_not_exists(redrives) OR redrives = :seen)' : 'redrives = :seen'}`,
       ExpressionAttributeValues: {
         ':checkAt': checkAt,
-        ':redrives': (deposit.redrives ?? 0) + 1,
+        ':redrives': seen + 1,
+        ':seen': seen,
         ':version': deposit.version,
       },
     });

@@ -6,10 +6,12 @@
  * own, never the deposits of the other tests (which its pages meet too: they are due before).
  */
 import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { tables } from '#infra/topology';
 import { IdempotencyItems } from '#shared/adapters/deposit-items';
 import { DueDepositsIndex } from '#shared/adapters/deposits-indexes';
+import { keys } from '#shared/adapters/deposits-table-items';
 import { sweep } from '#shared/deposits/background/sweeper';
 import type { Deposit } from '#shared/deposits/model/deposit';
 import {
@@ -87,6 +89,25 @@ describe('the index of deposits due a look', () => {
     expect(mine.map((deposit) => deposit.id).sort()).toEqual([...ids].sort());
     const checkAts = mine.map((deposit) => deposit.checkAt ?? 0);
     expect(checkAts).toEqual([...checkAts].sort((a, b) => a - b));
+  });
+
+  it('defers a deposit once from one look, though the index still shows it due', async () => {
+    // prepare: a deposit due, found by a look
+    const from = Date.UTC(2100, 0, 1) + Math.floor(Math.random() * 1e9);
+    const [ours] = await dueFrom(from, 1);
+    const page = await index.findDue(from + 1, 100);
+    const found = page.deposits.find((deposit) => deposit.id === ours?.id);
+
+    // act: deferred; then the same look again (the next run, through an index not caught up)
+    const first = found && (await index.defer(found, from + 3_600_000));
+    const again = found && (await index.defer(found, from + 3_600_000));
+
+    // assess: the second is refused, and the re-drive counted once
+    expect([first, again]).toEqual([true, false]);
+    const { Item } = await client.send(
+      new GetCommand({ TableName: table.tableName, Key: keys.deposit(ours?.id ?? '') }),
+    );
+    expect(Item?.redrives).toBe(1);
   });
 
   it("the sweeper's run re-drives each one once, through pages smaller than a shard's share", async () => {

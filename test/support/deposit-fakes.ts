@@ -133,6 +133,8 @@ export class FakeDepositsTable {
     defer: async (deposit, checkAt) => {
       const stored = this.items.get(deposit.id);
       if (stored?.version !== deposit.version) return false;
+      // Deferred since the look that found it (an index that lags shows it due still): not again.
+      if ((stored.redrives ?? 0) !== (deposit.redrives ?? 0)) return false;
       stored.checkAt = checkAt;
       stored.redrives = (deposit.redrives ?? 0) + 1;
       return true;

@@ -32,6 +32,23 @@ describe('a run of the sweeper through a lagging index', () => {
     for (const deposit of due) expect(w.table.current(deposit.id).redrives).toBe(1);
   });
 
+  it('re-drives a deposit once when the next run finds it through an index still lagging', async () => {
+    // prepare: a deposit due; the index does not show the sweeper's defer before its next run
+    const w = world();
+    const ctx = w.contexts.sweep();
+    const deposit = await w.deposit({ step: 'transfer', checkAt: w.clock.now() - 1_000 });
+    w.table.lagDueIndex();
+
+    // act: a run, and the next (a second later locally, a minute in AWS), the index as it was
+    const first = await sweep(ctx, 100);
+    const second = await sweep(ctx, 100);
+
+    // assess: sent once, counted once, and due again only at the check time the first defer gave it
+    expect([first.redriven, second]).toEqual([1, { redriven: 0, moved: 1, failed: 0 }]);
+    expect(ctx.queues.sent).toHaveLength(1);
+    expect(w.table.current(deposit.id).redrives).toBe(1);
+  });
+
   it('stops at its bound of 5,000 deposits a run; the next run takes the rest', async () => {
     // prepare
     const w = world();

@@ -3,7 +3,8 @@
  *   1. finds the deposits in flight whose check time has passed (the sparse index), a page at a
  *      time, each from where the page before ended, until none is left: a hundred stuck deposits do
  *      not hide the others, and an index that still shows the deposits just deferred (it is
- *      eventually consistent) neither ends the run early nor has a deposit re-driven twice;
+ *      eventually consistent) neither ends the run early nor has a deposit re-driven twice, in
+ *      this run or the next (a defer holds only at the count of re-drives its look found);
  *   2. re-drives them a few at a time (`REDRIVES_AT_ONCE`), each on its own: one whose defer or send
  *      throws is told to `failures` and counted, stays in the index for a later run, and the run
  *      goes on (one that moved on meanwhile, even by a write racing its ending transaction, is no

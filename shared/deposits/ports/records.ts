@@ -55,7 +55,9 @@ export interface DueDeposits {
   /**
    * Moves the check time of a deposit still at its version to `checkAt`, and counts the re-drive
    * (`redrives`): not a transition, so the messages in flight for it stay valid. False if it moved,
-   * or is moving (a transaction, such as the one that ends it, writes it meanwhile).
+   * or is moving (a transaction, such as the one that ends it, writes it meanwhile), or was deferred
+   * since the look that found it (its count of re-drives is not the one found: an index that lags
+   * shows a deposit due still after its defer, to the sweeper's next run).
    */
   defer(deposit: DueDeposit, checkAt: number): Promise<boolean>;
 }
