@@ -20,8 +20,7 @@ function notesAt(deposit: Record<string, unknown>, step: string) {
   return (deposit.history as Entry[]).filter((entry) => entry.step === step).map((entry) => entry.note);
 }
 
-// Side by side (each test has a user of its own and its faults): the file waits on the bank's time.
-describe.concurrent('reconcile', () => {
+describe('reconcile', () => {
   it('the operation completing later: read until done, one transfer, one deposit.done', async () => {
     // prepare: the bank takes 3 s to carry out a transfer (its reads answer in the stack's 400 ms),
     // so the transfer is still running at the first read, 1 s after its submission
