@@ -20,7 +20,9 @@ function demo(args: string | string[], input: string, env: Record<string, string
   return child;
 }
 
-describe('npm run demo', () => {
+// The runs side by side, each a process with a user of its own: one after another they were the
+// longest of the files that start processes, after the end-to-end files.
+describe.concurrent('npm run demo', () => {
   it('walks an OTP deposit through every step, asking for the password', async () => {
     const { stdout } = await demo('SANDBOX_OTP', '123456\n123456\n');
 

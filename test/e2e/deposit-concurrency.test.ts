@@ -46,8 +46,7 @@ async function allSettled(user: TestUser, ids: string[], timeoutMs: number) {
   return Promise.all(ids.map((id) => depositWhen(user, id, undefined, timeoutMs)));
 }
 
-// The three side by side, each with a user of its own: one after another they were the longest file.
-describe.concurrent('deposits of one user at once', { timeout: 75_000 }, () => {
+describe('deposits of one user at once', { timeout: 75_000 }, () => {
   it('20 deposits (SANDBOX_BENEFICIARY): all done, one beneficiary, 20 transfers, balance less their sum', async ({
     expect,
   }) => {
