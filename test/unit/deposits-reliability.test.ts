@@ -10,6 +10,7 @@ import { handleStepMessage } from '#shared/deposits/journey/step-messages';
 import { giveUp } from '#shared/deposits/journey/transitions';
 import { wakeFollowers } from '#shared/deposits/journey/wake-ups';
 import type { Deposit } from '#shared/deposits/model/deposit';
+import { messageFor } from '#shared/deposits/model/messages';
 import { walletAccounts } from '#shared/deposits/model/wallets';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { resolveBank } from '#shared/deposits/steps/resolve-bank';
@@ -262,12 +263,7 @@ describe('a step that throws on every try (defect 2)', () => {
     const w = world();
     const handler = throwingHandler(w);
     const deposit = await w.deposit();
-    const message = {
-      depositId: deposit.id,
-      step: 'resolve-bank' as const,
-      version: 0,
-      kind: 'run' as const,
-    };
+    const message = messageFor(deposit, 'resolve-bank');
 
     for (let attempt = 1; attempt < 5; attempt += 1) {
       await expect(handleStepMessage(handler, message, attempt)).rejects.toThrow('no longer configured');
@@ -296,12 +292,7 @@ describe('a step that throws on every try (defect 2)', () => {
     };
     const sweepCtx = w.contexts.sweep();
     const deposit = await w.deposit();
-    const message = {
-      depositId: deposit.id,
-      step: 'resolve-bank' as const,
-      version: 0,
-      kind: 'run' as const,
-    };
+    const message = messageFor(deposit, 'resolve-bank');
 
     // act: the last of its tries fails too, and later the sweeper looks
     await expect(handleStepMessage(handler, message, 5)).rejects.toThrow('allowed throughput');
@@ -341,12 +332,7 @@ describe('a step that throws on every try (defect 2)', () => {
       await sweep(sweepCtx);
       w.clock.set(w.table.current(deposit.id).checkAt ?? 0);
     }
-    const message = {
-      depositId: deposit.id,
-      step: 'resolve-bank' as const,
-      version: 0,
-      kind: 'run' as const,
-    };
+    const message = messageFor(deposit, 'resolve-bank');
     const outcome = await handleStepMessage(handler, message, 1);
 
     expect(outcome).toBe('gave-up');

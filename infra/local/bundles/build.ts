@@ -100,12 +100,7 @@ export async function buildBundles(
       if (kept) {
         for (const fn of functions) {
           fn.file = codeFile(fn.handler);
-          mkdirSync(dirname(join(building, fn.file)), { recursive: true });
-          for (const name of ['index.mjs', 'index.mjs.map'])
-            copyFileSync(
-              join(codeDirectory(code), dirname(fn.file), name),
-              join(building, dirname(fn.file), name),
-            );
+          copyBundle(join(codeDirectory(code), dirname(fn.file)), join(building, dirname(fn.file)));
         }
       } else keepCode(building, functions, code);
       writeFileSync(join(building, 'functions.json'), JSON.stringify(functions));
@@ -145,16 +140,18 @@ function keepCode(from: string, functions: BundledFunction[], code: string): voi
   if (existsSync(join(directory, 'functions.json'))) return;
   const keeping = `${directory}.keeping-${process.pid}`;
   rmSync(keeping, { recursive: true, force: true });
-  for (const fn of functions) {
-    const target = join(keeping, dirname(codeFile(fn.handler)));
-    mkdirSync(target, { recursive: true });
-    for (const name of ['index.mjs', 'index.mjs.map'])
-      copyFileSync(join(from, dirname(fn.file), name), join(target, name));
-  }
+  for (const fn of functions)
+    copyBundle(join(from, dirname(fn.file)), join(keeping, dirname(codeFile(fn.handler))));
   writeFileSync(join(keeping, 'functions.json'), JSON.stringify(functions.map((fn) => fn.handler)));
   rmSync(directory, { recursive: true, force: true });
   renameSync(keeping, directory);
   prune(directory);
+}
+
+/** A function's bundle, its code and its source map, from one directory to another. */
+function copyBundle(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const name of ['index.mjs', 'index.mjs.map']) copyFileSync(join(from, name), join(to, name));
 }
 
 type Template = { Resources: Record<string, Resource> };
