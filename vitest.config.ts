@@ -1,42 +1,9 @@
-import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // The local stacks the tests start (in this process's global setups and in the test files) load the
 // X-Ray SDK in manual mode, as `infra/local/xray-manual-mode.ts` says why; set here too, before any
 // test file's imports can load the SDK first.
 process.env.AWS_XRAY_MANUAL_MODE ??= 'true';
-
-/**
- * The longest files, started first in their group. A clean clone has no durations cached, and the
- * runner then starts a group's files project by project, each project's largest first: the
- * chaos run (a short file of a long test) started after the browser's files and its project's
- * others, and ended its wave a minute and a half after them.
- */
-const longestFirst = [
-  'test/chaos/chaos.test.ts',
-  'test/e2e/deposit-concurrency.test.ts',
-  'test/e2e/sources.test.ts',
-  'test/e2e/webhooks.test.ts',
-  'test/e2e/deposit-faults.test.ts',
-  'test/e2e/demo.test.ts',
-  'test/e2e/npm-start.test.ts',
-];
-
-class LongestFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const rank = (spec: TestSpecification) => {
-      const at = longestFirst.indexOf(relative(import.meta.dirname, spec.moduleId));
-      return at === -1 ? longestFirst.length : at;
-    };
-    const group = (spec: TestSpecification) => spec.project.config.sequence.groupOrder;
-    return sorted
-      .map((spec, index) => ({ spec, index }))
-      .sort((a, b) => group(a.spec) - group(b.spec) || rank(a.spec) - rank(b.spec) || a.index - b.index)
-      .map(({ spec }) => spec);
-  }
-}
 
 /** The end-to-end files at once, against the one shared local stack: 219 s where one by one took 757 s. */
 const E2E_WORKERS = 4;
@@ -89,7 +56,6 @@ const dialectFiles = [
  */
 export default defineConfig({
   test: {
-    sequence: { sequencer: LongestFirst },
     projects: [
       {
         // One module graph per worker, shared by its files: each file's imports (zod schemas, the SDK's
