@@ -27,6 +27,7 @@ export function checkSources(
   const unheard: string[] = [];
   const sealed: string[] = [];
   const lateFollowers: string[] = [];
+  const harnessFailed: string[] = [];
   const outcomes = { ready: 0, failed: 0, cancelled: 0, notEnded: 0 };
   let longestOvershootMs = 0;
   let followerWaits = 0;
@@ -43,16 +44,10 @@ export function checkSources(
     }
     if (item.status !== 'done' && item.status !== 'failed') {
       outcomes.notEnded += 1;
-      const start = item.history[0]?.at ?? 0;
-      const way = item.history
-        .map(
-          (entry) =>
-            `${entry.step}/${entry.status}${entry.note ? ` (${entry.note})` : ''} +${entry.at - start} ms`,
-        )
-        .join(' > ');
-      notEnded.push(`${nameOf(run)} ${item.status} at ${item.step} v${item.version}; history: ${way}`);
+      notEnded.push(`${nameOf(run)} ${item.status} at ${item.step} v${item.version}; ${wayOf(item)}`);
       continue;
     }
+    if (run.findings.length > 0) harnessFailed.push(`${nameOf(run)}: ${run.findings.join('; ')}`);
     const type = item.failure?.type;
     if (item.status === 'done') outcomes.ready += 1;
     else if (type === 'CANCELLED') outcomes.cancelled += 1;
@@ -89,10 +84,14 @@ export function checkSources(
   finding('payment sources whose end never reached the webhook receiver (verified)', unheard);
   finding('payment sources ended with their credentials or answers still on record', sealed);
   finding("deposits that waited for a source's wake-up past its instant and the stall time", lateFollowers);
+  finding('payment sources the harness failed to drive as planned', harnessFailed);
   // The planned kinds happened: a schedule lost, a source failed.
   const planned = input.plan.users.filter((user) => user.source);
-  if (planned.some((user) => user.source?.losesSchedule) && !input.sources.some((run) => run.scheduleDeleted))
-    finding('payment source faults planned that never happened', ['no source lost its own schedule']);
+  const losers = input.sources.filter((run) => input.plan.users[run.userIndex]?.source?.losesSchedule);
+  if (losers.length > 0 && !losers.some((run) => run.scheduleDeleted))
+    finding('payment source faults planned that never happened', [
+      `no source lost its own schedule: ${losers.map((run) => `${nameOf(run)} ${run.outcome}, ${wayOf(run.id ? items.get(run.id) : undefined)}`).join('; ')}`,
+    ]);
   if (planned.some((user) => user.source?.fails) && outcomes.failed === 0)
     finding('payment source faults planned that never happened', ['no source failed']);
   return {
@@ -115,4 +114,13 @@ function followerWaitsOf(item: DepositItem | undefined) {
     if (Number.isFinite(instant) && next) waits.push({ instant, movedAt: next.at });
   });
   return waits;
+}
+
+/** A source's way through its steps, for a finding: each step, status and note, and when. */
+function wayOf(item: DepositItem | undefined) {
+  const start = item?.history[0]?.at ?? 0;
+  const way = (item?.history ?? []).map(
+    (entry) => `${entry.step}/${entry.status}${entry.note ? ` (${entry.note})` : ''} +${entry.at - start} ms`,
+  );
+  return `history: ${way.join(' > ') || '(none)'}`;
 }

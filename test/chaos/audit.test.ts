@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { localWallets } from '#infra/local/wallets';
 import { sandboxBanks } from '#shared/sandbox/catalog';
-import { type AuditInput, audit, type DepositRun, type Receiver } from './audit.ts';
+import { type AuditInput, audit, type DepositRun, type Receiver, type SourceRun } from './audit.ts';
 import type { Connection, Delivery, TableItem } from './clients.ts';
 import { inLocalTime, realDelay } from './clock-jumps.ts';
 import { decoyBeneficiary } from './decoys.ts';
@@ -492,6 +492,24 @@ describe('the chaos audit', () => {
         Object.assign(input.items.at(-1) as TableItem, { status: 'initialized', step: 'wait-cooldown' });
       },
       finding: /payment sources that never ended.*src_0/,
+    },
+    {
+      broken: 'a payment source the harness failed to drive',
+      plant: (input: AuditInput) => {
+        withSource(input, 1);
+        input.sources.at(-1)?.findings.push('the harness failed: Error: fetch failed');
+      },
+      finding: /the harness failed to drive as planned.*src_0.*fetch failed/,
+    },
+    {
+      broken: 'a payment source planned to lose its schedule that never lost it',
+      plant: (input: AuditInput) => {
+        withSource(input, 1);
+        const user = input.plan.users[0] as PlannedUser;
+        user.source = { when: 'first', fails: false, idempotencyKey: 'src', losesSchedule: true };
+        Object.assign(input.sources.at(-1) as SourceRun, { scheduleDeleted: false, outcome: 'stalled' });
+      },
+      finding: /no source lost its own schedule: source src_0 .* stalled, history:/,
     },
     {
       broken: 'a second transfer for a deposit',

@@ -88,14 +88,12 @@ export async function driveSource(
       if (reply?.status === 200) answered = source.inputExpiresAt;
     }
     // Its own wake-up schedule lost, as soon as it is armed (a short cool-down's fires in seconds).
-    if (source !== undefined) {
-      if (plan.losesSchedule && !run.scheduleDeleted) {
-        const { schedules } = await clients.schedules();
-        const own = schedules.find((schedule) => schedule.Name.startsWith(id));
-        if (own && (await clients.deleteSchedule(own)) === 200) {
-          run.scheduleDeleted = true;
-          counters.sourceSchedulesLost += 1;
-        }
+    // A call of the scheduler's controls that fails (a loaded machine) is made again at the next read.
+    if (source !== undefined && plan.losesSchedule && !run.scheduleDeleted) {
+      const deleted = await loseOwnSchedule(context, id).catch(() => false);
+      if (deleted) {
+        run.scheduleDeleted = true;
+        counters.sourceSchedulesLost += 1;
       }
     }
     // Its owner's cancel, at its moment after the source was accepted: mid-cool-down, mostly.
@@ -131,4 +129,11 @@ export async function driveSource(
     // Quick while its schedule is still to be lost: a short cool-down's schedule fires in seconds.
     await sleep(hunting ? 100 : random.int(500, 1_000));
   }
+}
+
+/** Deletes the source's own wake-up schedule, once it is armed: whether one was deleted. */
+async function loseOwnSchedule(context: RunContext, id: string) {
+  const { schedules } = await context.clients.schedules();
+  const own = schedules.find((schedule) => schedule.Name.startsWith(id));
+  return own !== undefined && (await context.clients.deleteSchedule(own)) === 200;
 }
