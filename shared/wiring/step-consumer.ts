@@ -44,7 +44,12 @@ export function stepConsumer<S extends WorkStep>(
           ? await inItsTrace(giving, message, attempt)
           : await tryStep(giving, message, attempt);
       if (outcome === 'other-step') {
-        logger.warn('dropped a message for another step', { step: handler.step, message });
+        // Under its own key: `message` is the log line's own (the logger drops a field of that name).
+        const { step, version, kind } = message;
+        logger.warn('dropped a message for another step', {
+          step: handler.step,
+          dropped: { step, version, kind },
+        });
       }
     },
     { depositOf: (message) => message.depositId, traceOf: (message) => message.trace },

@@ -88,7 +88,7 @@ export function checkSources(
   // The planned kinds happened: a schedule lost, a source failed.
   const planned = input.plan.users.filter((user) => user.source);
   const losers = input.sources.filter((run) => input.plan.users[run.userIndex]?.source?.losesSchedule);
-  if (losers.length > 0 && !losers.some((run) => run.scheduleDeleted))
+  if (losers.length > 0 && !losers.some((run) => run.scheduleDeleted || run.scheduleNeverArmed))
     finding('payment source faults planned that never happened', [
       `no source lost its own schedule: ${losers.map((run) => `${nameOf(run)} ${run.outcome}, ${wayOf(run.id ? items.get(run.id) : undefined)}`).join('; ')}`,
     ]);
@@ -98,6 +98,9 @@ export function checkSources(
     sources: input.sources.length,
     outcomes,
     schedulesLost: input.sources.filter((run) => run.scheduleDeleted).length,
+    wakeUpsNeverArmed: input.sources.flatMap((run) =>
+      run.scheduleNeverArmed ? [`${run.id}: ${run.scheduleNeverArmed}`] : [],
+    ),
     cancels: input.sources.filter((run) => run.cancel).length,
     followerWaits,
     longestFollowerOvershootS: Number((longestOvershootMs / 1000).toFixed(1)),

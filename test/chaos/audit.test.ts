@@ -323,6 +323,22 @@ describe('the chaos audit', () => {
     expect(audit(input).failures).toEqual([]);
   });
 
+  it('passes a source planned to lose its schedule whose wake-up was never armed (its worker died first)', () => {
+    const input = cleanOutcome();
+    withSource(input, 6);
+    (input.plan.users[0] as PlannedUser).source = {
+      when: 'first',
+      fails: false,
+      idempotencyKey: 'src',
+      losesSchedule: true,
+    };
+    Object.assign(input.sources.at(-1) as SourceRun, {
+      scheduleDeleted: false,
+      scheduleNeverArmed: 'wait-cooldown v3 until 2026-11-28T09:31:17.833Z',
+    });
+    expect(audit(input).failures).toEqual([]);
+  });
+
   it("measures a follower whose source's instant the clock jumped over from where the jump landed", () => {
     const input = cleanOutcome();
     withSource(input, 3_600);

@@ -67,6 +67,12 @@ export interface SourceRun {
   cancel?: { status: number; type?: string };
   /** Its own wake-up schedule was deleted (lost) while it cooled down. */
   scheduleDeleted: boolean;
+  /**
+   * Its wake-up was never armed: it waited far ahead, with no schedule, past `UNARMED_AFTER_MS` (its
+   * worker died between the write and the schedule): lost before the harness could lose it. Where it
+   * waited (its step, version and wake-up), for the figures.
+   */
+  scheduleNeverArmed?: string;
   outcome: 'final' | 'parked' | 'stalled' | 'not-created';
   findings: string[];
 }

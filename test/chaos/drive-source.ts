@@ -3,7 +3,7 @@
  * before its deposits (which then follow the source's wake-up) or alongside them (while they wait
  * already), as a wallet backend does at onboarding. Its owner may cancel it mid-cool-down, and the
  * harness may delete its own wake-up schedule, as if lost: the sweeper must then wake it, and its
- * followers. Read until it ends: ready, failed (cancelled included), or parked on a cool-down longer
+ * followers (a wake-up its worker died before arming is lost already: the same for the sweeper). Read until it ends: ready, failed (cancelled included), or parked on a cool-down longer
  * than the run (which the local clock then ends, `harness.ts`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -68,6 +68,7 @@ export async function driveSource(
   const deadline = Date.now() + context.depositDeadlineMs;
   const acceptedAt = Date.now();
   let answered: string | undefined;
+  let unarmed: Unarmed | undefined;
   for (;;) {
     const read = await clients.readSource(connection, id).catch(() => undefined);
     const source = read?.status === 200 ? read.body : undefined;
@@ -89,12 +90,14 @@ export async function driveSource(
     }
     // Its own wake-up schedule lost, as soon as it is armed (a short cool-down's fires in seconds).
     // A call of the scheduler's controls that fails (a loaded machine) is made again at the next read.
-    if (source !== undefined && plan.losesSchedule && !run.scheduleDeleted) {
-      const deleted = await loseOwnSchedule(context, id).catch(() => false);
-      if (deleted) {
+    if (source !== undefined && plan.losesSchedule && !run.scheduleDeleted && !run.scheduleNeverArmed) {
+      const lost = await loseOwnSchedule(context, id).catch(() => 'failed' as const);
+      if (lost === 'deleted') {
         run.scheduleDeleted = true;
         counters.sourceSchedulesLost += 1;
       }
+      if (lost === 'none') unarmed = await unarmedWait(context, id, unarmed);
+      if (unarmed && Date.now() - unarmed.since > UNARMED_AFTER_MS) run.scheduleNeverArmed = unarmed.waiting;
     }
     // Its owner's cancel, at its moment after the source was accepted: mid-cool-down, mostly.
     if (plan.cancelAfterMs !== undefined && !run.cancel && Date.now() >= acceptedAt + plan.cancelAfterMs) {
@@ -109,7 +112,7 @@ export async function driveSource(
     // Waiting on the day-long bank (cooling down, or following a deposit's claim until its look-up):
     // parked, once its cancel (if any) is behind it.
     // Not while its schedule is still to be lost: the wake-up is on the item before its schedule exists.
-    const hunting = plan.losesSchedule && !run.scheduleDeleted;
+    const hunting = plan.losesSchedule && !run.scheduleDeleted && !run.scheduleNeverArmed;
     if (
       user.bank.longCoolDown &&
       source !== undefined &&
@@ -131,9 +134,35 @@ export async function driveSource(
   }
 }
 
-/** Deletes the source's own wake-up schedule, once it is armed: whether one was deleted. */
+/**
+ * How long a source may wait far ahead with no schedule of its own before its wake-up counts as never
+ * armed: its worker died between the write and the schedule (a crash point, a killed process), and
+ * only the sweeper wakes it, at its instant, as it would after a lost schedule. Many times what a
+ * step's message takes to be delivered again (the visibility timeout) on a loaded machine.
+ */
+const UNARMED_AFTER_MS = 45_000;
+
+/** A source seen waiting far ahead with no schedule: since when, at which version. */
+interface Unarmed {
+  version: number;
+  since: number;
+  /** Where it waited, and for what: its step, version and wake-up. */
+  waiting: string;
+}
+
+/** Deletes the source's own wake-up schedule, once it is armed: `deleted`, or `none` armed yet. */
 async function loseOwnSchedule(context: RunContext, id: string) {
   const { schedules } = await context.clients.schedules();
   const own = schedules.find((schedule) => schedule.Name.startsWith(id));
-  return own !== undefined && (await context.clients.deleteSchedule(own)) === 200;
+  if (!own) return 'none';
+  return (await context.clients.deleteSchedule(own)) === 200 ? 'deleted' : 'failed';
+}
+
+/** The source's wait with no schedule: kept while it waits far ahead at the same version, else none. */
+async function unarmedWait(context: RunContext, id: string, seen: Unarmed | undefined) {
+  const item = await context.clients.depositItem(id).catch(() => undefined);
+  if (!item || wakeOf(item) <= Date.now() + PARK_AFTER_MS) return undefined;
+  if (seen?.version === item.version) return seen;
+  const waiting = `${item.step} v${item.version} until ${new Date(wakeOf(item)).toISOString()}`;
+  return { version: item.version, since: Date.now(), waiting };
 }

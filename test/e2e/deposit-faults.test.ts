@@ -177,6 +177,7 @@ describe.concurrent('a step that crashes', () => {
 
       // assess
       expect(started.status).toBe(202);
+      expect(done.failure).toBeUndefined();
       expect(done).toMatchObject({ status: 'done', step: 'completed', reference: expect.any(String) });
       expect(bank.transfers.map((transfer) => transfer.reference)).toEqual([done.reference]);
       expect(bank.balanceMinor).toBe(cents(user.balance) - cents(25.5));

@@ -128,10 +128,16 @@ export function depositWhen(
     deposit.status === 'done' || deposit.status === 'failed',
   timeoutMs = 20_000,
 ) {
+  let last: Reply['body'] | undefined;
   return eventually(async () => {
     const { body } = await readDeposit(user, operationID);
+    last = body;
     return stop(body) ? body : undefined;
-  }, timeoutMs);
+  }, timeoutMs).catch((error: Error) => {
+    // What it last read names where it stood: a reader of the failure needs no more.
+    const { status, step, failure, history } = last ?? {};
+    throw new Error(`${error.message}: ${operationID} at ${JSON.stringify({ status, step, failure, history })}`);
+  });
 }
 
 /** The OTP answer to a deposit's pending question. */

@@ -36,15 +36,28 @@ function record(receiveCount: number, trace?: string): SQSRecord {
 
 afterEach(() => vi.restoreAllMocks());
 
+/** The process's output, captured until the test ends. */
+function captureOutput() {
+  const lines: string[] = [];
+  for (const stream of [process.stdout, process.stderr])
+    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+  return lines;
+}
+
+/** The JSON log lines among what was captured. */
+const jsonLines = (lines: string[]) =>
+  lines
+    .flatMap((line) => line.split('\n'))
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
 describe('a step queue’s consumer', () => {
   it('logs a failed try before the last with its error and try, and hands its message back', async () => {
     // prepare: a step whose run fails, on the message's second try of five
-    const lines: string[] = [];
-    for (const stream of [process.stdout, process.stderr])
-      vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        lines.push(String(chunk));
-        return true;
-      });
+    const lines = captureOutput();
     const consumer = stepConsumer(
       {
         step: 'resolve-bank',
@@ -61,11 +74,7 @@ describe('a step queue’s consumer', () => {
 
     // assess
     await expect(answer).rejects.toThrow(/All records failed processing/);
-    const logged = lines
-      .flatMap((line) => line.split('\n'))
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(logged).toContainEqual(
+    expect(jsonLines(lines)).toContainEqual(
       expect.objectContaining({
         level: 'WARN',
         message: 'a deposit step try failed; its message comes back',
@@ -76,6 +85,35 @@ describe('a step queue’s consumer', () => {
         error: 'Error: Transaction is ongoing for the item',
       }),
     );
+  });
+
+  it('logs a message for another step with what it names: its step, version and kind', async () => {
+    // prepare: a transfer message on the resolve-bank queue (a copy sent to the wrong queue)
+    const lines = captureOutput();
+    const consumer = stepConsumer(
+      { step: 'resolve-bank', deposits: { get: async () => deposit }, run: async () => undefined },
+      { settings: { maxRedrives: 3 } } as unknown as FailContext,
+    );
+    const sent = {
+      ...record(1),
+      body: JSON.stringify({ depositId: 'dep_1', step: 'transfer', version: 3, kind: 'run' }),
+    };
+
+    // act
+    const response = await consumer({ Records: [sent] } as SQSEvent, context);
+
+    // assess: dropped, and the log line says which message (no field of it lost to a reserved key)
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(jsonLines(lines)).toContainEqual(
+      expect.objectContaining({
+        level: 'WARN',
+        message: 'dropped a message for another step',
+        step: 'resolve-bank',
+        depositId: 'dep_1',
+        dropped: { step: 'transfer', version: 3, kind: 'run' },
+      }),
+    );
+    expect(lines.join('')).not.toMatch(/reserved key/);
   });
 
   it.for([
