@@ -136,7 +136,9 @@ export function depositWhen(
   }, timeoutMs).catch((error: Error) => {
     // What it last read names where it stood: a reader of the failure needs no more.
     const { status, step, failure, history } = last ?? {};
-    throw new Error(`${error.message}: ${operationID} at ${JSON.stringify({ status, step, failure, history })}`);
+    throw new Error(
+      `${error.message}: ${operationID} at ${JSON.stringify({ status, step, failure, history })}`,
+    );
   });
 }
 
