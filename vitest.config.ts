@@ -1,9 +1,43 @@
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // The local stacks the tests start (in this process's global setups and in the test files) load the
 // X-Ray SDK in manual mode, as `infra/local/xray-manual-mode.ts` says why; set here too, before any
 // test file's imports can load the SDK first.
 process.env.AWS_XRAY_MANUAL_MODE ??= 'true';
+
+/**
+ * The order of the files with a stack of their own (the last group, two at a time): the chaos run
+ * first (its one test is the group's longest), beside the files built to run under load (the killed
+ * workers, the DynamoDB faults), then the clock's; the browser's last, once the chaos run's heaviest
+ * minutes (its hundred deposits starting) are behind it: a console test beside them saw a provider
+ * read pass the client's timeout. Left to itself, the runner starts the chaos run after the browser's
+ * files and ends the group a minute after them.
+ */
+const ownStacksOrder = [
+  'test/chaos/chaos.test.ts',
+  'test/chaos/deaths.test.ts',
+  'test/chaos/dynamodb-faults.test.ts',
+  'test/clock/',
+  'test/browser/',
+];
+
+class OwnStacksFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification) => {
+      const path = relative(import.meta.dirname, spec.moduleId);
+      const at = ownStacksOrder.findIndex((start) => path.startsWith(start));
+      return at === -1 ? ownStacksOrder.length : at;
+    };
+    const group = (spec: TestSpecification) => spec.project.config.sequence.groupOrder;
+    return sorted
+      .map((spec, index) => ({ spec, index }))
+      .sort((a, b) => group(a.spec) - group(b.spec) || rank(a.spec) - rank(b.spec) || a.index - b.index)
+      .map(({ spec }) => spec);
+  }
+}
 
 /** The end-to-end files at once, against the one shared local stack: 219 s where one by one took 757 s. */
 const E2E_WORKERS = 4;
@@ -56,6 +90,7 @@ const dialectFiles = [
  */
 export default defineConfig({
   test: {
+    sequence: { sequencer: OwnStacksFirst },
     projects: [
       {
         // One module graph per worker, shared by its files: each file's imports (zod schemas, the SDK's

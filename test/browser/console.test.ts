@@ -13,6 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '#infra/local/stack';
 import { queues } from '#infra/topology';
+import { OWN_STACK_PROVIDER_TIMEOUT_MS } from '../support/own-stack.ts';
 import { eventually, launchChromium } from './chromium.ts';
 import { createUser, depositsOf, operatorOf, setFaults, startStack, transfersOf } from './world.ts';
 
@@ -29,6 +30,9 @@ afterAll(async () => {
   await browser?.close();
   await stack?.stop();
 });
+
+/** How long the bank holds a transfer's answer that is to be lost: past the provider client's timeout. */
+const lostAnswerMs = OWN_STACK_PROVIDER_TIMEOUT_MS + 500;
 
 /** What the page's own content security policy refused, as Chromium reports it. */
 const refusedByPolicy: string[] = [];
@@ -124,7 +128,13 @@ describe('the operator console', () => {
     // prepare: the bank moves the money, then the answer is lost (past PROVIDER_TIMEOUT_MS)
     const user = await createUser(stack, 'SANDBOX_BENEFICIARY');
     await setFaults(stack, user, [
-      { path: '/v1/payment/transfer/create', outcome: 'timeout', timeoutMs: 1_500, phase: 'after', times: 1 },
+      {
+        path: '/v1/payment/transfer/create',
+        outcome: 'timeout',
+        timeoutMs: lostAnswerMs,
+        phase: 'after',
+        times: 1,
+      },
     ]);
     const deposits = depositsOf(stack, user);
     const operationID = await deposits.start(42);
@@ -168,7 +178,13 @@ describe('the operator console', () => {
     // prepare: an AED 1,500 deposit (above the test stacks' AED 1,000.00) whose transfer's answer is lost
     const user = await createUser(stack, 'SANDBOX_BENEFICIARY');
     await setFaults(stack, user, [
-      { path: '/v1/payment/transfer/create', outcome: 'timeout', timeoutMs: 1_500, phase: 'after', times: 1 },
+      {
+        path: '/v1/payment/transfer/create',
+        outcome: 'timeout',
+        timeoutMs: lostAnswerMs,
+        phase: 'after',
+        times: 1,
+      },
     ]);
     const deposits = depositsOf(stack, user);
     const operationID = await deposits.start(1_500);

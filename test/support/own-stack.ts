@@ -7,6 +7,13 @@ import { testEnv } from './local-stack.ts';
 
 export const appSecret = testEnv.SANDBOX_APP_SECRET;
 
+/**
+ * How long these stacks' provider client waits for the sandbox: the files run beside the chaos run's
+ * hundred deposits, where a sandbox answer can take more than the shared stack's second; a transfer
+ * whose answer came late would be an unknown outcome the test did not plan.
+ */
+export const OWN_STACK_PROVIDER_TIMEOUT_MS = 3_000;
+
 /** A stack of the file's own, with the tests' settings and `env` over them. */
 export async function startStack(env: Record<string, string> = {}): Promise<LocalStack> {
   return startLocalStack({
@@ -15,7 +22,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Loca
     operatorPort: 0,
     visibilityTimeoutSeconds: 2,
     sweepIntervalMs: 1_000,
-    env: { ...testEnv, ...env },
+    env: { ...testEnv, PROVIDER_TIMEOUT_MS: String(OWN_STACK_PROVIDER_TIMEOUT_MS), ...env },
   });
 }
 
