@@ -120,7 +120,7 @@ describe.concurrent('a local stack of bundles', () => {
 
   it('lets an operator resolve a transfer whose outcome is unknown, and the caller hears it', async () => {
     const user = await createUser('SANDBOX_BENEFICIARY');
-    const timeout = { path: '/v1/payment/transfer/create', times: 1, outcome: 'timeout', timeoutMs: 1_500 };
+    const timeout = { path: '/v1/payment/transfer/create', times: 1, outcome: 'timeout', timeoutMs: 2_500 };
     await setFaults(user, [{ ...timeout, phase: 'after' }]);
     const started = await startDeposit(user, { amount: 21 });
     const id = String(started.body.operationID);

@@ -177,7 +177,7 @@ describe.concurrent('a step that crashes', () => {
 
       // assess
       expect(started.status).toBe(202);
-      expect(done.failure).toBeUndefined();
+      expect(done.type).toBeUndefined();
       expect(done).toMatchObject({ status: 'done', step: 'completed', reference: expect.any(String) });
       expect(bank.transfers.map((transfer) => transfer.reference)).toEqual([done.reference]);
       expect(bank.balanceMinor).toBe(cents(user.balance) - cents(25.5));
@@ -389,14 +389,14 @@ describe.concurrent('the provider fails', () => {
   it.for([
     {
       name: 'timeout after the bank moved the money',
-      fault: { outcome: 'timeout', timeoutMs: 1_500, phase: 'after' },
+      fault: { outcome: 'timeout', timeoutMs: 2_500, phase: 'after' },
       reason: 'timeout',
       transfers: 1,
       label: 'one transfer',
     },
     {
       name: 'timeout before the bank saw it',
-      fault: { outcome: 'timeout', timeoutMs: 1_500, phase: 'before' },
+      fault: { outcome: 'timeout', timeoutMs: 2_500, phase: 'before' },
       reason: 'timeout',
       transfers: 0,
       label: 'no transfer',
@@ -413,7 +413,7 @@ describe.concurrent('the provider fails', () => {
     async ({ fault, reason, transfers }, { expect }) => {
       // prepare
       const user = await createUser('SANDBOX_BENEFICIARY');
-      // fault: the sandbox fails the user's next transfer call (PROVIDER_TIMEOUT_MS is 1000)
+      // fault: the sandbox fails the user's next transfer call (PROVIDER_TIMEOUT_MS is 2000)
       await setFaults(user, [{ path: TRANSFER, times: 1, ...fault }]);
 
       // act
@@ -448,7 +448,7 @@ describe.concurrent('the provider fails', () => {
       {
         path: providerPath('beneficiariesCreate'),
         outcome: 'timeout',
-        timeoutMs: 1_500,
+        timeoutMs: 2_500,
         phase: 'after',
         times: 1,
       },

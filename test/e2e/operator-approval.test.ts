@@ -15,10 +15,10 @@ import { createUser, eventually, setFaults } from '../support/sandbox.ts';
 const TRANSFER = '/v1/payment/transfer/create';
 const RESOLVE = '/v1/ops/deposits/resolve';
 
-/** An AED 1,500 deposit whose transfer call timed out (PROVIDER_TIMEOUT_MS is 1000): its outcome is unknown. */
+/** An AED 1,500 deposit whose transfer call timed out (PROVIDER_TIMEOUT_MS is 2000): its outcome is unknown. */
 async function unknownOutcome(phase: 'before' | 'after') {
   const user = await createUser('SANDBOX_BENEFICIARY');
-  await setFaults(user, [{ path: TRANSFER, times: 1, outcome: 'timeout', timeoutMs: 1_500, phase }]);
+  await setFaults(user, [{ path: TRANSFER, times: 1, outcome: 'timeout', timeoutMs: 2_500, phase }]);
   const from = new Date(Date.now() - 1).toISOString();
   const started = await startDeposit(user, { amount: 1_500 });
   const id: string = started.body.operationID;

@@ -12,10 +12,10 @@ import { createUser, eventually, setFaults, type TestUser } from '../support/san
 
 const TRANSFER = '/v1/payment/transfer/create';
 
-/** A deposit whose transfer call timed out (PROVIDER_TIMEOUT_MS is 1000): failed TRANSFER_OUTCOME_UNKNOWN. */
+/** A deposit whose transfer call timed out (PROVIDER_TIMEOUT_MS is 2000): failed TRANSFER_OUTCOME_UNKNOWN. */
 async function unknownOutcome(phase: 'before' | 'after') {
   const user = await createUser('SANDBOX_BENEFICIARY');
-  await setFaults(user, [{ path: TRANSFER, times: 1, outcome: 'timeout', timeoutMs: 1_500, phase }]);
+  await setFaults(user, [{ path: TRANSFER, times: 1, outcome: 'timeout', timeoutMs: 2_500, phase }]);
   const from = new Date(Date.now() - 1).toISOString();
   const started = await startDeposit(user, { amount: 21 });
   const id: string = started.body.operationID;

@@ -59,7 +59,7 @@ describe('reconcile', () => {
     const user = await createUser('SANDBOX_BENEFICIARY', slowTransfers);
     await setFaults(user, [
       { path: OPERATION_GET, outcome: 'error', status: 503, times: 1 },
-      { path: OPERATION_GET, outcome: 'timeout', timeoutMs: 1_500, times: 1 },
+      { path: OPERATION_GET, outcome: 'timeout', timeoutMs: 2_500, times: 1 },
     ]);
 
     // act

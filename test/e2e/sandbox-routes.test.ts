@@ -261,7 +261,7 @@ describe('every sandbox route once, over HTTP', () => {
     const user = await userOf('sandbox-local-app-secret', 'SANDBOX_BENEFICIARY');
     const started = performance.now();
 
-    // act: the sandbox hangs for SANDBOX_TIMEOUT_MS (1.5 s); the client waits 300 ms only
+    // act: the sandbox hangs for SANDBOX_TIMEOUT_MS (2.5 s); the client waits 300 ms only
     const outcome = await fetch(`${sandboxUrl}/v1/metadata/accounts/get`, {
       method: 'POST',
       headers: {

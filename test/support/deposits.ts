@@ -135,9 +135,9 @@ export function depositWhen(
     return stop(body) ? body : undefined;
   }, timeoutMs).catch((error: Error) => {
     // What it last read names where it stood: a reader of the failure needs no more.
-    const { status, step, failure, history } = last ?? {};
+    const { status, step, type, msg, history } = last ?? {};
     throw new Error(
-      `${error.message}: ${operationID} at ${JSON.stringify({ status, step, failure, history })}`,
+      `${error.message}: ${operationID} at ${JSON.stringify({ status, step, type, msg, history })}`,
     );
   });
 }

@@ -36,12 +36,15 @@ declare module 'vitest' {
 export const testEnv = {
   SANDBOX_APP_SECRET: 'sandbox-local-app-secret',
   SANDBOX_ASYNC_DELAY_MS: '400',
-  SANDBOX_TIMEOUT_MS: '1500',
+  // A hanging bank holds a call past the provider client's timeout.
+  SANDBOX_TIMEOUT_MS: '2500',
   // The fast cool-down bank (3.6 s) then goes through the schedule path.
   LONG_WAIT_SECONDS: '2',
   INPUT_TTL_SECONDS: '6',
   STALL_AFTER_SECONDS: '3',
-  PROVIDER_TIMEOUT_MS: '1000',
+  // Two seconds: on two cores shared by four files and their stack, a sandbox answer took more than
+  // one, and a transfer answered late is an unknown outcome no test planned.
+  PROVIDER_TIMEOUT_MS: '2000',
   MAX_RETRIES: '6',
   // Webhook retries come at once (the backoff itself is a unit test), so the DLQ is seconds away.
   WEBHOOK_RETRY_BASE_SECONDS: '0',
