@@ -22,7 +22,13 @@ export async function startStack(env: Record<string, string> = {}): Promise<Loca
     operatorPort: 0,
     visibilityTimeoutSeconds: 2,
     sweepIntervalMs: 1_000,
-    env: { ...testEnv, PROVIDER_TIMEOUT_MS: String(OWN_STACK_PROVIDER_TIMEOUT_MS), ...env },
+    env: {
+      ...testEnv,
+      PROVIDER_TIMEOUT_MS: String(OWN_STACK_PROVIDER_TIMEOUT_MS),
+      // A hanging bank holds a call past that timeout.
+      SANDBOX_TIMEOUT_MS: String(OWN_STACK_PROVIDER_TIMEOUT_MS + 1_000),
+      ...env,
+    },
   });
 }
 
