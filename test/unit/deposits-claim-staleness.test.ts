@@ -277,3 +277,50 @@ describe('a copy of the step that takes the lease as the live run gives it back'
     expect(w.table.current(deposit.id)).toMatchObject({ step: 'wait-cooldown' });
   });
 });
+
+/**
+ * The same at a bank that lists its beneficiaries at once, where the step lists before it creates:
+ * the copy looks at the claim again under the lease before its first call, and asks the bank
+ * nothing. (This failed before: the copy listed the beneficiaries once more before its write failed
+ * on the deposit's old version; the sources' catalog counted that call under a loaded machine.)
+ */
+describe('a copy of the step that takes the lease as the live run gives it back, at a bank that lists first', () => {
+  it('finds the creation recorded: the bank lists twice and creates once, all the live run’s', async () => {
+    // prepare: the copy's first read of the claim is from before the live run's creation
+    const w = world();
+    const deposit = await atStep(w);
+    const before = {
+      ownerKey,
+      walletAccountId: 'wallet-aed',
+      state: 'creating' as const,
+      depositId: deposit.id,
+      claimedAt: w.clock.now(),
+    };
+    w.table.claimItems.set(claimKey, { ...before });
+    creates(w, 'ben_1');
+    const live = w.contexts.ensureBeneficiary();
+    const copy = w.contexts.ensureBeneficiary();
+    let staleRead = true;
+    const get = copy.claims.get;
+    copy.claims = {
+      ...copy.claims,
+      get: async (...args) => {
+        if (!staleRead) return get(...args);
+        staleRead = false;
+        return { ...before };
+      },
+    };
+
+    // act: the live run moves on to the transfer with the lease, whose end gives it back; then the copy
+    await ensureBeneficiary(deposit, live);
+    expect(w.table.current(deposit.id)).toMatchObject({ step: 'transfer' });
+    w.table.leaseItems.delete(ownerKey);
+    await ensureBeneficiary(deposit, copy);
+
+    // assess: the live run's list, creation and list; none of the copy's
+    expect(staleRead).toBe(false);
+    expect(w.provider.callsOf('listBeneficiaries')).toHaveLength(2);
+    expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+    expect(w.table.current(deposit.id)).toMatchObject({ version: deposit.version + 1 });
+  });
+});

@@ -19,6 +19,11 @@ export interface Creator {
   claim: BeneficiaryClaim;
   /** The record of a beneficiary the bank has, whose id is not known yet. */
   created: BeneficiaryClaim | undefined;
+  /**
+   * The claim was this deposit's before this run: it may be a copy of the live run (a duplicate
+   * message, a re-drive), which looks at the claim again under the lease before any call.
+   */
+  heldBefore: boolean;
 }
 
 /** Before a further call under the lease: the lease runs its whole time again (`callUnderLease`). */
@@ -85,6 +90,9 @@ async function underLease(
 ): Promise<Found> {
   const { wallet, claim } = plan;
   if (plan.listFirst) {
+    // A copy that read the claim before the live run created and recorded it asks the bank nothing.
+    if (plan.heldBefore && !plan.created && !(await stillCreating(ctx, deposit)))
+      return { kind: 'claim-lost' };
     const listed = await ctx.provider.listBeneficiaries(credentials, plan.listAnswer);
     if (listed.status === 'user_input_required')
       return { kind: 'question', operation: 'list', question: listed };

@@ -160,5 +160,5 @@ async function whoCreates(
     if (!(await ctx.claims.refresh(ownerKey, walletAccountId, deposit.id, claim.claimedAt)))
       return claimWait(ctx, deposit, await ctx.claims.get(ownerKey, walletAccountId));
   }
-  return { claim, created };
+  return { claim, created, heldBefore: mine };
 }
