@@ -3,8 +3,9 @@
  * before its deposits (which then follow the source's wake-up) or alongside them (while they wait
  * already), as a wallet backend does at onboarding. Its owner may cancel it mid-cool-down, and the
  * harness may delete its own wake-up schedule, as if lost: the sweeper must then wake it, and its
- * followers (a wake-up its worker died before arming is lost already: the same for the sweeper). Read until it ends: ready, failed (cancelled included), or parked on a cool-down longer
- * than the run (which the local clock then ends, `harness.ts`).
+ * followers (a wake-up its worker died before arming is lost already: the same for the sweeper).
+ * Read until it ends: ready, failed (cancelled included), or parked on a cool-down longer than the
+ * run (which the local clock then ends, `harness.ts`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SourceRun } from './audit.ts';
@@ -161,8 +162,9 @@ async function loseOwnSchedule(context: RunContext, id: string) {
 /** The source's wait with no schedule: kept while it waits far ahead at the same version, else none. */
 async function unarmedWait(context: RunContext, id: string, seen: Unarmed | undefined) {
   const item = await context.clients.depositItem(id).catch(() => undefined);
-  if (!item || wakeOf(item) <= Date.now() + PARK_AFTER_MS) return undefined;
+  const wake = item ? wakeOf(item) : 0;
+  if (!item || wake <= Date.now() + PARK_AFTER_MS) return undefined;
   if (seen?.version === item.version) return seen;
-  const waiting = `${item.step} v${item.version} until ${new Date(wakeOf(item)).toISOString()}`;
+  const waiting = `${item.step} v${item.version} until ${new Date(wake).toISOString()}`;
   return { version: item.version, since: Date.now(), waiting };
 }

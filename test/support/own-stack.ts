@@ -9,7 +9,7 @@ export const appSecret = testEnv.SANDBOX_APP_SECRET;
 
 /**
  * How long these stacks' provider client waits for the sandbox: the files run beside the chaos run's
- * hundred deposits, where a sandbox answer can take more than the shared stack's second; a transfer
+ * hundred deposits, where a sandbox answer can take longer than the shared stack's timeout; a transfer
  * whose answer came late would be an unknown outcome the test did not plan.
  */
 export const OWN_STACK_PROVIDER_TIMEOUT_MS = 3_000;

@@ -38,6 +38,34 @@ function atStep(w: World) {
   return w.deposit({ step: 'ensure-beneficiary', bank: banks.beneficiary });
 }
 
+/** The deposit's own claim, creating, on record: what a copy of its step reads first. */
+function claimedBy(w: World, deposit: Deposit): BeneficiaryClaim {
+  const before = {
+    ownerKey,
+    walletAccountId: 'wallet-aed',
+    state: 'creating' as const,
+    depositId: deposit.id,
+    claimedAt: w.clock.now(),
+  };
+  w.table.claimItems.set(claimKey, { ...before });
+  return before;
+}
+
+/** A copy of the step whose first read of the claim is `before` (from before the live run's record). */
+function readingFirst(copy: ReturnType<World['contexts']['ensureBeneficiary']>, before: BeneficiaryClaim) {
+  let staleRead = true;
+  const get = copy.claims.get;
+  copy.claims = {
+    ...copy.claims,
+    get: async (...args) => {
+      if (!staleRead) return get(...args);
+      staleRead = false;
+      return { ...before };
+    },
+  };
+  return Object.assign(copy, { staleReadTaken: () => !staleRead });
+}
+
 /** Runs the step for a deposit as stored now. */
 function run(w: World, deposit: Deposit) {
   return ensureBeneficiary(w.table.current(deposit.id), w.contexts.ensureBeneficiary());
@@ -234,27 +262,10 @@ describe('a copy of the step that takes the lease as the live run gives it back'
     // prepare: the copy's first read of the claim is from before the live run's creation
     const w = world();
     const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.hiddenCoolDown });
-    const before = {
-      ownerKey,
-      walletAccountId: 'wallet-aed',
-      state: 'creating' as const,
-      depositId: deposit.id,
-      claimedAt: w.clock.now(),
-    };
-    w.table.claimItems.set(claimKey, { ...before });
+    const before = claimedBy(w, deposit);
     w.provider.answer('createBeneficiary', answers.done({ jobID: 'j', success: true, status: 'done' }));
     const live = w.contexts.ensureBeneficiary();
-    const copy = w.contexts.ensureBeneficiary();
-    let staleRead = true;
-    const get = copy.claims.get;
-    copy.claims = {
-      ...copy.claims,
-      get: async (...args) => {
-        if (!staleRead) return get(...args);
-        staleRead = false;
-        return { ...before };
-      },
-    };
+    const copy = readingFirst(w.contexts.ensureBeneficiary(), before);
     const release = live.leases.release;
     let copyRan = false;
     live.leases = {
@@ -289,27 +300,10 @@ describe('a copy of the step that takes the lease as the live run gives it back,
     // prepare: the copy's first read of the claim is from before the live run's creation
     const w = world();
     const deposit = await atStep(w);
-    const before = {
-      ownerKey,
-      walletAccountId: 'wallet-aed',
-      state: 'creating' as const,
-      depositId: deposit.id,
-      claimedAt: w.clock.now(),
-    };
-    w.table.claimItems.set(claimKey, { ...before });
+    const before = claimedBy(w, deposit);
     creates(w, 'ben_1');
     const live = w.contexts.ensureBeneficiary();
-    const copy = w.contexts.ensureBeneficiary();
-    let staleRead = true;
-    const get = copy.claims.get;
-    copy.claims = {
-      ...copy.claims,
-      get: async (...args) => {
-        if (!staleRead) return get(...args);
-        staleRead = false;
-        return { ...before };
-      },
-    };
+    const copy = readingFirst(w.contexts.ensureBeneficiary(), before);
 
     // act: the live run moves on to the transfer with the lease, whose end gives it back; then the copy
     await ensureBeneficiary(deposit, live);
@@ -318,7 +312,7 @@ describe('a copy of the step that takes the lease as the live run gives it back,
     await ensureBeneficiary(deposit, copy);
 
     // assess: the live run's list, creation and list; none of the copy's
-    expect(staleRead).toBe(false);
+    expect(copy.staleReadTaken()).toBe(true);
     expect(w.provider.callsOf('listBeneficiaries')).toHaveLength(2);
     expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
     expect(w.table.current(deposit.id)).toMatchObject({ version: deposit.version + 1 });

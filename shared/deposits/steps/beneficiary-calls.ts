@@ -89,10 +89,13 @@ async function underLease(
   renewLease: RenewLease,
 ): Promise<Found> {
   const { wallet, claim } = plan;
+  // Looked at again under the lease, before any call: another run of this deposit (a copy of its
+  // message, a re-drive) may have made the creation and recorded it before giving the lease back.
+  // A creation without the list first always looks; one after the list, when the claim was this
+  // deposit's before this run (a run that has just taken it skips the read).
+  const mayBeCopy = !plan.created && (plan.heldBefore || !plan.listFirst);
+  if (mayBeCopy && !(await stillCreating(ctx, deposit))) return { kind: 'claim-lost' };
   if (plan.listFirst) {
-    // A copy that read the claim before the live run created and recorded it asks the bank nothing.
-    if (plan.heldBefore && !plan.created && !(await stillCreating(ctx, deposit)))
-      return { kind: 'claim-lost' };
     const listed = await ctx.provider.listBeneficiaries(credentials, plan.listAnswer);
     if (listed.status === 'user_input_required')
       return { kind: 'question', operation: 'list', question: listed };
@@ -108,10 +111,6 @@ async function underLease(
     // Our claim lost between the list and the creation: another deposit creates, never two.
     if (!(await ctx.claims.update(claim))) return { kind: 'claim-lost' };
     await renewLease();
-  } else if (!(await stillCreating(ctx, deposit))) {
-    // Looked at again under the lease: another run of this deposit (a copy of its message) may
-    // have made the creation and recorded it before giving the lease back.
-    return { kind: 'claim-lost' };
   }
   return createAndLookUp(ctx, deposit, plan, credentials, renewLease);
 }
