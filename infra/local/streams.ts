@@ -36,7 +36,14 @@ export interface StreamPollerOptions {
   filterAttribute: string;
   batchSize: number;
   retryAttempts: number;
+  /** The wait between polls while records come (50 ms by default). */
   intervalMs?: number;
+  /**
+   * The longest wait between polls of a stream that has had nothing new: the wait doubles from
+   * `intervalMs` up to it (250 ms by default: Lambda's event source mapping polls a shard four times
+   * a second). An idle stack then asks DynamoDB Local a few times a second, not twenty.
+   */
+  idleIntervalMs?: number;
   /** Shown every record new to the poller, whatever its image holds, before the filter and the handler. */
   observe?: (records: StreamRecord[]) => void;
 }
@@ -78,8 +85,9 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
     return ShardIterator;
   }
 
-  async function poll(shardId: string, shard: Shard) {
-    if (!shard.iterator) return;
+  /** Polls a shard once; how many records it had that were new to the poller. */
+  async function poll(shardId: string, shard: Shard): Promise<number> {
+    if (!shard.iterator) return 0;
     let page: { Records?: StreamRecord[] | undefined; NextShardIterator?: string | undefined };
     try {
       page = await streams.send(
@@ -94,7 +102,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
       shard.iterator = shard.last
         ? await iteratorAfter(shardId, shard.last).catch(() => trimHorizon(shardId))
         : await trimHorizon(shardId);
-      return;
+      return 0;
     }
     const { NextShardIterator } = page;
     // Sequence numbers are zero-padded: they compare as text.
@@ -113,7 +121,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
       shard.failing = undefined;
       shard.last = Records.at(-1)?.dynamodb?.SequenceNumber ?? shard.last;
       shard.iterator = NextShardIterator;
-      return;
+      return Records.length;
     }
     const tries = shard.failing?.sequenceNumber === failedAt ? shard.failing.tries + 1 : 1;
     if (tries > options.retryAttempts) {
@@ -121,7 +129,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
       shard.failing = undefined;
       shard.last = failedAt;
       shard.iterator = await iteratorAfter(shardId, failedAt);
-      return;
+      return Records.length;
     }
     shard.failing = { sequenceNumber: failedAt, tries };
     const { ShardIterator } = await streams.send(
@@ -133,6 +141,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
       }),
     );
     shard.iterator = ShardIterator;
+    return Records.length;
   }
 
   async function iteratorAfter(shardId: string, sequenceNumber: string) {
@@ -168,17 +177,22 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
 
   const loop = (async () => {
     let lastDiscovery = 0;
+    const busyMs = options.intervalMs ?? 50;
+    const idleMs = Math.max(busyMs, options.idleIntervalMs ?? 250);
+    let waitMs = busyMs;
     while (!stopped) {
+      let seen = 0;
       try {
         if (Date.now() - lastDiscovery > 1_000) {
           await discover();
           lastDiscovery = Date.now();
         }
-        for (const [shardId, shard] of shards) await poll(shardId, shard);
+        for (const [shardId, shard] of shards) seen += await poll(shardId, shard);
       } catch (error) {
         if (!stopped) process.stderr.write(`local stream: ${String(error)}\n`);
       }
-      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));
+      waitMs = seen > 0 ? busyMs : Math.min(idleMs, waitMs * 2);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
   })();
 
