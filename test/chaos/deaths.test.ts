@@ -11,7 +11,7 @@ import type { Death } from '#infra/local/crash-points';
 import { type LocalStack, startLocalStack } from '#infra/local/stack';
 import { DepositsClient } from '#shared/deposits-api/client';
 import { eventually } from '../support/eventually.ts';
-import { testEnv, testOwnerDigests } from '../support/local-stack.ts';
+import { TEST_SWEEP_INTERVAL_MS, testEnv, testOwnerDigests } from '../support/local-stack.ts';
 import { appSecret, createUser, post, transfersOf, type User } from '../support/own-stack.ts';
 
 let stack: LocalStack;
@@ -22,7 +22,7 @@ beforeAll(async () => {
     depositsPort: 0,
     operatorPort: 0,
     visibilityTimeoutSeconds: 2,
-    sweepIntervalMs: 1_000,
+    sweepIntervalMs: TEST_SWEEP_INTERVAL_MS,
     stepWorkers: 'child-process',
     env: testEnv,
   });

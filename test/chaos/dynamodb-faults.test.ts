@@ -13,7 +13,7 @@ import { type LocalStack, startLocalStack } from '#infra/local/stack';
 import { DYNAMODB_MAX_ATTEMPTS } from '#shared/adapters/clients';
 import { DepositsClient } from '#shared/deposits-api/client';
 import { eventually } from '../support/eventually.ts';
-import { testEnv } from '../support/local-stack.ts';
+import { TEST_SWEEP_INTERVAL_MS, testEnv } from '../support/local-stack.ts';
 import { appSecret, createUser, post, transfersOf } from '../support/own-stack.ts';
 
 let stack: LocalStack;
@@ -27,7 +27,7 @@ beforeAll(async () => {
     // timeout): a shorter one hands a slow try's message to a second worker meanwhile, and each such
     // receive spends one of the message's five tries, which the armed faults need.
     visibilityTimeoutSeconds: 5,
-    sweepIntervalMs: 1_000,
+    sweepIntervalMs: TEST_SWEEP_INTERVAL_MS,
     stepWorkers: 'child-process',
     env: testEnv,
   });

@@ -35,6 +35,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type LocalStack, startLocalStack } from '#infra/local/stack';
 import { type DialectName, dialectNames } from '#shared/provider/interface/dialects';
+import { TEST_SWEEP_INTERVAL_MS } from '../support/local-stack.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 import { audit, type DepositRun, type SourceRun, type UserRun } from './audit.ts';
 import { type Clients, clientsFor } from './clients.ts';
@@ -103,7 +104,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       depositsPort: 0,
       operatorPort: 0,
       visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS,
-      sweepIntervalMs: 1_000,
+      sweepIntervalMs: TEST_SWEEP_INTERVAL_MS,
       // Real deaths: the step workers run in child processes, killed (SIGKILL) at the crash points.
       stepWorkers: 'child-process',
       env: { ...chaosEnvIn(dialect), WEBHOOK_URL: `${webhook.url}/hooks`, WEBHOOK_SECRET: webhook.secret },

@@ -55,6 +55,14 @@ export const testEnv = {
   OWNER_KEY: Buffer.from('the owner key of the tests local stacks').toString('base64'),
 };
 
+/**
+ * How often the tests' stacks run the sweeper (AWS: every few minutes): often enough that a deposit
+ * stalled for STALL_AFTER_SECONDS is re-driven within seconds, and no oftener: each run queries every
+ * shard of the sweeper's index, which kept an idle stack's DynamoDB Local at a sixth of a core once
+ * a second.
+ */
+export const TEST_SWEEP_INTERVAL_MS = 2_000;
+
 /** The keys the tests' stacks give a token or user secret (a deposit's `ownerKey`, `readerKey`). */
 export const testOwnerDigests = keyedDigests(Buffer.from(testEnv.OWNER_KEY, 'base64'));
 
@@ -105,7 +113,7 @@ async function startWorld(
     depositsPort: 0,
     operatorPort: 0,
     visibilityTimeoutSeconds: 2,
-    sweepIntervalMs: 1_000,
+    sweepIntervalMs: TEST_SWEEP_INTERVAL_MS,
     env: {
       ...testEnv,
       PROVIDER_DIALECT: providerDialect,

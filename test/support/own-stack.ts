@@ -3,7 +3,7 @@
  * and the clock's: the e2e project's shared stack stays theirs), and sandbox users on it.
  */
 import { type LocalStack, startLocalStack } from '#infra/local/stack';
-import { testEnv } from './local-stack.ts';
+import { TEST_SWEEP_INTERVAL_MS, testEnv } from './local-stack.ts';
 
 export const appSecret = testEnv.SANDBOX_APP_SECRET;
 
@@ -21,7 +21,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Loca
     depositsPort: 0,
     operatorPort: 0,
     visibilityTimeoutSeconds: 2,
-    sweepIntervalMs: 1_000,
+    sweepIntervalMs: TEST_SWEEP_INTERVAL_MS,
     env: {
       ...testEnv,
       PROVIDER_TIMEOUT_MS: String(OWN_STACK_PROVIDER_TIMEOUT_MS),
