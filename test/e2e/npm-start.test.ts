@@ -267,10 +267,12 @@ describe('DynamoDB Local as npm start runs it', () => {
   it('says what it is doing while it starts, and leaves no process behind when stopped', async () => {
     // prepare
     const messages: string[] = [];
+    const callersOptions = process.env.JDK_JAVA_OPTIONS;
 
     // act
     const dynamodb = await startDynamoDbLocal((message) => messages.push(message));
     const running = dynamoDbLocalPids();
+    const javaOptions = environOf(dynamodb.pid).get('JDK_JAVA_OPTIONS');
     await dynamodb.stop();
     const after = dynamoDbLocalPids();
 
@@ -280,5 +282,20 @@ describe('DynamoDB Local as npm start runs it', () => {
     expect(dynamodb.pid).toBeDefined();
     expect(running.has(dynamodb.pid ?? -1)).toBe(true);
     expect(after.has(dynamodb.pid ?? -1)).toBe(false);
+    // Its JVM compiles with the first tier only (a short-lived process), and this one's environment
+    // is left as it was.
+    expect(javaOptions).toContain('-XX:TieredStopAtLevel=1');
+    expect(process.env.JDK_JAVA_OPTIONS).toBe(callersOptions);
   });
 });
+
+/** A process's environment, by name (Linux's `/proc`). */
+function environOf(pid: number | undefined): Map<string, string> {
+  const text = readFileSync(`/proc/${pid}/environ`, 'utf8');
+  return new Map(
+    text
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+  );
+}
