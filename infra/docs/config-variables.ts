@@ -237,6 +237,12 @@ export const variableRows: readonly VariableRow[] = [
       'Log level of the structured (Powertools) logs; at `INFO`, `npm start` also says each API request (route, status, time, request id) and each step a deposit takes',
   },
   {
+    variables: ['JDK_JAVA_OPTIONS'],
+    default: 'unset',
+    meaning:
+      "Options for the JVM of the local stack's DynamoDB Local (`npm start`, the tests' stacks), after its own (the first compiler tier only, one compiler thread, the serial collector: a local stack lives minutes), so that yours win (the `java` launcher's own variable)",
+  },
+  {
     variables: ['LOG_AUDIT'],
     default: 'unset',
     meaning:

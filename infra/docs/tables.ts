@@ -122,6 +122,7 @@ export const outsideSchemas = [
   'LOG_FORMAT',
   'LISTEN_PORT',
   'LOG_AUDIT',
+  'JDK_JAVA_OPTIONS',
 ];
 
 function variableTable(): string {
