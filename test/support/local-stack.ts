@@ -42,7 +42,7 @@ export const testEnv = {
   LONG_WAIT_SECONDS: '2',
   INPUT_TTL_SECONDS: '6',
   STALL_AFTER_SECONDS: '3',
-  // Two seconds: on two cores shared by four files and their stack, a sandbox answer took more than
+  // Two seconds: on two cores shared by the files and their stack, a sandbox answer took more than
   // one, and a transfer answered late is an unknown outcome no test planned.
   PROVIDER_TIMEOUT_MS: '2000',
   MAX_RETRIES: '6',
@@ -117,7 +117,7 @@ async function startWorld(
     env: {
       ...testEnv,
       PROVIDER_DIALECT: providerDialect,
-      // v2 sends no `sync`: the provider holds each call, at most this long (well within the client's 1 s),
+      // v2 sends no `sync`: the provider holds each call, at most this long (well within the client's 2 s),
       // then answers `initialized`; a bank that takes longer is read back, as at the provider.
       ...(providerDialect === 'dapi-v2' ? { SANDBOX_HOLD_MS: '500' } : {}),
       // Each function of a stack of bundles starts cold, in a process of its own, on its first event:

@@ -209,13 +209,7 @@ describe('a copy of the step that waited for the lease', () => {
     // prepare: the live run holds the lease; it ends (writes, releases) while the copy waits
     const w = world();
     const deposit = await w.deposit({ step: 'ensure-beneficiary', bank: banks.hiddenCoolDown });
-    w.table.claimItems.set(claimKey, {
-      ownerKey,
-      walletAccountId: 'wallet-aed',
-      state: 'creating',
-      depositId: deposit.id,
-      claimedAt: w.clock.now(),
-    });
+    claimedBy(w, deposit);
     const ctx = w.contexts.ensureBeneficiary();
     let first = true;
     const acquire = ctx.leases.acquire;
