@@ -42,8 +42,11 @@ describe('cancel', () => {
     expect(heard).toMatchObject({ verified: true, data: { type: 'CANCELLED' } });
     // The bank's question was abandoned, not answered: once the bank let it expire, the next
     // deposit asks again, and completes.
+    // Until then the bank refuses it the connection (`OPERATION_IN_PROGRESS`), and it tries again
+    // after waits that grow toward half a minute: on a loaded machine, a try that lands just before
+    // the question expires puts the next one a longer wait later.
     const next = await startDeposit(user, { amount: 41 }, 'after-cancel');
-    const askedAgain = await depositWhen(user, next.body.operationID, asking);
+    const askedAgain = await depositWhen(user, next.body.operationID, asking, 60_000);
     await startDeposit(user, { amount: 41, userInputs: otpAnswer(askedAgain) }, 'after-cancel');
     const askedForTransfer = await depositWhen(
       user,
@@ -53,7 +56,8 @@ describe('cancel', () => {
     await startDeposit(user, { amount: 41, userInputs: otpAnswer(askedForTransfer) }, 'after-cancel');
     expect((await depositWhen(user, next.body.operationID)).status).toBe('done');
     expect((await stateOf(user)).transfers.map((transfer) => transfer.amount)).toEqual([41]);
-  });
+    // Room for the next deposit's own 60 s wait, and the steps around it, on a loaded machine.
+  }, 90_000);
 
   it('ends a deposit waiting out a 24-hour cool-down, and deletes its wake-up schedule', async () => {
     const user = await createUser('SANDBOX_COOLDOWN');
