@@ -43,8 +43,8 @@ const phases: Phase[] = [
     name: 'unit',
     commands: [[bin('tsc'), '--noEmit'], [bin('biome'), 'check', '.'], vitest('unit', 'unit-isolated')],
   },
-  // Two runs side by side: the infra files take one core for a minute and a half (CDK, esbuild), the
-  // bench's counting the other for half a minute (its own stack); in one run they took turns.
+  // Two runs side by side: the infra files, two at a time (CDK; esbuild for every function in one of
+  // them, the longest), and the bench's counting (its own stack); in one run they took turns.
   { name: 'infra', commands: [vitest('bench'), vitest('infra')] },
   { name: 'e2e', commands: [vitest('e2e', 'e2e-processes')] },
   { name: 'e2e-v2', commands: [vitest('e2e-v2')] },
