@@ -1,17 +1,15 @@
 /**
- * One topology handler as a Lambda function: bundled here with esbuild (no Docker), Node 22 on
- * ARM64, ESM with source maps; its own log group and its own role, which may write that log group
+ * One topology handler as a Lambda function: its bundle from the one esbuild run over every handler
+ * (`function-bundles.ts`), Node 22 on ARM64, ESM with source maps; its own log group and its own role, which may write that log group
  * and nothing else until `grantAccess` adds what `infra/cdk/settings.ts` says it uses; an alarm on
  * its errors.
  */
-import { resolve } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { type BundlingOptions, LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -23,55 +21,7 @@ import { credentialsRoleName, withTheVaultsContext } from '../cdk/credentials.ts
 import { suppress } from '../cdk/nag.ts';
 import type { FunctionSettings, QueueKey, SecretKey, TableKey } from '../cdk/settings.ts';
 import { notifyingAlarm } from './alarms.ts';
-
-export const projectRoot = resolve(import.meta.dirname, '../..');
-
-/**
- * What the bundles take instead of a package (esbuild aliases: the tests and the local stack's
- * sources mode run the packages themselves), each for bytes Lambda never runs:
- * - the AWS SDK's default credential chain gives way to the environment's credentials alone
- *   (`lambda-credentials.ts`), all Lambda ever uses: about 120 KiB;
- * - `semver`, which the X-Ray SDK's CommonJS imports for one comparison, gives way to that
- *   comparison (`semver-gte.ts`): 28 KiB;
- * - `@aws-sdk/lib-dynamodb` loses its paginators (`document-client.mjs`), which keep the whole
- *   DynamoDB client in bundles that never call DynamoDB: about 50 KiB of those.
- * `test/infra/bundle-aliases.test.ts` holds each to what it replaces.
- */
-export const bundleAliases = {
-  '@aws-sdk/credential-provider-node': './infra/constructs/lambda-credentials.ts',
-  semver: './infra/constructs/semver-gte.ts',
-  '@aws-sdk/lib-dynamodb': './infra/constructs/document-client.mjs',
-};
-
-/**
- * esbuild on this machine, the one definition of how a function is bundled: `cdk synth` uses it, so
- * the local stack's bundles mode (which synthesizes the app, `infra/local/bundles/build.ts`) does
- * too, and the tests' breakdown of each bundle (`test/infra/bundle-breakdown.ts`) reads it. The
- * banner gives bundled CommonJS dependencies the `require` an ES module lacks. ES modules are taken
- * before CommonJS where a package has both (`mainFields`), for tree-shaking. The source map is a file
- * of its own beside the code, without the sources: Lambda reads it only for a stack trace's names
- * (`--enable-source-maps`). The AWS SDK is bundled, tree-shaken and minified, at the version the
- * lock file pins and the tests ran with, rather than taken from the Node 22 runtime: the runtime's
- * SDK is whatever version AWS installs there, changed without a deploy of ours, and it measured two
- * to three times slower to import from its many files (docs/performance.md), for bundles a third the
- * size.
- */
-export const bundling: BundlingOptions = {
-  forceDockerBundling: false,
-  format: OutputFormat.ESM,
-  target: 'node22',
-  mainFields: ['module', 'main'],
-  minify: true,
-  sourceMap: true,
-  sourcesContent: false,
-  bundleAwsSDK: true,
-  externalModules: [],
-  esbuildArgs: {
-    '--alias': Object.entries(bundleAliases).map(([name, path]) => `${name}=${path}`),
-  },
-  banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  logLevel: LogLevel.ERROR,
-};
+import { bundledCode } from './function-bundles.ts';
 
 /**
  * The size target of a bundle's code (index.mjs, minified; the source map aside): a larger bundle
@@ -99,7 +49,7 @@ export interface HandlerFunctionProps {
 }
 
 export class HandlerFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: lambda.Function;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
   readonly errorsAlarm: cloudwatch.Alarm;
@@ -130,11 +80,9 @@ export class HandlerFunction extends Construct {
       }),
     );
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: resolve(projectRoot, settings.file),
-      handler: 'handler',
-      projectRoot,
-      depsLockFilePath: resolve(projectRoot, 'package-lock.json'),
+    this.function = new lambda.Function(this, 'Function', {
+      code: bundledCode(this, settings),
+      handler: 'index.handler',
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: settings.memoryMb,
@@ -148,7 +96,6 @@ export class HandlerFunction extends Construct {
       ...(props.reservedConcurrency === undefined
         ? {}
         : { reservedConcurrentExecutions: props.reservedConcurrency }),
-      bundling,
     });
 
     suppress(this.role, ['xrayWrite'], ['Resource::*']);

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type FunctionSettings, functionSettings } from '#infra/cdk/settings';
-import { bundleBudgetBytes, bundleTargetBytes, projectRoot } from '#infra/constructs/handler-function';
+import { projectRoot } from '#infra/constructs/function-bundles';
+import { bundleBudgetBytes, bundleTargetBytes } from '#infra/constructs/handler-function';
 import { keepBundledCode, keptFunctions } from '#infra/local/bundles/build';
 import { depositsApi, handlerFile, queues, sandboxApi } from '#infra/topology';
 import { bundleBreakdown } from './bundle-breakdown.ts';
@@ -32,7 +33,7 @@ const outdir = mkdtempSync(join(tmpdir(), 'cdk-app-test-'));
 const synthesized = {} as Record<keyof typeof configurations, Synthesized>;
 
 beforeAll(() => {
-  // One directory for all: esbuild runs once per function, the other configurations reuse its output.
+  // One directory for all: one esbuild run bundles every function, and each configuration stages its code there.
   for (const [name, context] of Object.entries(configurations)) {
     synthesized[name as keyof typeof configurations] = synthesize(context, { bundle: true, outdir });
   }

@@ -2,7 +2,7 @@
  * The stacks' resources and properties, from the topology: synthesized once per configuration
  * (without bundling; app.test.ts bundles), then read.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -72,7 +72,7 @@ function queueId(key: string, which: 'Queue' | 'DeadLetterQueue', synthesized = 
 }
 
 describe('functions', () => {
-  it('are one NodejsFunction per topology handler: Node 22 on ARM64, in the stack of their component', () => {
+  it('are one function per topology handler: Node 22 on ARM64, in the stack of their component', () => {
     const deposits = functionsByHandler(dev.templates.stateless);
     const sandbox = functionsByHandler(dev.templates.sandbox ?? expect.fail('no sandbox'));
 
@@ -97,6 +97,15 @@ describe('functions', () => {
     // Without the sandbox, its functions are not deployed at all.
     expect(prod.deployment.sandbox).toBeUndefined();
     expect(functionsByHandler(prod.templates.stateless).size).toBe(handlersOf('deposits').length);
+  });
+
+  it('have a placeholder for their code, and no bundle, when the synthesis skips bundling (as cdk ls does)', () => {
+    for (const template of [dev.templates.stateless, dev.templates.sandbox ?? expect.fail('no sandbox')]) {
+      for (const { resource } of functionsByHandler(template).values()) {
+        const asset = resolve(dev.outdir, String(resource.Metadata?.['aws:asset:path']));
+        expect(readdirSync(asset)).toEqual(['README']);
+      }
+    }
   });
 
   it('take timeout and memory from the settings, and log to a log group of their own', () => {

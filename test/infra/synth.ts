@@ -1,7 +1,7 @@
 /**
  * Synthesizes the CDK app in this process, with cdk.json's context (as `cdk synth` does) plus the
  * test's. Bundling is skipped unless asked for: the templates are the same apart from the code's
- * asset, and esbuild runs once per function per process (cached by output directory), so the one
+ * asset, and esbuild runs once per process for every function (`function-bundles.ts`), so the one
  * test file that bundles synthesizes every configuration into a single directory.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';

@@ -77,7 +77,7 @@ type Resource = { Type: string; Properties?: Record<string, unknown>; Metadata?:
 
 /**
  * The bundles of the app synthesized with `context` over cdk.json's: from the cache when built
- * before with the same digest, else built now (a minute or more: esbuild, once per function).
+ * before with the same digest, else built now (one esbuild run for every function).
  */
 export async function buildBundles(
   context: Record<string, string>,
@@ -91,7 +91,7 @@ export async function buildBundles(
     progress(
       kept
         ? `Synthesizing the function bundles' settings, their code kept from an earlier build, into ${directory}...`
-        : `Building the function bundles as cdk synth does (esbuild, once per function), into ${directory}...`,
+        : `Building the function bundles as cdk synth does (one esbuild run for every function), into ${directory}...`,
     );
     const building = `${directory}.building-${process.pid}`;
     rmSync(building, { recursive: true, force: true });
