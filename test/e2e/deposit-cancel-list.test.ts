@@ -88,6 +88,11 @@ describe('cancel', () => {
   });
 
   it('refuses a deposit at its transfer (waiting for the transfer password) and a finished one, moving nothing', async () => {
+    // The finished deposit first: the question of the waiting one expires after the stack's 6 s
+    // (INPUT_TTL_SECONDS), which another deposit's whole run may outlast on a loaded machine.
+    const finished = await createUser('SANDBOX_BENEFICIARY');
+    const done = await startDeposit(finished, { amount: 30 });
+    await depositWhen(finished, done.body.operationID);
     const atTransfer = await createUser('SANDBOX_OTP_INLINE');
     const waiting = await startDeposit(atTransfer, { amount: 30 });
     const waitingId = waiting.body.operationID;
@@ -96,9 +101,6 @@ describe('cancel', () => {
       waitingId,
       (deposit) => asking(deposit) && deposit.step === 'transfer',
     );
-    const finished = await createUser('SANDBOX_BENEFICIARY');
-    const done = await startDeposit(finished, { amount: 30 });
-    await depositWhen(finished, done.body.operationID);
 
     const refusedAtTransfer = await cancelDeposit(atTransfer, waitingId);
     const refusedDone = await cancelDeposit(finished, done.body.operationID);

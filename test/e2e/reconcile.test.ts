@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { depositWhen, providerPath, startDeposit, webhookDeliveries } from '../support/deposits.ts';
-import { createUser, eventually, setFaults, stateOf } from '../support/sandbox.ts';
+import { createUser, eventually, faultsOf, setFaults, stateOf } from '../support/sandbox.ts';
 
 const OPERATION_GET = providerPath('operationGet');
 /** A bank that carries a transfer out after the v2 stack's longest hold (500 ms): it is read back. */
@@ -72,9 +72,12 @@ describe('reconcile', () => {
     expect(notes, JSON.stringify(notes)).toContain(
       'transfer outcome, read 1: the read failed (server_error)',
     );
-    expect(notes, JSON.stringify(done.history)).toContain(
-      'transfer outcome, read 2: the read failed (timeout)',
-    );
+    // Both reads were lost: each rule went off once. The second is noted as a timeout, unless the
+    // sweeper re-drove the deposit while that read hung (it stalls after the stack's 3 s, which a
+    // loaded machine's slow steps and the 2 s read pass) and its read found the transfer done first.
+    expect((await faultsOf(user)).map((rule) => rule.remaining)).toEqual([0, 0]);
+    const second = notes.find((note) => note?.startsWith('transfer outcome, read 2:'));
+    if (second !== undefined) expect(second).toBe('transfer outcome, read 2: the read failed (timeout)');
     expect((await stateOf(user)).transfers).toHaveLength(1);
   });
 
