@@ -1,6 +1,6 @@
 /**
  * What the bundles take instead of `@aws-sdk/lib-dynamodb`'s entry (an esbuild alias in `bundleOptions`,
- * `function-bundles.ts`): the same exports, but its paginators made on their first call rather than
+ * `bundle-options.ts`): the same exports, but its paginators made on their first call rather than
  * at load, and without the `DynamoDBDocument` aggregate, which no function uses. The package does not
  * declare itself free of side effects, and its entry makes `paginateQuery` and `paginateScan` as it
  * loads (`createPaginator(DynamoDBDocumentClient, ...)`), so esbuild keeps them, and with them the

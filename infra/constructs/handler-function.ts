@@ -1,8 +1,8 @@
 /**
  * One topology handler as a Lambda function: its bundle from the one esbuild run over every handler
- * (`function-bundles.ts`), Node 22 on ARM64, ESM with source maps; its own log group and its own role, which may write that log group
- * and nothing else until `grantAccess` adds what `infra/cdk/settings.ts` says it uses; an alarm on
- * its errors.
+ * (`function-bundles.ts`), Node 22 on ARM64, ESM with source maps; its own log group and its own
+ * role, which may write that log group and nothing else until `grantAccess` adds what
+ * `infra/cdk/settings.ts` says it uses; an alarm on its errors.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';

@@ -1,6 +1,6 @@
 /**
  * What the bundles use instead of `@aws-sdk/credential-provider-node` (an esbuild alias in
- * `bundleOptions`, `function-bundles.ts`): the SDK clients' default credentials, from the environment
+ * `bundleOptions`, `bundle-options.ts`): the SDK clients' default credentials, from the environment
  * only. In Lambda the function's role is always there (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
  * `AWS_SESSION_TOKEN`), and the default chain answers from it first; its other providers (SSO, STS,
  * profiles, the instance metadata service) are about 120 KiB of each bundle that Lambda never runs.

@@ -1,5 +1,5 @@
 /**
- * What the bundles take instead of `semver` (an esbuild alias in `bundleOptions`, `function-bundles.ts`).
+ * What the bundles take instead of `semver` (an esbuild alias in `bundleOptions`, `bundle-options.ts`).
  * Only the X-Ray SDK that Powertools Tracer brings imports it, for one call each: `cls-hooked` asks
  * whether Node is at least 8 (to pick `async_hooks`), and the SDK's patcher of the AWS SDK v2 (which
  * no function uses) whether that SDK is recent enough. Both are CommonJS, so esbuild cannot leave out

@@ -21,6 +21,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { requireBanner } from '#infra/constructs/bundle-options';
 import type { queues } from '#infra/topology';
 import { localClock } from './clock.ts';
 import {
@@ -75,9 +76,7 @@ async function bundleWorker(folder: string): Promise<string> {
     target: 'node20',
     logLevel: 'error',
     // The CommonJS packages inside (the AWS SDK's among them) call `require`: an ES module has none.
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
+    banner: { js: requireBanner },
   });
   return outfile;
 }

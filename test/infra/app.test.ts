@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type FunctionSettings, functionSettings } from '#infra/cdk/settings';
-import { projectRoot } from '#infra/constructs/function-bundles';
+import { projectRoot } from '#infra/constructs/bundle-options';
 import { bundleBudgetBytes, bundleTargetBytes } from '#infra/constructs/handler-function';
 import { keepBundledCode, keptFunctions } from '#infra/local/bundles/build';
 import { depositsApi, handlerFile, queues, sandboxApi } from '#infra/topology';

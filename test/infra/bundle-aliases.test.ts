@@ -1,5 +1,5 @@
 /**
- * What the bundles take instead of a package (`bundleAliases`, infra/constructs/function-bundles.ts)
+ * What the bundles take instead of a package (`bundleAliases`, infra/constructs/bundle-options.ts)
  * does what the package did, for what the bundles use of it: `semver-gte.ts` compares as `semver.gte`
  * does, and `document-client.mjs` has the exports of `@aws-sdk/lib-dynamodb` (but the aggregate no
  * function uses), whose paginators page as the package's own. The credential chain's stand-in is
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleAliases, bundleOptions, projectRoot } from '#infra/constructs/function-bundles';
+import { bundleAliases, bundleOptions, projectRoot } from '#infra/constructs/bundle-options';
 import { gte } from '#infra/constructs/semver-gte';
 
 /** The package itself (CommonJS, without types of its own). */

@@ -1,6 +1,6 @@
 /**
  * Where a function bundle's bytes come from: the handlers bundled again with esbuild and the options
- * of infra/constructs/function-bundles.ts (minified ESM for Node 22, the AWS SDK bundled, its
+ * of infra/constructs/bundle-options.ts (minified ESM for Node 22, the AWS SDK bundled, its
  * aliases), in one build with a metafile, then each output's input bytes summed by npm package
  * (`@aws-sdk/*` and `@smithy/*` counted as scopes; `(project)` for this repository's own code), the
  * AWS SDK clients it carries, and the packages it imports from outside the bundle (none: Lambda's
@@ -11,7 +11,7 @@ import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { bundleOptions, projectRoot } from '#infra/constructs/function-bundles';
+import { bundleOptions, projectRoot } from '#infra/constructs/bundle-options';
 
 /** The package an input path of the metafile belongs to. */
 export function packageOf(input: string): string {
