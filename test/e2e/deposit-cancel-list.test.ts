@@ -22,8 +22,10 @@ const asking = (deposit: Record<string, unknown>) => deposit.status === 'user_in
 describe('cancel', () => {
   it('ends a deposit waiting for the answer to the bank: failed CANCELLED, heard, and the connection free', async () => {
     // prepare: the OTP bank asks before creating the beneficiary, and holds the connection for the
-    // answer 3 s (a cancel does not withdraw the bank's question: the bank lets it expire)
-    const user = await createUser('SANDBOX_OTP', { inputTtlSeconds: 3 });
+    // answer 6 s (a cancel does not withdraw the bank's question: the bank lets it expire). The
+    // bank waits as long as the stack does (INPUT_TTL_SECONDS): the next deposit's own questions
+    // must be answered within it, on a loaded machine too.
+    const user = await createUser('SANDBOX_OTP', { inputTtlSeconds: 6 });
     const started = await startDeposit(user, { amount: 40 });
     const id = started.body.operationID;
     await depositWhen(user, id, asking);
@@ -54,7 +56,8 @@ describe('cancel', () => {
       (deposit) => asking(deposit) && deposit.step === 'transfer',
     );
     await startDeposit(user, { amount: 41, userInputs: otpAnswer(askedForTransfer) }, 'after-cancel');
-    expect((await depositWhen(user, next.body.operationID)).status).toBe('done');
+    // The whole deposit, so that a failure names its type and history.
+    expect(await depositWhen(user, next.body.operationID)).toMatchObject({ status: 'done' });
     expect((await stateOf(user)).transfers.map((transfer) => transfer.amount)).toEqual([41]);
     // Room for the next deposit's own 60 s wait, and the steps around it, on a loaded machine.
   }, 90_000);
