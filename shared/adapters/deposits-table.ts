@@ -34,6 +34,15 @@ export class BeneficiaryClaimItems implements BeneficiaryClaims {
 
   update(claim: BeneficiaryClaim): Promise<boolean> {
     const ownClaim = 'depositId = :deposit AND #state = :creating';
+    if (claim.state === 'creating') {
+      // Still its own only while not given up (`release`): a late step of a deposit that failed or
+      // was cancelled must not make the claim live again, nor go on to create.
+      return this.put(claim, {
+        ConditionExpression: `${ownClaim} AND claimedAt > :free`,
+        ExpressionAttributeValues: { ':deposit': claim.depositId, ':creating': 'creating', ':free': 0 },
+      });
+    }
+    // Created: a fact about the bank, recorded whatever became of the deposit.
     if (claim.beneficiaryId === undefined) {
       return this.put(claim, {
         ConditionExpression: ownClaim,
@@ -58,12 +67,15 @@ export class BeneficiaryClaimItems implements BeneficiaryClaims {
           TableName: this.table.tableName,
           Key: keys.beneficiary(ownerKey, walletAccountId),
           UpdateExpression: 'SET claimedAt = :at, expiresAt = :expires',
-          ConditionExpression: 'depositId = :deposit AND #state = :creating AND claimedAt < :at',
+          // Never a claim given up (`release`): it is no longer its former holder's.
+          ConditionExpression:
+            'depositId = :deposit AND #state = :creating AND claimedAt < :at AND claimedAt > :free',
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: {
             ':deposit': depositId,
             ':creating': 'creating',
             ':at': claimedAt,
+            ':free': 0,
             ':expires': Math.floor(claimedAt / 1000) + claimTtlSeconds,
           },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

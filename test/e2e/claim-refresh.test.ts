@@ -1,7 +1,8 @@
 /**
  * The claims adapter over DynamoDB Local: `refresh` moves only the time of a deposit's own
  * creation claim on, conditionally, and leaves every other field of the item as its live run wrote
- * it; `coolDown` moves a created record's cool-down on, when the bank says it still cools down.
+ * it; a claim its deposit gave up is its no longer (only the bank's fact, created, is still
+ * recorded); `coolDown` moves a created record's cool-down on, when the bank says it still cools down.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +43,35 @@ describe('refreshing a creation claim', () => {
       state: 'creating',
       claimedAt: at + 5_000,
       fittingBeforeCreation: ['ben-x'],
+    });
+  });
+});
+
+describe('a claim its deposit gave up (release)', () => {
+  it("is its holder's no longer: refreshed or written as creating, refused; completed as created, it lands", async () => {
+    // prepare: dep_a's claim, given up (its deposit cancelled while its step still ran)
+    const ownerKey = `owner-${randomUUID()}`;
+    const at = Date.now();
+    expect(await claims.claim(claimOf(ownerKey, at), at - 1)).toBe(true);
+    await claims.release(ownerKey, 'wallet-aed', 'dep_a');
+
+    // act: its late step's writes
+    const refreshed = await claims.refresh(ownerKey, 'wallet-aed', 'dep_a', at + 5_000);
+    const rewritten = await claims.update({ ...claimOf(ownerKey, at), fittingBeforeCreation: ['ben-x'] });
+    const stillFree = await claims.get(ownerKey, 'wallet-aed');
+    const completed = await claims.update({
+      ...claimOf(ownerKey, at),
+      state: 'created',
+      beneficiaryId: 'ben-1',
+    });
+
+    // assess: free (claimable at once) until the bank's fact was recorded
+    expect([refreshed, rewritten, completed]).toEqual([false, false, true]);
+    expect(stillFree).toMatchObject({ state: 'creating', claimedAt: 0 });
+    expect(stillFree?.fittingBeforeCreation).toBeUndefined();
+    expect(await claims.get(ownerKey, 'wallet-aed')).toMatchObject({
+      state: 'created',
+      beneficiaryId: 'ben-1',
     });
   });
 });

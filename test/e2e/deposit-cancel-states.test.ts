@@ -41,9 +41,9 @@ describe('cancel, in the other states', () => {
     // assess: cancelled and never moved again; a next deposit is done through one beneficiary
     expect(cancelled.body).toMatchObject({ status: 'failed', type: 'CANCELLED' });
     const next = await startDeposit(user, { amount: 33 });
-    // It waits for the claim of the step still running for the cancelled deposit, for a while that
-    // doubles from a second (1, 2, 4, 8, 16 s): a late step slowed by a loaded machine past 7 s has
-    // it wake 31 s after its first look.
+    // The cancel gave the creation claim up: the next deposit takes it at once (the late step's
+    // writes never take it back), and waits a second at a time for the connection's lease, which
+    // the late step holds until the bank answers its list.
     expect(await depositWhen(user, String(next.body.operationID), undefined, 60_000)).toMatchObject({
       status: 'done',
     });

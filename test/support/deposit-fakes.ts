@@ -228,7 +228,11 @@ export class FakeDepositsTable {
     update: async (claim) => {
       const key = `${claim.ownerKey}#${claim.walletAccountId}`;
       const held = this.claimItems.get(key);
-      const ownClaim = held?.depositId === claim.depositId && held.state === 'creating';
+      // A claim given up (`release`: claimable at once) is no longer its holder's to keep creating.
+      const ownClaim =
+        held?.depositId === claim.depositId &&
+        held.state === 'creating' &&
+        (claim.state === 'created' || held.claimedAt > 0);
       // Its id, found by whichever deposit looked it up, completes a created beneficiary's record.
       const completes = claim.beneficiaryId !== undefined && held?.state === 'created' && !held.beneficiaryId;
       if (!ownClaim && !completes) return false;
@@ -239,6 +243,7 @@ export class FakeDepositsTable {
       const held = this.claimItems.get(`${ownerKey}#${walletAccountId}`);
       if (held?.depositId !== depositId || held.state !== 'creating' || held.claimedAt >= claimedAt)
         return false;
+      if (held.claimedAt === 0) return false;
       held.claimedAt = claimedAt;
       return true;
     },

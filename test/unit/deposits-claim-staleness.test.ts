@@ -9,11 +9,13 @@
 import { describe, expect, it } from 'vitest';
 import { sweep } from '#shared/deposits/background/sweeper';
 import type { BeneficiaryClaim, Deposit } from '#shared/deposits/model/deposit';
+import { cancelDeposit } from '#shared/deposits/requests/cancel';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import {
   answers,
   banks,
   claimKey,
+  credentials,
   ownerKey,
   settings,
   walletListing,
@@ -310,5 +312,35 @@ describe('a copy of the step that takes the lease as the live run gives it back,
     expect(w.provider.callsOf('listBeneficiaries')).toHaveLength(2);
     expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
     expect(w.table.current(deposit.id)).toMatchObject({ version: deposit.version + 1 });
+  });
+});
+
+describe('a claim its deposit gave up is no longer its own', () => {
+  it('cancelled while its step lists: the late step neither takes the claim back nor creates, and the next deposit creates at once', async () => {
+    // prepare: the step claims and lists; the caller cancels while the bank holds the list, which
+    // releases the claim (left claimable at once)
+    const w = world();
+    const cancelled = await atStep(w);
+    w.provider.answer('listBeneficiaries', async () => {
+      await cancelDeposit(
+        { depositId: cancelled.id, accessToken: credentials.accessToken, userSecret: credentials.userSecret },
+        w.contexts.cancel(),
+      );
+      expect(w.table.claimItems.get(claimKey)).toMatchObject({ depositId: cancelled.id, claimedAt: 0 });
+      return walletListing();
+    });
+
+    // act: the late step goes on with the list's answer; then the next deposit of the connection
+    await run(w, cancelled);
+    const next = await atStep(w);
+    creates(w, 'ben-1');
+    await run(w, next);
+
+    // assess: the released claim stayed free (a late write had made it live again for the claim's
+    // whole life, some two minutes, every other deposit of the connection waiting), and one creation
+    expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
+    expect(w.table.current(cancelled.id)).toMatchObject({ status: 'failed', failure: { type: 'CANCELLED' } });
+    expect(w.table.current(next.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-1' });
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', depositId: next.id });
   });
 });

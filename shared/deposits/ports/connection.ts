@@ -59,13 +59,14 @@ export interface BeneficiaryClaims {
   /**
    * Writes this deposit's own creation claim (refreshed, or completed as `created`, with or without
    * the id), if it still holds it; or, given the id, completes a `created` record that has none yet
-   * (whichever deposit looked it up).
+   * (whichever deposit looked it up). A claim its deposit gave up (`release`) is held no longer: only
+   * its completion as `created`, a fact about the bank, still lands.
    */
   update(claim: BeneficiaryClaim): Promise<boolean>;
   /**
    * Moves the time of this deposit's own creation claim on to `claimedAt` (never back), and nothing
    * else: a copy of the step never writes over what its live run recorded. False if it no longer
-   * holds the claim.
+   * holds the claim (one it gave up included).
    */
   refresh(ownerKey: string, walletAccountId: string, depositId: string, claimedAt: number): Promise<boolean>;
   markUsed(ownerKey: string, walletAccountId: string): Promise<void>;
