@@ -41,6 +41,11 @@ export const testEnv = {
   // The fast cool-down bank (3.6 s) then goes through the schedule path.
   LONG_WAIT_SECONDS: '2',
   INPUT_TTL_SECONDS: '6',
+  // The bank waits for an answer a little longer than the stack does, as a real bank's five minutes
+  // outlast the stack's four: a question the stack found too late to be answered in time is asked
+  // again once the bank's has expired, seconds later, not after the sandbox's default five minutes
+  // (the connection busy until then).
+  SANDBOX_INPUT_TTL_SECONDS: '8',
   STALL_AFTER_SECONDS: '3',
   // Two seconds: on two cores shared by the files and their stack, a sandbox answer took more than
   // one, and a transfer answered late is an unknown outcome no test planned.
@@ -122,7 +127,7 @@ async function startWorld(
       ...(providerDialect === 'dapi-v2' ? { SANDBOX_HOLD_MS: '500' } : {}),
       // Each function of a stack of bundles starts cold, in a process of its own, on its first event:
       // a question waits longer for its answer than the 6 s the other stacks give it.
-      ...(projectName === 'bundles' ? { INPUT_TTL_SECONDS: '30' } : {}),
+      ...(projectName === 'bundles' ? { INPUT_TTL_SECONDS: '30', SANDBOX_INPUT_TTL_SECONDS: '32' } : {}),
       WEBHOOK_URL: `${webhook.url}/hooks`,
       WEBHOOK_SECRET: webhook.secret,
       // The shared stack signs as during a rotation of its secret: each delivery with both.
