@@ -39,7 +39,8 @@ const clock = () => new Date().toISOString().slice(11, 19);
  */
 async function whatAnswers(url: string, api: 'deposits' | 'sandbox'): Promise<'ours' | 'other' | 'nothing'> {
   try {
-    const answer = await fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(2_000) });
+    // A refused connection is nothing at once; a busy stack may take seconds to answer, and is ours.
+    const answer = await fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(10_000) });
     const document = (await answer.json().catch(() => undefined)) as
       | { info?: { title?: unknown } }
       | undefined;

@@ -37,6 +37,20 @@ function page(title: string): string {
 `;
 }
 
+/** Each contract's document as served, by the host it names: built once (it takes a while). */
+const documents = new WeakMap<ApiContract, Map<string, string>>();
+
+function documentText(contract: ApiContract, host: string | undefined): string {
+  const byHost = documents.get(contract) ?? new Map<string, string>();
+  documents.set(contract, byHost);
+  let text = byHost.get(host ?? '');
+  if (text === undefined) {
+    text = JSON.stringify(openApiDocument(contract, host ? `http://${host}` : undefined));
+    byHost.set(host ?? '', text);
+  }
+  return text;
+}
+
 /**
  * Answers `GET /openapi.json`, `/docs` and the page's assets; false for any other request. The
  * document names the server the request reached.
@@ -50,9 +64,8 @@ export async function serveContract(
 ): Promise<boolean> {
   if (method !== 'GET') return false;
   if (path === '/openapi.json') {
-    const document = openApiDocument(contract, host ? `http://${host}` : undefined);
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(document));
+    response.end(documentText(contract, host));
     return true;
   }
   if (path === '/docs' || path === '/docs/') {

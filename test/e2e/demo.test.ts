@@ -1,6 +1,6 @@
 /** `npm run demo`, run as a newcomer would, against the test stack, answering the OTP on stdin. */
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -72,6 +72,55 @@ describe.concurrent('npm run demo', () => {
     );
     expect(stdout).not.toContain('starting one');
     expect(stdout).toMatch(/Done\. Transfer reference TRF\w+/);
+  });
+
+  it('takes a stack whose first answer is slow (3 s, a loaded machine) for the stack, not for nothing', async () => {
+    // prepare: the test stack's deposits API behind a proxy that holds the first request 3 s (it
+    // names the stack's own host: the stack answers no other)
+    let first = true;
+    const target = new URL(depositsUrl);
+    const slow = createServer(async (request, response) => {
+      if (first) {
+        first = false;
+        await new Promise((held) => setTimeout(held, 3_000));
+      }
+      const forwarded = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: request.url,
+          method: request.method,
+          headers: { ...request.headers, host: target.host },
+        },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      request.pipe(forwarded);
+    });
+    await new Promise<void>((listening) => slow.listen(0, '127.0.0.1', listening));
+    const address = slow.address();
+    const port = typeof address === 'object' && address ? String(address.port) : '';
+    try {
+      // act
+      const { stdout } = await demo('SANDBOX_BENEFICIARY', '', {
+        DEPOSITS_URL: '',
+        SANDBOX_URL: '',
+        HOST: '',
+        PORT: port,
+        SANDBOX_PORT: new URL(sandboxUrl).port,
+      });
+
+      // assess
+      expect(stdout.split('\n')[0]).toBe(
+        `Using the local stack at http://127.0.0.1:${port} (deposits API, PORT) and ${sandboxUrl} (sandbox, SANDBOX_PORT).`,
+      );
+      expect(stdout).toMatch(/Done\. Transfer reference TRF\w+/);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise<void>((closed) => slow.close(() => closed()));
+    }
   });
 
   it('refuses a port where something else answers, naming it, and starts no stack of its own', async () => {
