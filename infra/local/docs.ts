@@ -41,8 +41,11 @@ function page(title: string): string {
 const documents = new WeakMap<ApiContract, Map<string, string>>();
 
 function documentText(contract: ApiContract, host: string | undefined): string {
-  const byHost = documents.get(contract) ?? new Map<string, string>();
-  documents.set(contract, byHost);
+  let byHost = documents.get(contract);
+  if (!byHost) {
+    byHost = new Map();
+    documents.set(contract, byHost);
+  }
   let text = byHost.get(host ?? '');
   if (text === undefined) {
     text = JSON.stringify(openApiDocument(contract, host ? `http://${host}` : undefined));

@@ -5,10 +5,11 @@
  * at the provider client and in the AWS SDK middleware) must equal the requests the proxies saw:
  * each provider path in order, each DynamoDB operation per table.
  */
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '#infra/local/stack';
 import { tables } from '#infra/topology';
+import { forward } from '../support/forward.ts';
 import { queueDesignCost, total } from './cost.ts';
 import { installCounters } from './counting.ts';
 import { appSecret, createUser } from './flow.ts';
@@ -51,22 +52,7 @@ async function countingProxy() {
         path: incoming.url ?? '',
         ...(operation ? { operation } : {}),
       });
-      const target = new URL(proxy.target);
-      const forwarded = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: incoming.url,
-          method: incoming.method,
-          headers: { ...incoming.headers, host: target.host },
-        },
-        (answer) => {
-          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(outgoing);
-        },
-      );
-      forwarded.on('error', () => outgoing.destroy());
-      forwarded.end(body);
+      forward(incoming, outgoing, new URL(proxy.target), body);
     });
   });
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));

@@ -1,10 +1,11 @@
 /** `npm run demo`, run as a newcomer would, against the test stack, answering the OTP on stdin. */
 import { execFile } from 'node:child_process';
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { depositsUrl } from '../support/deposits.ts';
+import { forward } from '../support/forward.ts';
 import { sandboxUrl } from '../support/sandbox.ts';
 
 const run = promisify(execFile);
@@ -75,8 +76,7 @@ describe.concurrent('npm run demo', () => {
   });
 
   it('takes a stack whose first answer is slow (3 s, a loaded machine) for the stack, not for nothing', async () => {
-    // prepare: the test stack's deposits API behind a proxy that holds the first request 3 s (it
-    // names the stack's own host: the stack answers no other)
+    // prepare: the test stack's deposits API behind a proxy that holds the first request 3 s
     let first = true;
     const target = new URL(depositsUrl);
     const slow = createServer(async (request, response) => {
@@ -84,20 +84,7 @@ describe.concurrent('npm run demo', () => {
         first = false;
         await new Promise((held) => setTimeout(held, 3_000));
       }
-      const forwarded = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: request.url,
-          method: request.method,
-          headers: { ...request.headers, host: target.host },
-        },
-        (answer) => {
-          response.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(response);
-        },
-      );
-      request.pipe(forwarded);
+      forward(request, response, target);
     });
     await new Promise<void>((listening) => slow.listen(0, '127.0.0.1', listening));
     const address = slow.address();

@@ -241,9 +241,9 @@ export class FakeDepositsTable {
     },
     refresh: async (ownerKey, walletAccountId, depositId, claimedAt) => {
       const held = this.claimItems.get(`${ownerKey}#${walletAccountId}`);
-      if (held?.depositId !== depositId || held.state !== 'creating' || held.claimedAt >= claimedAt)
-        return false;
-      if (held.claimedAt === 0) return false;
+      // Never a claim given up (`release`: `claimedAt` 0).
+      const own = held?.depositId === depositId && held.state === 'creating' && held.claimedAt > 0;
+      if (!own || held.claimedAt >= claimedAt) return false;
       held.claimedAt = claimedAt;
       return true;
     },
