@@ -5,7 +5,8 @@
  * instant (its items of that instant at or after the position's id in the order, seen already, are
  * skipped). A shard that stopped early (its page full, or its query budget spent on a filter that
  * keeps few) bounds the page: nothing older than where it stopped is taken, as that shard may hold
- * some of it, and the next page starts there.
+ * some of it, and the next page starts there. A shard stops only at the end of an instant (a
+ * millisecond), as an index gives one instant's items in an order of its own.
  */
 /** Where a list stands: the last deposit it gave (or the index item it stopped at). */
 export interface IndexPosition {
@@ -63,7 +64,13 @@ export async function mergedPage(
   return { items: taken.map(({ item }) => item), last };
 }
 
-/** Up to `limit` items of one shard after the position, and where it stopped if more may follow. */
+/**
+ * Up to `limit` items of one shard after the position (more when the last one's instant has more),
+ * and where it stopped if more may follow: at the end of an instant, every item of it read, as the
+ * index orders an instant's items its own way (by its sort key only), not by id as the one order
+ * does. Stopped inside an instant, the shard would bound the page at an item of it that comes before
+ * others not read yet, and the next page, starting after that item, would skip them.
+ */
 async function shardPage(
   partition: string,
   limit: number,
@@ -77,17 +84,35 @@ async function shardPage(
   for (let queries = 0; queries < reading.maxQueries; queries += 1) {
     const { Items = [], LastEvaluatedKey } = await query({
       partition,
-      // Unfiltered, every item counts: at most what the page lacks, and the ties of the position's
-      // instant, seen already.
-      limit: reading.filtered ? reading.filteredPage : limit - items.length + (after ? 1 : 0),
+      // Unfiltered, every item counts: what the page lacks, the ties of the position's instant seen
+      // already, and one more, which shows whether the last one's instant ended.
+      limit: reading.filtered ? reading.filteredPage : limit - items.length + (after ? 1 : 0) + 1,
       start,
     });
     items.push(...Items.filter(unseen));
     if (!LastEvaluatedKey) return { items };
-    if (items.length >= limit)
-      return { items: items.slice(0, limit), stoppedAt: positionOf(items[limit - 1] ?? LastEvaluatedKey) };
+    start = LastEvaluatedKey;
+    if (items.length >= limit) break;
+  }
+  if (!start) return { items };
+  // Full, or its query budget spent (a filter that keeps few): it stops where the page's last item
+  // is, or where it looked last, once that instant's items are all read.
+  const instant = Number((items[limit - 1] ?? start).createdAt);
+  const within = items.filter((item) => Number(item.createdAt) >= instant);
+  while (Number(start.createdAt) >= instant) {
+    const { Items = [], LastEvaluatedKey } = await query({ partition, limit: reading.filteredPage, start });
+    // The shard's end: every item read is the page's to take.
+    if (!LastEvaluatedKey) return { items: [...items, ...Items.filter(unseen)] };
+    within.push(...Items.filter((item) => Number(item.createdAt) === instant && unseen(item)));
     start = LastEvaluatedKey;
   }
-  // Its query budget ran out (a filter that keeps few): more may follow from the last item it looked at.
-  return { items, stoppedAt: start ? positionOf(start) : undefined };
+  return { items: within, stoppedAt: endOf(instant) };
+}
+
+/**
+ * The position after every item of an instant and before every older one: one of the instant
+ * before, ahead of any id there (ids are ASCII). A page from it starts at the instant before.
+ */
+function endOf(instant: number): IndexPosition {
+  return { createdAt: instant - 1, depositId: '\uffff' };
 }

@@ -2,7 +2,7 @@
  * The `byStatus` index's adapter against DynamoDB Local (the local stack's deposits table): the
  * deposit item carries its bucket and the index projects its step; a page at a step fills across
  * several queries and ends where its last deposit is, so the next page takes the rest, each once;
- * a query budget spent answers what it found and a cursor; a deposit that left the bucket after
+ * a query budget spent answers what it found and a cursor at the end of the instant it stopped in; a deposit that left the bucket after
  * the index was read is left out; deposits of many shards, several created in the same
  * millisecond, page in one order, each once. Deposits here are created far in the past (their own
  * range) and without a check time, so no other test and no sweeper sees them.
@@ -107,15 +107,24 @@ describe('the byStatus index', () => {
     const first = await index.page(query);
     const second = await index.page({ ...query, after: first.last });
 
-    // Newest first: transfer, transfer (the first page's two queries find none); then, from the
-    // position's own instant (read again for its ties, seen already), resolve-bank: the budget spent.
+    // Newest first: transfer, transfer (the first page's two queries find none), the budget spent
+    // at the second, whose instant is then read to its end (the next item is older): the page stops
+    // at the end of that instant. The next page reads from the instant before: resolve-bank (kept),
+    // transfer, the budget spent again; the third, resolve-bank twice; the fourth, the oldest (a transfer).
+    const endOf = (deposit: Deposit | undefined) => ({
+      createdAt: Number(deposit?.createdAt) - 1,
+      depositId: '\uffff',
+    });
     expect(first.deposits).toEqual([]);
-    expect(first.last).toEqual({ depositId: made[5]?.id, createdAt: made[5]?.createdAt });
+    expect(first.last).toEqual(endOf(made[5]));
     expect(second.deposits.map((deposit) => deposit.id)).toEqual([made[4]?.id]);
-    expect(second.last).toEqual({ depositId: made[4]?.id, createdAt: made[4]?.createdAt });
+    expect(second.last).toEqual(endOf(made[3]));
     const third = await index.page({ ...query, after: second.last });
-    expect(third.deposits.map((deposit) => deposit.id)).toEqual([]);
-    expect(third.last).toEqual({ depositId: made[3]?.id, createdAt: made[3]?.createdAt });
+    expect(third.deposits.map((deposit) => deposit.id)).toEqual([made[2]?.id, made[1]?.id]);
+    // A query that reads its limit names the last item it read, even the shard's last.
+    expect(third.last).toEqual(endOf(made[1]));
+    const fourth = await index.page({ ...query, after: third.last });
+    expect(fourth).toEqual({ deposits: [], last: undefined });
   });
 
   it('merges the shards: deposits of many shards, some created in the same millisecond, page newest first then by id, each once', async () => {
