@@ -103,6 +103,7 @@ const dialectFiles = [
  */
 export default defineConfig({
   test: {
+    experimental: { fsModuleCache: true },
     sequence: { sequencer: StartOrderFirst },
     projects: [
       {

@@ -11,13 +11,16 @@
  *     mapping's `maximumConcurrency` in AWS), shared out when several processes poll one queue (the
  *     step workers' two: 3 and 2); never more batches of a queue in hand at once than that;
  *   - it starts with `concurrency` pollers (the floor: 2 in the local stack, 1 per step workers'
- *     process), which keep polling while the queue is empty;
+ *     process), which keep polling while the queue is empty, each receive a 20 s long poll, as the
+ *     mapping's (a message wakes it at once; an idle stack makes a receive a queue every 10 s, not 2
+ *     a second);
  *   - it adds one poller (one more concurrent batch) each time a receive brings a full batch, or
  *     brings messages while none of the queue's other pollers is waiting on a receive (the messages
  *     outrun the pollers), up to the maximum: Lambda adds pollers and invocations while the queue
  *     has messages;
  *   - a poller above the floor whose receive comes back empty (a 1 s long poll) stops: back to the
  *     floor within about a second once the queue is empty.
+ * Stopping a generation ends its receives waiting at once (aborted).
  * A new poller takes an idle module instance of the queue's consumer, or imports a new one (a cold
  * start) when none is idle: never more instances than the maximum, never one in two pollers at once.
  */
@@ -91,7 +94,7 @@ export async function startPollers(
   polled: PolledQueue[],
   options: PollerOptions,
 ): Promise<PollerGeneration> {
-  const state = { running: true };
+  const state = { running: true, receives: new AbortController() };
   const loops = new Set<Promise<void>>();
   const pools: Pool[] = [];
 
@@ -161,6 +164,7 @@ export async function startPollers(
   return {
     async stop() {
       state.running = false;
+      state.receives.abort();
       while (loops.size > 0) await Promise.allSettled([...loops]);
     },
     pollers() {
@@ -182,7 +186,7 @@ async function poll(
   client: SQSClient,
   pool: Pool,
   consumer: Consumer,
-  state: { running: boolean },
+  state: { running: boolean; receives: AbortController },
   grow: (pool: Pool) => void,
 ): Promise<boolean> {
   const { queue } = pool;
@@ -194,10 +198,12 @@ async function poll(
         new ReceiveMessageCommand({
           QueueUrl: queue.url,
           MaxNumberOfMessages: queue.spec.batchSize,
-          WaitTimeSeconds: 1,
+          // The floor's pollers wait long; one above it, briefly, as it retires on an empty receive.
+          WaitTimeSeconds: pool.running > pool.floor ? 1 : 20,
           MessageSystemAttributeNames: ['All'],
           MessageAttributeNames: ['All'],
         }),
+        { abortSignal: state.receives.signal },
       );
       messages = received.Messages ?? [];
     } catch (error) {
