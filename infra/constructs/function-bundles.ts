@@ -15,17 +15,25 @@ import { join, resolve } from 'node:path';
 import { Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { buildSync } from 'esbuild';
+import { buildSync, type Metafile } from 'esbuild';
 import { type FunctionSettings, functionSettings } from '../cdk/settings.ts';
 import { bundleOptions, projectRoot } from './bundle-options.ts';
 
-/** Where this process built every function's bundle, once. */
-let built: string | undefined;
+/** Where this process built every function's bundle, once, and esbuild's account of it. */
+let built: { directory: string; metafile: Metafile } | undefined;
+
+/**
+ * esbuild's metafile of this process's build, once it has built (what each bundle holds, input by
+ * input: the bundle-budget test's breakdown reads it rather than bundling again).
+ */
+export function builtMetafile(): Metafile | undefined {
+  return built?.metafile;
+}
 
 function buildAll(): string {
-  if (built) return built;
+  if (built) return built.directory;
   const outdir = mkdtempSync(join(tmpdir(), 'function-bundles-'));
-  buildSync({
+  const { metafile } = buildSync({
     ...bundleOptions,
     absWorkingDir: projectRoot,
     entryPoints: Object.fromEntries(
@@ -34,10 +42,11 @@ function buildAll(): string {
     outdir,
     entryNames: '[name]/index',
     outExtension: { '.js': '.mjs' },
+    metafile: true,
   });
   // Each function's asset is a copy, staged into the assembly as it is made: this goes with the process.
   process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
-  built = outdir;
+  built = { directory: outdir, metafile };
   return outdir;
 }
 

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type FunctionSettings, functionSettings } from '#infra/cdk/settings';
 import { projectRoot } from '#infra/constructs/bundle-options';
+import { builtMetafile } from '#infra/constructs/function-bundles';
 import { bundleBudgetBytes, bundleTargetBytes } from '#infra/constructs/handler-function';
 import { keepBundledCode, keptFunctions } from '#infra/local/bundles/build';
 import { depositsApi, handlerFile, queues, sandboxApi } from '#infra/topology';
@@ -136,10 +137,15 @@ function carriedUncalled(module: string): string[] {
   return source.includes('handlerContext(') ? ['dynamodb', 'kms', 'scheduler', 'secrets-manager', 'sqs'] : [];
 }
 
-/** esbuild's metafile of every bundle of the development stage with the sandbox: built once. */
+/** Every bundle of the development stage with the sandbox, from the metafile of the build that made them. */
 let breakdownOnce: ReturnType<typeof bundleBreakdown> | undefined;
 const breakdownOfAll = () => {
-  breakdownOnce ??= bundleBreakdown(bundles('devWithSandbox').map((bundle) => bundle.handler));
+  const metafile = builtMetafile();
+  if (!metafile) throw new Error('the synthesis built no bundles');
+  breakdownOnce ??= bundleBreakdown(
+    bundles('devWithSandbox').map((bundle) => bundle.handler),
+    metafile,
+  );
   return breakdownOnce;
 };
 
