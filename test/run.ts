@@ -15,6 +15,10 @@
  *      cold starts slowed the v2 files past their timeouts);
  *   5. the projects with a stack of their own per file, two files at a time: chaos, browser, clock.
  *
+ * One DynamoDB Local serves the whole run: each stack a phase starts makes its tables there under names
+ * of its own (`test/support/shared-dynamodb.ts`), where each started a JVM of its own (some 3 s of a
+ * core each, a dozen times a run); its CPU time is counted in each phase's.
+ *
  * Every phase runs even when one before it failed; the run fails if any did. At the end, a table of
  * each wave's time and the CPU time it took (its processes' user and system time: a figure that
  * other load on the machine changes much less than the time; one figure for phases side by side). `npm test -- <phase>...` runs only
@@ -23,6 +27,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { startDynamoDbLocal } from '#infra/local/dynamodb-local';
 
 const projectRoot = resolve(import.meta.dirname, '..');
 const bin = (name: string) => resolve(projectRoot, 'node_modules/.bin', name);
@@ -55,15 +60,24 @@ const phases: Phase[] = [
 /** The phases that run side by side, in order: a wave starts when the one before it has ended. */
 const waves: string[][] = [['unit', 'infra'], ['e2e'], ['e2e-v2'], ['bundles'], ['own-stacks']];
 
-/** The CPU time, in seconds, of this process's children that have ended (Linux; 0 elsewhere). */
+/**
+ * The CPU time, in seconds, of this process's children that have ended and of the run's DynamoDB
+ * Local, which has not (Linux; 0 elsewhere).
+ */
 function childrenCpuSeconds(): number {
-  try {
-    // Fields after the command's closing parenthesis: cutime and cstime are the 14th and 15th, in ticks.
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return 0;
-  }
+  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, cutime
+  // and cstime the 14th and 15th, in ticks.
+  const fields = (path: string) => {
+    try {
+      return readFileSync(path, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    } catch {
+      return [];
+    }
+  };
+  const self = fields('/proc/self/stat');
+  const jvm = dynamodb.pid === undefined ? [] : fields(`/proc/${dynamodb.pid}/stat`);
+  const ticks = (values: string[], at: number) => Number(values[at] ?? 0) + Number(values[at + 1] ?? 0);
+  return (ticks(self, 13) + ticks(jvm, 11)) / 100;
 }
 
 function run(command: string[], buffered: boolean): Promise<{ code: number; output: string }> {
@@ -91,6 +105,14 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const chosen = asked.length === 0 ? phases : phases.filter((phase) => asked.includes(phase.name));
+
+const dynamodb = await startDynamoDbLocal();
+process.env.TEST_DYNAMODB_ENDPOINT = dynamodb.endpoint;
+let dynamodbStopped = false;
+// Not left behind by a run that ends without reaching its end.
+process.once('exit', () => {
+  if (!dynamodbStopped && dynamodb.pid !== undefined) process.kill(dynamodb.pid, 'SIGKILL');
+});
 
 const line = (name: string, seconds: number, cpu: number, said: string) =>
   `${name.padEnd(16)}${seconds.toFixed(0).padStart(7)} s${cpu.toFixed(0).padStart(9)} s CPU  ${said}\n`;
@@ -130,6 +152,8 @@ for (const wave of waves) {
   );
 }
 
+await dynamodb.stop();
+dynamodbStopped = true;
 const total = (Date.now() - started) / 1000;
 process.stdout.write('\n=== npm test, by phase\n');
 for (const row of rows)

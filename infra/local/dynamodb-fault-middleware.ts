@@ -42,7 +42,8 @@ interface Named {
   ownerKey?: string | undefined;
 }
 
-const depositsTable = tables.deposits.localName;
+/** The deposits table's name in this process (the stack's, prefixed on a shared DynamoDB Local). */
+const depositsTable = () => process.env[tables.deposits.envVar] ?? tables.deposits.localName;
 const depositPrefix = keys.deposit('').pk;
 const writes = new Set(['PutItem', 'UpdateItem', 'DeleteItem']);
 /** Each deposit's owner, by deposit id, as this process last wrote or read its item. */
@@ -56,7 +57,7 @@ function text(value: unknown): string | undefined {
 }
 
 function named(table: unknown, item: unknown): Named[] {
-  if (table !== depositsTable || !item || typeof item !== 'object') return [];
+  if (table !== depositsTable() || !item || typeof item !== 'object') return [];
   const record = item as Record<string, unknown>;
   const pk = text(record.pk);
   return pk ? [{ pk, sk: text(record.sk), ownerKey: text(record.ownerKey) }] : [];
@@ -81,7 +82,7 @@ function itemsOf(operation: string, input: Record<string, unknown>): Named[] {
 function learn(output: unknown) {
   const answer = (output ?? {}) as { Item?: unknown; Items?: unknown; Attributes?: unknown };
   const found = [answer.Item, answer.Attributes, ...(Array.isArray(answer.Items) ? answer.Items : [])];
-  for (const item of found.flatMap((one) => named(depositsTable, one))) remember(item);
+  for (const item of found.flatMap((one) => named(depositsTable(), one))) remember(item);
 }
 
 function remember(item: Named) {

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CreateTableCommand,
+  DeleteTableCommand,
   DynamoDBClient,
   ListTablesCommand,
   UpdateTimeToLiveCommand,
@@ -185,4 +186,15 @@ export async function createTables(
     }
   }
   client.destroy();
+}
+
+/** Deletes these tables (a stack's, at its stop, on a DynamoDB Local it did not start); one gone already is no error. */
+export async function deleteTables(endpoint: string, names: string[]): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: localCredentials });
+  try {
+    for (const name of names)
+      await client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
+  } finally {
+    client.destroy();
+  }
 }

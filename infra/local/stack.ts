@@ -1,6 +1,7 @@
 /**
  * The local stack: the whole service on this machine, with the handler code Lambda runs.
- *   DynamoDB Local  the topology's tables
+ *   DynamoDB Local  the topology's tables (in a DynamoDB Local of its own, or under names of its
+ *                   own in one it is given: the tests' one per run)
  *   fauxqs          the topology's queues and DLQs, with pollers feeding their consumers (the
  *                   step handlers, the webhook notifier, the outbox relay's re-relays)
  *   scheduler       a local EventBridge Scheduler endpoint that fires one-shot schedules
@@ -36,7 +37,7 @@ import { localControls } from './controls.ts';
 import { installCrashPoints } from './crash-wrappers.ts';
 import { localCredentials } from './credentials.ts';
 import { installDynamoDbFaults } from './dynamodb-fault-middleware.ts';
-import { createTables, startDynamoDbLocal } from './dynamodb-local.ts';
+import { createTables, deleteTables, startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensurePortFree, startGateway } from './gateway.ts';
 import { type HandlersMode, loadHandler, sourceHandlers, useHandlers } from './handlers.ts';
 import { lambdaContext } from './lambda-context.ts';
@@ -74,6 +75,12 @@ export interface LocalStackOptions {
    * provider journal, the local clock, the trace journal) reach only the sources.
    */
   handlers?: HandlersMode;
+  /**
+   * A DynamoDB Local already running (the tests' one per `npm test`, `test/run.ts`): the stack makes
+   * its tables there under names of its own (a random prefix: several stacks share it) and deletes
+   * them when it stops. Without it, the stack starts a DynamoDB Local of its own.
+   */
+  dynamodb?: { endpoint: string };
   /** Extra environment for the handlers (tests lower delays and thresholds here). */
   env?: Record<string, string>;
   /** Told what the stack is doing while it starts (`npm start` prints it). */
@@ -93,6 +100,8 @@ export interface LocalStack {
    */
   secondOperatorToken: string;
   dynamodbEndpoint: string;
+  /** The tables' names there (the topology's local names, or with the stack's prefix on a shared one). */
+  tableNames: Record<keyof typeof tables, string>;
   sqsEndpoint: string;
   schedulerEndpoint: string;
   /** Queue and DLQ URLs by topology key. */
@@ -129,8 +138,14 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const operatorToken = options.operatorToken ?? randomBytes(24).toString('base64url');
   const secondOperatorToken = options.secondOperatorToken ?? randomBytes(24).toString('base64url');
   try {
-    const dynamodb = await startDynamoDbLocal(progress);
-    stops.push(() => dynamodb.stop());
+    const dynamodb = options.dynamodb ?? (await startDynamoDbLocal(progress));
+    if (!options.dynamodb)
+      stops.push(() => (dynamodb as Awaited<ReturnType<typeof startDynamoDbLocal>>).stop());
+    const prefix = options.dynamodb ? `s${randomBytes(4).toString('hex')}-` : '';
+    const tableNames = {
+      sandbox: `${prefix}${tables.sandbox.localName}`,
+      deposits: `${prefix}${tables.deposits.localName}`,
+    };
     const visibility = options.visibilityTimeoutSeconds ?? 10;
     progress('Starting SQS (fauxqs), the local scheduler and the tables...');
     const sqs = await startLocalQueues(visibility);
@@ -150,7 +165,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       // The resources' variables, as in AWS (`resourceVariables`); one process holds every handler,
       // so each sees them all (a bundle gets only its template's: `bundles/`).
       ...resourceVariables({
-        tables: { sandbox: tables.sandbox.localName, deposits: tables.deposits.localName },
+        tables: tableNames,
         queue: (key) => sqs.byKey[key],
         scheduleGroup: scheduleGroup.localName,
         schedulerRoleArn: 'arn:aws:iam::000000000000:role/local-scheduler',
@@ -172,10 +187,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // Nor from an earlier stack of this process.
     if (!process.env.WEBHOOK_URL) delete process.env[queues.notify.urlEnvVar];
 
-    await createTables(
-      dynamodb.endpoint,
-      Object.values(tables).map((spec) => ({ name: spec.localName, spec })),
-    );
+    if (options.dynamodb) stops.push(() => deleteTables(dynamodb.endpoint, Object.values(tableNames)));
+    await createTables(dynamodb.endpoint, [
+      { name: tableNames.sandbox, spec: tables.sandbox },
+      { name: tableNames.deposits, spec: tables.deposits },
+    ]);
     useHandlers(sourceHandlers);
     if (options.handlers === 'bundles') {
       if (options.stepWorkers === 'child-process')
@@ -235,7 +251,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const relay = { handler: await loadHandler<StreamHandler>(outbox.handler) };
     const stream = await startStreamPoller({
       endpoint: dynamodb.endpoint,
-      tableName: tables[outbox.table].localName,
+      tableName: tableNames[outbox.table],
       handler: relay.handler,
       functionName: 'outbox',
       filterAttribute: outbox.eventAttribute,
@@ -270,6 +286,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       operatorToken,
       secondOperatorToken,
       dynamodbEndpoint: dynamodb.endpoint,
+      tableNames,
       sqsEndpoint: sqs.endpoint,
       schedulerEndpoint: scheduler.endpoint,
       queueUrls: Object.fromEntries(

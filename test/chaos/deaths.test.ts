@@ -13,11 +13,13 @@ import { DepositsClient } from '#shared/deposits-api/client';
 import { eventually } from '../support/eventually.ts';
 import { TEST_SWEEP_INTERVAL_MS, testEnv, testOwnerDigests } from '../support/local-stack.ts';
 import { appSecret, createUser, post, transfersOf, type User } from '../support/own-stack.ts';
+import { sharedDynamoDb } from '../support/shared-dynamodb.ts';
 
 let stack: LocalStack;
 
 beforeAll(async () => {
   stack = await startLocalStack({
+    ...sharedDynamoDb(),
     sandboxPort: 0,
     depositsPort: 0,
     operatorPort: 0,

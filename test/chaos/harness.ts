@@ -36,6 +36,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type LocalStack, startLocalStack } from '#infra/local/stack';
 import { type DialectName, dialectNames } from '#shared/provider/interface/dialects';
 import { TEST_SWEEP_INTERVAL_MS } from '../support/local-stack.ts';
+import { sharedDynamoDb } from '../support/shared-dynamodb.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 import { audit, type DepositRun, type SourceRun, type UserRun } from './audit.ts';
 import { type Clients, clientsFor } from './clients.ts';
@@ -100,6 +101,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     );
     webhook = await startWebhookReceiver();
     stack = await startLocalStack({
+      ...sharedDynamoDb(),
       sandboxPort: 0,
       depositsPort: 0,
       operatorPort: 0,

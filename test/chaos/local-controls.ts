@@ -19,7 +19,7 @@ import type { CrashPoint } from '#infra/local/crash-points';
 import { localCredentials } from '#infra/local/credentials';
 import type { DynamoDbFaultKind, DynamoDbFaultReport } from '#infra/local/dynamodb-faults';
 import type { LocalStack } from '#infra/local/stack';
-import { stepQueueKeys, tables } from '#infra/topology';
+import { stepQueueKeys } from '#infra/topology';
 import type { CrashReport } from './audit-evidence.ts';
 import type { Step } from './faults.ts';
 import { send } from './http.ts';
@@ -62,7 +62,7 @@ export function localControls(stack: LocalStack) {
       credentials: localCredentials,
     }),
   );
-  const depositsTable = tables.deposits.localName;
+  const depositsTable = stack.tableNames.deposits;
   const queueUrl = (step: Step) => {
     const url = stack.queueUrls[stepQueueKeys[step]]?.url;
     if (!url) throw new Error(`no queue for ${step}`);

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { BackendDepositsIndex } from '#shared/adapters/deposits-indexes';
 import { BACKEND_SHARDS, depositItem, listedBy } from '#shared/adapters/deposits-table-items';
 import type { Deposit, DepositStatus } from '#shared/deposits/model/deposit';
@@ -16,7 +16,7 @@ import type { BackendListFilter, ListPosition } from '#shared/deposits/ports/rec
 import { localDynamoDb } from '../support/local-dynamodb.ts';
 
 const client = localDynamoDb({ marshallOptions: { removeUndefinedValues: true } });
-const table = { client, tableName: 'deposits' };
+const table = { client, tableName: inject('tableNames').deposits };
 
 /** `count` deposits of a new backend, oldest first, three to a millisecond, their statuses in turn. */
 function depositsOf(backendKey: string, count: number, purpose?: 'source'): Deposit[] {
@@ -45,7 +45,7 @@ function depositsOf(backendKey: string, count: number, purpose?: 'source'): Depo
 }
 
 const put = (item: Record<string, unknown>) =>
-  client.send(new PutCommand({ TableName: 'deposits', Item: item }));
+  client.send(new PutCommand({ TableName: inject('tableNames').deposits, Item: item }));
 
 /** Newest first, then by id: the lists' order. */
 const newestFirst = (deposits: Deposit[]) =>

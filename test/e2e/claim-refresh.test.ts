@@ -5,12 +5,14 @@
  * recorded); `coolDown` moves a created record's cool-down on, when the bank says it still cools down.
  */
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { tables } from '#infra/topology';
+import { describe, expect, inject, it } from 'vitest';
 import { BeneficiaryClaimItems } from '#shared/adapters/deposits-table';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
 
-const claims = new BeneficiaryClaimItems({ client: localDynamoDb(), tableName: tables.deposits.localName });
+const claims = new BeneficiaryClaimItems({
+  client: localDynamoDb(),
+  tableName: inject('tableNames').deposits,
+});
 
 function claimOf(ownerKey: string, claimedAt: number) {
   return {

@@ -3,12 +3,14 @@
  * busy reads to tell another run of its own deposit (which it leaves alone) from another deposit.
  */
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { tables } from '#infra/topology';
+import { describe, expect, inject, it } from 'vitest';
 import { ConnectionLeaseItems } from '#shared/adapters/deposits-table';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
 
-const leases = new ConnectionLeaseItems({ client: localDynamoDb(), tableName: tables.deposits.localName });
+const leases = new ConnectionLeaseItems({
+  client: localDynamoDb(),
+  tableName: inject('tableNames').deposits,
+});
 
 describe("the connection's lease", () => {
   it('names its holder and until when; nobody before it is taken nor after it is given back', async () => {

@@ -4,7 +4,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { keys } from '#shared/adapters/deposits-table-items';
 import { expectDocumented } from '../support/contract.ts';
 import { depositsUrl, depositWhen, otpAnswer, readDeposit, startDeposit } from '../support/deposits.ts';
@@ -18,7 +18,7 @@ const dynamo = localDynamoDb();
 async function storedDeposit(depositId: string) {
   const { Item } = await dynamo.send(
     new GetCommand({
-      TableName: 'deposits',
+      TableName: inject('tableNames').deposits,
       Key: { pk: `DEPOSIT#${depositId}`, sk: 'DEPOSIT' },
       ConsistentRead: true,
     }),
@@ -31,7 +31,7 @@ async function storedDeposit(depositId: string) {
 async function storedSealed(depositId: string) {
   const { Item } = await dynamo.send(
     new GetCommand({
-      TableName: 'deposits',
+      TableName: inject('tableNames').deposits,
       Key: { pk: `DEPOSIT#${depositId}`, sk: 'SEALED' },
       ConsistentRead: true,
     }),
@@ -394,7 +394,11 @@ describe('deposits API: secrets at rest', () => {
     const item = await storedDeposit(started.body.operationID);
     const ownerKey = testOwnerDigests.of(user.accessToken);
     const { Item: record } = await dynamo.send(
-      new GetCommand({ TableName: 'deposits', Key: keys.idempotency(ownerKey, key), ConsistentRead: true }),
+      new GetCommand({
+        TableName: inject('tableNames').deposits,
+        Key: keys.idempotency(ownerKey, key),
+        ConsistentRead: true,
+      }),
     );
 
     expect(item.ownerKey).toBe(ownerKey);

@@ -7,8 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
-import { tables } from '#infra/topology';
+import { describe, expect, inject, it } from 'vitest';
 import { IdempotencyItems } from '#shared/adapters/deposit-items';
 import { DueDepositsIndex } from '#shared/adapters/deposits-indexes';
 import { keys } from '#shared/adapters/deposits-table-items';
@@ -24,7 +23,7 @@ import { FakeQueues } from '../support/deposit-fakes.ts';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
 
 const client = localDynamoDb();
-const table = { client, tableName: tables.deposits.localName };
+const table = { client, tableName: inject('tableNames').deposits };
 const index = new DueDepositsIndex(table);
 
 /** `count` deposits in flight, due a look from `from` on, a few at each instant. */

@@ -12,7 +12,6 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { addDynamoDbFaults } from '#infra/local/dynamodb-fault-middleware';
 import { type DynamoDbFaultKind, dynamoDbFaults } from '#infra/local/dynamodb-faults';
-import { tables } from '#infra/topology';
 import { DYNAMODB_MAX_ATTEMPTS } from '#shared/adapters/clients';
 import { DepositItems, IdempotencyItems } from '#shared/adapters/deposit-items';
 import { BeneficiaryClaimItems, ConnectionLeaseItems } from '#shared/adapters/deposits-table';
@@ -33,7 +32,7 @@ addDynamoDbFaults(client);
 afterAll(() => client.destroy());
 afterEach(() => dynamoDbFaults.clear());
 
-const table = { client, tableName: tables.deposits.localName };
+const table = { client, tableName: inject('tableNames').deposits };
 const leases = new ConnectionLeaseItems(table);
 const claims = new BeneficiaryClaimItems(table);
 const wakes = new SharedWakeItems(table);

@@ -5,14 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
-import { tables } from '#infra/topology';
+import { describe, expect, inject, it } from 'vitest';
 import { BeneficiaryClaimItems, ConnectionLeaseItems } from '#shared/adapters/deposits-table';
 import { claimTtlSeconds, keys, leaseTtlAfterUntilSeconds } from '#shared/adapters/deposits-table-items';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
 
 const client = localDynamoDb();
-const table = { client, tableName: tables.deposits.localName };
+const table = { client, tableName: inject('tableNames').deposits };
 
 async function raw(key: { pk: string; sk: string }) {
   const { Item } = await client.send(

@@ -10,8 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
-import { tables } from '#infra/topology';
+import { describe, expect, inject, it } from 'vitest';
 import { CredentialVault, dataKeyOf } from '#shared/adapters/credential-vault';
 import { LocalDataKeys } from '#shared/adapters/credentials-key';
 import { DepositItems, IdempotencyItems } from '#shared/adapters/deposit-items';
@@ -21,7 +20,7 @@ import { localDynamoDb } from '../support/local-dynamodb.ts';
 import sealedBefore from '../support/sealed-credentials.json' with { type: 'json' };
 
 const client = localDynamoDb();
-const table = { client, tableName: tables.deposits.localName };
+const table = { client, tableName: inject('tableNames').deposits };
 const vault = new CredentialVault(new LocalDataKeys(sealedBefore.localKey));
 
 function inFlight(id: string, at = Date.now()): Deposit {

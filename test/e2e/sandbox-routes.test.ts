@@ -9,8 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, describe, expect, it } from 'vitest';
-import { sandboxApi, tables } from '#infra/topology';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { sandboxApi } from '#infra/topology';
 import { CreateApplicationResponse } from '#shared/sandbox/admin-schemas';
 import { SANDBOX_LIFETIME_MS } from '#shared/sandbox/store';
 import { digest } from '#shared/secrets';
@@ -64,7 +64,7 @@ async function storedItems(connectionID: string) {
   do {
     const page = await dynamodb.send(
       new QueryCommand({
-        TableName: tables.sandbox.localName,
+        TableName: inject('tableNames').sandbox,
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: { ':pk': `CONN#${connectionID}` },
         ExclusiveStartKey: startKey,
@@ -113,7 +113,10 @@ describe('every sandbox route once, over HTTP', () => {
     const after = Date.now();
     const { appSecret: app, expiresAt } = CreateApplicationResponse.parse(application.body);
     const { Item } = await dynamodb.send(
-      new GetCommand({ TableName: tables.sandbox.localName, Key: { pk: `APP#${digest(app)}`, sk: 'APP' } }),
+      new GetCommand({
+        TableName: inject('tableNames').sandbox,
+        Key: { pk: `APP#${digest(app)}`, sk: 'APP' },
+      }),
     );
 
     // act

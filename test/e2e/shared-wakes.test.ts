@@ -6,8 +6,7 @@
  * sweeper's defer leaves no event behind.
  */
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { tables } from '#infra/topology';
+import { describe, expect, inject, it } from 'vitest';
 import { DepositItems, IdempotencyItems } from '#shared/adapters/deposit-items';
 import { DueDepositsIndex } from '#shared/adapters/deposits-indexes';
 import { BeneficiaryClaimItems } from '#shared/adapters/deposits-table';
@@ -16,7 +15,7 @@ import type { Deposit } from '#shared/deposits/model/deposit';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
 
 const client = localDynamoDb();
-const wakes = new SharedWakeItems({ client, tableName: tables.deposits.localName });
+const wakes = new SharedWakeItems({ client, tableName: inject('tableNames').deposits });
 
 describe('the shared wake-up in the deposits table', () => {
   it('joined only for its instant while still ahead, never by its own source; taken once by its source', async () => {
@@ -45,7 +44,7 @@ describe('the shared wake-up in the deposits table', () => {
 });
 
 describe('the record of a created beneficiary whose id is not known yet', () => {
-  const claims = new BeneficiaryClaimItems({ client, tableName: tables.deposits.localName });
+  const claims = new BeneficiaryClaimItems({ client, tableName: inject('tableNames').deposits });
 
   it('outlives its creator: not released, not taken over, completed once by another deposit with its id', async () => {
     // prepare: dep_a claims, creates, and records the creation with its look-up instant
@@ -140,7 +139,7 @@ describe('the record of a created beneficiary whose id is not known yet', () => 
 describe("the sweeper's defer", () => {
   it('moves the check time without the version’s event: the stream does not bring it again', async () => {
     // prepare: a deposit version that carries its event (its outbox)
-    const table = { client, tableName: tables.deposits.localName };
+    const table = { client, tableName: inject('tableNames').deposits };
     const deposits = new DepositItems(table);
     const id = `dep_defer_${randomUUID()}`;
     const now = Date.now();

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { StatusDepositsIndex } from '#shared/adapters/deposits-status-index';
 import { depositItem, statusShardOf } from '#shared/adapters/deposits-table-items';
 import type { Deposit, DepositStep } from '#shared/deposits/model/deposit';
@@ -17,7 +17,7 @@ import type { StatusPosition, StatusQuery } from '#shared/operator/ports';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
 
 const client = localDynamoDb({ marshallOptions: { removeUndefinedValues: true } });
-const table = { client, tableName: 'deposits' };
+const table = { client, tableName: inject('tableNames').deposits };
 
 /** A range of creation times of this run alone, in 2001. */
 const start = Date.UTC(2001, 0, 1) + Math.floor(Math.random() * 1e9);
@@ -63,7 +63,7 @@ const made: Deposit[] = steps.map((step, index) => ({
   updatedAt: start + index * 10,
 }));
 const put = (deposit: Deposit) =>
-  client.send(new PutCommand({ TableName: 'deposits', Item: depositItem(deposit) }));
+  client.send(new PutCommand({ TableName: inject('tableNames').deposits, Item: depositItem(deposit) }));
 
 beforeAll(async () => {
   for (const deposit of made) await put(deposit);

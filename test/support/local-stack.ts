@@ -10,6 +10,7 @@ import type { TestProject } from 'vitest/node';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '#infra/local/stack';
 import { type DialectName, dialectNames } from '#shared/provider/interface/dialects';
 import { keyedDigests } from '#shared/secrets';
+import { sharedDynamoDb } from './shared-dynamodb.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
 
 declare module 'vitest' {
@@ -21,6 +22,8 @@ declare module 'vitest' {
     /** A second operator's token (identity `local-operator-2`), to approve another's resolution. */
     secondOperatorToken: string;
     dynamodbEndpoint: string;
+    /** The stack's tables' names there (its own on the run's shared DynamoDB Local). */
+    tableNames: { sandbox: string; deposits: string };
     sqsEndpoint: string;
     schedulerEndpoint: string;
     webhookUrl: string;
@@ -89,6 +92,7 @@ export default async function setup(project: TestProject) {
   project.provide('operatorToken', stack.operatorToken);
   project.provide('secondOperatorToken', stack.secondOperatorToken);
   project.provide('dynamodbEndpoint', stack.dynamodbEndpoint);
+  project.provide('tableNames', stack.tableNames);
   project.provide('sqsEndpoint', stack.sqsEndpoint);
   project.provide('schedulerEndpoint', stack.schedulerEndpoint);
   project.provide('webhookUrl', webhook.url);
@@ -114,6 +118,7 @@ async function startWorld(
   const stack = await start({
     // The `bundles` project's stack runs each function from the bundle `cdk synth` builds.
     ...(projectName === 'bundles' ? { handlers: 'bundles' as const } : {}),
+    ...sharedDynamoDb(),
     sandboxPort: 0,
     depositsPort: 0,
     operatorPort: 0,
@@ -177,6 +182,7 @@ type GivenStack = Pick<
   | 'operatorToken'
   | 'secondOperatorToken'
   | 'dynamodbEndpoint'
+  | 'tableNames'
   | 'sqsEndpoint'
   | 'schedulerEndpoint'
   | 'queueUrls'

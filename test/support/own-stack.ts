@@ -4,6 +4,7 @@
  */
 import { type LocalStack, startLocalStack } from '#infra/local/stack';
 import { TEST_SWEEP_INTERVAL_MS, testEnv } from './local-stack.ts';
+import { sharedDynamoDb } from './shared-dynamodb.ts';
 
 export const appSecret = testEnv.SANDBOX_APP_SECRET;
 
@@ -17,6 +18,7 @@ export const OWN_STACK_PROVIDER_TIMEOUT_MS = 3_000;
 /** A stack of the file's own, with the tests' settings and `env` over them. */
 export async function startStack(env: Record<string, string> = {}): Promise<LocalStack> {
   return startLocalStack({
+    ...sharedDynamoDb(),
     sandboxPort: 0,
     depositsPort: 0,
     operatorPort: 0,

@@ -18,6 +18,7 @@ const given = {
   operatorToken,
   secondOperatorToken: stack.secondOperatorToken,
   dynamodbEndpoint,
+  tableNames: stack.tableNames,
   sqsEndpoint,
   schedulerEndpoint: stack.schedulerEndpoint,
   queueUrls: stack.queueUrls,
