@@ -15,9 +15,11 @@
  *      cold starts slowed the v2 files past their timeouts);
  *   5. the projects with a stack of their own per file, two files at a time: chaos, browser, clock.
  *
- * One DynamoDB Local serves the whole run: each stack a phase starts makes its tables there under names
- * of its own (`test/support/shared-dynamodb.ts`), where each started a JVM of its own (some 3 s of a
- * core each, a dozen times a run); its CPU time is counted in each phase's.
+ * One DynamoDB Local serves each wave with stacks: each stack its files start makes its tables there
+ * under names of its own (`test/support/shared-dynamodb.ts`), where each started a JVM of its own (some
+ * 3 s of a core each, seven in the last wave). A wave's own, not the run's: DynamoDB Local's stream
+ * reads grow with every write it has taken, and the last wave's chaos run, on a DynamoDB Local that had
+ * served the waves before it, took twice its time and failed.
  *
  * Every phase runs even when one before it failed; the run fails if any did. At the end, a table of
  * each wave's time and the CPU time it took (its processes' user and system time: a figure that
@@ -61,23 +63,17 @@ const phases: Phase[] = [
 const waves: string[][] = [['unit', 'infra'], ['e2e'], ['e2e-v2'], ['bundles'], ['own-stacks']];
 
 /**
- * The CPU time, in seconds, of this process's children that have ended and of the run's DynamoDB
- * Local, which has not (Linux; 0 elsewhere).
+ * The CPU time, in seconds, of this process's children that have ended (a wave's DynamoDB Local
+ * among them, stopped at its end) (Linux; 0 elsewhere).
  */
 function childrenCpuSeconds(): number {
-  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, cutime
-  // and cstime the 14th and 15th, in ticks.
-  const fields = (path: string) => {
-    try {
-      return readFileSync(path, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    } catch {
-      return [];
-    }
-  };
-  const self = fields('/proc/self/stat');
-  const jvm = dynamodb.pid === undefined ? [] : fields(`/proc/${dynamodb.pid}/stat`);
-  const ticks = (values: string[], at: number) => Number(values[at] ?? 0) + Number(values[at + 1] ?? 0);
-  return (ticks(self, 13) + ticks(jvm, 11)) / 100;
+  try {
+    // Fields after the command's closing parenthesis: cutime and cstime are the 14th and 15th, in ticks.
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 function run(command: string[], buffered: boolean): Promise<{ code: number; output: string }> {
@@ -106,12 +102,12 @@ if (unknown.length > 0) {
 }
 const chosen = asked.length === 0 ? phases : phases.filter((phase) => asked.includes(phase.name));
 
-const dynamodb = await startDynamoDbLocal();
-process.env.TEST_DYNAMODB_ENDPOINT = dynamodb.endpoint;
-let dynamodbStopped = false;
+/** The waves whose files start stacks, each on the wave's DynamoDB Local. */
+const withStacks = new Set(['e2e', 'e2e-v2', 'bundles', 'own-stacks']);
+let dynamodb: Awaited<ReturnType<typeof startDynamoDbLocal>> | undefined;
 // Not left behind by a run that ends without reaching its end.
 process.once('exit', () => {
-  if (!dynamodbStopped && dynamodb.pid !== undefined) process.kill(dynamodb.pid, 'SIGKILL');
+  if (dynamodb?.pid !== undefined) process.kill(dynamodb.pid, 'SIGKILL');
 });
 
 const line = (name: string, seconds: number, cpu: number, said: string) =>
@@ -131,6 +127,10 @@ for (const wave of waves) {
   );
   const phaseStart = Date.now();
   const cpuBefore = childrenCpuSeconds();
+  if (running.some((phase) => withStacks.has(phase.name))) {
+    dynamodb = await startDynamoDbLocal();
+    process.env.TEST_DYNAMODB_ENDPOINT = dynamodb.endpoint;
+  }
   const results = await Promise.all(
     commands.map(async (command, index) => {
       const buffered = index < commands.length - 1;
@@ -140,6 +140,9 @@ for (const wave of waves) {
       return result.code;
     }),
   );
+  await dynamodb?.stop();
+  dynamodb = undefined;
+  delete process.env.TEST_DYNAMODB_ENDPOINT;
   const row = {
     name,
     seconds: (Date.now() - phaseStart) / 1000,
@@ -152,8 +155,6 @@ for (const wave of waves) {
   );
 }
 
-await dynamodb.stop();
-dynamodbStopped = true;
 const total = (Date.now() - started) / 1000;
 process.stdout.write('\n=== npm test, by phase\n');
 for (const row of rows)

@@ -1,7 +1,7 @@
 /**
  * The local stack: the whole service on this machine, with the handler code Lambda runs.
  *   DynamoDB Local  the topology's tables (in a DynamoDB Local of its own, or under names of its
- *                   own in one it is given: the tests' one per run)
+ *                   own in one it is given: the tests' one per wave)
  *   fauxqs          the topology's queues and DLQs, with pollers feeding their consumers (the
  *                   step handlers, the webhook notifier, the outbox relay's re-relays)
  *   scheduler       a local EventBridge Scheduler endpoint that fires one-shot schedules
@@ -76,7 +76,7 @@ export interface LocalStackOptions {
    */
   handlers?: HandlersMode;
   /**
-   * A DynamoDB Local already running (the tests' one per `npm test`, `test/run.ts`): the stack makes
+   * A DynamoDB Local already running (the tests' one per wave of `npm test`, `test/run.ts`): the stack makes
    * its tables there under names of its own (a random prefix: several stacks share it) and deletes
    * them when it stops. Without it, the stack starts a DynamoDB Local of its own.
    */
