@@ -17,9 +17,10 @@
  *
  * One DynamoDB Local serves each wave with stacks: each stack its files start makes its tables there
  * under names of its own (`test/support/shared-dynamodb.ts`), where each started a JVM of its own (some
- * 3 s of a core each, seven in the last wave). A wave's own, not the run's: on a DynamoDB Local that
- * had served the waves before it, the last wave's chaos run took twice its time and failed (the
- * README's "npm test").
+ * 3 s of a core each, seven in the last wave). A wave's own, not the run's: DynamoDB Local's stream
+ * reads slow with every write it has taken, to any table (ten times the CPU after 20,000 writes), and
+ * on one that had served the waves before it, the last wave's chaos run took twice its time and
+ * failed (the README's "npm test").
  *
  * Every phase runs even when one before it failed; the run fails if any did. At the end, a table of
  * each wave's time and the CPU time it took (its processes' user and system time: a figure that
