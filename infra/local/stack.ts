@@ -138,14 +138,22 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const operatorToken = options.operatorToken ?? randomBytes(24).toString('base64url');
   const secondOperatorToken = options.secondOperatorToken ?? randomBytes(24).toString('base64url');
   try {
-    const dynamodb = options.dynamodb ?? (await startDynamoDbLocal(progress));
-    if (!options.dynamodb)
-      stops.push(() => (dynamodb as Awaited<ReturnType<typeof startDynamoDbLocal>>).stop());
-    const prefix = options.dynamodb ? `s${randomBytes(4).toString('hex')}-` : '';
-    const tableNames = {
-      sandbox: `${prefix}${tables.sandbox.localName}`,
-      deposits: `${prefix}${tables.deposits.localName}`,
-    };
+    const dynamodb = options.dynamodb
+      ? { endpoint: options.dynamodb.endpoint, shared: true }
+      : await (async () => {
+          const started = await startDynamoDbLocal(progress);
+          stops.push(() => started.stop());
+          return { endpoint: started.endpoint, shared: false };
+        })();
+    // On a DynamoDB Local it shares, the stack's tables are its own by a prefix.
+    const prefix = dynamodb.shared ? `s${randomBytes(4).toString('hex')}-` : '';
+    const tableSpecs = Object.entries(tables) as [
+      keyof typeof tables,
+      (typeof tables)[keyof typeof tables],
+    ][];
+    const tableNames = Object.fromEntries(
+      tableSpecs.map(([key, spec]) => [key, `${prefix}${spec.localName}`]),
+    ) as Record<keyof typeof tables, string>;
     const visibility = options.visibilityTimeoutSeconds ?? 10;
     progress('Starting SQS (fauxqs), the local scheduler and the tables...');
     const sqs = await startLocalQueues(visibility);
@@ -187,11 +195,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // Nor from an earlier stack of this process.
     if (!process.env.WEBHOOK_URL) delete process.env[queues.notify.urlEnvVar];
 
-    if (options.dynamodb) stops.push(() => deleteTables(dynamodb.endpoint, Object.values(tableNames)));
-    await createTables(dynamodb.endpoint, [
-      { name: tableNames.sandbox, spec: tables.sandbox },
-      { name: tableNames.deposits, spec: tables.deposits },
-    ]);
+    if (dynamodb.shared) stops.push(() => deleteTables(dynamodb.endpoint, Object.values(tableNames)));
+    await createTables(
+      dynamodb.endpoint,
+      tableSpecs.map(([key, spec]) => ({ name: tableNames[key], spec })),
+    );
     useHandlers(sourceHandlers);
     if (options.handlers === 'bundles') {
       if (options.stepWorkers === 'child-process')

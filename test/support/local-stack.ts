@@ -23,7 +23,7 @@ declare module 'vitest' {
     secondOperatorToken: string;
     dynamodbEndpoint: string;
     /** The stack's tables' names there (its own on the run's shared DynamoDB Local). */
-    tableNames: { sandbox: string; deposits: string };
+    tableNames: LocalStack['tableNames'];
     sqsEndpoint: string;
     schedulerEndpoint: string;
     webhookUrl: string;
