@@ -72,6 +72,7 @@ const processFiles = ['client-package', 'demo', 'npm-start', 'npm-start-activity
 const isolatedUnitFiles = [
   'config-owner-key',
   'config-secure-urls',
+  'crash-lost-answer',
   'handler-context',
   'local-activity',
   'local-loggers',

@@ -255,8 +255,15 @@ export function onAttempt(observer: (depositId: string, open: boolean) => void) 
   attemptObserver = observer;
 }
 
-/** A transfer's submission for this connection answered nothing readable. */
-export function noteLostAnswer(ownerKey: string, reason: string) {
-  // The call follows its attempt's write: the connection's latest attempt opened here is its own.
-  onLostAnswer({ ownerKey, depositId: lastOpened.get(ownerKey), reason, at: Date.now() });
+/**
+ * The deposit whose transfer attempt this process opened last for the connection. A submission
+ * follows its own attempt's write with no wait between, so read as the call starts it is the call's
+ * deposit; read when the call ends, it may be another's: a lease that ran out under a call (the
+ * local clock moved past it) lets the connection's next deposit open its attempt meanwhile.
+ */
+export const lastOpenedOf = (ownerKey: string) => lastOpened.get(ownerKey);
+
+/** A transfer's submission for this connection, the deposit's, answered nothing readable. */
+export function noteLostAnswer(ownerKey: string, depositId: string | undefined, reason: string) {
+  onLostAnswer({ ownerKey, depositId, reason, at: Date.now() });
 }

@@ -20,6 +20,7 @@ import {
   type CrashPoint,
   check,
   isOpen,
+  lastOpenedOf,
   noteAttempt,
   noteLostAnswer,
   take,
@@ -175,13 +176,15 @@ function wrapProvider() {
       // The deposits' own key of the connection (the stack's owner key), which the rules name.
       const ownerKey = configuredOwnerDigests().of(credentials.accessToken);
       const depositId = lastOfOwner.get(ownerKey)?.depositId;
+      // Taken before any wait: the transfer's own deposit (`lastOpenedOf`).
+      const submitting = transferCalls.has(name) ? lastOpenedOf(ownerKey) : undefined;
       await check('before-provider-call', step, ownerKey, depositId);
       let answer: unknown;
       try {
         answer = await call.call(this, credentials, ...rest);
       } catch (error) {
         if (transferCalls.has(name) && error instanceof ProviderUnknownOutcome) {
-          noteLostAnswer(ownerKey, error.reason);
+          noteLostAnswer(ownerKey, submitting, error.reason);
         }
         throw error;
       }

@@ -15,7 +15,8 @@
  *     transfer's submission answered nothing readable (a 5xx or a timeout, before or after the bank
  *     acted: the orchestrator cannot tell which), or a DynamoDB fault met its connection's calls in
  *     the process that had its attempt open (`inAttempts` of the DynamoDB faults' report: the write of
- *     its outcome may have failed, or come too late). The figures name how many of each;
+ *     its outcome may have failed, or come too late). The figures name how many of each; and a lost
+ *     answer names a deposit whose outcome was unknown (else it went to the wrong deposit);
  *   - every kind of DynamoDB fault the plan armed went off at least once (the stack counts each call
  *     it answered), as the crash points do.
  */
@@ -101,12 +102,14 @@ export function checkEvidence(
   finding('provider fault kinds the plan set that never went off', faultsNeverFired);
 
   const withoutEvidence: string[] = [];
+  const unknownIds = new Set<string>();
   const byCause = { killedWithAttemptOpen: 0, answerLost: 0, dynamoDbFault: 0 };
   for (const run of input.runs) {
     const item = run.id ? items.get(run.id) : undefined;
     const unknown =
       run.resolved !== undefined || (item?.status === 'failed' && needsEvidence(item.failure?.type));
     if (!unknown || !run.id) continue;
+    unknownIds.add(run.id);
     const cause = evidence.get(run.id);
     const why = run.resolved
       ? `unknown (${run.resolved.unknown}), resolved ${run.resolved.outcome}`
@@ -123,6 +126,15 @@ export function checkEvidence(
   finding(
     'unknown transfer outcomes without evidence of their own (a death or a lost answer)',
     withoutEvidence,
+  );
+
+  // A lost answer is its own submission's: that deposit's outcome was unknown. One that names another
+  // would leave the deposit that lost it without evidence, and pass one that needed none.
+  finding(
+    'lost transfer answers naming a deposit whose outcome was known (the evidence went to another)',
+    report.lostAnswers
+      .filter((lost) => !lost.depositId || !unknownIds.has(lost.depositId))
+      .map((lost) => `${lost.depositId ?? 'no deposit'} (${lost.reason})`),
   );
 
   const deathsByPoint: Record<string, number> = {};

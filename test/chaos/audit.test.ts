@@ -309,6 +309,13 @@ describe('the chaos audit', () => {
     expect(audit(input).failures).toEqual([]);
   });
 
+  it('passes an unknown transfer outcome with evidence of its own: its submission’s answer lost', () => {
+    const input = cleanOutcome();
+    unknownOutcome(input);
+    input.crashes.lostAnswers.push({ ownerKey: 'owner', depositId: 'dep_1', reason: 'timeout', at: 0 });
+    expect(audit(input).failures).toEqual([]);
+  });
+
   it('passes an unknown transfer outcome with evidence of its own: a DynamoDB fault with its attempt open', () => {
     const input = cleanOutcome();
     unknownOutcome(input);
@@ -402,6 +409,14 @@ describe('the chaos audit', () => {
       broken: 'an unknown transfer outcome without evidence of its own',
       plant: unknownOutcome,
       finding: /unknown transfer outcomes without evidence.*dep_1/,
+    },
+    {
+      broken: 'a lost transfer answer that names a deposit of a known outcome (another submitted it)',
+      plant: (input: AuditInput) => {
+        unknownOutcome(input);
+        input.crashes.lostAnswers.push({ ownerKey: 'owner', depositId: 'dep_0', reason: 'timeout', at: 0 });
+      },
+      finding: /lost transfer answers naming a deposit whose outcome was known.*dep_0 \(timeout\)/,
     },
     {
       broken: 'a planned crash point that never went off',
