@@ -3,8 +3,8 @@
  * with a type its user's faults explain (or, BENEFICIARY_AMBIGUOUS at a bank that masks accounts,
  * its user's forgotten record: `audit-beneficiaries.ts`), or deliberately waiting (a long cool-down,
  * its wake-up recorded); anything else is stalled. A deposit that had to fail (below the minimum, or
- * a question nobody answered) must not be done. Also the harness's own findings, and the questions'
- * figures.
+ * a question nobody answered) must not be done; one the harness gave up on (past its deadline) is
+ * stalled, whatever became of it after. Also the harness's own findings, and the questions' figures.
  */
 import type { AuditScope, DepositRun } from './audit.ts';
 import { ambiguityExplained } from './audit-beneficiaries.ts';
@@ -37,6 +37,13 @@ export function checkStates(scope: AuditScope) {
       continue;
     }
     const user = input.plan.users[run.plan.userIndex] as PlannedUser;
+    if (run.outcome === 'stalled') {
+      // Given up at the harness's deadline (or after the clock's jump past the long cool-downs): too
+      // long, whatever became of it afterwards, when nothing answered its questions any more.
+      outcomes.stalled += 1;
+      stalled.push(`${name(run)} given up while ${item.status} at ${item.step}; history: ${wayOf(item)}`);
+      continue;
+    }
     if (item.status === 'done' || item.status === 'failed') {
       if (item.status === 'done') outcomes.done += 1;
       else {
@@ -51,15 +58,9 @@ export function checkStates(scope: AuditScope) {
           (type === 'BENEFICIARY_AMBIGUOUS' && ambiguityExplained(scope, run));
         if (!explained) {
           const copies = run.copies.length > 0 ? ` (copies sent: ${run.copies.join(' ')})` : '';
-          // Its way there, each entry's time from its creation: what the next person reads first.
-          const start = item.history[0]?.at ?? 0;
-          const way = item.history
-            .map(
-              (entry) =>
-                `${entry.step}/${entry.status}${entry.note ? ` (${entry.note})` : ''} +${entry.at - start} ms`,
-            )
-            .join(' > ');
-          unexplained.push(`${name(run)} ${type}: ${item.failure?.msg ?? ''}${copies}; history: ${way}`);
+          unexplained.push(
+            `${name(run)} ${type}: ${item.failure?.msg ?? ''}${copies}; history: ${wayOf(item)}`,
+          );
         }
       }
       if (
@@ -95,7 +96,10 @@ export function checkStates(scope: AuditScope) {
     );
   }
   finding('deposits not accepted or not in the table', notCreated);
-  finding('deposits stalled: neither done, failed, nor deliberately waiting', stalled);
+  finding(
+    'deposits stalled: neither done, failed, nor deliberately waiting; or given up at the deadline',
+    stalled,
+  );
   finding('deposits failed with a type no injected fault explains', unexplained);
   finding(
     'deposits done that had to fail (below the minimum, or a question nobody answered)',
@@ -103,6 +107,17 @@ export function checkStates(scope: AuditScope) {
   );
   finding('harness findings (the API answered out of contract)', harness);
   return { outcomes, failedByType, waiting };
+}
+
+/** A deposit's way, each entry's time from its creation: what the next person reads first. */
+function wayOf(item: DepositItem): string {
+  const start = item.history[0]?.at ?? 0;
+  return item.history
+    .map(
+      (entry) =>
+        `${entry.step}/${entry.status}${entry.note ? ` (${entry.note})` : ''} +${entry.at - start} ms`,
+    )
+    .join(' > ');
 }
 
 /** The bank's questions: deposits asked, answers sent and retried, left unanswered, expired. */

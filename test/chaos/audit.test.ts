@@ -577,6 +577,13 @@ describe('the chaos audit', () => {
       finding: /stalled.*dep_1/,
     },
     {
+      broken: 'a deposit given up at the deadline, done after it',
+      plant: (input: AuditInput) => {
+        (input.runs[1] as DepositRun).outcome = 'stalled';
+      },
+      finding: /stalled.*dep_1.* given up while done at completed/,
+    },
+    {
       broken: 'a failure no fault explains',
       plant: (input: AuditInput) => {
         Object.assign(input.items[0] as TableItem, {

@@ -93,7 +93,8 @@ describe('a live but late claim holder is not taken over', () => {
     expect(sweeping.queues.sent.map((sent) => sent.message.depositId)).toContain(holder.id);
     creates(w, 'ben-1');
     await run(w, holder);
-    w.clock.advance(1_000);
+    // The other's wake-up, when it fires.
+    w.clock.set(Math.max(w.clock.now(), w.table.current(other.id).beneficiaryWork?.sleepsUntil ?? 0));
     await run(w, other);
 
     // assess

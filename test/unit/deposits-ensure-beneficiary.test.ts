@@ -212,6 +212,38 @@ describe('ensure-beneficiary', () => {
       expect(w.table.leaseItems.size).toBe(0);
     });
 
+    // The follower looks again after as long as the claim has gone unrefreshed (a second at least), up
+    // to its staleness: each claim starts the growth over, whatever the follower waited for those before.
+    const claimLife = settings.stallAfterMs + settings.claimStaleMs;
+    it.each([
+      {
+        case: 'a holder just past its own time (its question expired), after many waits',
+        waits: 9,
+        ageMs: 500,
+        sleepMs: 1_000,
+      },
+      { case: 'a holder unrefreshed for 10 s', waits: 0, ageMs: 10_000, sleepMs: 10_000 },
+      {
+        case: 'a holder near the end of its life: until it goes stale',
+        waits: 3,
+        ageMs: claimLife - 2_000,
+        sleepMs: 3_000,
+      },
+    ])('sleeps as long as the claim has gone unrefreshed: $case', async ({ waits, ageMs, sleepMs }) => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const deposit = await atStep(w, banks.beneficiary, { beneficiaryWork: { claimWaits: waits } });
+      claimOf(w, { claimedAt: w.clock.now() - ageMs });
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.provider.calls).toEqual([]);
+      expect(w.table.current(deposit.id).beneficiaryWork).toEqual({
+        sleepsUntil: w.clock.now() + sleepMs,
+        claimWaits: waits + 1,
+      });
+    });
+
     it('takes over a stale claim (its holder died) and creates the beneficiary', async () => {
       const w = world();
       const ctx = w.contexts.ensureBeneficiary();

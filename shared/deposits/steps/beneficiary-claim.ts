@@ -77,8 +77,8 @@ export function lookedUpLater(
  * Another deposit creates the beneficiary, or created it and its id shows in the list only later.
  * Sleep, with one wake-up recorded in the deposit (so its check time covers it): until the holder
  * acts, if it waits for a time of its own (a look-up after a cool-down, its caller's answer); else a
- * growing while, no longer than until its claim would go stale (its holder died) and can be taken
- * over.
+ * while that grows with the claim's silence, no longer than until its claim would go stale (its
+ * holder died) and can be taken over.
  */
 export async function claimWait(
   ctx: EnsureBeneficiaryContext,
@@ -104,10 +104,15 @@ export async function claimWait(
       return { kind: 'move', changes, note };
     }
   }
+  // Else as long again as the claim has gone unrefreshed (a second at least), up to its staleness: a
+  // holder just past its own time (its question expired, its end on its way) is looked at again at
+  // once, a silent one less and less often. Each claim starts the growth over: a count of this
+  // deposit's waits would carry the waits for one holder on to the next (minutes, for a claim
+  // given up seconds before).
   const until =
     claimedAt > now
       ? claimedAt + 1_000
-      : Math.min(claimedAt + claimLifeMs(ctx.settings) + 1_000, now + 1_000 * 2 ** Math.min(waits, 10));
+      : Math.min(claimedAt + claimLifeMs(ctx.settings) + 1_000, now + Math.max(1_000, now - claimedAt));
   const changes = beneficiaryWorkWith(deposit, { sleepsUntil: until, claimWaits: waits + 1 });
   return { kind: 'move', changes, wake: { step: 'ensure-beneficiary', at: until } };
 }
