@@ -8,13 +8,12 @@
  *   1. the type check, the linter and the unit tests, and beside them the infra project (CDK,
  *      esbuild, whose bundles' code it keeps for the stack of bundles) and the bench's counting: CPU,
  *      and no shared stack whose timeouts either could slow the other past (the unit tests' timeout
- *      is long enough for two cores shared: they wait on nothing); once the unit tests have ended,
- *      the stack of bundles, its code kept by the infra files by then (beside the v2 files, its
- *      functions' cold starts slowed them past their timeouts);
- *   2. the end-to-end files against one stack;
- *   3. the deposit files again in the provider's v2 dialect, on a stack of that dialect, and beside
- *      them the files that start processes, on a stack of their own;
- *   4. the projects with a stack of their own per file, two files at a time: chaos, browser, clock.
+ *      is long enough for two cores shared: they wait on nothing);
+ *   2. the end-to-end files against one stack, then the files that start processes, on that stack;
+ *   3. the deposit files again in the provider's v2 dialect, on a stack of that dialect;
+ *   4. the stack of bundles, its code kept by wave 1 (it builds nothing; beside wave 3, its functions'
+ *      cold starts slowed the v2 files past their timeouts);
+ *   5. the projects with a stack of their own per file, two files at a time: chaos, browser, clock.
  *
  * One DynamoDB Local serves each wave with stacks: each stack its files start makes its tables there
  * under names of its own (`test/support/shared-dynamodb.ts`), where each started a JVM of its own (some
@@ -26,7 +25,7 @@
  * Every phase runs even when one before it failed; the run fails if any did. At the end, a table of
  * each wave's time and the CPU time it took (its processes' user and system time: a figure that
  * other load on the machine changes much less than the time; one figure for phases side by side). `npm test -- <phase>...` runs only
- * the phases named (`unit`, `infra`, `e2e`, `e2e-processes`, `e2e-v2`, `bundles`, `own-stacks`).
+ * the phases named (`unit`, `e2e`, `e2e-v2`, `infra`, `bundles`, `own-stacks`).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -45,8 +44,6 @@ interface Phase {
   name: string;
   /** Commands run side by side; output of all but the last is printed when it ends, not as it comes. */
   commands: string[][];
-  /** A phase of the same wave this one starts after, when both run (it takes the cores that one frees). */
-  after?: string;
 }
 
 const phases: Phase[] = [
@@ -57,28 +54,14 @@ const phases: Phase[] = [
   // Two runs side by side: the infra files, two at a time (CDK; esbuild for every function in one of
   // them, the longest), and the bench's counting (its own stack); in one run they took turns.
   { name: 'infra', commands: [vitest('bench'), vitest('infra')] },
-  { name: 'e2e', commands: [vitest('e2e')] },
-  // The files that start processes (`npm start`, the demo, the packed client), two at a time on a
-  // stack of their own, beside the v2 pass: its files mostly wait on the bank's time, a core idle.
-  { name: 'e2e-processes', commands: [vitest('e2e-processes')] },
+  { name: 'e2e', commands: [vitest('e2e', 'e2e-processes')] },
   { name: 'e2e-v2', commands: [vitest('e2e-v2')] },
-  // Once the unit files have ended, beside the infra files' last minute (their bundling file alone
-  // then): by then that file's synthesis has kept the bundles' code, so the stack builds none (and
-  // builds them itself, the same code, if it has not).
-  { name: 'bundles', commands: [vitest('bundles')], after: 'unit' },
+  { name: 'bundles', commands: [vitest('bundles')] },
   { name: 'own-stacks', commands: [vitest('chaos', 'browser', 'clock')] },
 ];
 
-/**
- * The phases that run side by side, in order: a wave starts when the one before it has ended (a phase
- * with `after` within its wave once that phase has).
- */
-const waves: string[][] = [
-  ['unit', 'infra', 'bundles'],
-  ['e2e'],
-  ['e2e-processes', 'e2e-v2'],
-  ['own-stacks'],
-];
+/** The phases that run side by side, in order: a wave starts when the one before it has ended. */
+const waves: string[][] = [['unit', 'infra'], ['e2e'], ['e2e-v2'], ['bundles'], ['own-stacks']];
 
 /**
  * The CPU time, in seconds, of this process's children that have ended (a wave's DynamoDB Local
@@ -121,7 +104,7 @@ if (unknown.length > 0) {
 const chosen = asked.length === 0 ? phases : phases.filter((phase) => asked.includes(phase.name));
 
 /** The waves whose files start stacks, each on the wave's DynamoDB Local. */
-const withStacks = new Set(['e2e', 'e2e-processes', 'e2e-v2', 'bundles', 'own-stacks']);
+const withStacks = new Set(['e2e', 'e2e-v2', 'bundles', 'own-stacks']);
 let dynamodb: Awaited<ReturnType<typeof startDynamoDbLocal>> | undefined;
 // Not left behind by a run that ends without reaching its end.
 process.once('exit', () => {
@@ -145,35 +128,19 @@ for (const wave of waves) {
   );
   const phaseStart = Date.now();
   const cpuBefore = childrenCpuSeconds();
-  // The output that comes as it comes: the last command of the last phase that starts with the wave.
-  const streamed = running.findLast((phase) => !phase.after)?.commands.at(-1);
-  // The wave's DynamoDB Local, started for the first of its phases with stacks to start.
-  let starting: Promise<void> | undefined;
-  const stacksReady = () => {
-    starting ??= startDynamoDbLocal().then((started) => {
-      dynamodb = started;
-      process.env.TEST_DYNAMODB_ENDPOINT = started.endpoint;
-    });
-    return starting;
-  };
-  const runPhase = async (phase: Phase) => {
-    if (withStacks.has(phase.name)) await stacksReady();
-    return Promise.all(
-      phase.commands.map(async (command) => {
-        const buffered = command !== streamed;
-        const result = await run(command, buffered);
-        if (buffered)
-          process.stdout.write(`\n--- ${command.slice(1).join(' ')} (exit ${result.code})\n${result.output}`);
-        return result.code;
-      }),
-    );
-  };
-  const ended = new Map<string, Promise<number[]>>();
-  for (const phase of running) {
-    const before = phase.after ? ended.get(phase.after) : undefined;
-    ended.set(phase.name, before ? before.then(() => runPhase(phase)) : runPhase(phase));
+  if (running.some((phase) => withStacks.has(phase.name))) {
+    dynamodb = await startDynamoDbLocal();
+    process.env.TEST_DYNAMODB_ENDPOINT = dynamodb.endpoint;
   }
-  const results = (await Promise.all(ended.values())).flat();
+  const results = await Promise.all(
+    commands.map(async (command, index) => {
+      const buffered = index < commands.length - 1;
+      const result = await run(command, buffered);
+      if (buffered)
+        process.stdout.write(`\n--- ${command.slice(1).join(' ')} (exit ${result.code})\n${result.output}`);
+      return result.code;
+    }),
+  );
   await dynamodb?.stop();
   dynamodb = undefined;
   delete process.env.TEST_DYNAMODB_ENDPOINT;

@@ -77,12 +77,11 @@ export const testOwnerDigests = keyedDigests(Buffer.from(testEnv.OWNER_KEY, 'bas
 export default async function setup(project: TestProject) {
   const providerDialect: DialectName = project.name === 'e2e-v2' ? 'dapi-v2' : dialectNames[0];
   // The `e2e` project's stack runs in this process, as always, and the `e2e-processes` project's files
-  // use that same stack (and webhook receiver) when both run in one vitest run (a plain `vitest run`):
-  // their settings are the same, so one stack start the less. (`npm test` runs them in waves of their
-  // own, `test/run.ts`, each with its stack here.) Any other project's (the `bundles` project's too)
-  // runs in a process of its own: a stack's handlers read their settings from the process's
-  // environment once, so a second stack here would run with the first one's (and hand its settings
-  // to the files after it).
+  // use that same stack (and webhook receiver) when both run in one vitest run, as `npm test` runs
+  // them (`test/run.ts`): their settings are the same, so one stack start and one DynamoDB Local the
+  // less. Any other project's (the `bundles` project's too) runs in a process of its own: a stack's
+  // handlers read their settings from the process's environment once, so a second stack here would
+  // run with the first one's (and hand its settings to the files after it).
   const world = sharesMainStack.has(project.name)
     ? await mainWorld(() => startWorld(project.name, providerDialect, startLocalStack))
     : await startWorld(project.name, providerDialect, stackProcess);
