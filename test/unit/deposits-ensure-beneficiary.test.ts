@@ -212,17 +212,17 @@ describe('ensure-beneficiary', () => {
       expect(w.table.leaseItems.size).toBe(0);
     });
 
-    // The follower looks again after as long as the claim has gone unrefreshed (a second at least), up
-    // to its staleness: each claim starts the growth over, whatever the follower waited for those before.
+    // The follower looks again after as long as the claim has gone unrefreshed, and a second, up to its
+    // staleness: each claim starts the growth over, whatever the follower waited for those before.
     const claimLife = settings.stallAfterMs + settings.claimStaleMs;
     it.each([
       {
         case: 'a holder just past its own time (its question expired), after many waits',
         waits: 9,
         ageMs: 500,
-        sleepMs: 1_000,
+        sleepMs: 1_500,
       },
-      { case: 'a holder unrefreshed for 10 s', waits: 0, ageMs: 10_000, sleepMs: 10_000 },
+      { case: 'a holder unrefreshed for 10 s', waits: 0, ageMs: 10_000, sleepMs: 11_000 },
       {
         case: 'a holder near the end of its life: until it goes stale',
         waits: 3,

@@ -104,15 +104,15 @@ export async function claimWait(
       return { kind: 'move', changes, note };
     }
   }
-  // Else as long again as the claim has gone unrefreshed (a second at least), up to its staleness: a
-  // holder just past its own time (its question expired, its end on its way) is looked at again at
-  // once, a silent one less and less often. Each claim starts the growth over: a count of this
-  // deposit's waits would carry the waits for one holder on to the next (minutes, for a claim
-  // given up seconds before).
+  // Else as long again as the claim has gone unrefreshed, and a second (1 s, 2 s, 4 s, ... from its
+  // last refresh), up to its staleness: a holder just past its own time (its question expired, its
+  // end on its way) is looked at again at once, a silent one less and less often. Each claim starts
+  // the growth over: a count of this deposit's waits would carry the waits for one holder on to the
+  // next (minutes, for a claim given up seconds before).
   const until =
     claimedAt > now
       ? claimedAt + 1_000
-      : Math.min(claimedAt + claimLifeMs(ctx.settings) + 1_000, now + Math.max(1_000, now - claimedAt));
+      : Math.min(claimedAt + claimLifeMs(ctx.settings) + 1_000, now + (now - claimedAt) + 1_000);
   const changes = beneficiaryWorkWith(deposit, { sleepsUntil: until, claimWaits: waits + 1 });
   return { kind: 'move', changes, wake: { step: 'ensure-beneficiary', at: until } };
 }
