@@ -87,6 +87,7 @@ const isolatedUnitFiles = [
 const dialectFiles = [
   'deposits',
   'reconcile',
+  'reconcile-reads',
   'deposit-failures',
   'deposit-faults',
   'deposit-cancel-states',

@@ -240,3 +240,15 @@ export function stepsOf(deposit: Record<string, unknown>): string[] {
     throw new Error(`a repeat of ${entry.step} that is no retry: ${JSON.stringify(history)}`);
   });
 }
+
+/** The notes of a deposit's history entries at `step`, in order. */
+export function notesAt(deposit: Record<string, unknown>, step: string): (string | undefined)[] {
+  const history = deposit.history as { step: string; note?: string }[];
+  return history.filter((entry) => entry.step === step).map((entry) => entry.note);
+}
+
+/**
+ * A sandbox user whose bank carries a transfer out after a second, past the v2 stack's longest hold
+ * (500 ms): its transfers are read back (`reconcile`) in both dialects.
+ */
+export const slowTransfers = { transferDelaySeconds: 1 };
