@@ -41,7 +41,7 @@ export interface BeneficiaryWork {
   sendDetails?: boolean;
   /** The step sleeps until then (a wake-up is armed): waiting for another deposit's beneficiary claim. */
   sleepsUntil?: number;
-  /** Waits for another deposit's beneficiary claim, for their growing delay. */
+  /** Waits for another deposit's beneficiary claim, counted (each one's length is the claim's silence). */
   claimWaits?: number;
 }
 
