@@ -138,21 +138,19 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const operatorToken = options.operatorToken ?? randomBytes(24).toString('base64url');
   const secondOperatorToken = options.secondOperatorToken ?? randomBytes(24).toString('base64url');
   try {
-    const dynamodb = options.dynamodb
-      ? { endpoint: options.dynamodb.endpoint, shared: true }
-      : await (async () => {
-          const started = await startDynamoDbLocal(progress);
-          stops.push(() => started.stop());
-          return { endpoint: started.endpoint, shared: false };
-        })();
+    const shared = options.dynamodb !== undefined;
+    let endpoint = options.dynamodb?.endpoint;
+    if (!endpoint) {
+      const started = await startDynamoDbLocal(progress);
+      stops.push(() => started.stop());
+      endpoint = started.endpoint;
+    }
+    const dynamodb = { endpoint, shared };
     // On a DynamoDB Local it shares, the stack's tables are its own by a prefix.
-    const prefix = dynamodb.shared ? `s${randomBytes(4).toString('hex')}-` : '';
-    const tableSpecs = Object.entries(tables) as [
-      keyof typeof tables,
-      (typeof tables)[keyof typeof tables],
-    ][];
+    const prefix = shared ? `s${randomBytes(4).toString('hex')}-` : '';
+    const tableKeys = Object.keys(tables) as (keyof typeof tables)[];
     const tableNames = Object.fromEntries(
-      tableSpecs.map(([key, spec]) => [key, `${prefix}${spec.localName}`]),
+      tableKeys.map((key) => [key, `${prefix}${tables[key].localName}`]),
     ) as Record<keyof typeof tables, string>;
     const visibility = options.visibilityTimeoutSeconds ?? 10;
     progress('Starting SQS (fauxqs), the local scheduler and the tables...');
@@ -198,7 +196,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     if (dynamodb.shared) stops.push(() => deleteTables(dynamodb.endpoint, Object.values(tableNames)));
     await createTables(
       dynamodb.endpoint,
-      tableSpecs.map(([key, spec]) => ({ name: tableNames[key], spec })),
+      tableKeys.map((key) => ({ name: tableNames[key], spec: tables[key] })),
     );
     useHandlers(sourceHandlers);
     if (options.handlers === 'bundles') {
