@@ -25,8 +25,6 @@ import {
   stepQueueKeys,
   sweeper,
   tables,
-  watchedQueues,
-  watchedQueuesVariable,
 } from '#infra/topology';
 import { withOwnLogger } from '#shared/logger';
 import { serveConsole } from '../console/serve.ts';
@@ -138,16 +136,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const operatorToken = options.operatorToken ?? randomBytes(24).toString('base64url');
   const secondOperatorToken = options.secondOperatorToken ?? randomBytes(24).toString('base64url');
   try {
-    const shared = options.dynamodb !== undefined;
     let endpoint = options.dynamodb?.endpoint;
     if (!endpoint) {
       const started = await startDynamoDbLocal(progress);
       stops.push(() => started.stop());
       endpoint = started.endpoint;
     }
-    const dynamodb = { endpoint, shared };
+    const dynamodb = { endpoint, shared: options.dynamodb !== undefined };
     // On a DynamoDB Local it shares, the stack's tables are its own by a prefix.
-    const prefix = shared ? `s${randomBytes(4).toString('hex')}-` : '';
+    const prefix = dynamodb.shared ? `s${randomBytes(4).toString('hex')}-` : '';
     const tableKeys = Object.keys(tables) as (keyof typeof tables)[];
     const tableNames = Object.fromEntries(
       tableKeys.map((key) => [key, `${prefix}${tables[key].localName}`]),
