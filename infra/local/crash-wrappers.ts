@@ -5,8 +5,10 @@
  * note, as evidence for a chaos run's audit, which deposits have a transfer attempt on record without
  * its outcome, and which transfer submissions answered nothing readable.
  */
+
+import { ConnectionLeaseItems } from '#shared/adapters/connection-lease-items';
 import { DepositItems } from '#shared/adapters/deposit-items';
-import { BeneficiaryClaimItems, ConnectionLeaseItems } from '#shared/adapters/deposits-table';
+import { BeneficiaryClaimItems } from '#shared/adapters/deposits-table';
 import { EventBridgeWakeScheduler } from '#shared/adapters/scheduler';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
 import { SqsStepQueues } from '#shared/adapters/step-queues';
@@ -92,7 +94,7 @@ export function installCrashPoints() {
     aroundWrite(BeneficiaryClaimItems.prototype, name, 'claim-write', byClaim);
   for (const name of ['markUsed', 'forget', 'release'])
     aroundWrite(BeneficiaryClaimItems.prototype, name, 'claim-write', byOwner);
-  for (const name of ['acquire', 'release'])
+  for (const name of ['acquire', 'release', 'wait', 'wake'])
     aroundWrite(ConnectionLeaseItems.prototype, name, 'lease-write', byOwner);
   for (const name of ['arm', 'follow', 'take'])
     aroundWrite(SharedWakeItems.prototype, name, 'wake-write', byOwner);

@@ -125,7 +125,7 @@ export const entities = {
     name: 'Connection lease',
     args: ['<owner>'],
     access:
-      "Conditional update: take if free, expired, ours or the deposit's own lease (a question, a transfer carried out); release only by its holder",
+      "Conditional update: take if free, expired, ours or the deposit's own lease (a question, a transfer carried out), ending the taker's wait; release only by its holder, which reads who waits (`wait_<deposit>`: a deposit's step and version, recorded only while another holds it); a waiter taken off by one freer to be woken",
     ttl: `${days(leaseTtlAfterUntilSeconds)} after its \`until\` (it means nothing past it)`,
   },
   bank: {

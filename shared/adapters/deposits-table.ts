@@ -1,20 +1,14 @@
 /**
- * The deposits table's items of a connection: its beneficiary claims and its lease (each implements
- * one port of `shared/deposits/ports/`; keys and items in `deposits-table-items.ts`). A deposit's
+ * The deposits table's items of a connection: its beneficiary claims (its lease is
+ * `connection-lease-items.ts`; keys and items in `deposits-table-items.ts`). A deposit's
  * own items are in `deposit-items.ts`. Every access here is by key; the queries of the table's
  * indexes are in `deposits-indexes.ts`.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionally, conditionallyOwn, sameItem } from '#shared/adapters/dynamodb';
 import type { BeneficiaryClaim } from '#shared/deposits/model/deposit';
-import type { BeneficiaryClaims, ConnectionLeases } from '#shared/deposits/ports/connection';
-import {
-  claimTtlSeconds,
-  getItem,
-  keys,
-  leaseTtlAfterUntilSeconds,
-  type Table,
-} from './deposits-table-items.ts';
+import type { BeneficiaryClaims } from '#shared/deposits/ports/connection';
+import { claimTtlSeconds, getItem, keys, type Table } from './deposits-table-items.ts';
 
 /** Beneficiary claims: one creator per connection and wallet account. */
 export class BeneficiaryClaimItems implements BeneficiaryClaims {
@@ -183,55 +177,6 @@ export class BeneficiaryClaimItems implements BeneficiaryClaims {
       ),
       // The claim is this very one already: this write, sent again after its answer was lost.
       (found) => sameItem(found, Item),
-    );
-  }
-}
-
-/** Connection leases: one provider operation at a time per user connection. */
-export class ConnectionLeaseItems implements ConnectionLeases {
-  constructor(private readonly table: Table) {}
-
-  acquire(ownerKey: string, holder: string, until: number, now: number, reclaimable?: string) {
-    return conditionally(
-      this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.tableName,
-          Key: keys.lease(ownerKey),
-          UpdateExpression: 'SET holder = :holder, #until = :until, expiresAt = :expires',
-          ConditionExpression:
-            'attribute_not_exists(holder) OR holder = :holder OR holder = :reclaimable OR #until < :now',
-          ExpressionAttributeNames: { '#until': 'until' },
-          ExpressionAttributeValues: {
-            ':holder': holder,
-            ':reclaimable': reclaimable ?? holder,
-            ':until': until,
-            ':now': now,
-            ':expires': Math.ceil(until / 1000) + leaseTtlAfterUntilSeconds,
-          },
-        }),
-      ),
-    );
-  }
-
-  async holderOf(ownerKey: string): Promise<{ holder: string; until: number } | undefined> {
-    const { Item: item } = await this.table.client.send(
-      new GetCommand({ TableName: this.table.tableName, Key: keys.lease(ownerKey), ConsistentRead: true }),
-    );
-    return typeof item?.holder === 'string' ? { holder: item.holder, until: Number(item.until) } : undefined;
-  }
-
-  async release(ownerKey: string, holder: string): Promise<void> {
-    await conditionally(
-      this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.tableName,
-          Key: keys.lease(ownerKey),
-          UpdateExpression: 'REMOVE holder, #until',
-          ConditionExpression: 'holder = :holder',
-          ExpressionAttributeNames: { '#until': 'until' },
-          ExpressionAttributeValues: { ':holder': holder },
-        }),
-      ),
     );
   }
 }

@@ -10,6 +10,14 @@
  */
 import type { WorkStep } from './model/deposit.ts';
 
+/**
+ * The steps that take the connection's lease before they call the bank, and so may wait for it: a
+ * handler that takes or frees leases sends to their queues, to wake the deposit waiting next
+ * (`journey/lease-waits.ts`).
+ */
+export const leaseSteps = ['resolve-bank', 'ensure-beneficiary', 'transfer'] as const;
+export type LeaseStep = (typeof leaseSteps)[number];
+
 /** What a handler does with the beneficiary claims. */
 export type ClaimUse = 'read' | 'write' | 'markUsed' | 'coolDown' | 'forget' | 'release';
 
@@ -29,7 +37,7 @@ export interface Reach {
   banks?: readonly ('recall' | 'remember' | 'forget')[];
   /** What it does with a payment source's shared wake-up: arm it, follow it, or take its followers. */
   sharedWakes?: readonly ('arm' | 'follow' | 'take')[];
-  /** Takes and releases connection leases. */
+  /** Takes and frees connection leases, and wakes their waiters (its `sends` hold `leaseSteps`). */
   leases?: boolean;
   /** Queries the index of deposits due a look, and moves their check time on. */
   dueIndex?: boolean;
@@ -100,7 +108,7 @@ const starting = {
 
 /** A cancel, the owner's or an operator's: a cancelled payment source's followers are woken at their steps. */
 const cancelling = {
-  sends: ['ensure-beneficiary', 'transfer'],
+  sends: ['resolve-bank', 'ensure-beneficiary', 'transfer'],
   wakes: [],
   deposits: 'write',
   claims: ['release'],
@@ -125,7 +133,8 @@ export const reach = {
     wallets: true,
   },
   'steps-ensure-beneficiary': {
-    sends: ['ensure-beneficiary', 'wait-cooldown', 'transfer'],
+    // (resolve-bank with the others: the steps that wait for a lease it frees.)
+    sends: ['resolve-bank', 'ensure-beneficiary', 'wait-cooldown', 'transfer'],
     // A look-up after the bank's cool-down, and the expiry of a question to the caller.
     wakes: ['ensure-beneficiary'],
     credentials: 'open',
@@ -142,7 +151,8 @@ export const reach = {
   'steps-wait-cooldown': {
     // The transfer at the end of the cool-down; or, when the bank hides new beneficiaries, the
     // look-up of the beneficiary's id in its list.
-    sends: ['transfer', 'ensure-beneficiary'],
+    // (resolve-bank: the steps that wait for a lease it frees.)
+    sends: ['resolve-bank', 'transfer', 'ensure-beneficiary'],
     wakes: ['transfer', 'ensure-beneficiary'],
     // Writes only to end a deposit whose wake-up cannot be armed, try after try (a source given up
     // on frees its claim and hands its followers on).
@@ -156,7 +166,8 @@ export const reach = {
     // Again (busy connection, woken early, details asked), back to the cool-down the bank named, or
     // on to reading the outcome of the operation it submitted; a ready source wakes the deposits that
     // followed its wake-up (at the transfer, or at ensure-beneficiary's look-up).
-    sends: ['transfer', 'wait-cooldown', 'reconcile', 'ensure-beneficiary'],
+    // (resolve-bank: the steps that wait for a lease it frees.)
+    sends: ['resolve-bank', 'transfer', 'wait-cooldown', 'reconcile', 'ensure-beneficiary'],
     wakes: ['transfer'],
     credentials: 'open',
     deposits: 'write',
@@ -174,7 +185,8 @@ export const reach = {
     // Reads the transfer operation again later; after the bank's refusal, the transfer again (busy
     // connection, details asked) or the cool-down it named.
     // (ensure-beneficiary with the transfer: the followers' queues, as every handler that fails one.)
-    sends: ['reconcile', 'transfer', 'wait-cooldown', 'ensure-beneficiary'],
+    // (resolve-bank: the steps that wait for a lease it frees.)
+    sends: ['resolve-bank', 'reconcile', 'transfer', 'wait-cooldown', 'ensure-beneficiary'],
     // The expiry of a question the bank asked on the transfer, which the transfer step answers.
     wakes: ['transfer'],
     credentials: 'open',

@@ -31,7 +31,7 @@ import type {
   OwnerDeposits,
 } from './ports/records.ts';
 import type { DepositSettings } from './ports/settings.ts';
-import type { ClaimUse, Reach, ReachName, reach, SendsOf, StepHandler, WakesOf } from './reach.ts';
+import type { ClaimUse, LeaseStep, Reach, ReachName, reach, SendsOf, StepHandler, WakesOf } from './reach.ts';
 
 /** The deposit steps, each a queue's consumer with a context of its own. */
 export type StepName = 'resolve-bank' | 'ensure-beneficiary' | 'wait-cooldown' | 'transfer' | 'reconcile';
@@ -86,7 +86,8 @@ export type HandlerContext<H extends ReachName> = { clock: Clock } & When<
   ([SendsOf<H>] extends [never] ? unknown : { queues: StepQueues<SendsOf<H>> }) &
   ([WakesOf<H>] extends [never] ? unknown : { scheduler: WakeScheduler<WakesOf<H>> }) &
   When<H, 'unschedules', true, { schedules: WakeCancels }> &
-  When<H, 'leases', true, { leases: ConnectionLeases }> &
+  // Freeing a lease wakes the deposit waiting next for it, at its step (`journey/lease-waits.ts`).
+  When<H, 'leases', true, { leases: ConnectionLeases; leaseWaiters: StepQueues<LeaseStep> }> &
   When<H, 'credentials', 'open', { vault: CredentialOpener }> &
   When<H, 'credentials', 'seal', { vault: CredentialSealer }> &
   When<H, 'wallets', true, { wallets: Wallets }> &

@@ -38,7 +38,8 @@ export async function handlerContext<H extends ReachName>(name: H): Promise<Hand
     ...(queues ? { queues } : {}),
     ...(line.wakes.length ? { scheduler: schedulerOf(name) } : {}),
     ...(line.unschedules ? { schedules: scheduleCancels() } : {}),
-    ...(line.leases ? { leases: tableEntities.leases() } : {}),
+    // A handler that frees a lease wakes the deposit waiting for it through these.
+    ...(line.leases ? { leases: tableEntities.leases(), leaseWaiters: queues } : {}),
     ...(line.claims?.length ? { claims: tableEntities.claims() } : {}),
     ...(line.banks?.length ? { banks: tableEntities.banks() } : {}),
     ...(sharedWakes ? { sharedWakes } : {}),

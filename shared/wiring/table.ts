@@ -6,6 +6,7 @@
 
 import { BankMemoryItems } from '#shared/adapters/bank-memory';
 import { dynamodbClient } from '#shared/adapters/clients';
+import { ConnectionLeaseItems } from '#shared/adapters/connection-lease-items';
 import { DeliveryItems } from '#shared/adapters/delivery-items';
 import { DepositItems, IdempotencyItems } from '#shared/adapters/deposit-items';
 import {
@@ -14,7 +15,7 @@ import {
   OwnerDepositsIndex,
 } from '#shared/adapters/deposits-indexes';
 import { StatusDepositsIndex } from '#shared/adapters/deposits-status-index';
-import { BeneficiaryClaimItems, ConnectionLeaseItems } from '#shared/adapters/deposits-table';
+import { BeneficiaryClaimItems } from '#shared/adapters/deposits-table';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
 import { depositsTableConfig, providerConfig, tuningConfig } from '#shared/config';
 import type { DepositSettings } from '#shared/deposits/ports/settings';

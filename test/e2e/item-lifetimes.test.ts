@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
-import { BeneficiaryClaimItems, ConnectionLeaseItems } from '#shared/adapters/deposits-table';
+import { ConnectionLeaseItems } from '#shared/adapters/connection-lease-items';
+import { BeneficiaryClaimItems } from '#shared/adapters/deposits-table';
 import { claimTtlSeconds, keys, leaseTtlAfterUntilSeconds } from '#shared/adapters/deposits-table-items';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
 

@@ -245,7 +245,7 @@ const expectedEnvironment: Record<string, string[]> = {
   [deposits('cancel')]: [
     ...table,
     ...settingsTuning,
-    ...url('ENSURE_BENEFICIARY', 'TRANSFER'),
+    ...url('RESOLVE_BANK', 'ENSURE_BENEFICIARY', 'TRANSFER'),
     ...unschedules,
     'OWNER_KEY_SECRET_ARN',
   ],
@@ -258,7 +258,7 @@ const expectedEnvironment: Record<string, string[]> = {
   [operator('deposits/cancel')]: [
     ...table,
     ...settingsTuning,
-    ...url('ENSURE_BENEFICIARY', 'TRANSFER'),
+    ...url('RESOLVE_BANK', 'ENSURE_BENEFICIARY', 'TRANSFER'),
     ...unschedules,
   ],
   [operator('deposits/redrive')]: [
@@ -283,7 +283,7 @@ const expectedEnvironment: Record<string, string[]> = {
   [queues.ensureBeneficiary.handler]: [
     ...table,
     ...settingsTuning,
-    ...url('ENSURE_BENEFICIARY', 'WAIT_COOLDOWN', 'TRANSFER'),
+    ...url('RESOLVE_BANK', 'ENSURE_BENEFICIARY', 'WAIT_COOLDOWN', 'TRANSFER'),
     ...arn('ENSURE_BENEFICIARY'),
     ...wakes,
     ...wallets,
@@ -294,14 +294,14 @@ const expectedEnvironment: Record<string, string[]> = {
   [queues.waitCooldown.handler]: [
     ...table,
     ...settingsTuning,
-    ...url('TRANSFER', 'ENSURE_BENEFICIARY'),
+    ...url('RESOLVE_BANK', 'TRANSFER', 'ENSURE_BENEFICIARY'),
     ...arn('TRANSFER', 'ENSURE_BENEFICIARY'),
     ...wakes,
   ],
   [queues.transfer.handler]: [
     ...table,
     ...settingsTuning,
-    ...url('TRANSFER', 'WAIT_COOLDOWN', 'RECONCILE', 'ENSURE_BENEFICIARY'),
+    ...url('RESOLVE_BANK', 'TRANSFER', 'WAIT_COOLDOWN', 'RECONCILE', 'ENSURE_BENEFICIARY'),
     ...arn('TRANSFER'),
     ...wakes,
     ...wallets,
@@ -311,7 +311,7 @@ const expectedEnvironment: Record<string, string[]> = {
   [queues.reconcile.handler]: [
     ...table,
     ...settingsTuning,
-    ...url('RECONCILE', 'TRANSFER', 'WAIT_COOLDOWN', 'ENSURE_BENEFICIARY'),
+    ...url('RESOLVE_BANK', 'RECONCILE', 'TRANSFER', 'WAIT_COOLDOWN', 'ENSURE_BENEFICIARY'),
     ...arn('TRANSFER'),
     ...wakes,
     ...provider,

@@ -644,7 +644,8 @@ describe('each function touches only what it uses', () => {
   > = {
     // The steps that open credentials read them with the deposit (a Query of its partition).
     // Every handler that may fail a deposit frees its claim and takes a failed source's shared wake-up
-    // (DeleteItem), and sends to the queues its followers are woken at (transfer, ensure-beneficiary).
+    // (DeleteItem), and sends to the queues its followers are woken at (transfer, ensure-beneficiary);
+    // every one that frees a lease, to those of the steps that wait for one (and resolve-bank).
     [queues.resolveBank.handler]: {
       table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
       sends: ['resolveBank', 'ensureBeneficiary', 'transfer'],
@@ -654,7 +655,7 @@ describe('each function touches only what it uses', () => {
     },
     [queues.ensureBeneficiary.handler]: {
       table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      sends: ['ensureBeneficiary', 'waitCooldown', 'transfer'],
+      sends: ['resolveBank', 'ensureBeneficiary', 'waitCooldown', 'transfer'],
       kms: 'kms:Decrypt',
       schedules: true,
     },
@@ -662,14 +663,14 @@ describe('each function touches only what it uses', () => {
     // to end a deposit whose wake-up cannot be armed, try after try.
     [queues.waitCooldown.handler]: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      sends: ['transfer', 'ensureBeneficiary'],
+      sends: ['resolveBank', 'transfer', 'ensureBeneficiary'],
       schedules: true,
     },
     // A ready payment source wakes the deposits that followed its wake-up, at the transfer or at
     // ensure-beneficiary's look-up (and takes the shared wake-up: a DeleteItem).
     [queues.transfer.handler]: {
       table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      sends: ['transfer', 'waitCooldown', 'reconcile', 'ensureBeneficiary'],
+      sends: ['resolveBank', 'transfer', 'waitCooldown', 'reconcile', 'ensureBeneficiary'],
       kms: 'kms:Decrypt',
       schedules: true,
     },
@@ -677,7 +678,7 @@ describe('each function touches only what it uses', () => {
     // or its cool-down; a question it reads back expires through the transfer's queue.
     [queues.reconcile.handler]: {
       table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      sends: ['reconcile', 'transfer', 'waitCooldown', 'ensureBeneficiary'],
+      sends: ['resolveBank', 'reconcile', 'transfer', 'waitCooldown', 'ensureBeneficiary'],
       kms: 'kms:Decrypt',
       schedules: true,
     },
@@ -713,7 +714,7 @@ describe('each function touches only what it uses', () => {
     },
     [route('POST', '/v1/sources/cancel')]: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      sends: ['ensureBeneficiary', 'transfer'],
+      sends: ['resolveBank', 'ensureBeneficiary', 'transfer'],
       schedules: false,
     },
     [route('POST', '/v1/deposits/list')]: {
@@ -725,8 +726,9 @@ describe('each function touches only what it uses', () => {
     },
     [route('POST', '/v1/deposits/cancel')]: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      // A cancelled payment source's followers are woken at their steps.
-      sends: ['ensureBeneficiary', 'transfer'],
+      // A cancelled payment source's followers are woken at their steps; a deposit waiting for the
+      // lease it frees, at its own.
+      sends: ['resolveBank', 'ensureBeneficiary', 'transfer'],
       schedules: false,
     },
     [sweeper.handler]: {

@@ -11,6 +11,7 @@ import type {
   BankMemory,
   BeneficiaryClaims,
   ConnectionLeases,
+  LeaseWaiter,
   MemoryOwner,
   SharedWakes,
 } from '#shared/deposits/ports/connection';
@@ -66,6 +67,8 @@ export class FakeDepositsTable {
     return claim?.state === 'creating' && claim.claimedAt === 0 ? undefined : claim;
   }
   readonly leaseItems = new Map<string, { holder: string; until: number }>();
+  /** Who waits for each connection's lease, by deposit (a free lease keeps its waiters, as its item does). */
+  readonly leaseWaits = new Map<string, Map<string, LeaseWaiter>>();
   /** Every successful deposit write, in order. */
   readonly writes: Deposit[] = [];
 
@@ -275,10 +278,26 @@ export class FakeDepositsTable {
         !held || held.holder === holder || held.holder === (reclaimable ?? holder) || held.until < now;
       if (!free) return false;
       this.leaseItems.set(ownerKey, { holder, until });
+      if (holder.includes('#')) this.leaseWaits.get(ownerKey)?.delete(holder.slice(0, holder.indexOf('#')));
       return true;
     },
     release: async (ownerKey, holder) => {
-      if (this.leaseItems.get(ownerKey)?.holder === holder) this.leaseItems.delete(ownerKey);
+      if (this.leaseItems.get(ownerKey)?.holder !== holder) return [];
+      this.leaseItems.delete(ownerKey);
+      return [...(this.leaseWaits.get(ownerKey)?.values() ?? [])].map((waiter) => ({ ...waiter }));
+    },
+    wait: async (ownerKey, waiter, now) => {
+      const held = this.leaseItems.get(ownerKey);
+      if (!held || held.until < now) return false;
+      const waits = this.leaseWaits.get(ownerKey) ?? new Map<string, LeaseWaiter>();
+      this.leaseWaits.set(ownerKey, waits.set(waiter.depositId, { ...waiter }));
+      return true;
+    },
+    wake: async (ownerKey, depositId) => {
+      const waits = this.leaseWaits.get(ownerKey);
+      const waiter = waits?.get(depositId);
+      waits?.delete(depositId);
+      return waiter;
     },
     holderOf: async (ownerKey) => {
       const held = this.leaseItems.get(ownerKey);

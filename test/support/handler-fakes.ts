@@ -52,6 +52,7 @@ export type FakePorts<H extends ReachName> = ([SendsOf<H>] extends [never]
   : { queues: FakeQueues<SendsOf<H>> }) &
   ([WakesOf<H>] extends [never] ? unknown : { scheduler: FakeScheduler<WakesOf<H>> }) &
   ((typeof reach)[H] extends { unschedules: true } ? { schedules: FakeWakeCancels } : unknown) &
+  ((typeof reach)[H] extends { leases: true } ? { leaseWaiters: FakeQueues<SendsOf<H>> } : unknown) &
   ((typeof reach)[H] extends { relays: string } ? { events: FakeEventQueue } : unknown) &
   ((typeof reach)[H] extends { relays: 'stream' } ? { unrelayed: SetAside } : unknown) &
   ((typeof reach)[H] extends { sharedWakes: readonly (infer U)[] }
@@ -95,7 +96,8 @@ export function fakeContext<H extends ReachName>(
     ...(queues ? { queues } : {}),
     ...(line.wakes.length ? { scheduler: new FakeScheduler(line.wakes) } : {}),
     ...(line.unschedules ? { schedules: new FakeWakeCancels(options.armed) } : {}),
-    ...(line.leases ? { leases: table.leases } : {}),
+    // A lease freed wakes its waiter through the handler's own queues, as the wiring gives them.
+    ...(line.leases ? { leases: table.leases, leaseWaiters: queues } : {}),
     ...(line.claims?.length ? { claims: table.claims } : {}),
     ...(line.banks?.length ? { banks: table.banks } : {}),
     ...(sharedWakes ? { sharedWakes } : {}),

@@ -268,10 +268,11 @@ describe('a copy of the step that takes the lease as the live run gives it back'
     live.leases = {
       ...live.leases,
       release: async (...args) => {
-        await release(...args);
-        if (copyRan) return;
+        const waiting = await release(...args);
+        if (copyRan) return waiting;
         copyRan = true;
         await ensureBeneficiary(deposit, copy);
+        return waiting;
       },
     };
 

@@ -823,8 +823,9 @@ describe('transfer: the connection and concurrent writers', () => {
       'transfer',
     ]);
     // The fakes hold the handler to its reach: any other queue or schedule target throws.
-    const elsewhere = { depositId: early.id, step: 'resolve-bank', version: 0, kind: 'run' } as const;
-    await expect(ctx.queues.send(elsewhere as never)).rejects.toThrow('no queue for resolve-bank');
+    // (resolve-bank it may send to: a lease it frees may wake a deposit waiting there for one.)
+    const elsewhere = { depositId: early.id, step: 'completed', version: 0, kind: 'run' } as const;
+    await expect(ctx.queues.send(elsewhere as never)).rejects.toThrow('no queue for completed');
     await expect(ctx.scheduler.scheduleAt('x', new Date(now), elsewhere as never)).rejects.toThrow(
       'no schedule target',
     );

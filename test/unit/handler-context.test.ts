@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { localWallets } from '#infra/local/wallets';
 import { outbox, queues, watchedQueues, watchedQueuesVariable } from '#infra/topology';
 import { stepQueueVariables } from '#shared/config';
-import { type Reach, type ReachName, reach } from '#shared/deposits/reach';
+import { leaseSteps, type Reach, type ReachName, reach } from '#shared/deposits/reach';
 import { world } from '../support/deposit-world.ts';
 
 const names = Object.keys(reach) as ReachName[];
@@ -25,7 +25,7 @@ function portsOf(line: Reach): string[] {
   add(line.sends.length, 'queues');
   add(line.wakes.length, 'scheduler');
   add(line.unschedules, 'schedules');
-  add(line.leases, 'leases');
+  add(line.leases, 'leases', 'leaseWaiters');
   add(line.claims?.length, 'claims');
   add(line.banks?.length, 'banks');
   add(line.sharedWakes?.length, 'sharedWakes');
@@ -96,5 +96,19 @@ describe("a handler's context, from its line", () => {
 
     expect(context.followers.queues).toBe(context.queues);
     expect(context.followers.sharedWakes).toBe(context.sharedWakes);
+  });
+
+  it('a handler that frees a lease wakes its waiter through its own queues, which reach every step that waits for one', async () => {
+    const context = await handlerContext('steps-reconcile');
+    const withLeases = names.filter((name) => (reach[name] as Reach).leases);
+    const missing = withLeases.flatMap((name) =>
+      leaseSteps
+        .filter((step) => !(reach[name].sends as readonly string[]).includes(step))
+        .map((step) => `${name} -> ${step}`),
+    );
+
+    expect(context.leaseWaiters).toBe(context.queues);
+    expect(withLeases.length).toBeGreaterThan(5);
+    expect(missing).toEqual([]);
   });
 });

@@ -158,6 +158,7 @@ describe('apply', () => {
 
   it('waits a second for another deposit’s lease, counted with the busy waits', async () => {
     const { w, ctx, deposit } = await atTransfer();
+    await w.table.leases.acquire(ownerKey, 'dep_other#run', ctx.clock.now() + 15_000, ctx.clock.now());
 
     await apply(ctx, deposit, await leaseWait(ctx, deposit, 'transfer'));
 

@@ -12,6 +12,7 @@ import type { StepQueues } from '../ports/messaging.ts';
 import type { CredentialOpener, DepositCredentials } from '../ports/provider.ts';
 import type { Next } from './decision.ts';
 import { retryAfterOf, saysLater } from './later.ts';
+import { freeLease } from './lease-waits.ts';
 import { type FailContext, ownLease } from './transitions.ts';
 import { delaySeconds } from './wake-ups.ts';
 
@@ -128,7 +129,7 @@ export async function callUnderLease<T, S extends WorkStep>(
     return { value: await call(await openCredentials(ctx, deposit), renewLease), lease };
   } catch (error) {
     if (error instanceof ProviderRefusal && tolerated.includes(error.type)) return { value: error, lease };
-    await ctx.leases.release(deposit.ownerKey, lease);
+    await freeLease(ctx, deposit.ownerKey, lease);
     if (error instanceof ProviderRefusal) return { next: refused(error, step) };
     if (error instanceof ProviderUnknownOutcome)
       return { next: { kind: 'retry', step, reason: `provider ${error.reason}` } };

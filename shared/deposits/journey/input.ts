@@ -14,6 +14,7 @@ import { askedOf } from '../model/views.ts';
 import type { ConnectionLeases } from '../ports/connection.ts';
 import type { StepQueues } from '../ports/messaging.ts';
 import type { CredentialOpener } from '../ports/provider.ts';
+import { freeLease } from './lease-waits.ts';
 import { advance, type FailContext, fail, ownLease, sendStep } from './transitions.ts';
 import { delaySeconds, deliverAt, expiryName, type WakeContext } from './wake-ups.ts';
 
@@ -50,7 +51,7 @@ export async function pauseForInput<S extends WorkStep>(
   const heldLease = asked.lease;
   const userInputs = keptQuestion(question.userInputs);
   if (!userInputs) {
-    if (heldLease) await ctx.leases.release(deposit.ownerKey, heldLease);
+    if (heldLease) await freeLease(ctx, deposit.ownerKey, heldLease);
     const msg = `The bank asked a question past what one may hold (${inputLimits.userInputs} inputs, ids of ${inputLimits.inputId} characters)`;
     await fail(ctx, deposit, 'PROVIDER_PROTOCOL_ERROR', msg);
     return undefined;
@@ -81,7 +82,7 @@ export async function pauseForInput<S extends WorkStep>(
   );
   if (!next) {
     // Another writer moved the deposit: the connection is not ours to keep.
-    if (heldLease) await ctx.leases.release(deposit.ownerKey, heldLease);
+    if (heldLease) await freeLease(ctx, deposit.ownerKey, heldLease);
     return undefined;
   }
   await ctx.leases.acquire(next.ownerKey, ownLease(next), expiresAt, now, heldLease);

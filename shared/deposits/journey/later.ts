@@ -6,6 +6,7 @@
  */
 import type { Deposit, WorkStep } from '../model/deposit.ts';
 import { countedInStep } from '../model/deposit-work.ts';
+import type { ConnectionLeases } from '../ports/connection.ts';
 import type { StepQueues } from '../ports/messaging.ts';
 import { advance, type FailContext, fail, requeue, sendStep } from './transitions.ts';
 import { MAX_SQS_DELAY_SECONDS } from './wake-ups.ts';
@@ -65,21 +66,26 @@ export function waitForConnection<S extends WorkStep>(
   retryAfterMs?: number,
 ) {
   const waits = deposit.stepCounters.busyWaits ?? 0;
-  return waitBusy(ctx, deposit, step, changes, laterDelaySeconds(growingWait(waits), retryAfterMs));
+  return waitBusy(ctx, deposit, step, {
+    changes,
+    delaySeconds: laterDelaySeconds(growingWait(waits), retryAfterMs),
+  });
 }
 
 /**
- * Another deposit of the connection holds its lease past the step's patience: come back in a second,
- * then (past `SHORT_LEASE_WAITS`) after the growing wait, counted with the bank's busy answers.
+ * Another deposit of the connection holds its lease past the step's patience: the deposit waits on
+ * the lease, where its holder wakes it when it frees it (`lease-waits.ts`), and comes back anyway in
+ * a second, then (past `SHORT_LEASE_WAITS`) after the growing wait, counted with the bank's busy
+ * answers; at once if the lease is free by the time its wait would be recorded.
  */
 export function waitForLease<S extends WorkStep>(
-  ctx: FailContext & { queues: StepQueues<S> },
+  ctx: FailContext & { queues: StepQueues<S>; leases: Pick<ConnectionLeases, 'wait'> },
   deposit: Deposit,
   step: S,
 ) {
   const waits = deposit.stepCounters.busyWaits ?? 0;
   const delay = waits < SHORT_LEASE_WAITS ? 1 : growingWait(waits - SHORT_LEASE_WAITS);
-  return waitBusy(ctx, deposit, step, {}, delay);
+  return waitBusy(ctx, deposit, step, { delaySeconds: delay, onLease: ctx.leases });
 }
 
 /** 1 s, then 2 s more for each wait before, at most half a minute. */
@@ -87,27 +93,40 @@ function growingWait(waits: number) {
   return Math.min(30, 1 + waits * 2);
 }
 
+/** A busy wait: what it changes, when the step comes back, and the lease it waits on, if it does. */
+interface BusyWait {
+  changes?: Partial<Deposit>;
+  delaySeconds: number;
+  onLease?: Pick<ConnectionLeases, 'wait'>;
+}
+
 async function waitBusy<S extends WorkStep>(
   ctx: FailContext & { queues: StepQueues<S> },
   deposit: Deposit,
   step: S,
-  changes: Partial<Deposit>,
-  delay: number,
+  { changes = {}, delaySeconds, onLease }: BusyWait,
 ) {
   const waits = deposit.stepCounters.busyWaits ?? 0;
   if (waits >= MAX_BUSY_WAITS) {
     const msg = `The bank kept the connection busy through ${waits} tries`;
     return fail(ctx, deposit, 'PROVIDER_UNAVAILABLE', msg, changes);
   }
-  const lookAt = ctx.clock.now() + delay * 1000 + ctx.settings.stallAfterMs;
+  const now = ctx.clock.now();
+  const lookAt = now + delaySeconds * 1000 + ctx.settings.stallAfterMs;
   const next = await advance(
     ctx,
     deposit,
     { ...changes, ...countedInStep(deposit, 'busyWaits'), checkAt: lookAt },
     'connection busy',
   );
-  if (next) await sendStep(ctx, next, step, delay);
+  if (!next) return;
+  const waiter = { depositId: next.id, version: next.version, step, since: now };
+  const held = !onLease || (await onLease.wait(next.ownerKey, withTrace(waiter, next.trace), now));
+  await sendStep(ctx, next, step, held ? delaySeconds : 0);
 }
+
+const withTrace = <W extends object>(waiter: W, trace: string | undefined) =>
+  trace === undefined ? waiter : { ...waiter, trace };
 
 /**
  * Counts one more retry of the step (with `changes`) and comes back later; past the limit, the

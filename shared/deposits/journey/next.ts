@@ -20,6 +20,7 @@ import { keepLease } from './connection.ts';
 import type { Effect, Next } from './decision.ts';
 import { askAgain, type PauseContext, pauseForInput } from './input.ts';
 import { retryLater, waitForConnection, waitForLease } from './later.ts';
+import { freeLease } from './lease-waits.ts';
 import { advance, type FailContext, fail, ownLease, sendStep } from './transitions.ts';
 import { wakeAt, wakeFollowers } from './wake-ups.ts';
 
@@ -97,7 +98,7 @@ export async function applyHolding(
   try {
     return await apply(ctx, deposit, next);
   } finally {
-    await ctx.leases.release(deposit.ownerKey, held);
+    await freeLease(ctx, deposit.ownerKey, held);
   }
 }
 
@@ -118,8 +119,7 @@ async function move(ctx: ApplyContext, deposit: Deposit, next: Extract<Next, { k
     if (next.wake) await wakeAt(ctx, moved, next.wake.step, next.wake.at);
     return moved;
   } finally {
-    if (next.lease !== undefined && !(handed && moved))
-      await ctx.leases.release(deposit.ownerKey, next.lease);
+    if (next.lease !== undefined && !(handed && moved)) await freeLease(ctx, deposit.ownerKey, next.lease);
   }
 }
 
@@ -191,5 +191,5 @@ async function claims(ctx: ApplyContext, deposit: Deposit, effect: Extract<Effec
 async function lease(ctx: ApplyContext, deposit: Deposit, effect: Extract<Effect, { lease: string }>) {
   if (effect.lease === 'keep') return keepLease(ctx, deposit, effect.held);
   const held = effect.lease === 'release' ? effect.held : ownLease(deposit);
-  return ctx.leases.release(deposit.ownerKey, held);
+  return freeLease(ctx, deposit.ownerKey, held);
 }

@@ -17,10 +17,11 @@ import { failureTypeOf, ownerMessage } from '../model/failures.ts';
 import { messageFor } from '../model/messages.ts';
 import { asSourceEvent } from '../model/sources.ts';
 import { businessView } from '../model/views.ts';
-import type { BeneficiaryClaims, ConnectionLeases } from '../ports/connection.ts';
+import type { BeneficiaryClaims } from '../ports/connection.ts';
 import type { DepositObserver, StepQueues } from '../ports/messaging.ts';
 import type { DepositRecords } from '../ports/records.ts';
 import type { DepositSettings } from '../ports/settings.ts';
+import { type FreeingContext, freeLease } from './lease-waits.ts';
 import { type FollowersContext, wakeFollowers } from './wake-ups.ts';
 
 /** What a change of state touches: the deposit itself, and the metric of its transitions. */
@@ -36,8 +37,7 @@ export interface TransitionContext {
  * is freed, a beneficiary it was creating can be created by another, and the deposits that followed
  * a failed payment source's wake-up are woken, each to go on by itself.
  */
-export interface FailContext extends TransitionContext {
-  leases: Pick<ConnectionLeases, 'release'>;
+export interface FailContext extends TransitionContext, FreeingContext {
   claims: Pick<BeneficiaryClaims, 'release'>;
   followers: FollowersContext;
 }
@@ -135,7 +135,7 @@ export async function fail(
   );
   // Another writer moved the deposit first: what it holds is that writer's to keep or free.
   if (!failed) return undefined;
-  await ctx.leases.release(deposit.ownerKey, ownLease(deposit));
+  await freeLease(ctx, deposit.ownerKey, ownLease(deposit));
   // A deposit creating the beneficiary holds the claim (the release is conditional on this deposit
   // holding it, still creating: a beneficiary it created stays on record for the others).
   if (deposit.step === 'ensure-beneficiary' || deposit.step === 'wait-cooldown' || isSource(deposit)) {

@@ -89,11 +89,25 @@ export interface BeneficiaryClaims {
   release(ownerKey: string, walletAccountId: string, depositId: string): Promise<void>;
 }
 
-/** One provider operation at a time per user connection. */
+/**
+ * A deposit that waits for the connection's lease while another deposit holds it: woken at its step,
+ * at the version it waits at, when the holder frees the lease (the longest waiting first).
+ */
+export interface LeaseWaiter extends Follower {
+  /** When it began to wait (epoch ms). */
+  since: number;
+  /** Its trace (`Deposit.trace`), for the message that wakes it. */
+  trace?: string;
+}
+
+/**
+ * One provider operation at a time per user connection. A holder is `<deposit id>#<run>`; the lease
+ * keeps who waits for it, one entry per deposit.
+ */
 export interface ConnectionLeases {
   /**
    * Takes the lease if it is free, expired, already this holder's, or held by `reclaimable` (a
-   * deposit taking back its own lease).
+   * deposit taking back its own lease). Taking it ends the holder's deposit's wait for it.
    */
   acquire(
     ownerKey: string,
@@ -102,8 +116,15 @@ export interface ConnectionLeases {
     now: number,
     reclaimable?: string,
   ): Promise<boolean>;
-  /** Releases the lease if this holder has it. */
-  release(ownerKey: string, holder: string): Promise<void>;
+  /** Releases the lease if this holder has it: the deposits that wait for it (none if not its holder's). */
+  release(ownerKey: string, holder: string): Promise<LeaseWaiter[]>;
+  /**
+   * Records that `waiter` waits for the lease, while another holds it at `now` (again: at its new
+   * version). False when nobody does: the lease is free, and nothing is recorded.
+   */
+  wait(ownerKey: string, waiter: LeaseWaiter, now: number): Promise<boolean>;
+  /** Takes the deposit's wait off the lease, to wake it: the wait as it stands (none if another took it). */
+  wake(ownerKey: string, depositId: string): Promise<LeaseWaiter | undefined>;
   /** Who holds the lease, and until when (a lease past its time is free, whoever it names). */
   holderOf(ownerKey: string): Promise<{ holder: string; until: number } | undefined>;
 }

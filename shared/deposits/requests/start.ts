@@ -225,7 +225,15 @@ async function begin<V>(
 /** What resuming a deposit with its caller's answers touches: its write (or its failure), the sealing, the step. */
 export type ResumeContext = Pick<
   StartContext,
-  'deposits' | 'clock' | 'settings' | 'observer' | 'leases' | 'followers' | 'vault' | 'queues'
+  | 'deposits'
+  | 'clock'
+  | 'settings'
+  | 'observer'
+  | 'leases'
+  | 'leaseWaiters'
+  | 'followers'
+  | 'vault'
+  | 'queues'
 > &
   Pick<FailContext, 'claims'>;
 

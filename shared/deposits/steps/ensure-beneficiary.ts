@@ -21,6 +21,7 @@
  * found (`settled`, a decision that `apply` makes so before the lease goes back).
  */
 import { ProviderRefusal } from '#shared/provider/client';
+import { freeLease } from '../journey/lease-waits.ts';
 import { apply, applyHolding, type Next } from '../journey/next.ts';
 import { advance } from '../journey/transitions.ts';
 import type { BeneficiaryClaim, Deposit } from '../model/deposit.ts';
@@ -65,7 +66,7 @@ export async function ensureBeneficiary(woken: Deposit, ctx: EnsureBeneficiaryCo
   }
   const { value: found, lease } = called;
   if (!(found instanceof ProviderRefusal) && found.kind === 'claim-lost') {
-    await ctx.leases.release(deposit.ownerKey, lease);
+    await freeLease(ctx, deposit.ownerKey, lease);
     const held = await ctx.claims.get(deposit.ownerKey, deposit.walletAccountId);
     await apply(ctx, deposit, await claimWait(ctx, deposit, held));
     return;
@@ -85,7 +86,7 @@ export async function ensureBeneficiary(woken: Deposit, ctx: EnsureBeneficiaryCo
   try {
     await apply(ctx, deposit, next);
   } finally {
-    await ctx.leases.release(deposit.ownerKey, lease);
+    await freeLease(ctx, deposit.ownerKey, lease);
   }
 }
 

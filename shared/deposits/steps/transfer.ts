@@ -26,6 +26,7 @@ import {
 } from '#shared/provider/client';
 import { leaseWait, openCredentials, takeLease } from '../journey/connection.ts';
 import { answerFor, SPENT_ANSWERS } from '../journey/input.ts';
+import { freeLease } from '../journey/lease-waits.ts';
 import { after, apply, applyHolding, type Next } from '../journey/next.ts';
 import { advance } from '../journey/transitions.ts';
 import { bankOf, type Deposit, isSource } from '../model/deposit.ts';
@@ -60,13 +61,13 @@ export async function transfer(woken: Deposit, ctx: TransferContext): Promise<vo
     deposit,
     transferWith(deposit, { attempt: { at: ctx.clock.now(), answering: answer !== undefined } }),
   );
-  if (!attempting) return ctx.leases.release(deposit.ownerKey, lease);
+  if (!attempting) return freeLease(ctx, deposit.ownerKey, lease);
   let submission: Submission;
   try {
     submission = await submitTransfer(ctx, attempting, credentials, answer);
   } catch (error) {
     if (!(error instanceof ProviderRefusal || error instanceof ProviderUnknownOutcome)) {
-      await ctx.leases.release(deposit.ownerKey, lease);
+      await freeLease(ctx, deposit.ownerKey, lease);
       throw error;
     }
     submission = { failed: error };
