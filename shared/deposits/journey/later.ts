@@ -125,7 +125,8 @@ async function waitBusy<S extends WorkStep>(
   // Its timer is sent first: whatever becomes of the record, something moves the deposit. Freed
   // meanwhile, the lease wakes nobody: the step comes back at once (the later copy is a duplicate).
   const waiter = { depositId: next.id, version: next.version, step, since: now };
-  if (!(await onLease.wait(next.ownerKey, withTrace(waiter, next.trace), now))) await sendStep(ctx, next, step);
+  if (!(await onLease.wait(next.ownerKey, withTrace(waiter, next.trace), now)))
+    await sendStep(ctx, next, step);
 }
 
 const withTrace = <W extends object>(waiter: W, trace: string | undefined) =>
