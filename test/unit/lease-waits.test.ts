@@ -134,6 +134,28 @@ describe("waiting for another deposit's lease", () => {
     expect(ctx.queues.sent.map(({ message }) => message.depositId)).toEqual([second.id]);
   });
 
+  it('a waiter cancelled while it waits leaves no wait behind: the freer wakes the next', async () => {
+    // prepare
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const now = w.clock.now();
+    await w.table.leases.acquire(ownerKey, 'dep_holder#run', now + 60_000, now);
+    const first = await w.deposit(atTransfer);
+    const second = await w.deposit(atTransfer);
+    await apply(ctx, first, waitForLease('transfer'));
+    w.clock.advance(1_000);
+    await apply(ctx, second, waitForLease('transfer'));
+    ctx.queues.sent.length = 0;
+
+    // act: its owner cancels the first, then the holder frees the lease
+    await fail(w.contexts.cancel(), w.table.current(first.id), 'CANCELLED', 'cancelled by its owner');
+    await freeLease(ctx, ownerKey, 'dep_holder#run');
+
+    // assess
+    expect(waitsOf(w)).toEqual([]);
+    expect(ctx.queues.sent.map(({ message }) => message.depositId)).toEqual([second.id]);
+  });
+
   it('a lease free by the time the wait would be recorded: nothing recorded, and the step comes back at once too', async () => {
     // prepare
     const w = world();

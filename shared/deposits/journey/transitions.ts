@@ -136,6 +136,9 @@ export async function fail(
   // Another writer moved the deposit first: what it holds is that writer's to keep or free.
   if (!failed) return undefined;
   await freeLease(ctx, deposit.ownerKey, ownLease(deposit));
+  // A deposit that waited in its step may wait for another's lease still: its wait goes with it, so
+  // that the lease's freer wakes the next waiter, not an ended deposit.
+  if (deposit.stepCounters.busyWaits) await ctx.leases.wake(deposit.ownerKey, deposit.id);
   // A deposit creating the beneficiary holds the claim (the release is conditional on this deposit
   // holding it, still creating: a beneficiary it created stays on record for the others).
   if (deposit.step === 'ensure-beneficiary' || deposit.step === 'wait-cooldown' || isSource(deposit)) {
