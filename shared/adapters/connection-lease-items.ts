@@ -4,7 +4,7 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { conditionally } from '#shared/adapters/dynamodb';
+import { conditionally, conditionallyReturning } from '#shared/adapters/dynamodb';
 import { DepositStep } from '#shared/deposits/model/deposit';
 import type { ConnectionLeases, LeaseWaiter } from '#shared/deposits/ports/connection';
 import { keys, leaseTtlAfterUntilSeconds, type Table } from './deposits-table-items.ts';
@@ -52,29 +52,22 @@ export class ConnectionLeaseItems implements ConnectionLeases {
   }
 
   async release(ownerKey: string, holder: string): Promise<LeaseWaiter[]> {
-    let old: Record<string, unknown> | undefined;
-    const released = await conditionally(
-      this.table.client
-        .send(
-          new UpdateCommand({
-            TableName: this.table.tableName,
-            Key: keys.lease(ownerKey),
-            UpdateExpression: 'REMOVE holder, #until',
-            ConditionExpression: 'holder = :holder',
-            ExpressionAttributeNames: { '#until': 'until' },
-            ExpressionAttributeValues: { ':holder': holder },
-            ReturnValues: 'ALL_OLD',
-          }),
-        )
-        .then((output) => {
-          old = output.Attributes;
+    const old = await conditionallyReturning(
+      this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: keys.lease(ownerKey),
+          UpdateExpression: 'REMOVE holder, #until',
+          ConditionExpression: 'holder = :holder',
+          ExpressionAttributeNames: { '#until': 'until' },
+          ExpressionAttributeValues: { ':holder': holder },
+          ReturnValues: 'ALL_OLD',
         }),
+      ),
     );
-    if (!released || !old) return [];
-    return Object.entries(old).flatMap(([name, value]) => {
-      const waiter = name.startsWith(WAIT_PREFIX)
-        ? waiterOf(name.slice(WAIT_PREFIX.length), value)
-        : undefined;
+    return Object.entries(old ?? {}).flatMap(([name, value]) => {
+      if (!name.startsWith(WAIT_PREFIX)) return [];
+      const waiter = waiterOf(name.slice(WAIT_PREFIX.length), value);
       return waiter ? [waiter] : [];
     });
   }
@@ -97,24 +90,19 @@ export class ConnectionLeaseItems implements ConnectionLeases {
   }
 
   async wake(ownerKey: string, depositId: string): Promise<LeaseWaiter | undefined> {
-    let old: Record<string, unknown> | undefined;
-    const taken = await conditionally(
-      this.table.client
-        .send(
-          new UpdateCommand({
-            TableName: this.table.tableName,
-            Key: keys.lease(ownerKey),
-            UpdateExpression: 'REMOVE #wait',
-            ConditionExpression: 'attribute_exists(#wait)',
-            ExpressionAttributeNames: { '#wait': waitAttribute(depositId) },
-            ReturnValues: 'UPDATED_OLD',
-          }),
-        )
-        .then((output) => {
-          old = output.Attributes;
+    const old = await conditionallyReturning(
+      this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: keys.lease(ownerKey),
+          UpdateExpression: 'REMOVE #wait',
+          ConditionExpression: 'attribute_exists(#wait)',
+          ExpressionAttributeNames: { '#wait': waitAttribute(depositId) },
+          ReturnValues: 'UPDATED_OLD',
         }),
+      ),
     );
-    return taken ? waiterOf(depositId, old?.[waitAttribute(depositId)]) : undefined;
+    return old && waiterOf(depositId, old[waitAttribute(depositId)]);
   }
 }
 

@@ -15,6 +15,21 @@ export async function conditionally(write: Promise<unknown>): Promise<boolean> {
 }
 
 /**
+ * Awaits a conditional write sent with `ReturnValues` (the item's attributes as they were, or those
+ * it changed): them, or undefined if its condition did not hold.
+ */
+export async function conditionallyReturning(
+  write: Promise<{ Attributes?: Record<string, unknown> | undefined }>,
+): Promise<Record<string, unknown> | undefined> {
+  try {
+    return (await write).Attributes ?? {};
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+/**
  * Awaits a conditional write sent with `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'`: true if it
  * was written, or if the item its condition failed against is, by `isOwn`, this very write. The SDK
  * sends a write again when its answer was lost (a timeout, a reset connection); the retry's condition

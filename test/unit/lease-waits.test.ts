@@ -20,6 +20,20 @@ function waitsOf(w: ReturnType<typeof world>) {
   return [...(w.table.leaseWaits.get(ownerKey)?.values() ?? [])];
 }
 
+/** A holder of the lease, and two deposits at the transfer that wait for it, a second apart. */
+async function twoWaiting(w: ReturnType<typeof world>, holder: string) {
+  const ctx = w.contexts.transfer();
+  const now = w.clock.now();
+  await w.table.leases.acquire(ownerKey, holder, now + 60_000, now);
+  const first = await w.deposit(atTransfer);
+  const second = await w.deposit(atTransfer);
+  await apply(ctx, first, waitForLease('transfer'));
+  w.clock.advance(1_000);
+  await apply(ctx, second, waitForLease('transfer'));
+  ctx.queues.sent.length = 0;
+  return { ctx, first, second };
+}
+
 describe("waiting for another deposit's lease", () => {
   it('a step that finds the lease held records its deposit on it, at the version it wrote, and comes back in a second all the same', async () => {
     // prepare
@@ -108,15 +122,7 @@ describe("waiting for another deposit's lease", () => {
   it('a waiter that took the lease on its own timer is waiting no more: its freeing wakes the next', async () => {
     // prepare
     const w = world();
-    const ctx = w.contexts.transfer();
-    const now = w.clock.now();
-    await w.table.leases.acquire(ownerKey, 'dep_holder#run', now + 60_000, now);
-    const first = await w.deposit(atTransfer);
-    const second = await w.deposit(atTransfer);
-    await apply(ctx, first, waitForLease('transfer'));
-    w.clock.advance(1_000);
-    await apply(ctx, second, waitForLease('transfer'));
-    ctx.queues.sent.length = 0;
+    const { ctx, first, second } = await twoWaiting(w, 'dep_holder#run');
     // The holder's lease ran out; the first waiter's own message came back and took it.
     w.clock.advance(60_000);
     const taken = await w.table.leases.acquire(
@@ -137,15 +143,7 @@ describe("waiting for another deposit's lease", () => {
   it('a waiter cancelled while it waits leaves no wait behind: the freer wakes the next', async () => {
     // prepare
     const w = world();
-    const ctx = w.contexts.transfer();
-    const now = w.clock.now();
-    await w.table.leases.acquire(ownerKey, 'dep_holder#run', now + 60_000, now);
-    const first = await w.deposit(atTransfer);
-    const second = await w.deposit(atTransfer);
-    await apply(ctx, first, waitForLease('transfer'));
-    w.clock.advance(1_000);
-    await apply(ctx, second, waitForLease('transfer'));
-    ctx.queues.sent.length = 0;
+    const { ctx, first, second } = await twoWaiting(w, 'dep_holder#run');
 
     // act: its owner cancels the first, then the holder frees the lease
     await fail(w.contexts.cancel(), w.table.current(first.id), 'CANCELLED', 'cancelled by its owner');
