@@ -55,6 +55,8 @@ describe('traces', () => {
         `${part} in ${names.join(', ')}`,
       ).toBe(true);
     const traceIds = new Set(entries.map((entry) => entry.traceId));
-    expect([...traceIds]).toEqual([expect.stringMatching(/^1-[0-9a-f]{8}-[0-9a-f]{24}$/)]);
+    expect([...traceIds], JSON.stringify(entries)).toEqual([
+      expect.stringMatching(/^1-[0-9a-f]{8}-[0-9a-f]{24}$/),
+    ]);
   });
 });

@@ -5,6 +5,7 @@
  * step and version, at once, where the waiter would otherwise come back on its own timer.
  */
 import { describe, expect, it } from 'vitest';
+import { takeLease } from '#shared/deposits/journey/connection';
 import { freeLease } from '#shared/deposits/journey/lease-waits';
 import { apply } from '#shared/deposits/journey/next';
 import { fail, ownLease } from '#shared/deposits/journey/transitions';
@@ -170,5 +171,35 @@ describe("waiting for another deposit's lease", () => {
       { message, delaySeconds: 1 },
       { message, delaySeconds: 0 },
     ]);
+  });
+
+  it('a step that finds the lease held tries it at most eight times in its two seconds of patience, however its pauses are drawn', async () => {
+    // prepare: another deposit holds the lease throughout; each try of it is counted
+    const w = world();
+    const ctx = w.contexts.transfer();
+    const now = w.clock.now();
+    await w.table.leases.acquire(ownerKey, 'dep_other#run', now + 600_000, now);
+    const waiting = await w.deposit(atTransfer);
+    let tries = 0;
+    const leases = {
+      ...ctx.leases,
+      acquire: (...args: Parameters<typeof ctx.leases.acquire>) => {
+        tries += 1;
+        return ctx.leases.acquire(...args);
+      },
+    };
+
+    // act: twenty spins, each with pauses drawn afresh
+    const counts: number[] = [];
+    for (let spin = 0; spin < 20; spin += 1) {
+      tries = 0;
+      expect(await takeLease({ ...ctx, leases }, waiting)).toBe('busy');
+      counts.push(tries);
+    }
+
+    // assess: each refused try is a write; the freer wakes the waiter, so the spin need not be dense
+    expect(ctx.settings.leasePatienceMs).toBe(2_000);
+    expect(Math.max(...counts)).toBeLessThanOrEqual(8);
+    expect(Math.min(...counts)).toBeGreaterThanOrEqual(5);
   });
 });

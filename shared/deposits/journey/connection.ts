@@ -23,6 +23,14 @@ export interface ConnectionContext<S extends WorkStep> extends FailContext {
 }
 
 /**
+ * The first pause between two tries of a held lease, and the longest: each try that finds it held is
+ * a refused conditional write (a write unit in AWS, and the tests' commonest request), and the holder
+ * wakes the longest waiter once it frees the lease (`lease-waits.ts`), so a spin of 2 s's patience tries
+ * at most eight times, where it tried up to twelve.
+ */
+export const LEASE_TRY_PAUSE_MS = { first: 50, longest: 400 };
+
+/**
  * Takes the connection's lease, waiting a little if another step holds it: a provider call takes a
  * fraction of a second, while coming back through the queue costs at least a second. The deposit's
  * own input lease (the bank waits for its caller's answer) is taken back. `busy`: not taken within
@@ -38,7 +46,8 @@ export async function takeLease(
   const giveUpAt = ctx.clock.now() + ctx.settings.leasePatienceMs;
   // The lease the step before handed over (`leaseHeld`), else the deposit's own while the bank worked.
   const reclaimable = deposit.leaseHeld ?? ownLease(deposit);
-  for (let pause = 25; ; pause = Math.min(200, pause * 2)) {
+  const { first, longest } = LEASE_TRY_PAUSE_MS;
+  for (let pause = first; ; pause = Math.min(longest, pause * 2)) {
     const now = ctx.clock.now();
     const until = now + ctx.settings.leaseMs;
     if (await ctx.leases.acquire(deposit.ownerKey, holder, until, now, reclaimable)) return holder;
