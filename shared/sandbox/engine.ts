@@ -192,7 +192,7 @@ export class OperationEngine {
         if (refusal) return await this.fail(connection, spec, operationId, precondition, refusal, latencyMs);
         throw error;
       }
-      await this.releaseConnection(connection, operation);
+      // The answer frees the connection, when the bank is done (`sync-hold.ts`).
       return await this.answer({ ...operation, response: { ...envelope, ...result } }, spec, latencyMs);
     } catch (error) {
       await this.store.releaseLock(connection.id, operationId);
@@ -229,11 +229,10 @@ export class OperationEngine {
       if (conflict instanceof StoreConflict) throw new ProviderError('INVALID_OPERATION_ID');
       throw conflict;
     }
-    await this.releaseConnection(connection, operation);
     return this.answer(operation, spec, latencyMs);
   }
 
-  /** The request's answer, held while the bank takes its time when sent with `sync: true`. */
+  /** The request's answer, held while the bank takes its time when sent with `sync: true`; it frees a final operation's connection. */
   private answer<Plan>(operation: OperationRecord, spec: OperationSpec<Plan>, latencyMs: number) {
     const request = { sync: spec.request.sync, idField: spec.idField, latencyMs };
     const holdMs = this.settings.holdMs ?? faultWaitBudgetMs;
@@ -272,12 +271,6 @@ export class OperationEngine {
     if (!(await this.store.acquireLock(connection.id, operationId, now + this.settings.lockMs, now))) {
       throw new ProviderError('OPERATION_IN_PROGRESS');
     }
-  }
-
-  /** An operation carried out at once frees its connection; one that takes time holds it until it completes. */
-  private releaseConnection(connection: ConnectionRecord, operation: OperationRecord) {
-    const until = operation.completesAt > operation.createdAt ? operation.completesAt : undefined;
-    return this.store.releaseLock(connection.id, operation.id, until);
   }
 }
 

@@ -5,6 +5,11 @@
  * connection freed. A completion beyond what the request can wait (`holdMs`, at most the fault
  * budget, less the request's latency) answers `initialized` when the wait ends, as `sync: false`
  * would have.
+ *
+ * A final operation's connection is freed here: at once by a bank that acts at once; when the
+ * request is held to the operation's completion, once, at its end (the lock taken for the call
+ * covers the hold); otherwise, before the answer, kept until the completion, as the bank keeps it.
+ * One write of the lock after its take, where a held request wrote two.
  */
 import type { Clock } from '#shared/clock';
 import { faultWaitBudgetMs } from '#shared/provider/interface/limits';
@@ -19,10 +24,19 @@ export async function heldAnswer(
 ): Promise<HttpAnswer> {
   const { sync, idField, latencyMs } = request;
   const takesMs = operation.completesAt - operation.createdAt;
-  if (!sync || takesMs <= 0) return answerOf(operation, sync, idField);
-  await clock.sleep(Math.min(takesMs, Math.max(0, Math.min(holdMs, faultWaitBudgetMs) - latencyMs)));
+  // One waiting for input keeps the connection as its step left it: until the wait ends.
+  const final = operation.state === 'final';
+  const free = (until?: number) => store.releaseLock(operation.connectionId, operation.id, until);
+  if (takesMs <= 0) {
+    if (final) await free();
+    return answerOf(operation, sync, idField);
+  }
+  const waitMs = sync ? Math.min(takesMs, Math.max(0, Math.min(holdMs, faultWaitBudgetMs) - latencyMs)) : 0;
+  // Answered before the bank is done: the bank holds the connection until it is.
+  if (final && waitMs < takesMs) await free(operation.completesAt);
+  if (!sync) return answerOf(operation, false, idField);
+  await clock.sleep(waitMs);
   if (clock.now() < operation.completesAt) return answerOf(operation, false, idField);
-  // Complete: a final operation frees the connection now (one waiting for input keeps it).
-  if (operation.state === 'final') await store.releaseLock(operation.connectionId, operation.id);
+  if (final) await free();
   return answerOf(operation, true, idField);
 }

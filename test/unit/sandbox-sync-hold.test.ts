@@ -179,6 +179,58 @@ describe('sync: true at a bank that takes time', () => {
   });
 });
 
+describe("the connection's lock: one write after its take, however the call is answered", () => {
+  /** The user's lock writes after each take: `free` (removed) or `until` (kept until then). */
+  function lockWrites(store: ReturnType<typeof givenSandbox>['store']) {
+    const writes: string[] = [];
+    const release = store.releaseLock.bind(store);
+    store.releaseLock = async (connectionId, operationId, until) => {
+      writes.push(until === undefined ? 'free' : 'until');
+      return release(connectionId, operationId, until);
+    };
+    return writes;
+  }
+
+  it.each([
+    { held: 'sync: true, held until the bank is done (2 s)', delay: 2, sync: true, writes: ['free'] },
+    { held: 'sync: false, answered at once', delay: 2, sync: false, writes: ['until'] },
+    { held: 'a bank that acts at once', delay: 0, sync: true, writes: ['free'] },
+  ])('$held', async ({ delay, sync, writes }) => {
+    // prepare
+    const { store, clock, createUser } = givenSandbox();
+    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: delay });
+    const written = lockWrites(store);
+
+    // act
+    await user.call(getMetadata, { sync });
+    const heldAfter = (await store.getConnection(user.connectionId))?.lockOperationId;
+    clock.advance(delay * 1_000);
+    const next = await user.call(getMetadata, { sync });
+
+    // assess: the lock's writes of the first call (the second's follow), and the connection free for the next
+    expect(written.slice(0, writes.length)).toEqual(writes);
+    expect(written).toHaveLength(writes.length * 2);
+    expect(heldAfter === undefined).toBe(writes[0] === 'free');
+    expect(next.body).toMatchObject({ success: true });
+  });
+
+  it('past what a request can wait: kept until the bank is done, answered initialized', async () => {
+    // prepare: a bank slower than the hold
+    const { store, createUser } = givenSandbox({ settings: { holdMs: 1_000 } });
+    const user = await createUser('SANDBOX_BENEFICIARY', { asyncDelaySeconds: 3 });
+    const written = lockWrites(store);
+
+    // act
+    const answered = await user.call(getMetadata, { sync: true });
+    const connection = await store.getConnection(user.connectionId);
+
+    // assess
+    expect(answered.body).toMatchObject({ status: 'initialized' });
+    expect(written).toEqual(['until']);
+    expect(connection?.lockUntil).toBeGreaterThan(0);
+  });
+});
+
 describe('a question holds the connection exactly its lifetime', () => {
   it.each([
     { sync: true, name: 'sync: true' },
