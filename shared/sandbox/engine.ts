@@ -192,7 +192,7 @@ export class OperationEngine {
         if (refusal) return await this.fail(connection, spec, operationId, precondition, refusal, latencyMs);
         throw error;
       }
-      // The answer frees the connection, when the bank is done (`sync-hold.ts`).
+      // The answer frees the connection, once the bank is done.
       return await this.answer({ ...operation, response: { ...envelope, ...result } }, spec, latencyMs);
     } catch (error) {
       await this.store.releaseLock(connection.id, operationId);
@@ -232,7 +232,10 @@ export class OperationEngine {
     return this.answer(operation, spec, latencyMs);
   }
 
-  /** The request's answer, held while the bank takes its time when sent with `sync: true`; it frees a final operation's connection. */
+  /**
+   * The request's answer, held while the bank takes its time when sent with `sync: true`; it frees a
+   * final operation's connection (`sync-hold.ts`).
+   */
   private answer<Plan>(operation: OperationRecord, spec: OperationSpec<Plan>, latencyMs: number) {
     const request = { sync: spec.request.sync, idField: spec.idField, latencyMs };
     const holdMs = this.settings.holdMs ?? faultWaitBudgetMs;

@@ -24,11 +24,10 @@ export interface ConnectionContext<S extends WorkStep> extends FailContext {
 
 /**
  * The first pause between two tries of a held lease, and the longest: each try that finds it held is
- * a refused conditional write (a write unit in AWS, and the tests' commonest request), and the holder
- * wakes the longest waiter once it frees the lease (`lease-waits.ts`), so a spin of 2 s's patience tries
- * at most eight times, where it tried up to twelve.
+ * a refused conditional write (a write unit in AWS), and the holder wakes the longest waiter once it
+ * frees the lease (`lease-waits.ts`), so a patience of 2 s holds at most eight tries, not twelve.
  */
-export const LEASE_TRY_PAUSE_MS = { first: 50, longest: 400 };
+const LEASE_TRY_PAUSE_MS = { first: 50, longest: 400 };
 
 /**
  * Takes the connection's lease, waiting a little if another step holds it: a provider call takes a
