@@ -505,6 +505,50 @@ describe('ensure-beneficiary', () => {
       },
     );
 
+    // The claim records the creation before the deposit's own write records its wait: a run that died
+    // between the two (or whose write was refused) leaves the wait on the claim alone. The next run
+    // records it, as the lost write would have: else its check time missed the wait (the sweeper
+    // re-drove it again and again, each run only re-arming the wake-up) and its caller never heard
+    // of the cool-down. (Both cases failed before: nothing was written.)
+    it.for([
+      {
+        label: 'a bank that hides new ones: it cools down until the look-up, and its caller hears it',
+        bank: banks.hiddenCoolDown,
+        waitMs: banks.hiddenCoolDown.coolDownMs + 1_000,
+        step: 'wait-cooldown',
+      },
+      {
+        label: 'a bank that lists new ones: its look-up time is recorded, one wake-up armed',
+        bank: banks.beneficiary,
+        waitMs: LOOK_UP_AGAIN_MS,
+        step: 'ensure-beneficiary',
+      },
+    ])('its creation on the claim but its own wait lost, at $label', async ({ bank, waitMs, step }) => {
+      const w = world();
+      const ctx = w.contexts.ensureBeneficiary();
+      const lookupAt = w.clock.now() + waitMs;
+      const deposit = await atStep(w, bank);
+      const claim = claimOf(w, { depositId: deposit.id, state: 'created', claimedAt: lookupAt, lookupAt });
+
+      await ensureBeneficiary(deposit, ctx);
+
+      expect(w.provider.calls).toEqual([]);
+      expect(w.table.claimItems.get(claimKey)).toEqual(claim);
+      const waiting = w.table.current(deposit.id);
+      expect(waiting).toMatchObject({
+        step,
+        version: 1,
+        beneficiaryWork: { lookupAt },
+        checkAt: lookupAt + settings.stallAfterMs,
+      });
+      const coolsDown = step === 'wait-cooldown';
+      expect(waiting.cooldownUntil).toBe(coolsDown ? lookupAt : undefined);
+      expect(w.events.types()).toEqual(coolsDown ? ['deposit.cooling_down'] : []);
+      if (coolsDown)
+        expect(depositView(waiting, w.clock.now()).resumesAt).toBe(new Date(lookupAt).toISOString());
+      expect(w.table.leaseItems.size).toBe(0);
+    });
+
     it('after the look-up time: lists, and uses the match', async () => {
       const w = world();
       const ctx = w.contexts.ensureBeneficiary();

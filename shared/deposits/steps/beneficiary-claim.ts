@@ -53,15 +53,25 @@ export function lookedUpLater(
       claim: { ...claim, state: 'created' as const, claimedAt: at, lookupAt: at },
     },
   ];
+  return { ...lookUpAt(deposit, at, why), before };
+}
+
+/**
+ * The deposit waits for its look-up of the beneficiary at `at`, recorded on it (its check time covers
+ * the wait): at a bank that hides new beneficiaries, as a cool-down its caller hears of. Also what a
+ * run does that finds the look-up on the claim alone: the claim is written first, and a run that died
+ * before the deposit's own write (or whose write was refused) left the wait unrecorded.
+ */
+export function lookUpAt(deposit: Deposit, at: number, why: string): Extract<Next, { kind: 'move' }> {
   const resumesAt = new Date(at).toISOString();
   const cleared = {
     pendingInput: undefined,
     sealedAnswers: undefined,
     ...beneficiaryWorkWith(deposit, { lookupAt: at }),
   };
-  if (!bank.hidesNewBeneficiaries) {
+  if (!bankOf(deposit).hidesNewBeneficiaries) {
     const note = `${why}; looking it up at ${resumesAt}`;
-    return { kind: 'move', changes: cleared, note, wake: { step: 'ensure-beneficiary', at }, before };
+    return { kind: 'move', changes: cleared, note, wake: { step: 'ensure-beneficiary', at } };
   }
   return {
     kind: 'move',
@@ -69,7 +79,6 @@ export function lookedUpLater(
     note: `${why}; cooling down, looking it up at ${resumesAt}`,
     event: { type: 'deposit.cooling_down', data: { resumesAt } },
     send: { step: 'wait-cooldown' },
-    before,
   };
 }
 

@@ -26,7 +26,7 @@ import { apply, applyHolding, type Next } from '../journey/next.ts';
 import { advance } from '../journey/transitions.ts';
 import type { BeneficiaryClaim, Deposit } from '../model/deposit.ts';
 import { askTheBank, type Creator, planOf } from './beneficiary-calls.ts';
-import { beneficiaryUsed, claimLifeMs, claimWait } from './beneficiary-claim.ts';
+import { beneficiaryUsed, claimLifeMs, claimWait, lookUpAt } from './beneficiary-claim.ts';
 import { settled } from './beneficiary-found.ts';
 import type { EnsureBeneficiaryContext } from './ensure-beneficiary-context.ts';
 
@@ -50,12 +50,15 @@ export async function ensureBeneficiary(woken: Deposit, ctx: EnsureBeneficiaryCo
   }
   const lookupAt = creator.created ? (creator.created.lookupAt ?? now) : deposit.beneficiaryWork?.lookupAt;
   if (lookupAt !== undefined && lookupAt > now) {
-    await applyHolding(ctx, deposit, {
-      kind: 'wake',
-      step: 'ensure-beneficiary',
-      at: lookupAt,
-      why: 'its look-up',
-    });
+    // Recorded on the deposit: woken early. Else on the claim alone (this deposit's write after it lost).
+    const recorded = deposit.beneficiaryWork?.lookupAt === lookupAt;
+    await applyHolding(
+      ctx,
+      deposit,
+      recorded
+        ? { kind: 'wake', step: 'ensure-beneficiary', at: lookupAt, why: 'its look-up' }
+        : lookUpAt(deposit, lookupAt, 'beneficiary created'),
+    );
     return;
   }
   const plan = await planOf(ctx, deposit, creator, lookupAt, existing?.fittingBeforeCreation);
