@@ -101,6 +101,7 @@ export function checkSources(
     wakeUpsNeverArmed: input.sources.flatMap((run) =>
       run.scheduleNeverArmed ? [`${run.id}: ${run.scheduleNeverArmed}`] : [],
     ),
+    stalledWaits: input.sources.flatMap((run) => (run.stalledAt ? [`${run.id}: ${run.stalledAt}`] : [])),
     cancels: input.sources.filter((run) => run.cancel).length,
     followerWaits,
     longestFollowerOvershootS: Number((longestOvershootMs / 1000).toFixed(1)),

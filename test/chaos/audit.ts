@@ -74,6 +74,12 @@ export interface SourceRun {
    */
   scheduleNeverArmed?: string;
   outcome: 'final' | 'parked' | 'stalled' | 'not-created';
+  /**
+   * Where it waited when the harness stopped reading it at its deadline (`stalled`): its step,
+   * version, status, check time and recorded wake-up, for the figures (the clock's move that follows
+   * may still end it).
+   */
+  stalledAt?: string;
   findings: string[];
 }
 

@@ -44,6 +44,12 @@ export function wakeOf(item: DepositItem) {
   );
 }
 
+/** Where an item waits: its step, version and status, its check time and its recorded wake-up. */
+function waitOf(item: DepositItem) {
+  const at = (instant: number | undefined) => (instant ? new Date(instant).toISOString() : 'none');
+  return `${item.step} v${item.version} ${item.status}, check at ${at(item.checkAt)}, wake-up ${at(wakeOf(item) || undefined)}`;
+}
+
 /** Waits (bounded) until the source is past its first step: cooling down, asking, or ended. */
 export async function untilPrepared(context: RunContext, connection: Connection, run: SourceRun) {
   if (!run.id) return;
@@ -128,6 +134,8 @@ export async function driveSource(
     }
     if (Date.now() > deadline) {
       run.outcome = 'stalled';
+      const item = await clients.depositItem(id).catch(() => undefined);
+      run.stalledAt = item ? waitOf(item) : 'its item unread';
       return;
     }
     // Quick while its schedule is still to be lost: a short cool-down's schedule fires in seconds.
