@@ -243,6 +243,12 @@ export const variableRows: readonly VariableRow[] = [
       "Options for the JVM of the local stack's DynamoDB Local (`npm start`, the tests' stacks), after its own (the first compiler tier only, one compiler thread, the serial collector: a local stack lives minutes), so that yours win (the `java` launcher's own variable)",
   },
   {
+    variables: ['DDB_LOCAL_TELEMETRY'],
+    default: '`0`',
+    meaning:
+      "DynamoDB Local's telemetry (its own variable), off for the local stack's (`npm start`, the tests' stacks) unless you set it: a local stack sends nothing anywhere",
+  },
+  {
     variables: ['LOG_AUDIT'],
     default: 'unset',
     meaning:

@@ -123,6 +123,7 @@ export const outsideSchemas = [
   'LISTEN_PORT',
   'LOG_AUDIT',
   'JDK_JAVA_OPTIONS',
+  'DDB_LOCAL_TELEMETRY',
 ];
 
 function variableTable(): string {

@@ -31,18 +31,27 @@ export interface DynamoDbLocal {
 const JAVA_OPTIONS = '-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:+UseSerialGC';
 
 /**
- * Runs `spawn` with `options` added to the JVM's (`JDK_JAVA_OPTIONS`, which the `java` launcher
- * reads; the package spawns with this process's environment): before the caller's own, which win.
+ * Runs `spawn` with the JVM's environment set (the package spawns with this process's environment,
+ * which is put back after): `options` added to the JVM's (`JDK_JAVA_OPTIONS`, which the `java`
+ * launcher reads) before the caller's own, which win; and DynamoDB Local's telemetry off
+ * (`DDB_LOCAL_TELEMETRY=0`) unless the caller says otherwise: a local stack sends nothing anywhere,
+ * and the JVM starts in a second less of CPU without it.
  */
-function withJavaOptions<T>(options: string, spawn: () => T): T {
-  const callers = process.env.JDK_JAVA_OPTIONS;
-  process.env.JDK_JAVA_OPTIONS = callers ? `${options} ${callers}` : options;
+function withJavaEnvironment<T>(options: string, spawn: () => T): T {
+  const callers = { java: process.env.JDK_JAVA_OPTIONS, telemetry: process.env.DDB_LOCAL_TELEMETRY };
+  process.env.JDK_JAVA_OPTIONS = callers.java ? `${options} ${callers.java}` : options;
+  process.env.DDB_LOCAL_TELEMETRY = callers.telemetry ?? '0';
   try {
     return spawn();
   } finally {
-    if (callers === undefined) delete process.env.JDK_JAVA_OPTIONS;
-    else process.env.JDK_JAVA_OPTIONS = callers;
+    restore('JDK_JAVA_OPTIONS', callers.java);
+    restore('DDB_LOCAL_TELEMETRY', callers.telemetry);
   }
+}
+
+function restore(name: string, value: string | undefined) {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
 }
 
 export async function freePort(host = '127.0.0.1'): Promise<number> {
@@ -68,7 +77,7 @@ export async function startDynamoDbLocal(
   const port = await freePort();
   const startedAt = Date.now();
   onProgress(`Starting DynamoDB Local (Java, in memory) on port ${port}...`);
-  const child = withJavaOptions(JAVA_OPTIONS, () =>
+  const child = withJavaEnvironment(JAVA_OPTIONS, () =>
     dynamoDbLocal.spawn({ port, sharedDb: true, stdio: 'pipe' }),
   );
   let output = '';

@@ -268,11 +268,12 @@ describe('DynamoDB Local as npm start runs it', () => {
     // prepare
     const messages: string[] = [];
     const callersOptions = process.env.JDK_JAVA_OPTIONS;
+    const callersTelemetry = process.env.DDB_LOCAL_TELEMETRY;
 
     // act
     const dynamodb = await startDynamoDbLocal((message) => messages.push(message));
     const running = dynamoDbLocalPids();
-    const javaOptions = environOf(dynamodb.pid).get('JDK_JAVA_OPTIONS');
+    const javaEnvironment = environOf(dynamodb.pid);
     await dynamodb.stop();
     const after = dynamoDbLocalPids();
 
@@ -282,10 +283,12 @@ describe('DynamoDB Local as npm start runs it', () => {
     expect(dynamodb.pid).toBeDefined();
     expect(running.has(dynamodb.pid ?? -1)).toBe(true);
     expect(after.has(dynamodb.pid ?? -1)).toBe(false);
-    // Its JVM compiles with the first tier only (a short-lived process), and this one's environment
-    // is left as it was.
-    expect(javaOptions).toContain('-XX:TieredStopAtLevel=1');
+    // Its JVM compiles with the first tier only (a short-lived process) and sends no telemetry, and
+    // this one's environment is left as it was.
+    expect(javaEnvironment.get('JDK_JAVA_OPTIONS')).toContain('-XX:TieredStopAtLevel=1');
+    expect(javaEnvironment.get('DDB_LOCAL_TELEMETRY')).toBe(callersTelemetry ?? '0');
     expect(process.env.JDK_JAVA_OPTIONS).toBe(callersOptions);
+    expect(process.env.DDB_LOCAL_TELEMETRY).toBe(callersTelemetry);
   });
 });
 
