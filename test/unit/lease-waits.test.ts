@@ -35,14 +35,20 @@ async function twoWaiting(w: ReturnType<typeof world>, holder: string) {
   return { ctx, first, second };
 }
 
+/** A deposit at its transfer, whose connection's lease another deposit holds for `holdMs`. */
+async function heldByAnother(holdMs: number) {
+  const w = world();
+  const ctx = w.contexts.transfer();
+  const now = w.clock.now();
+  await w.table.leases.acquire(ownerKey, 'dep_other#run', now + holdMs, now);
+  const waiting = await w.deposit(atTransfer);
+  return { w, ctx, waiting };
+}
+
 describe("waiting for another deposit's lease", () => {
   it('a step that finds the lease held records its deposit on it, at the version it wrote, and comes back in a second all the same', async () => {
     // prepare
-    const w = world();
-    const ctx = w.contexts.transfer();
-    const now = w.clock.now();
-    await w.table.leases.acquire(ownerKey, 'dep_other#run', now + 60_000, now);
-    const waiting = await w.deposit(atTransfer);
+    const { w, ctx, waiting } = await heldByAnother(60_000);
 
     // act
     await transfer(waiting, ctx);
@@ -175,11 +181,7 @@ describe("waiting for another deposit's lease", () => {
 
   it('a step that finds the lease held tries it at most eight times in its two seconds of patience, however its pauses are drawn', async () => {
     // prepare: another deposit holds the lease throughout; each try of it is counted
-    const w = world();
-    const ctx = w.contexts.transfer();
-    const now = w.clock.now();
-    await w.table.leases.acquire(ownerKey, 'dep_other#run', now + 600_000, now);
-    const waiting = await w.deposit(atTransfer);
+    const { ctx, waiting } = await heldByAnother(600_000);
     let tries = 0;
     const leases = {
       ...ctx.leases,

@@ -50,7 +50,7 @@ export async function ensureBeneficiary(woken: Deposit, ctx: EnsureBeneficiaryCo
   }
   const lookupAt = creator.created ? (creator.created.lookupAt ?? now) : deposit.beneficiaryWork?.lookupAt;
   if (lookupAt !== undefined && lookupAt > now) {
-    // Recorded on the deposit: woken early. Else on the claim alone (this deposit's write after it lost).
+    // On the deposit: it was woken early. On the claim alone: the deposit's write after the claim's was lost.
     const recorded = deposit.beneficiaryWork?.lookupAt === lookupAt;
     await applyHolding(
       ctx,
