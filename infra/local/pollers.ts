@@ -24,7 +24,9 @@
  * A new poller takes an idle module instance of the queue's consumer, or imports a new one (a cold
  * start) when none is idle: never more instances than the maximum, never one in two pollers at once.
  */
+
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import {
   DeleteMessageBatchCommand,
   type Message,
@@ -159,6 +161,12 @@ export async function startPollers(
     // The floor's instances before the pollers start (their cold starts are the start's).
     for (let index = 0; index < pool.floor; index += 1) pool.idle.push(await imported(pool));
   }
+  // Every poller's receive waits on the one signal that stops them all, and each listener goes when
+  // its receive ends: more than ten at once is the design, not a leak, which Node warns of unless told.
+  setMaxListeners(
+    pools.reduce((sum, pool) => sum + pool.maximum, 0),
+    state.receives.signal,
+  );
   for (const pool of pools) for (let index = 0; index < pool.floor; index += 1) grow(pool);
 
   return {
