@@ -1,4 +1,7 @@
-/** What the ensure-beneficiary step's unit files share: the bank's answers, a deposit at the step, a claim, the look-up. */
+/**
+ * What the ensure-beneficiary step's unit files share: the bank's answers, a deposit at the step, a
+ * claim, the look-up.
+ */
 import type { BankFacts, BeneficiaryClaim, Deposit } from '#shared/deposits/model/deposit';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { answers, banks, ownerKey, question, type world } from './deposit-world.ts';

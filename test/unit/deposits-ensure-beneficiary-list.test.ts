@@ -1,4 +1,7 @@
-/** The ensure-beneficiary step through the fakes of its ports: the list first at a bank that lists new beneficiaries, and the beneficiary's id taken from the list, not from the creation. */
+/**
+ * The ensure-beneficiary step through the fakes of its ports: the list first at a bank that lists
+ * new beneficiaries, and the beneficiary's id taken from the list, not from the creation.
+ */
 import { describe, expect, it } from 'vitest';
 import { depositView } from '#shared/deposits/model/views';
 import { ensureBeneficiary, LOOK_UP_AGAIN_MS } from '#shared/deposits/steps/ensure-beneficiary';

@@ -1,4 +1,7 @@
-/** The ensure-beneficiary step through the fakes of its ports: a question from the bank at the creation, and an answered creation refused as existing. */
+/**
+ * The ensure-beneficiary step through the fakes of its ports: a question from the bank at the
+ * creation, and an answered creation refused as existing.
+ */
 import { describe, expect, it } from 'vitest';
 import { ensureBeneficiary, LOOK_UP_AGAIN_MS } from '#shared/deposits/steps/ensure-beneficiary';
 import {

@@ -1,4 +1,8 @@
-/** The ensure-beneficiary step through the fakes of its ports: our record of the creation, and the creation's claim (who creates). The list, the bank's word that it exists, its questions and the failures: the `deposits-ensure-beneficiary-*` files beside this one. */
+/**
+ * The ensure-beneficiary step through the fakes of its ports: our record of the creation, and the
+ * creation's claim (who creates). The list, the bank's word that it exists, its questions and the
+ * failures: the `deposits-ensure-beneficiary-*` files beside this one.
+ */
 import { describe, expect, it } from 'vitest';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
 import { banks, eventFields, settings, world } from '../support/deposit-world.ts';

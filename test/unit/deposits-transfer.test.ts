@@ -1,4 +1,7 @@
-/** The transfer step through the fakes of its ports: the cool-down, and at most one call. What follows each answer: the `deposits-transfer-*` files beside this one. */
+/**
+ * The transfer step through the fakes of its ports: the cool-down, and at most one call. What
+ * follows each answer: the `deposits-transfer-*` files beside this one.
+ */
 import { describe, expect, it } from 'vitest';
 import { transfer } from '#shared/deposits/steps/transfer';
 import type { UnknownReason } from '#shared/provider/client';
