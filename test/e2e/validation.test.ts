@@ -1,7 +1,7 @@
 /**
  * The deposits API's fuzz over real HTTP: odd and oversized bodies and headers never make any of its
- * routes answer a 5xx or anything but JSON (the sandbox's request validation, its fuzz among it, is a
- * unit test: test/unit/sandbox-validation.test.ts).
+ * routes answer a 5xx or anything but JSON (the sandbox's request validation is unit tests:
+ * test/unit/sandbox-validation.test.ts and the files beside it, its fuzz in sandbox-validation-routes.test.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
