@@ -1,3 +1,7 @@
+/**
+ * What the sandbox catalog's unit files share: each bank's currency and opening balance, and the
+ * catalog itself.
+ */
 import { SandboxBanksResponse } from '#shared/provider/interface/responses';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
 import { request } from './in-process-sandbox.ts';

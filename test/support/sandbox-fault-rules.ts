@@ -1,3 +1,7 @@
+/**
+ * What the sandbox's fault-control files share: two paths, a user about to transfer, the per-user
+ * rules set, a call timed on the sandbox's clock.
+ */
 import { appSecret, clock, createUser, givenBeneficiary, post, type Reply } from './in-process-sandbox.ts';
 export const TRANSFER = '/v1/payment/transfer/create';
 export const METADATA = '/v1/metadata/accounts/get';

@@ -1,3 +1,10 @@
+/**
+ * The sandbox catalog's administration endpoints: `POST /sandbox/users` refusals and options, and
+ * `POST /sandbox/users/get`.
+ *
+ * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
+ * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`).
+ */
 import { describe, expect, it } from 'vitest';
 import { SandboxUserResponse } from '#shared/sandbox/admin-schemas';
 import {
