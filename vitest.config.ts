@@ -10,8 +10,9 @@ process.env.AWS_XRAY_MANUAL_MODE ??= 'true';
 /**
  * The files that start first in their project, in this order; the rest follow as the runner sorts them.
  *   - infra (two at a time): `app.test.ts` first, in a worker of its own from the start (esbuild for
- *     every function, the project's longest file); the other worker takes every other file, and
- *     synthesizes each configuration once for all of them.
+ *     every function, the project's longest file); the other worker takes every other file, the
+ *     stacks' files first, and synthesizes each configuration once for all of them (a stacks file
+ *     taken by the first worker after `app.test.ts` would synthesize both again there).
  *   - the files with a stack of their own (the last group, two at a time): the chaos run first (its
  *     one test is the group's longest), beside the files built to run under load (the killed workers,
  *     the DynamoDB faults), then the clock's; the browser's last, once the chaos run's heaviest minutes
@@ -21,6 +22,7 @@ process.env.AWS_XRAY_MANUAL_MODE ??= 'true';
  */
 const startOrder = [
   'test/infra/app.test.ts',
+  'test/infra/stacks',
   'test/chaos/chaos.test.ts',
   'test/chaos/deaths.test.ts',
   'test/chaos/dynamodb-faults.test.ts',

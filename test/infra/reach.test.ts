@@ -2,7 +2,7 @@
  * Each deposits function reaches no further than its line of `shared/deposits/reach.ts` (issue 33,
  * item 4), over the synthesized templates: its item actions on the deposits table each limited to the
  * partition-key prefix of the entities it touches (`dynamodb:LeadingKeys`), and its environment to
- * the variables its reach names. Written out here rather than derived, as stacks.test.ts's grants: a
+ * the variables its reach names. Written out here rather than derived, as stacks-reach.test.ts's grants: a
  * function that starts reaching further fails this test until someone decides it should.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

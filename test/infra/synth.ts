@@ -158,7 +158,7 @@ export function statementsOfRole(template: Template, roleId: string): Statement[
 
 /**
  * The actions of these statements, but X-Ray's two writes, which every function has alike (active
- * tracing; stacks.test.ts holds them to those two).
+ * tracing; stacks-access.test.ts holds them to those two).
  */
 export function actionsOf(statements: Statement[]): string[] {
   return statements
