@@ -24,7 +24,6 @@
  * A new poller takes an idle module instance of the queue's consumer, or imports a new one (a cold
  * start) when none is idle: never more instances than the maximum, never one in two pollers at once.
  */
-
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import {

@@ -4,9 +4,7 @@
  */
 import type { BeneficiaryClaim, Deposit } from '#shared/deposits/model/deposit';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
-import { answers, banks, claimKey, ownerKey, walletListing, type world } from './deposit-world.ts';
-
-export type World = ReturnType<typeof world>;
+import { answers, banks, claimKey, ownerKey, type World, walletListing } from './deposit-world.ts';
 
 /** The bank answers a list (empty), the creation, and the list that names `id`. */
 export function creates(w: World, id: string) {

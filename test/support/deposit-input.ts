@@ -1,14 +1,11 @@
 /**
- * What the caller's-part unit files share: the claim's key, an answered OTP, a deposit paused at
- * the bank's question with its expiry message.
+ * What the caller's-part unit files share: an answered OTP, a deposit paused at the bank's question
+ * with its expiry message.
  */
 import type { StepMessage } from '#shared/deposits/model/messages';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
-import { answers, banks, ownerKey, question, type world } from './deposit-world.ts';
+import { answers, banks, question, type World } from './deposit-world.ts';
 
-export type World = ReturnType<typeof world>;
-
-export const claimKey = `${ownerKey}#wallet-aed`;
 export const otp = question.map((input) => ({ ...input, answer: '123456' }));
 
 /** A deposit paused by ensure-beneficiary at the bank's question, as the step leaves it, and its expiry message. */

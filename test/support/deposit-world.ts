@@ -248,3 +248,6 @@ export function world() {
     source,
   };
 }
+
+/** The world a unit test makes with `world()`: its fakes, its clock and its contexts. */
+export type World = ReturnType<typeof world>;

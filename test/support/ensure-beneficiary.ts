@@ -4,12 +4,9 @@
  */
 import type { BankFacts, BeneficiaryClaim, Deposit } from '#shared/deposits/model/deposit';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
-import { answers, banks, ownerKey, question, type world } from './deposit-world.ts';
-
-export type World = ReturnType<typeof world>;
+import { answers, banks, claimKey, ownerKey, question, type World } from './deposit-world.ts';
 
 export const acme = { name: 'Acme Wallet LLC', accountNumber: '0331234567890123456' };
-export const claimKey = `${ownerKey}#wallet-aed`;
 
 export interface Listed {
   id: string;

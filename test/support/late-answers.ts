@@ -3,9 +3,7 @@
  * and the bank's answers to it.
  */
 import type { Deposit } from '#shared/deposits/model/deposit';
-import { answers, banks, question, type world } from './deposit-world.ts';
-
-export type World = ReturnType<typeof world>;
+import { answers, banks, question, type World } from './deposit-world.ts';
 
 export const initialized = (id: string) => ({ status: 'initialized' as const, id, response: {} });
 export const expired = (operationId?: string) =>

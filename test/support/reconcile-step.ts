@@ -1,8 +1,6 @@
 /** What the reconcile step's unit files share: a deposit whose transfer the bank accepted, not read yet. */
 import type { Deposit } from '#shared/deposits/model/deposit';
-import { banks, type world } from './deposit-world.ts';
-
-export type World = ReturnType<typeof world>;
+import { banks, type World } from './deposit-world.ts';
 
 export const initialized = (id: string) => ({ status: 'initialized' as const, id, response: {} });
 

@@ -4,9 +4,7 @@
  */
 import type { Deposit } from '#shared/deposits/model/deposit';
 import type { AccountsMetadata } from '#shared/provider/interface/schemas';
-import { answers, metadata as bankMetadata, banks, type world } from './deposit-world.ts';
-
-export type World = ReturnType<typeof world>;
+import { answers, metadata as bankMetadata, banks, type World } from './deposit-world.ts';
 
 /** The bank's metadata, publishing no transfer bounds unless told. */
 export const metadata = (overrides: Partial<AccountsMetadata> = {}) =>

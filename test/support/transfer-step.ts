@@ -3,9 +3,8 @@
  * deposit as stored at each provider call, a beneficiary's claim.
  */
 import type { Deposit } from '#shared/deposits/model/deposit';
-import { banks, ownerKey, type world } from './deposit-world.ts';
+import { banks, ownerKey, type World } from './deposit-world.ts';
 
-export type World = ReturnType<typeof world>;
 export type Context = ReturnType<World['contexts']['transfer']>;
 
 /** A deposit as ensure-beneficiary leaves it: at transfer, with the beneficiary's id. */

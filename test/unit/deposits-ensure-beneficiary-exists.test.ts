@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { depositView } from '#shared/deposits/model/views';
 import { ensureBeneficiary, LOOK_UP_AGAIN_MS } from '#shared/deposits/steps/ensure-beneficiary';
-import { answers, banks, settings, world } from '../support/deposit-world.ts';
-import { atStep, claimKey, claimOf, listed } from '../support/ensure-beneficiary.ts';
+import { answers, banks, claimKey, settings, world } from '../support/deposit-world.ts';
+import { atStep, claimOf, listed } from '../support/ensure-beneficiary.ts';
 
 describe('ensure-beneficiary', () => {
   describe('the bank says the beneficiary exists', () => {

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { cancelDeposit } from '#shared/deposits/requests/cancel';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
-import { answers, credentials, settings, world } from '../support/deposit-world.ts';
-import { atStep, claimKey, created, listed } from '../support/ensure-beneficiary.ts';
+import { answers, claimKey, credentials, settings, world } from '../support/deposit-world.ts';
+import { atStep, created, listed } from '../support/ensure-beneficiary.ts';
 
 describe('ensure-beneficiary', () => {
   describe('failures', () => {

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { depositView } from '#shared/deposits/model/views';
 import { ensureBeneficiary, LOOK_UP_AGAIN_MS } from '#shared/deposits/steps/ensure-beneficiary';
-import { answers, banks, credentials, ownerKey, world } from '../support/deposit-world.ts';
-import { answered, atStep, beneficiaryOf, claimKey, created, listed } from '../support/ensure-beneficiary.ts';
+import { answers, banks, claimKey, credentials, ownerKey, world } from '../support/deposit-world.ts';
+import { answered, atStep, beneficiaryOf, created, listed } from '../support/ensure-beneficiary.ts';
 
 describe('ensure-beneficiary', () => {
   describe('the list first, at a bank that lists new beneficiaries', () => {

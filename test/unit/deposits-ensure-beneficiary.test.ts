@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ensureBeneficiary } from '#shared/deposits/steps/ensure-beneficiary';
-import { banks, eventFields, settings, world } from '../support/deposit-world.ts';
-import { atStep, claimKey, claimOf, created, listed } from '../support/ensure-beneficiary.ts';
+import { banks, claimKey, eventFields, settings, world } from '../support/deposit-world.ts';
+import { atStep, claimOf, created, listed } from '../support/ensure-beneficiary.ts';
 
 describe('ensure-beneficiary', () => {
   describe('our record says the beneficiary was created', () => {

@@ -4,8 +4,18 @@ import { answerFor, expireInput } from '#shared/deposits/journey/input';
 import type { Deposit, WorkStep } from '#shared/deposits/model/deposit';
 import { DepositError } from '#shared/deposits/model/errors';
 import { type StartDeposit, startDeposit } from '#shared/deposits/requests/start';
-import { claimKey, otp, pausedAtBeneficiary, type World } from '../support/deposit-input.ts';
-import { asked, banks, credentials, ownerKey, question, settings, world } from '../support/deposit-world.ts';
+import { otp, pausedAtBeneficiary } from '../support/deposit-input.ts';
+import {
+  asked,
+  banks,
+  claimKey,
+  credentials,
+  ownerKey,
+  question,
+  settings,
+  type World,
+  world,
+} from '../support/deposit-world.ts';
 
 describe('expireInput', () => {
   it.for([

@@ -14,9 +14,10 @@ import {
   ownerKey,
   question,
   settings,
+  type World,
   world,
 } from '../support/deposit-world.ts';
-import { listedBeneficiary, type World } from '../support/reliability.ts';
+import { listedBeneficiary } from '../support/reliability.ts';
 
 describe('the connection lease over the list and the creation (defect 8)', () => {
   it('is renewed before the creation: each call has the whole lease time', async () => {

@@ -10,8 +10,8 @@ import { wakeFollowers } from '#shared/deposits/journey/wake-ups';
 import type { Deposit } from '#shared/deposits/model/deposit';
 import { messageFor } from '#shared/deposits/model/messages';
 import { transfer } from '#shared/deposits/steps/transfer';
-import { answers, world } from '../support/deposit-world.ts';
-import { atTransfer, type World } from '../support/reliability.ts';
+import { answers, type World, world } from '../support/deposit-world.ts';
+import { atTransfer } from '../support/reliability.ts';
 
 describe('a step that throws on every try (defect 2)', () => {
   /** The port's fake: only a throttled call passes with time here (the adapter's table: passing-errors.test.ts). */

@@ -17,14 +17,15 @@ import {
   answers,
   bankKey,
   banks,
+  claimKey,
   coolingUntil,
   credentials,
   metadata,
   ownerKey,
   settings,
+  type World,
   world,
 } from '../support/deposit-world.ts';
-import { claimKey, type World } from '../support/sources-world.ts';
 
 describe('a source runs the deposit steps', () => {
   it('resolve-bank: checks the currency but no minimum, and remembers the bank for 30 days', async () => {
