@@ -6,25 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'vitest';
+import { cents, sandboxState } from '../support/deposit-checks.ts';
 import { depositWhen, otpAnswer, readDeposit, startDeposit } from '../support/deposits.ts';
 import { createUser, eventually, type Reply, type TestUser } from '../support/sandbox.ts';
-
-interface SandboxTransfer {
-  reference: string;
-  amount: number;
-  receiver: { beneficiaryID?: string };
-  createdAt: string;
-}
-
-const cents = (amount: number) => Math.round(amount * 100);
-
-async function sandboxState(user: TestUser) {
-  const state = await user.state();
-  return {
-    balanceMinor: cents(state.accounts[0].balance as number),
-    transfers: state.transfers as SandboxTransfer[],
-  };
-}
 
 async function beneficiaryIds(user: TestUser): Promise<string[]> {
   const reply = await user.call('/v1/payment/beneficiaries/get', { sync: true });

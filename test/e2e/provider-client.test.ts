@@ -1,3 +1,9 @@
+/**
+ * The provider client over the running sandbox: the token exchange, the spec's first scenario with
+ * minor units inside, a receiver sent inline, user input out and answers in, refusals typed with
+ * their Retry-After, and the outcomes it cannot know (a 5xx, a slow provider, an unreachable one).
+ * Answers the sandbox does not give: provider-client-misbehaving.test.ts.
+ */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +14,7 @@ import {
   ProviderUnknownOutcome,
 } from '#shared/provider/client';
 import { InlineBeneficiary, NewBeneficiary } from '#shared/provider/interface/schemas';
+import { failureOf } from '../support/fake-provider.ts';
 import {
   appSecret,
   createUser,
@@ -27,15 +34,6 @@ async function userOn(bankId: string, options: { balance?: number } = {}) {
     userSecret: user.userSecret,
   };
   return { user, credentials };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('provider client over the sandbox', () => {
@@ -109,7 +107,7 @@ describe('provider client over the sandbox', () => {
   it('turns a failed envelope into a typed refusal', async () => {
     const { user, credentials } = await userOn('SANDBOX_NO_BENEFICIARY', { balance: 20 });
 
-    const refused = await rejection(
+    const refused = await failureOf(
       client.createAutoflowTransfer(credentials, {
         amountMinor: 2_001,
         currency: 'AED',
@@ -117,7 +115,7 @@ describe('provider client over the sandbox', () => {
         beneficiary: InlineBeneficiary.parse(walletInline()),
       }),
     );
-    const unauthorized = await rejection(client.getMetadata({ ...credentials, userSecret: 'wrong' }));
+    const unauthorized = await failureOf(client.getMetadata({ ...credentials, userSecret: 'wrong' }));
 
     expect(refused).toBeInstanceOf(ProviderRefusal);
     expect(refused).toMatchObject({
@@ -156,8 +154,8 @@ describe('provider client over the sandbox', () => {
       ],
     });
 
-    const limited = await rejection(client.getOperation(credentials, { operationID: done.id }));
-    const unlimited = await rejection(client.getMetadata({ ...credentials, userSecret: 'wrong' }));
+    const limited = await failureOf(client.getOperation(credentials, { operationID: done.id }));
+    const unlimited = await failureOf(client.getMetadata({ ...credentials, userSecret: 'wrong' }));
 
     expect(limited).toBeInstanceOf(ProviderRefusal);
     expect(limited).toMatchObject({
@@ -177,7 +175,7 @@ describe('provider client over the sandbox', () => {
       faults: [{ outcome: 'error', status: 503, phase: 'after', times: 1 }],
     });
 
-    const outcome = await rejection(
+    const outcome = await failureOf(
       client.createAutoflowTransfer(credentials, {
         amountMinor: 1_000,
         currency: 'AED',
@@ -200,7 +198,7 @@ describe('provider client over the sandbox', () => {
     });
     const impatient = new ProviderClient({ baseUrl: sandboxUrl, timeoutMs: 200 });
 
-    const outcome = await rejection(impatient.getMetadata(credentials));
+    const outcome = await failureOf(impatient.getMetadata(credentials));
 
     expect(outcome).toMatchObject({ name: 'ProviderUnknownOutcome', reason: 'timeout' });
   });
@@ -212,135 +210,10 @@ describe('provider client over the sandbox', () => {
     await new Promise((done) => closed.close(done));
     const unreachable = new ProviderClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2_000 });
 
-    const outcome = await rejection(
+    const outcome = await failureOf(
       unreachable.getMetadata({ accessToken: 't', appSecret: 'a', userSecret: 'u' }),
     );
 
     expect(outcome).toMatchObject({ name: 'ProviderUnknownOutcome', reason: 'network' });
-  });
-
-  it.each([
-    ['HTML', 200, 'text/html', '<html>gateway</html>'],
-    ['off-spec JSON', 200, 'application/json', '{"ok":true}'],
-    ['an envelope without its id', 200, 'application/json', '{"success":true,"status":"done"}'],
-    ['a 4xx without an envelope', 403, 'application/json', '{"message":"Forbidden"}'],
-  ])('reports %s as unreadable', async (_name, status, type, body) => {
-    // A fault the sandbox cannot produce: a misbehaving proxy in front of the provider, played by
-    // a local HTTP server.
-    const proxy = createServer((_request, response) => {
-      response.writeHead(status, { 'content-type': type });
-      response.end(body);
-    });
-    await new Promise<void>((ready) => proxy.listen(0, '127.0.0.1', ready));
-    const { port } = proxy.address() as AddressInfo;
-    const behindProxy = new ProviderClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2_000 });
-
-    const outcome = await rejection(
-      behindProxy.getMetadata({ accessToken: 't', appSecret: 'a', userSecret: 'u' }),
-    );
-
-    proxy.close();
-    expect(outcome).toMatchObject({ name: 'ProviderUnknownOutcome', reason: 'unreadable' });
-  });
-
-  /**
-   * A provider that answers its failures with HTTP 200 (or any status below 500): the envelope
-   * decides, so each is a refusal with its type, never an unknown outcome (which, for a transfer,
-   * would end the deposit as TRANSFER_OUTCOME_UNKNOWN although nothing moved). A fault the sandbox
-   * does not produce, played by a local HTTP server.
-   */
-  describe('a provider that answers failures with HTTP 200', () => {
-    const credentials = { accessToken: 't', appSecret: 'a', userSecret: 'u' };
-    const calls: [string, (client: ProviderClient) => Promise<unknown>][] = [
-      ['the token exchange', (c) => c.exchangeToken('a', 'code', 'conn')],
-      ['the metadata', (c) => c.getMetadata(credentials)],
-      ['the beneficiary list', (c) => c.listBeneficiaries(credentials)],
-      [
-        'a beneficiary creation',
-        (c) => c.createBeneficiary(credentials, NewBeneficiary.parse(walletBeneficiary())),
-      ],
-      [
-        'a transfer',
-        (c) =>
-          c.createTransfer(credentials, {
-            amountMinor: 100,
-            currency: 'AED',
-            senderID: 's',
-            receiverID: 'r',
-          }),
-      ],
-      [
-        'an inline transfer',
-        (c) =>
-          c.createAutoflowTransfer(credentials, {
-            amountMinor: 100,
-            currency: 'AED',
-            senderID: 's',
-            beneficiary: InlineBeneficiary.parse(walletInline()),
-          }),
-      ],
-    ];
-
-    it.for(calls.flatMap(([name, call]) => [200, 202, 409].map((status) => ({ name, call, status }))))(
-      'reads $name answered $status with a failed envelope as a refusal',
-      async ({ call, status }) => {
-        const proxy = createServer((request, response) => {
-          const id = request.url?.includes('beneficiar') ? { jobID: 'job-1' } : { operationID: 'op-1' };
-          response.writeHead(status, { 'content-type': 'application/json' });
-          response.end(
-            JSON.stringify({
-              ...id,
-              success: false,
-              status: 'failed',
-              type: 'INSUFFICIENT_BALANCE',
-              msg: 'No',
-            }),
-          );
-        });
-        await new Promise<void>((ready) => proxy.listen(0, '127.0.0.1', ready));
-        const { port } = proxy.address() as AddressInfo;
-        const provider = new ProviderClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2_000 });
-
-        const outcome = await rejection(call(provider));
-
-        proxy.close();
-        expect(outcome).toBeInstanceOf(ProviderRefusal);
-        expect(outcome).toMatchObject({ type: 'INSUFFICIENT_BALANCE', msg: 'No', httpStatus: status });
-      },
-    );
-
-    it('still reads a 5xx with a failed envelope as an unknown outcome: a server error says nothing of the effect', async () => {
-      const proxy = createServer((_request, response) => {
-        response.writeHead(500, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify({
-            operationID: 'op-1',
-            success: false,
-            status: 'failed',
-            type: 'INTERNAL_ERROR',
-            msg: 'x',
-          }),
-        );
-      });
-      await new Promise<void>((ready) => proxy.listen(0, '127.0.0.1', ready));
-      const { port } = proxy.address() as AddressInfo;
-      const provider = new ProviderClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2_000 });
-
-      const outcome = await rejection(
-        provider.createTransfer(credentials, {
-          amountMinor: 100,
-          currency: 'AED',
-          senderID: 's',
-          receiverID: 'r',
-        }),
-      );
-
-      proxy.close();
-      expect(outcome).toMatchObject({
-        name: 'ProviderUnknownOutcome',
-        reason: 'server_error',
-        httpStatus: 500,
-      });
-    });
   });
 });

@@ -252,3 +252,26 @@ export function notesAt(deposit: Record<string, unknown>, step: string): (string
  * (500 ms): its transfers are read back (`reconcile`) in both dialects.
  */
 export const slowTransfers = { transferDelaySeconds: 1 };
+
+/** A request to the deposits API with whatever headers and body (raw text or JSON) the test wants. */
+export async function rawCall(
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Reply> {
+  const { headers = {}, body } = options;
+  const response = await fetch(`${depositsUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let parsed: Reply['body'];
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error(`non-JSON answer ${response.status} from ${method} ${path}: ${text}`);
+  }
+  expectDocumented('deposits', method, path, response.status, parsed);
+  return { status: response.status, body: parsed };
+}

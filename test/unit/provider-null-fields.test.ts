@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderClient, ProviderRefusal, ProviderUnknownOutcome } from '#shared/provider/client';
 import { InlineBeneficiary } from '#shared/provider/interface/schemas';
+import { failureOf } from '../support/fake-provider.ts';
 
 const credentials = { accessToken: 'token', appSecret: 'app', userSecret: 'user' };
 
@@ -20,13 +21,6 @@ function answering(body: unknown, status = 200, options: { autoflowAction?: stri
   };
   const client = new ProviderClient({ baseUrl: 'http://provider.test', timeoutMs: 1_000, fetch, ...options });
   return { client, sent };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.fail('expected the call to fail'),
-    (error: unknown) => error,
-  );
 }
 
 const nulled = { type: null, msg: null, userInputs: null, reference: null };
