@@ -126,7 +126,7 @@ describe("each function touches only what it uses: its context's reach", () => {
         actionsOf([statement]).some((action) => action.startsWith('dynamodb:')) &&
         !text(statement.Resource).includes('/index/'),
     );
-    // (One statement per entity's partition-key prefix: reach.test.ts.)
+    // (One statement per entity's partition-key prefix: reach-grants.test.ts.)
     expect([...new Set(actionsOf(onTable))].sort(), handler).toEqual(
       expected.table.map((a) => `dynamodb:${a}`).sort(),
     );

@@ -10,7 +10,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { settingsOf } from '#infra/cdk/settings';
 import { depositsApi, operatorApi, queues, sandboxApi, sweeper, tables } from '#infra/topology';
 import { dev, handlersOf, prod, synthesizeBoth, tokenRoutes } from './stacks-world.ts';
-import { environmentOf, functionsByHandler, resourcesOf, type Synthesized, text } from './synth.ts';
+import {
+  environmentOf,
+  functionsByHandler,
+  powertools,
+  resourcesOf,
+  type Synthesized,
+  text,
+} from './synth.ts';
 
 beforeAll(synthesizeBoth);
 
@@ -95,15 +102,8 @@ describe('functions', () => {
     ]);
   });
 
-  // Each deposits function's environment, only what its reach names: reach.test.ts.
+  // Each deposits function's environment, only what its reach names: reach-environment.test.ts.
   it('give the sandbox functions their table and secret only where they load the sandbox', () => {
-    const powertools = [
-      'POWERTOOLS_SERVICE_NAME',
-      'POWERTOOLS_METRICS_NAMESPACE',
-      'POWERTOOLS_LOG_LEVEL',
-      'POWERTOOLS_LOGGER_LOG_EVENT',
-      'NODE_OPTIONS',
-    ];
     for (const [handler, { resource }] of functionsByHandler(
       dev.templates.sandbox ?? expect.fail('no sandbox'),
     )) {

@@ -220,3 +220,12 @@ export function managedPolicy(synthesized: Synthesized, id: string) {
     logicalId.startsWith(id),
   )?.[1];
 }
+
+/** What Powertools reads from every function's environment, and the Node options each gets. */
+export const powertools = [
+  'POWERTOOLS_SERVICE_NAME',
+  'POWERTOOLS_METRICS_NAMESPACE',
+  'POWERTOOLS_LOG_LEVEL',
+  'POWERTOOLS_LOGGER_LOG_EVENT',
+  'NODE_OPTIONS',
+];
