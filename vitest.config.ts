@@ -80,6 +80,7 @@ const isolatedUnitFiles = [
   'local-loggers',
   'metrics',
   'operator-read',
+  'operator-route',
   'provider-dialect-config',
   'step-consumer',
   'tracing',

@@ -19,6 +19,7 @@ import {
   settings,
   world,
 } from '../support/deposit-world.ts';
+import { refusal } from '../support/refusal.ts';
 
 type World = ReturnType<typeof world>;
 
@@ -27,15 +28,6 @@ const request = (depositId: string) => ({
   accessToken: credentials.accessToken,
   userSecret: credentials.userSecret,
 });
-
-async function refusal(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    return error as DepositError;
-  }
-  throw new Error('expected a refusal');
-}
 
 function expectCancelled(w: World, id: string) {
   const after = w.table.current(id);

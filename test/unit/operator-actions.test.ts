@@ -6,12 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Deposit } from '#shared/deposits/model/deposit';
-import type { DepositError } from '#shared/deposits/model/errors';
 import { reach, type SendsOf } from '#shared/deposits/reach';
 import { cancelAsOperator, redriveDeposit } from '#shared/operator/interventions';
 import { resolveDeposit } from '#shared/operator/resolve';
 import { FakeQueues } from '../support/deposit-fakes.ts';
 import { banks, settings, world } from '../support/deposit-world.ts';
+import { refusal } from '../support/refusal.ts';
 
 type World = ReturnType<typeof world>;
 const who = 'arn:aws:iam::123456789012:user/ops-ana';
@@ -24,15 +24,6 @@ const unknown: Partial<Deposit> = {
   checkAt: undefined,
   version: 5,
 };
-
-async function refusal(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    return error as DepositError;
-  }
-  throw new Error('expected a refusal');
-}
 
 /**
  * What a resolve touches: the deposit records, the clock, the settings, the metric; and the approval

@@ -12,6 +12,7 @@ import type { OperatorError } from '#shared/operator/errors';
 import { statusBucket } from '#shared/operator/model';
 import { type Resolve, resolveDeposit } from '#shared/operator/resolve';
 import { settings, world } from '../support/deposit-world.ts';
+import { refusal } from '../support/refusal.ts';
 
 type World = ReturnType<typeof world>;
 const ana = 'arn:aws:iam::123456789012:user/ops-ana';
@@ -47,15 +48,6 @@ const done = (depositId: string, who: string, reference = 'TRX-7'): Resolve => (
   reason: `${who} found it on the statement`,
   who,
 });
-
-async function refusal(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    return error as OperatorError;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('a resolution to done above the threshold', () => {
   it('is recorded as pending: who, reference, reason and when, in one conditional write, and no event', async () => {
@@ -144,7 +136,7 @@ describe('a resolution to done above the threshold', () => {
     const deposit = await w.deposit(unknown());
     await resolveDeposit(done(deposit.id, ana), resolving(w));
 
-    const error = await refusal(resolveDeposit(done(deposit.id, ana), resolving(w)));
+    const error = await refusal<OperatorError>(resolveDeposit(done(deposit.id, ana), resolving(w)));
 
     expect(error).toMatchObject({ type: 'RESOLUTION_NEEDS_ANOTHER_OPERATOR' });
     expect(error.message).toContain('another operator');
@@ -157,8 +149,10 @@ describe('a resolution to done above the threshold', () => {
     const deposit = await w.deposit(unknown());
     await resolveDeposit(done(deposit.id, ana), resolving(w));
 
-    const otherReference = await refusal(resolveDeposit(done(deposit.id, bo, 'TRX-8'), resolving(w)));
-    const failed = await refusal(
+    const otherReference = await refusal<OperatorError>(
+      resolveDeposit(done(deposit.id, bo, 'TRX-8'), resolving(w)),
+    );
+    const failed = await refusal<OperatorError>(
       resolveDeposit(
         { depositId: deposit.id, outcome: 'failed', reason: 'Not on the statement', who: bo },
         resolving(w),
