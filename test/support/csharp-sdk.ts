@@ -8,12 +8,13 @@
  * Each request class's `action` is `internal`, which Newtonsoft does not write: no body names its call.
  * The rest C# shares with Java (test/support/typed-sdk.ts).
  *
- * Its response types: `src/Dapi/Response/*.cs` and `src/Dapi/Types/*.cs`, as in typed-sdk.ts (no
+ * Its response types: `src/Dapi/Response/*.cs` and `src/Dapi/Types/*.cs`, as in typed-sdk-types.ts (no
  * `coolDownPeriod`: Newtonsoft passes over it). Every enum carries `StringEnumConverter`, which throws
  * on a value outside it (`APIStatus`, `UserInputID`, `BeneficiaryType`, `BeneficiaryStatus`: no
  * `pending`); an `int` read from a number with a point throws too.
  */
-import { TypedTypes, typedApp } from './typed-sdk.ts';
+import { typedApp } from './typed-sdk.ts';
+import { TypedTypes } from './typed-sdk-types.ts';
 
 export const csharp = typedApp({
   headers: {

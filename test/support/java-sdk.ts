@@ -9,13 +9,14 @@
  * final String action`, the call's path, which Gson writes into every body (the interceptor reads it
  * back to pick its timeout). The rest Java shares with C# (test/support/typed-sdk.ts).
  *
- * Its response types: `response/*.java` and `types/*.java`, as in typed-sdk.ts, plus `coolDownPeriod`
+ * Its response types: `response/*.java` and `types/*.java`, as in typed-sdk-types.ts, plus `coolDownPeriod`
  * (a `Range`: `int` value, `String` unit) on `CreateTransferResponse` and `TransferAutoflowResponse`,
  * which only Java declares. Gson reads an unknown enum value as null (and `getStatus() == null` without
  * a `type` as `UNEXPECTED_RESPONSE`), a fraction in an `int` as a `JsonSyntaxException`.
  */
 import * as z from 'zod';
-import { Range, TypedTypes, typedApp } from './typed-sdk.ts';
+import { typedApp } from './typed-sdk.ts';
+import { Range, TypedTypes } from './typed-sdk-types.ts';
 
 export const java = typedApp({
   headers: {

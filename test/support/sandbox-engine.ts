@@ -6,7 +6,7 @@
 import { expect } from 'vitest';
 import type { HttpAnswer } from '#shared/sandbox/answer';
 import { createBeneficiary, listBeneficiaries } from '#shared/sandbox/operations/beneficiaries';
-import { type SandboxTestUser, testSandboxOptions, walletBeneficiary } from './fake-sandbox-store.ts';
+import { type SandboxTestUser, testSandboxOptions, walletBeneficiary } from './given-sandbox.ts';
 import { ManualClock } from './manual-clock.ts';
 
 export const OTP = '123456';

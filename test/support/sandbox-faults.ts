@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import { createBeneficiary } from '#shared/sandbox/operations/beneficiaries';
 import { createTransfer } from '#shared/sandbox/operations/transfers';
-import { givenSandbox, walletBeneficiary } from './fake-sandbox-store.ts';
+import { givenSandbox, walletBeneficiary } from './given-sandbox.ts';
 
 export const TRANSFER = '/v1/payment/transfer/create';
 export const METADATA = '/v1/metadata/accounts/get';

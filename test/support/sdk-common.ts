@@ -3,7 +3,7 @@
  * docs/provider-v2.md): a sandbox user as an SDK's caller holds it, a request sent as text on the
  * wire, an answer decoded against a zod schema of an SDK's response type, the statuses and the
  * beneficiary statuses every SDK names, and the wallet every SDK pays. What only Java and C# share
- * (their `DapiApp` and its types) is in test/support/typed-sdk.ts.
+ * (their `DapiApp` and its types) is in test/support/typed-sdk.ts and typed-sdk-types.ts.
  */
 import { expect } from 'vitest';
 import * as z from 'zod';

@@ -13,7 +13,7 @@ import {
   type SandboxTestUser,
   testAppSecret,
   walletBeneficiary,
-} from '../support/fake-sandbox-store.ts';
+} from '../support/given-sandbox.ts';
 
 const CREATE = '/v1/payment/beneficiaries/create';
 

@@ -1,5 +1,5 @@
 /**
- * The sandbox in the `dapi-v2` dialect (issue 30), over the in-memory store: requests as the
+ * The sandbox in the `dapi-v2` dialect, over the in-memory store: requests as the
  * provider's SDKs send them (docs/provider-v2.md) read into the spec's operations at the edge, and
  * their answers written back in v2: `operationID` on every answer, no `sync`, a question resumed with
  * `operationID` and `userInputs`, the SDKs' shapes of the inline receiver and scenario 2's details,
@@ -25,7 +25,7 @@ import {
 } from '#shared/sandbox/dialect-v2/requests';
 import type { OperationContext } from '#shared/sandbox/operation-spec';
 import { getMetadata } from '#shared/sandbox/operations/metadata';
-import { givenSandbox } from '../support/fake-sandbox-store.ts';
+import { givenSandbox } from '../support/given-sandbox.ts';
 
 type Credentials = { appSecret: string; userSecret: string };
 

@@ -7,7 +7,7 @@ import { createBeneficiary } from '#shared/sandbox/operations/beneficiaries';
 import { getMetadata } from '#shared/sandbox/operations/metadata';
 import { getOperation } from '#shared/sandbox/operations/operation-get';
 import { createTransfer } from '#shared/sandbox/operations/transfers';
-import { givenSandbox, walletBeneficiary } from '../support/fake-sandbox-store.ts';
+import { givenSandbox, walletBeneficiary } from '../support/given-sandbox.ts';
 import { asyncDelayMs, failed, givenBeneficiary, OTP } from '../support/sandbox-engine.ts';
 
 describe('an operation sent with sync: false', () => {

@@ -9,7 +9,7 @@ import { createBeneficiary, listBeneficiaries } from '#shared/sandbox/operations
 import { getMetadata } from '#shared/sandbox/operations/metadata';
 import { getOperation } from '#shared/sandbox/operations/operation-get';
 import { createTransfer } from '#shared/sandbox/operations/transfers';
-import { givenSandbox, walletBeneficiary } from '../support/fake-sandbox-store.ts';
+import { givenSandbox, walletBeneficiary } from '../support/given-sandbox.ts';
 import {
   answered,
   failed,

@@ -13,7 +13,7 @@ import type { OperationContext } from '#shared/sandbox/operation-spec';
 import { createBeneficiary } from '#shared/sandbox/operations/beneficiaries';
 import { getMetadata } from '#shared/sandbox/operations/metadata';
 import { getOperation } from '#shared/sandbox/operations/operation-get';
-import { asHttp, givenSandbox, testAppSecret, walletBeneficiary } from '../support/fake-sandbox-store.ts';
+import { asHttp, givenSandbox, testAppSecret, walletBeneficiary } from '../support/given-sandbox.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { failed, failedInfo, givenTransferringUser, METADATA, TRANSFER } from '../support/sandbox-faults.ts';
 

@@ -9,7 +9,7 @@ import { runActionWithFault } from '#shared/sandbox/faults';
 import { createBeneficiary } from '#shared/sandbox/operations/beneficiaries';
 import { getOperation } from '#shared/sandbox/operations/operation-get';
 import { createTransfer } from '#shared/sandbox/operations/transfers';
-import { asHttp, givenSandbox, testAppSecret, walletBeneficiary } from '../support/fake-sandbox-store.ts';
+import { asHttp, givenSandbox, testAppSecret, walletBeneficiary } from '../support/given-sandbox.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { failed, givenTransferringUser, TRANSFER } from '../support/sandbox-faults.ts';
 

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '#shared/logger';
 import { faultWaitBudgetMs } from '#shared/provider/interface/limits';
 import { getMetadata } from '#shared/sandbox/operations/metadata';
-import { testAppSecret, testSandboxOptions } from '../support/fake-sandbox-store.ts';
+import { testAppSecret, testSandboxOptions } from '../support/given-sandbox.ts';
 import { failed, givenTransferringUser, METADATA, TRANSFER } from '../support/sandbox-faults.ts';
 
 // Every injected fault logs a warning: kept out of the test output.

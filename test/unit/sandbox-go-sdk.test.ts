@@ -1,7 +1,7 @@
 /**
  * The sandbox in the `dapi-v2` dialect, driven as Dapi's official Go SDK drives it
  * (test/support/go-sdk.ts: its requests written from its source, its answers decoded against the
- * types it declares; docs/provider-v2.md): issue 30's "done when" flows, one user each.
+ * types it declares; docs/provider-v2.md): the v2 dialect's flows, one user each.
  *
  * In process: the sandbox's routes composed as their handlers are, over its in-memory fake store (the
  * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`); both

@@ -11,7 +11,7 @@ import { createBeneficiary, listBeneficiaries } from '#shared/sandbox/operations
 import { getMetadata } from '#shared/sandbox/operations/metadata';
 import { getOperation } from '#shared/sandbox/operations/operation-get';
 import { SANDBOX_LIFETIME_MS } from '#shared/sandbox/store';
-import { asHttp, givenSandbox, walletBeneficiary } from '../support/fake-sandbox-store.ts';
+import { asHttp, givenSandbox, walletBeneficiary } from '../support/given-sandbox.ts';
 
 const OTP = '123456';
 

@@ -16,7 +16,7 @@ import {
   transferType,
   validIban,
 } from '#shared/sandbox/rules';
-import { givenSandbox, type SandboxTestUser, walletBeneficiary } from '../support/fake-sandbox-store.ts';
+import { givenSandbox, type SandboxTestUser, walletBeneficiary } from '../support/given-sandbox.ts';
 
 const failed = (type: string) =>
   expect.objectContaining({ success: false, status: 'failed', type, msg: expect.any(String) });

@@ -1,6 +1,7 @@
 /**
  * The paths both dialects share (`/v2/data/balance/get`, `/v2/operation/get`), which answer the same
- * in both, and the leniency of issue 30 item 4 in the spec dialect, over the in-memory store.
+ * in both, and the spec dialect lenient where the provider is (a missing address line, an answer
+ * without its index or query), over the in-memory store.
  */
 import { describe, expect, it } from 'vitest';
 import { CreateBeneficiaryRequest } from '#shared/provider/interface/schemas';
@@ -10,7 +11,7 @@ import type { OperationContext } from '#shared/sandbox/operation-spec';
 import { getBalance } from '#shared/sandbox/operations/account-balance';
 import { createBeneficiary } from '#shared/sandbox/operations/beneficiaries';
 import { getOperation } from '#shared/sandbox/operations/operation-get';
-import { givenSandbox } from '../support/fake-sandbox-store.ts';
+import { givenSandbox } from '../support/given-sandbox.ts';
 
 const goWallet = {
   name: 'Acme Wallet LLC',

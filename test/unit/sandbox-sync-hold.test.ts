@@ -11,7 +11,7 @@ import { getCardBalance } from '#shared/sandbox/operations/card-balance';
 import { getMetadata } from '#shared/sandbox/operations/metadata';
 import { getOperation } from '#shared/sandbox/operations/operation-get';
 import { createTransfer } from '#shared/sandbox/operations/transfers';
-import { givenSandbox, type SandboxTestUser, walletBeneficiary } from '../support/fake-sandbox-store.ts';
+import { givenSandbox, type SandboxTestUser, walletBeneficiary } from '../support/given-sandbox.ts';
 
 const failed = (type: string) =>
   expect.objectContaining({ success: false, status: 'failed', type, msg: expect.any(String) });
