@@ -16,6 +16,7 @@ import { type DecoyKind, decoyKinds } from './decoys.ts';
 import { type DynamoDbFault, planDynamoDbFaults } from './dynamodb-faults.ts';
 import { bankDown, readsBack } from './fault-kinds.ts';
 import { type CrashRule, faultsFor, freshCoverage, type ProviderFault } from './faults.ts';
+import { planRelayFaults, planRepeats } from './late-draws.ts';
 import { randomStream } from './random.ts';
 
 export interface Bank {
@@ -299,35 +300,4 @@ function meetsDecoys(faults: readonly ProviderFault[], deposits: readonly Planne
 /** Whether the bank asks its caller questions (one-time passwords) on the way of a deposit. */
 export function bankAsks(bank: Bank): boolean {
   return bank.bankId.includes('OTP');
-}
-
-/** Of the users with several deposits, those whose last one is a repeat, started after the others. */
-const REPEAT_SHARE = 0.4;
-
-/**
- * Repeats, drawn on their own stream after everything else (a seed's other choices stay its own):
- * the last deposit of a share of the users with several, not below the minimum.
- */
-function planRepeats(seed: number, users: PlannedUser[]) {
-  const random = randomStream(seed, 'repeats', 0);
-  for (const user of users) {
-    const last = user.deposits.at(-1);
-    if (user.deposits.length < 2 || !last || last.belowMinimum || !random.chance(REPEAT_SHARE)) continue;
-    last.afterOthers = true;
-  }
-}
-
-/** Deposits whose next event the relay cannot relay: a few in every run, the first ones surely. */
-const RELAY_FAULT_SHARE = 0.03;
-const RELAY_FAULT_COVERAGE = 2;
-
-/** Relay faults, drawn on their own stream after everything else. */
-function planRelayFaults(seed: number, users: PlannedUser[]) {
-  const random = randomStream(seed, 'relay-faults', 0);
-  let planned = 0;
-  for (const deposit of users.flatMap((user) => user.deposits)) {
-    if (planned >= RELAY_FAULT_COVERAGE && !random.chance(RELAY_FAULT_SHARE)) continue;
-    deposit.relayFault = true;
-    planned += 1;
-  }
 }
