@@ -67,7 +67,7 @@ const forms = {
     aad: (purpose: SealPurpose, wrapped: string, depositId: string) =>
       `v2.${purpose}.${wrapped}.${depositId}`,
   },
-  // The form before (issue 22 to 32): credentials and answers alike, the purpose not bound.
+  // The form sealed before the purpose was bound: credentials and answers alike.
   v1: {
     info: (_purpose: SealPurpose, depositId: string) => `v1 credentials ${depositId}`,
     aad: (_purpose: SealPurpose, wrapped: string, depositId: string) => `v1.${wrapped}.${depositId}`,

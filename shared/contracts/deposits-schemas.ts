@@ -1,8 +1,8 @@
 /**
  * The deposits API's requests and answers. It follows the spec's conventions: secrets in the body,
  * bearer token. Every request field is bounded (`inputLimits`), checked before anything is read or
- * stored, and a request is strict: a field it does not know is refused, named (issue 32). The answers are what `depositView` gives; the OpenAPI document and the typed client are
- * built on both.
+ * stored, and a request is strict: a field it does not know is refused, named. The answers are what
+ * `depositView` gives; the OpenAPI document and the typed client are built on both.
  */
 import * as z from 'zod';
 import { businessFields, DepositStatus, DepositStep } from '#shared/deposits/model/deposit';
@@ -51,7 +51,8 @@ export type CreateDepositRequest = z.infer<typeof CreateDepositRequest>;
  * The user's secrets on a read, a cancel or an answer: optional. The backend that created a deposit
  * reads it by its id alone (docs/deposits.md, "Whose deposits"); a `userSecret` sent narrows what
  * the caller sees to that user's, as the connection's token does to its connection's. `appSecret`
- * is taken, and not used, so that requests shaped as before issue 32 keep working.
+ * is taken, and not used, so that a request that sends both secrets, as reads did before the
+ * backend's identity was enough, keeps working.
  */
 const readerSecrets = { appSecret: secret.optional(), userSecret: secret.optional() };
 

@@ -105,7 +105,7 @@ export const OperatorDeposit = DepositAnyStatus.extend({
   polls: z.number().int().nonnegative().optional(),
   /** When the next read of the transfer operation is due. */
   pollAt: at.optional(),
-  /** `source` for a payment source (issue 13), which runs the deposit's steps up to the transfer. */
+  /** `source` for a payment source, which runs the deposit's steps up to the transfer. */
   purpose: z.literal('source').optional(),
   transferAttempt: z.object({ at, answering: z.boolean() }).optional(),
   /** The provider's operationID of the transfer. */

@@ -1,5 +1,6 @@
 /**
- * The figures of issue 10, measured in the bench's run on its local stack, against fixed references:
+ * The service's performance figures, measured in the bench's run on its local stack, against fixed
+ * references:
  *
  *   per bank     a first and a repeat deposit on one connection, every provider call and AWS request
  *                counted (test/bench/counting.ts); then first deposits on fresh users, timed beside

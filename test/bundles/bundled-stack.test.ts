@@ -1,5 +1,5 @@
 /**
- * The bundles run as deployed (issue 33, item 6): against a local stack whose every function is the
+ * The bundles run as deployed: against a local stack whose every function is the
  * bundle `cdk synth` builds, in a process of its own with the environment its template gives it (this
  * project's global setup: `startLocalStack({ handlers: 'bundles' })`), over real HTTP: a deposit whose
  * bank asks one-time passwords, answered through the deposits API, and its signed webhook at the

@@ -1,5 +1,5 @@
 /**
- * Answering the bank's question (issue 32, item 5), over real HTTP against the local stack:
+ * Answering the bank's question, over real HTTP against the local stack:
  * `POST /v1/deposits/answer` takes `{ operationID, userInputs: [{ id, answer }] }` (no create body,
  * no `query`, no secret from the backend that created it); the typed client's `answer` and `waitFor`
  * carry a deposit at the bank that asks one-time passwords (SANDBOX_OTP: on the beneficiary's

@@ -1,5 +1,5 @@
 /**
- * Reads by the backend's own identity (issue 32, item 2), over real HTTP against the local stack:
+ * Reads by the backend's own identity, over real HTTP against the local stack:
  * the backend that created a deposit (locally the gateway's caller: `local-backend`, or the one
  * `X-Local-Caller` names) reads, lists and cancels it by its id alone, no user secret; a second
  * backend sees nothing of it, whatever it sends; a request shaped as before (the connection's token

@@ -1,5 +1,5 @@
 /**
- * The caller's business fields (issue 32, item 3), over real HTTP against the local stack:
+ * The caller's business fields, over real HTTP against the local stack:
  * `clientReference` is unique per backend, so creates with the same one (even at once, under other
  * keys) make one deposit and answer it; `metadata` is kept; both are on every view and, with the
  * amount, the currency, the sender and the times, in every webhook event, verified.

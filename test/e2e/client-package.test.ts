@@ -1,5 +1,5 @@
 /**
- * The deposits client as a package (issue 32, item 1, and its first done-when line), as a wallet
+ * The deposits client as a package, as a wallet
  * backend gets it: packed by `npm pack ./packages/deposits-client` (which builds it), installed from
  * the tarball in a scratch project outside the repository, type-checked there under a consumer's
  * strict settings (`strict`, `exactOptionalPropertyTypes`, `module` and `moduleResolution`

@@ -65,7 +65,7 @@ describe('deposits API: reading a deposit', () => {
     expect(text).not.toContain(appSecret);
   });
 
-  it('answers a read without a bearer token to the backend that created it, and to no other (issue 32)', async () => {
+  it('answers a read without a bearer token to the backend that created it, and to no other', async () => {
     const user = await createUser('SANDBOX_BENEFICIARY');
     const started = await startDeposit(user, { amount: 10 });
     const body = { appSecret, userSecret: user.userSecret, operationID: started.body.operationID };

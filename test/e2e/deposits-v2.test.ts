@@ -1,5 +1,5 @@
 /**
- * Every provider call a deposit makes in the `dapi-v2` dialect is a v2 call (issue 30 item 5): run
+ * Every provider call a deposit makes in the `dapi-v2` dialect is a v2 call: run
  * by the `e2e-v2` project only, against its shared stack, whose provider client speaks v2 (the rest
  * of the deposit files run there too, in both dialects). One deposit per flow: scenario 1, a bank that
  * asks its questions (resumed with `operationID`), and scenario 3's inline receiver.

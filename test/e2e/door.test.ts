@@ -1,5 +1,5 @@
 /**
- * Errors at the door (issue 32, item 4), over real HTTP against the local stack: the deposits and
+ * Errors at the door, over real HTTP against the local stack: the deposits and
  * operator APIs refuse a body that is not JSON (415) and a field they do not know (400, named), say
  * in `msg` what is wrong, and answer a request in the wrong shape (a token without `Bearer `, a
  * wrong method, a trailing slash) with a hint. Nothing of a refused request is started.

@@ -16,7 +16,7 @@ const inputs = (count: number) =>
 
 /**
  * The exact BAD_REQUEST envelope, its details naming `field`; the sandbox's `msg` is the spec's fixed
- * text, the deposits API's says what is wrong (issue 32).
+ * text, the deposits API's says what is wrong.
  */
 function badRequestNaming(field: string, api: 'sandbox' | 'deposits' = 'sandbox') {
   const escaped = field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -167,8 +167,8 @@ describe('a whole deposit on every new bank, answering every question it asks', 
     ],
     ['SANDBOX_OTP_INLINE', [{ step: 'transfer', ids: ['otp'] }]],
     // Hides the new beneficiary until its cool-down ends, and asks on its list: the look-up after
-    // the cool-down asks, at ensure-beneficiary (issue 31: it paused at wait-cooldown, and the
-    // caller's answer got a 500).
+    // the cool-down asks, at ensure-beneficiary (not at wait-cooldown), and the caller's answer
+    // resumes it there.
     ['SANDBOX_COOLDOWN_OTP_LIST', [{ step: 'ensure-beneficiary', ids: ['otp'] }]],
     [
       'SANDBOX_OTP_TWO_QUESTIONS',

@@ -1,5 +1,5 @@
 /**
- * The outbox relay's failures can be recovered (issue 31, defect 10). A version whose event the relay
+ * The outbox relay's failures can be recovered. A version whose event the relay
  * cannot send to the notify queue, after its own few tries, goes whole (its event, the deposit id,
  * version and event id, where the stream had it) to the relay's own DLQ, and the relay reports it
  * handled. Before, the record failed the batch until the event source mapping gave up and sent its

@@ -48,7 +48,7 @@ describe('the deposits API in AWS', () => {
     for (const synthesized of [iam, iamProd]) {
       const byKey = routes(synthesized);
       expect([...byKey.keys()].sort()).toEqual([...routeKeys, '$default'].sort());
-      // The payment sources' routes (issue 13) deploy beside the deposits' and are guarded the same way.
+      // The payment sources' routes deploy beside the deposits' and are guarded the same way.
       for (const path of ['/v1/sources/create', '/v1/sources/get', '/v1/sources/list', '/v1/sources/cancel'])
         expect(byKey.get(`POST ${path}`)?.AuthorizationType).toBe('AWS_IAM');
       for (const key of guarded)

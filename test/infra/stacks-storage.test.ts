@@ -186,7 +186,7 @@ describe('tables', () => {
           Projection: { ProjectionType: 'KEYS_ONLY' },
         },
         {
-          // A backend's deposits (issue 32): the keys and the status, written when the status changes.
+          // A backend's deposits: the keys and the status, written when the status changes.
           IndexName: 'byBackend',
           KeySchema: [
             { AttributeName: 'backendListedBy', KeyType: 'HASH' },

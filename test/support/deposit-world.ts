@@ -143,7 +143,7 @@ export function metadata(overrides: Partial<AccountsMetadata> = {}) {
 }
 
 /**
- * What every event of a deposit carries besides its status, step and version (issue 32): its money,
+ * What every event of a deposit carries besides its status, step and version: its money,
  * sender and times (the deposit as `world().deposit` makes it, at the clock's `now`).
  */
 export function eventFields(deposit: Pick<Deposit, 'createdAt'>, now: number) {

@@ -31,7 +31,7 @@ function fixtureKeys() {
 }
 
 describe('the sealed forms of earlier releases, at a deploy', () => {
-  it('opens credentials and answers sealed in v1 (issues 22 to 32), as before this change', async () => {
+  it('opens credentials and answers sealed in v1, the form before the purpose was bound', async () => {
     // prepare
     const vault = new CredentialVault(fixtureKeys());
 

@@ -1,5 +1,5 @@
 /**
- * What bounds a sealing (issue 33): only a whole 16-byte GCM tag opens, and a body shorter than the
+ * What bounds a sealing: only a whole 16-byte GCM tag opens, and a body shorter than the
  * tag is refused before any key is asked; the purpose (the user's credentials, or the caller's
  * answers) is bound into the key and the additional data, so neither opens as the other; a data key
  * seals at most 1,000 deposits and lives at most a minute, in the sealer and in every opener; each

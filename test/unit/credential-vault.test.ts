@@ -2,7 +2,7 @@
  * The credential vault: each sealing bound to its deposit and committed to its key, and the data
  * keys kept per instance, so that KMS is asked once per data key rather than once per step. Over
  * the local key (the same AES-GCM wrapping KMS stands in for), with a manual clock. The bounds of
- * issue 33 (the tag, the purpose, a data key's life and id) are in `credential-vault-limits.test.ts`,
+ * a sealing (the tag, the purpose, a data key's life and id) are in `credential-vault-limits.test.ts`,
  * the forms of earlier releases in `credential-vault-forms.test.ts`.
  */
 import { randomBytes } from 'node:crypto';

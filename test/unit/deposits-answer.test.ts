@@ -1,5 +1,5 @@
 /**
- * The answer route (issue 32, item 5), through the fakes: the caller's answers to the bank's
+ * The answer route, through the fakes: the caller's answers to the bank's
  * question by the deposit's id, each input by its `id` alone (no create body, no `query`); the
  * deposit goes back to the step that asked, as a repeated create with `userInputs` sends it.
  */

@@ -1,5 +1,5 @@
 /**
- * Reads by the backend's own identity (issue 32, item 2), through the fakes: a deposit (and a
+ * Reads by the backend's own identity, through the fakes: a deposit (and a
  * payment source) belongs to the backend that created it, which reads, lists and cancels it by its
  * id alone; another backend sees nothing of it; a request that names the connection (its token, and
  * the user secret) sees only that connection's, as before; a deposit from before (no backend) is

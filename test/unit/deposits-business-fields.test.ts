@@ -1,5 +1,5 @@
 /**
- * The caller's business fields (issue 32, item 3), through the fakes: `clientReference` (unique per
+ * The caller's business fields, through the fakes: `clientReference` (unique per
  * backend: a second create with it answers the first deposit) and `metadata` (a small bounded
  * string map), accepted at create, shown on every view, carried by every event with the amount, the
  * currency, the sender's account and the times; never a secret.

@@ -1,5 +1,5 @@
 /**
- * The typed client's `answer` and `waitFor` (issue 32, item 5), over a fetch that plays the API: a
+ * The typed client's `answer` and `waitFor`, over a fetch that plays the API: a
  * question is answered once through `onQuestion` (by id and answer, nothing else), reads back off
  * while nothing changes, a read with no answer is tried again, and the signal ends the wait.
  */

@@ -1,6 +1,6 @@
 /**
  * What the service remembers of a connection's bank and beneficiary, corrected when the bank says
- * otherwise (issue 31, defect 7), through the fakes of the ports and a manual clock:
+ * otherwise, through the fakes of the ports and a manual clock:
  *   - a cool-down refusal at the transfer moves our record's cool-down on, so the next deposit does
  *     not take the known route into the same refusal;
  *   - an amount the remembered bounds refuse is asked of the bank, whose word decides (and is

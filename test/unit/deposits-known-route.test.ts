@@ -129,7 +129,7 @@ describe('a deposit whose way to the transfer is known', () => {
   });
 });
 
-describe('the route memory and the user secret (issue 32, defect)', () => {
+describe('the route memory and the user secret', () => {
   it('another userSecret on the same token never takes the route its bank memory remembers', async () => {
     // prepare: the connection's first deposit resolves its bank (remembered) and its beneficiary is on record
     const w = world();

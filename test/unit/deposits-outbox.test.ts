@@ -1,7 +1,7 @@
 /**
- * Every caller hears (issue 9, defect 1): a change the caller must hear of carries its event in its
+ * Every caller hears: a change the caller must hear of carries its event in its
  * own write, and the relay sends on exactly the events of the versions the stream brings. One it
- * cannot send on goes whole to its DLQ (issue 31, defect 10), and is relayed again from there.
+ * cannot send on goes whole to its DLQ, and is relayed again from there.
  */
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';

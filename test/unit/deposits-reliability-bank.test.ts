@@ -9,7 +9,7 @@ import { transfer } from '#shared/deposits/steps/transfer';
 import { answers, banks, ownerKey, question, world } from '../support/deposit-world.ts';
 import { atTransfer, listedBeneficiary, metadata } from '../support/reliability.ts';
 
-describe('a question on the metadata or on the beneficiary list (defect 8)', () => {
+describe('a question on the metadata or on the beneficiary list', () => {
   const answered = [{ id: 'otp', index: 0, query: 'One-time password', answer: '123456' }];
 
   it('asks the caller when the bank asks on its metadata, and answers that operation', async () => {
@@ -89,7 +89,7 @@ describe('a question on the metadata or on the beneficiary list (defect 8)', () 
   });
 });
 
-describe('a beneficiary the bank says is gone or wrong (defect 8)', () => {
+describe('a beneficiary the bank says is gone or wrong', () => {
   it.for(['INVALID_BENEFICIARY_ID', 'BENEFICIARY_DETAILS_MISMATCH'])(
     'forgets our record of it on %s, so the next deposit registers it again',
     async (type, { expect }) => {
@@ -109,7 +109,7 @@ describe('a beneficiary the bank says is gone or wrong (defect 8)', () => {
 
       await transfer(deposit, ctx);
 
-      // Gone: this deposit registers it again itself (defect 7 of issue 31); wrong: it fails.
+      // Gone: this deposit registers it again itself; wrong: it fails.
       const gone = type === 'INVALID_BENEFICIARY_ID';
       expect(w.table.current(deposit.id)).toMatchObject(
         gone

@@ -19,7 +19,7 @@ import {
 } from '../support/deposit-world.ts';
 import { listedBeneficiary } from '../support/reliability.ts';
 
-describe('the connection lease over the list and the creation (defect 8)', () => {
+describe('the connection lease over the list and the creation', () => {
   it('is renewed before the creation: each call has the whole lease time', async () => {
     const w = world();
     const ctx = w.contexts.ensureBeneficiary();

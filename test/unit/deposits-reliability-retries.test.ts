@@ -13,7 +13,7 @@ import { transfer } from '#shared/deposits/steps/transfer';
 import { answers, type World, world } from '../support/deposit-world.ts';
 import { atTransfer } from '../support/reliability.ts';
 
-describe('a step that throws on every try (defect 2)', () => {
+describe('a step that throws on every try', () => {
   /** The port's fake: only a throttled call passes with time here (the adapter's table: passing-errors.test.ts). */
   const passesWithTime = (error: unknown) => (error as Error).name === 'ThrottlingException';
 
@@ -114,7 +114,7 @@ describe('a step that throws on every try (defect 2)', () => {
   });
 });
 
-describe('smaller ones (defect 8)', () => {
+describe('smaller ways a deposit could loop or stall', () => {
   it('drops the caller answers after a refusal: never re-sent to a dead operation, never kept sealed', async () => {
     const w = world();
     const ctx = w.contexts.transfer();

@@ -15,7 +15,7 @@ import { transfer } from '#shared/deposits/steps/transfer';
 import { answers, banks, ownerKey, settings, world } from '../support/deposit-world.ts';
 import { atTransfer, listedBeneficiary, metadata } from '../support/reliability.ts';
 
-describe('the currency of the money moved (defect 7)', () => {
+describe('the currency of the money moved', () => {
   it('is refused when the bank publishes no bounds: it has not said it moves the wallet currency', async () => {
     const w = world();
     const ctx = w.contexts.resolveBank();
@@ -32,7 +32,7 @@ describe('the currency of the money moved (defect 7)', () => {
   });
 });
 
-describe('the wallet beneficiary in the bank list (defect 6)', () => {
+describe('the wallet beneficiary in the bank list', () => {
   it('needs the wallet account to name its account number', () => {
     const [aed] = localWallets;
     if (!aed) throw new Error('no local wallet');
@@ -78,7 +78,7 @@ describe('the wallet beneficiary in the bank list (defect 6)', () => {
   });
 });
 
-describe('a cool-down refusal (defect 5)', () => {
+describe('a cool-down refusal', () => {
   it.for([
     { label: 'names a past instant', msg: 'until 2020-01-01T00:00:00.000Z' },
     { label: 'names no instant', msg: 'The beneficiary is in its cool-down period' },
@@ -120,7 +120,7 @@ describe('a cool-down refusal (defect 5)', () => {
   });
 });
 
-describe("waiting for another deposit's beneficiary claim (defect 4)", () => {
+describe("waiting for another deposit's beneficiary claim", () => {
   it('waits until the holder will act, with one wake-up recorded in the check time', async () => {
     const w = world();
     const ctx = w.contexts.ensureBeneficiary();
@@ -174,7 +174,7 @@ describe("waiting for another deposit's beneficiary claim (defect 4)", () => {
   });
 });
 
-describe('the sweeper (defect 3)', () => {
+describe('the sweeper', () => {
   it('moves the check time of each deposit it re-drives forward, with backoff', async () => {
     const w = world();
     const ctx = w.contexts.sweep();

@@ -180,7 +180,7 @@ describe('resolve-bank', () => {
 
 /**
  * The bank's metadata, remembered per connection for `bankMemoryMs`: a repeat deposit asks the bank
- * nothing before its transfer (issue 10's target of one provider call for a repeat deposit).
+ * nothing before its transfer: one provider call for a repeat deposit.
  */
 describe("resolve-bank with the connection's bank remembered", () => {
   it('asks the bank once: the next deposit of the connection goes on from what it said', async () => {

@@ -85,7 +85,7 @@ describe('the refusals of the domains, over HTTP', () => {
   });
 });
 
-describe('errors at the door (issue 32)', () => {
+describe('errors at the door', () => {
   const strict = depositRoute(z.strictObject({ amount: z.number() }), async () => ({}));
   const answer = async (e: HttpEvent) => {
     const result = await strict(e, { awsRequestId: 'l-1' } as Context);
@@ -145,7 +145,7 @@ describe('errors at the door (issue 32)', () => {
   });
 });
 
-describe('a route that matched nothing (issue 32)', () => {
+describe('a route that matched nothing', () => {
   const routes = [
     { method: 'POST', path: '/v1/deposits/get' },
     { method: 'GET', path: '/health' },
@@ -177,7 +177,7 @@ describe('a route that matched nothing (issue 32)', () => {
   });
 });
 
-describe('who calls: the backend (issue 32)', () => {
+describe('who calls: the backend', () => {
   it.each([
     [
       'an IAM user',

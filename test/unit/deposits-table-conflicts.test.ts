@@ -17,7 +17,7 @@ function cancelled(code: 'TransactionConflict' | 'ConditionalCheckFailed') {
   });
 }
 
-describe('creating a deposit once per key (defect 8)', () => {
+describe('creating a deposit once per key', () => {
   it('answers the winner deposit when its transaction lost to a concurrent one', async () => {
     const w = world();
     const deposit = await w.deposit();

@@ -1,5 +1,5 @@
 /**
- * The typed client's webhook verifier (issue 32, item 1): the events the steps write, signed as the
+ * The typed client's webhook verifier: the events the steps write, signed as the
  * notifier signs them (`WebhookSender`), verify with the endpoint's secret and come out typed, a
  * union on `type` (`#shared/contracts/deposit-events`): a deposit's with its amount, currency,
  * sender, `clientReference` and `metadata`, a source's with its id. A wrong secret, a body changed

@@ -1,5 +1,5 @@
 /**
- * What a provider's refusal may carry (issue 33): its `type` a name of at most 64 capitals and
+ * What a provider's refusal may carry: its `type` a name of at most 64 capitals and
  * underscores, else a fixed type, its `msg` capped, and the body read at most `maxProviderBodyBytes`
  * (past it, an unknown outcome, read no further). Then a deposit failed by a refusal of a type this
  * service does not know reaches its owner and its webhook as a fixed type; the operators keep the

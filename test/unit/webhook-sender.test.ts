@@ -1,5 +1,5 @@
 /**
- * Webhook delivery (issue 33, item 5): signed with each live secret while a rotation overlaps (the
+ * Webhook delivery: signed with each live secret while a rotation overlaps (the
  * current one and the previous one, space-separated in `webhook-signature`, as Standard Webhooks
  * allows), so that a receiver holding either verifies; the secrets read from the values or, in AWS,
  * from the secret's current and previous versions; and each answer's body consumed, whatever its

@@ -48,8 +48,8 @@ export function businessFieldsOf(
 }
 
 /**
- * What the fields add to a deposit's fingerprint: nothing without them (so a repeat of a create from
- * before issue 32 still matches), else both, the map in key order.
+ * What the fields add to a deposit's fingerprint: nothing without them (so a repeat of a create made
+ * before deposits had business fields still matches), else both, the map in key order.
  */
 export function fingerprintOf(fields: Pick<Deposit, 'clientReference' | 'metadata'>): unknown[] {
   if (fields.clientReference === undefined && fields.metadata === undefined) return [];

@@ -28,7 +28,7 @@ export type DepositStep = z.infer<typeof DepositStep>;
 export type WorkStep = Exclude<DepositStep, 'completed'>;
 
 /**
- * The caller's business fields on a deposit (issue 32): what it is known by in the wallet's own
+ * The caller's business fields on a deposit: what it is known by in the wallet's own
  * books (`clientReference`: 1 to 128 printable ASCII characters, no spaces; unique per backend, so
  * a second create with it answers the first deposit) and a small map of its own (`metadata`: at most
  * 20 keys of 1 to 40 characters, each value at most 500; no control characters). Neither may hold a
@@ -96,7 +96,7 @@ export interface Deposit {
   /**
    * Digest of the identity of the wallet backend that created it (`caller.ts`): that backend reads,
    * lists, cancels and answers it without the user's secrets; no other sees it. Absent on a deposit
-   * created without one (before issue 32).
+   * created without one (before deposits carried a backend identity, or by a caller no authorizer named).
    */
   backendKey?: string;
   idempotencyKey: string;

@@ -35,7 +35,7 @@ export interface SharedWakes {
 /**
  * Whose bank memory: the connection (its token's key) and its user (its user secret's key) together,
  * so that a request with another user secret on the same token remembers nothing, and asks the bank
- * (which refuses a wrong secret at once) instead of starting at the transfer (issue 32).
+ * (which refuses a wrong secret at once) instead of starting at the transfer.
  */
 export type MemoryOwner = Pick<Deposit, 'ownerKey' | 'readerKey'>;
 

@@ -9,8 +9,8 @@
  * other backend sees nothing of them (404). A request that also carries the connection's token (and
  * the user secret) sees only that connection's (and user's) deposits among them, as before.
  *
- * A deposit created without a backend identity (before issue 32, or by a caller no authorizer named)
- * has no `backendKey`: it is seen as it always was, by its token and user secret together.
+ * A deposit created without a backend identity (before deposits carried one, or by a caller no
+ * authorizer named) has no `backendKey`: it is seen by its token and user secret together.
  *
  * Every key is compared in constant time, and compared even when there is no deposit.
  */
@@ -51,6 +51,6 @@ export function sees(
   const namesConnection = caller.accessToken === undefined || owner;
   const namesUser = caller.userSecret === undefined || reader;
   if (deposit.backendKey !== undefined) return backend && namesConnection && namesUser;
-  // Created without a backend identity: its token and user secret, as before issue 32.
+  // Created without a backend identity: seen by its token and user secret together.
   return caller.accessToken !== undefined && caller.userSecret !== undefined && owner && reader;
 }

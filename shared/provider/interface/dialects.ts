@@ -132,7 +132,7 @@ export function dialectOf(name: DialectName = 'spec'): Dialect {
   return dialects[name];
 }
 
-/** The paths both dialects serve: each answers the same in both (issue 30). */
+/** The paths both dialects serve: each answers the same in both. */
 export function sharedPaths(): string[] {
   const v2 = new Set(Object.values(dapiV2Dialect.paths));
   return [...new Set(Object.values(specDialect.paths))].filter((path) => v2.has(path));

@@ -80,7 +80,7 @@ const text = boundedText(limits.text);
 const id = boundedText(limits.id);
 const secret = boundedText(limits.secret);
 
-/** A missing address line is `""` (issue 30: lenient where the provider is; Go leaves empty lines out). */
+/** A missing address line is `""` (lenient where the provider is; Go leaves empty lines out). */
 const AddressInput = z.object({
   line1: optionalText(limits.text),
   line2: optionalText(limits.text),
@@ -131,7 +131,7 @@ export type CardBalance = z.infer<typeof CardBalance>;
 const credentials = { appSecret: secret, userSecret: secret };
 /** Answers to a question: an empty list answers nothing, and is refused as the deposits API refuses it. */
 /**
- * Lenient where the provider is (issue 30): an answer is matched by `id`; a missing `index` is its
+ * Lenient where the provider is: an answer is matched by `id`; a missing `index` is its
  * position, a missing `query` empty (Go leaves out `index` 0 and `query` ""; Java and C# `query` null).
  */
 const LenientAnswer = UserInputAnswer.extend({
