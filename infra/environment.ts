@@ -4,7 +4,14 @@
  * (`infra/stacks/deposits-stateless-stack.ts`). Which of them a function is given follows from its
  * line (`infra/cdk/environment.ts`).
  */
-import { outbox, queues, scheduleGroup, tables, watchedQueues, watchedQueuesVariable } from './topology.ts';
+import {
+  outbox,
+  queues,
+  scheduleGroup,
+  tables,
+  watchedQueues,
+  watchedQueuesVariable,
+} from '#shared/topology';
 
 type QueueKey = keyof typeof queues;
 

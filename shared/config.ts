@@ -3,7 +3,7 @@
  * malformed variable fails at start, with the variable's name.
  */
 import * as z from 'zod';
-import { ApprovalThresholds } from './operator/approval.ts';
+import { MinorAmountsByCurrency } from './money.ts';
 import { dialectNames } from './provider/interface/dialects.ts';
 import { faultWaitBudgetMs, inputLimits } from './provider/interface/limits.ts';
 
@@ -206,7 +206,7 @@ const OperatorEnv = z.object({
  * Per currency, the largest amount (minor units) one operator may resolve `done` alone (JSON, such as
  * `{"AED":100000,"KWD":100000}`); a currency it does not name has none (`shared/operator/approval.ts`).
  */
-const ResolveEnv = z.object({ RESOLVE_APPROVAL_ABOVE: json(ApprovalThresholds).default({}) });
+const ResolveEnv = z.object({ RESOLVE_APPROVAL_ABOVE: json(MinorAmountsByCurrency).default({}) });
 
 const WebhookEnv = z.object({
   WEBHOOK_URL: secureUrl.optional(),

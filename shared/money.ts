@@ -2,6 +2,7 @@
  * Money is integer minor units inside the service. JSON carries decimal numbers in major units (the
  * spec's `amount`, `minimum`, `balance`); these functions are the only crossing between the two.
  */
+import * as z from 'zod';
 
 /** ISO 4217 currencies the service knows, with their minor-unit exponent and full name. */
 export const currencies = {
@@ -23,6 +24,25 @@ export type CurrencyCode = keyof typeof currencies;
 export function isCurrencyCode(code: string): code is CurrencyCode {
   return Object.hasOwn(currencies, code);
 }
+
+/**
+ * Amounts in minor units by currency code, each a code the service knows (the operator's approval
+ * thresholds, read from the configuration).
+ */
+export const MinorAmountsByCurrency = z
+  .record(z.string(), z.int().min(0).max(Number.MAX_SAFE_INTEGER))
+  .superRefine((thresholds, context) => {
+    for (const code of Object.keys(thresholds)) {
+      if (!isCurrencyCode(code))
+        context.addIssue({
+          code: 'custom',
+          path: [code],
+          message: `${code} is not a currency the service knows (${Object.keys(currencies).join(', ')})`,
+        });
+    }
+  })
+  .transform((thresholds) => thresholds as Partial<Record<CurrencyCode, number>>);
+export type MinorAmountsByCurrency = z.infer<typeof MinorAmountsByCurrency>;
 
 export class AmountError extends Error {}
 

@@ -1,4 +1,3 @@
-import { queues } from '#infra/topology';
 import { WebhookSender } from '#shared/adapters/webhook-sender';
 import { webhookSigningSecrets } from '#shared/adapters/webhook-signing-secrets';
 import { systemClock } from '#shared/clock';
@@ -7,6 +6,7 @@ import { deliverEvent } from '#shared/deposits/background/deliveries';
 import { DepositEvent } from '#shared/deposits/model/events';
 import { logger } from '#shared/logger';
 import { sqsConsumer } from '#shared/middleware/sqs';
+import { queues } from '#shared/topology';
 import { depositEvents } from '#shared/wiring/messaging';
 import { tableEntities } from '#shared/wiring/table';
 

@@ -5,10 +5,10 @@
  */
 import type * as z from 'zod';
 import { localWallets } from '#infra/local/wallets';
-import { depositsApi } from '#infra/topology';
 import type { WalletAccountConfig } from '#shared/config';
 import type { ApprovalThresholds } from '#shared/operator/approval';
 import type { DialectName } from '#shared/provider/interface/dialects';
+import { depositsApi } from '#shared/topology';
 import { Context, type ContextReader, contextKeys, type Stage, type Tuning } from './context.ts';
 import {
   apiReservedConcurrency,

@@ -6,9 +6,10 @@
  * functions that read it; one left out of `tuningReaders` fails the type check. The values are the
  * stack's (`handlerVariables`, `infra/environment.ts`: AWS's resources here, the local stack's there).
  */
-import { outbox, queues, tables } from '#infra/topology';
+
 import { stepQueueVariables } from '#shared/config';
 import { type Reach, type ReachName, reach } from '#shared/deposits/reach';
+import { outbox, queues, tables } from '#shared/topology';
 import type { Tuning } from './context.ts';
 import type { FunctionSettings } from './settings.ts';
 

@@ -37,9 +37,10 @@
  * indexes hold deposit items only, so a Query on one needs no such condition.
  * The sandbox's: GetItem, PutItem, UpdateItem, Query on a user's partition (transactions of those).
  */
-import { outbox, type queues, stepQueueKeys } from '#infra/topology';
+
 import { keys } from '#shared/adapters/deposits-table-items';
 import { type Reach, type ReachName, reach } from '#shared/deposits/reach';
+import { outbox, type queues, stepQueueKeys } from '#shared/topology';
 
 type Action = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
 

@@ -4,9 +4,10 @@
  * handler of the topology without settings, or settings of a handler it lacks, fail the type check.
  * The orchestrator's grants follow from its line of `shared/deposits/reach.ts` (`grants.ts`).
  */
-import { type HandlerName, handlerFile, queues, sweeper, type tables } from '#infra/topology';
+
 import type { ReachName } from '#shared/deposits/reach';
 import { faultWaitBudgetMs, sandboxFunctionTimeoutSeconds } from '#shared/provider/interface/limits';
+import { type HandlerName, handlerFile, queues, sweeper, type tables } from '#shared/topology';
 import { type Grants, grantsOf } from './grants.ts';
 
 export type TableKey = keyof typeof tables;

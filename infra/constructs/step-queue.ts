@@ -6,7 +6,7 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { QueueSpec } from '#infra/topology';
+import type { QueueSpec } from '#shared/topology';
 
 export interface StepQueueProps {
   spec: QueueSpec;

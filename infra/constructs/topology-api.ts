@@ -14,7 +14,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { type ApiSpec, type HandlerName, handlerFile } from '#infra/topology';
+import { type ApiSpec, type HandlerName, handlerFile } from '#shared/topology';
 import type { RouteThrottle } from '../cdk/config.ts';
 import type { Stage } from '../cdk/context.ts';
 import { apiThrottle } from '../cdk/settings.ts';
@@ -76,7 +76,7 @@ export class TopologyApi extends Construct {
 
     this.api = new apigw.HttpApi(this, 'Api', {
       apiName: props.name,
-      description: `The ${spec.name} API, from infra/topology.ts`,
+      description: `The ${spec.name} API, from shared/topology.ts`,
       createDefaultStage: false,
       defaultIntegration: integration(spec.defaultHandler),
       ...(props.access

@@ -7,7 +7,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
-import type { TableSpec } from '#infra/topology';
+import type { TableSpec } from '#shared/topology';
 import type { Stage } from '../cdk/context.ts';
 
 export function topologyTable(

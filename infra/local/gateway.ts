@@ -12,9 +12,9 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { ApiSpec } from '#infra/topology';
 import { contracts } from '#shared/contracts/contracts';
 import { withOwnLogger } from '#shared/logger';
+import type { ApiSpec } from '#shared/topology';
 import { operatorLogLevel, type RequestDone, sayRequest } from './activity.ts';
 import { serveContract } from './docs.ts';
 import { loadHandler } from './handlers.ts';

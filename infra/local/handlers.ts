@@ -11,7 +11,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
-import { type HandlerName, handlerFile } from '#infra/topology';
+import { type HandlerName, handlerFile } from '#shared/topology';
 
 export type HandlersMode = 'sources' | 'bundles';
 

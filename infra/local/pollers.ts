@@ -7,7 +7,7 @@
  * (`step-workers.ts`), where a test can kill them.
  *
  * How many, per queue, scale as the event source mapping's concurrency does:
- *   - the maximum is the queue's `maxConcurrency` (`infra/topology.ts`: 5 per step queue, the
+ *   - the maximum is the queue's `maxConcurrency` (`shared/topology.ts`: 5 per step queue, the
  *     mapping's `maximumConcurrency` in AWS), shared out when several processes poll one queue (the
  *     step workers' two: 3 and 2); never more batches of a queue in hand at once than that;
  *   - it starts with `concurrency` pollers (the floor: 2 in the local stack, 1 per step workers'
@@ -33,8 +33,8 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { QueueSpec } from '#infra/topology';
 import { withOwnLogger } from '#shared/logger';
+import type { QueueSpec } from '#shared/topology';
 import { loadHandler } from './handlers.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { inInvocation, traceHeaderOfMessage } from './traces.ts';

@@ -4,7 +4,7 @@
  */
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
-import { type QueueSpec, queues } from '#infra/topology';
+import { type QueueSpec, queues } from '#shared/topology';
 import { localCredentials } from './credentials.ts';
 import { type PollerGeneration, startPollers } from './pollers.ts';
 

@@ -15,6 +15,7 @@ import './xray-manual-mode.ts';
 
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { withOwnLogger } from '#shared/logger';
 import {
   depositsApi,
   operatorApi,
@@ -25,8 +26,7 @@ import {
   stepQueueKeys,
   sweeper,
   tables,
-} from '#infra/topology';
-import { withOwnLogger } from '#shared/logger';
+} from '#shared/topology';
 import { serveConsole } from '../console/serve.ts';
 import { resourceVariables } from '../environment.ts';
 import { transitionsSayer } from './activity.ts';

@@ -20,7 +20,7 @@ import './xray-manual-mode.ts';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { handlerFile, queues, type stepQueueKeys } from '#infra/topology';
+import { handlerFile, queues, type stepQueueKeys } from '#shared/topology';
 import { installLocalClock, localClock } from './clock.ts';
 import {
   type CrashPoint,

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { requireBanner } from '#infra/constructs/bundle-options';
-import type { queues } from '#infra/topology';
+import type { queues } from '#shared/topology';
 import { localClock } from './clock.ts';
 import {
   crashPoints,

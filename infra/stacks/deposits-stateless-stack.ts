@@ -21,7 +21,7 @@ import {
   queues,
   sweeper,
   watchedQueuesVariable,
-} from '#infra/topology';
+} from '#shared/topology';
 import type { DeploymentConfig } from '../cdk/config.ts';
 import { environmentOf } from '../cdk/environment.ts';
 import { suppress } from '../cdk/nag.ts';

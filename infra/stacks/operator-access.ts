@@ -11,7 +11,7 @@ import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sns from 'aws-cdk-lib/aws-sns';
-import { type HandlerName, operatorApi } from '#infra/topology';
+import { type HandlerName, operatorApi } from '#shared/topology';
 import type { Stage } from '../cdk/context.ts';
 import { TopologyApi } from '../constructs/topology-api.ts';
 

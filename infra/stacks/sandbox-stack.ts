@@ -8,7 +8,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { type HandlerName, sandboxApi, tables } from '#infra/topology';
+import { type HandlerName, sandboxApi, tables } from '#shared/topology';
 import type { DeploymentConfig } from '../cdk/config.ts';
 import { suppress } from '../cdk/nag.ts';
 import { functionsOf, observability, pascal } from '../cdk/settings.ts';

@@ -1,6 +1,6 @@
 /**
  * An API's contract, and its OpenAPI 3.1 document. A contract names each route of a topology API
- * (`infra/topology.ts`) with the zod schemas its handler validates the request with and the schemas
+ * (`shared/topology.ts`) with the zod schemas its handler validates the request with and the schemas
  * of its answers, so the document is generated from the one source of truth. Each API has its own
  * contract module beside this one (`deposits-api.ts`, `sandbox-api.ts`); another API (an operator
  * API) adds its module and its entry in `contracts`, and the local stack serves and the tests check
@@ -17,7 +17,7 @@ import { FailedEnvelope } from '#shared/provider/interface/responses';
 import { failedExamples, responseExamples } from './examples.ts';
 
 export interface RouteContract {
-  /** The methods the topology's routes take (`RouteSpec.method` in `infra/topology.ts`). */
+  /** The methods the topology's routes take (`RouteSpec.method` in `shared/topology.ts`). */
   method: 'GET' | 'POST';
   path: string;
   summary: string;
@@ -36,7 +36,7 @@ export interface RouteContract {
 }
 
 export interface ApiContract {
-  /** The topology API it describes (`ApiSpec.name` in `infra/topology.ts`; the contract test checks they agree). */
+  /** The topology API it describes (`ApiSpec.name` in `shared/topology.ts`; the contract test checks they agree). */
   api: string;
   title: string;
   description: string;

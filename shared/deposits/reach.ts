@@ -1,7 +1,7 @@
 /**
  * What each handler of the orchestrator may touch, one line per handler, keyed by the handler's one
- * name (`HandlerName` in `infra/topology.ts`: `<group>-<file>`, its module `functions/<group>/<file>.ts`).
- * Its context's type follows from its line (`HandlerContext`, `step-context.ts`), the wiring builds
+ * name (`HandlerName` in `shared/topology.ts`: `<group>-<file>`, its module `functions/<group>/<file>.ts`).
+ * Its context's type follows from its line (`HandlerContext`, `shared/wiring/handler-context.ts`), the wiring builds
  * only these adapters (`shared/wiring/handler-context.ts`), the CDK settings turn the line into the
  * function's IAM grants (`infra/cdk/grants.ts`) and its environment (`infra/cdk/environment.ts`), and
  * the unit tests' fakes are built from it too. A handler that needs more must say so here, and its

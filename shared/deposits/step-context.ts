@@ -1,15 +1,13 @@
 /**
  * A handler's context, declared once: its line in `reach.ts` says what it touches, and
- * `HandlerContext` turns that line into the ports it is given, each limited to the methods the line
- * names. The wiring builds the same line's adapters (`shared/wiring/handler-context.ts`), the CDK
- * settings its grants and environment (`infra/cdk/`), and the unit tests their fakes
- * (`test/support/deposit-world.ts`): a handler that needs more says so in its line, and its
- * context, its wiring, its fakes and its function's grants all follow. A step's context is its
- * handler's (`StepContext`).
+ * `DepositsContext` turns that line into the deposit domain's ports it is given, each limited to the
+ * methods the line names. The wiring builds the same line's adapters
+ * (`shared/wiring/handler-context.ts`), the CDK settings its grants and environment (`infra/cdk/`),
+ * and the unit tests their fakes (`test/support/deposit-world.ts`): a handler that needs more says so
+ * in its line, and its context, its wiring, its fakes and its function's grants all follow. A step's
+ * context is its handler's (`StepContext`).
  */
 import type { Clock } from '#shared/clock';
-import type { ApprovalThresholds } from '#shared/operator/approval';
-import type { QueueDepths, StatusDeposits, StatusTimes } from '#shared/operator/ports';
 import type { DeliveryRecords } from './background/deliveries.ts';
 import type { UnrelayedEvents } from './background/outbox.ts';
 import type { FollowersContext } from './journey/wake-ups.ts';
@@ -44,7 +42,7 @@ type Uses<H extends ReachName, K extends string> =
 type Value<H extends ReachName, K extends string> =
   Line<H> extends { readonly [k in K]: infer V } ? V : never;
 /** `Then` when the line sets `key` to `value`, else nothing. */
-type When<H extends ReachName, K extends string, V, Then> = [V] extends [Value<H, K>] ? Then : unknown;
+export type When<H extends ReachName, K extends string, V, Then> = [V] extends [Value<H, K>] ? Then : unknown;
 
 /** Which methods of the claims port each use of `reach.ts` calls. */
 interface ClaimMethods extends Record<ClaimUse, keyof BeneficiaryClaims> {
@@ -68,8 +66,12 @@ interface DeliveryMethods extends Record<NonNullable<Reach['deliveries']>, keyof
   resend: 'get' | 'resent';
 }
 
-/** What handler `H` is given: exactly the ports its line of `reach.ts` names, and the clock. */
-export type HandlerContext<H extends ReachName> = { clock: Clock } & When<
+/**
+ * What handler `H` is given of the deposit domain: exactly the ports its line of `reach.ts` names, and
+ * the clock. The operator's ports follow the same line in `shared/operator/context.ts`; a handler's
+ * whole context is both (`HandlerContext`, `shared/wiring/handler-context.ts`).
+ */
+export type DepositsContext<H extends ReachName> = { clock: Clock } & When<
   H,
   'deposits',
   'read',
@@ -95,9 +97,6 @@ export type HandlerContext<H extends ReachName> = { clock: Clock } & When<
   When<H, 'dueIndex', true, { due: DueDeposits; settings: DepositSettings }> &
   When<H, 'ownerIndex', true, { owners: OwnerDeposits }> &
   When<H, 'backendIndex', true, { backends: BackendDeposits }> &
-  When<H, 'statusIndex', true, { byStatus: StatusDeposits; times: StatusTimes }> &
-  When<H, 'queueDepths', true, { depths: QueueDepths }> &
-  When<H, 'approvals', true, { approvalAbove: ApprovalThresholds }> &
   Port<'deliveries', DeliveryRecords, DeliveryMethods[Value<H, 'deliveries'> & keyof DeliveryMethods]> &
   When<H, 'deliveries', 'resend', { events: DepositEvents }> &
   When<H, 'relays', 'again', { events: DepositEvents }> &
@@ -110,4 +109,4 @@ export type HandlerContext<H extends ReachName> = { clock: Clock } & When<
   ('take' extends Uses<H, 'sharedWakes'> ? { followers: FollowersContext } : unknown);
 
 /** A step's context: its handler's (`steps-<step>`). */
-export type StepContext<S extends StepName> = HandlerContext<StepHandler<S>>;
+export type StepContext<S extends StepName> = DepositsContext<StepHandler<S>>;

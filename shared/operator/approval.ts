@@ -16,29 +16,16 @@
  *     `failed` applies at once, as it would have without a proposal.
  * Once lapsed, a proposal is as if it had never been: the next `done` proposes anew.
  */
-import * as z from 'zod';
 import type { Deposit, PendingResolution } from '#shared/deposits/model/deposit';
-import { type CurrencyCode, currencies, isCurrencyCode } from '#shared/money';
+import { MinorAmountsByCurrency } from '#shared/money';
 import { OperatorError } from './errors.ts';
 
 /** How long a proposal waits for its approval: a day, so an approval is of today's facts. */
 export const APPROVAL_TTL_MS = 24 * 3_600_000;
 
 /** Per currency code, the largest amount (minor units) one operator may resolve `done` alone. */
-export const ApprovalThresholds = z
-  .record(z.string(), z.int().min(0).max(Number.MAX_SAFE_INTEGER))
-  .superRefine((thresholds, context) => {
-    for (const code of Object.keys(thresholds)) {
-      if (!isCurrencyCode(code))
-        context.addIssue({
-          code: 'custom',
-          path: [code],
-          message: `${code} is not a currency the service knows (${Object.keys(currencies).join(', ')})`,
-        });
-    }
-  })
-  .transform((thresholds) => thresholds as Partial<Record<CurrencyCode, number>>);
-export type ApprovalThresholds = z.infer<typeof ApprovalThresholds>;
+export const ApprovalThresholds = MinorAmountsByCurrency;
+export type ApprovalThresholds = MinorAmountsByCurrency;
 
 /** Whether a resolution to `done` of this deposit needs a second operator. */
 export function needsApproval(

@@ -1,12 +1,14 @@
 /**
  * A handler's context, built from its line in `shared/deposits/reach.ts` and nothing else: each port
- * the line names, once per process (the type is the domain's `HandlerContext`, from the same line).
+ * the line names, once per process. Its type, `HandlerContext`, follows the same line: the deposit
+ * domain's ports (`DepositsContext`) and the operator's (`OperatorContext`).
  */
 import { depositMetrics } from '#shared/adapters/metrics';
 import { systemClock } from '#shared/clock';
 import { resolveConfig } from '#shared/config';
 import { type Reach, type ReachName, reach } from '#shared/deposits/reach';
-import type { HandlerContext } from '#shared/deposits/step-context';
+import type { DepositsContext } from '#shared/deposits/step-context';
+import type { OperatorContext } from '#shared/operator/context';
 import { currentTrace } from '#shared/tracing';
 import {
   depositEvents,
@@ -19,6 +21,9 @@ import {
 import { ownerDigests } from './owner-digests.ts';
 import { credentialVault, providerClient, wallets } from './steps.ts';
 import { depositSettings, tableEntities } from './table.ts';
+
+/** What handler `H` is given: exactly the ports its line of `reach.ts` names, and the clock. */
+export type HandlerContext<H extends ReachName> = DepositsContext<H> & OperatorContext<H>;
 
 export async function handlerContext<H extends ReachName>(name: H): Promise<HandlerContext<H>> {
   const line: Reach = reach[name];

@@ -16,7 +16,7 @@
  */
 
 import { settingsOf } from '#infra/cdk/settings';
-import { depositsApi, type HandlerName, queues, tables } from '#infra/topology';
+import { depositsApi, type HandlerName, queues, tables } from '#shared/topology';
 import type { PerDeposit } from './counting.ts';
 import { logBytesPerInvocation, prices } from './prices.ts';
 

@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '#infra/local/stack';
-import { tables } from '#infra/topology';
+import { tables } from '#shared/topology';
 import { forward } from '../support/forward.ts';
 import { queueDesignCost, total } from './cost.ts';
 import { installCounters } from './counting.ts';

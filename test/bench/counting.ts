@@ -17,11 +17,11 @@
  * Counts go to every open `Tally` (a window: a deposit, a bank's deposits, a whole phase).
  */
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { tables } from '#infra/topology';
 import { type MadeClient, onClientCreated } from '#shared/adapters/clients';
 import { CredentialVault } from '#shared/adapters/credential-vault';
 import { LocalDataKeys } from '#shared/adapters/credentials-key';
 import { ProviderClient } from '#shared/provider/client';
+import { tables } from '#shared/topology';
 
 export interface AwsCount {
   requests: number;

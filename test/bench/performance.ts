@@ -15,7 +15,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LocalStack } from '#infra/local/stack';
-import { tables } from '#infra/topology';
+import { tables } from '#shared/topology';
 import { type BundleFigure, measureBundles } from './bundles.ts';
 import { callerReadTotal, costTable, type Flow, queueDesignCost, stepFunctionsCost, total } from './cost.ts';
 import { openTally, type PerDeposit, perDeposit, providerCallsOf, type Tally } from './counting.ts';

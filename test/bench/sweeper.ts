@@ -10,9 +10,9 @@
  * rate (one at a time, it would take minutes).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sweeper } from '#infra/topology';
 import { REDRIVES_AT_ONCE, STOP_WITH_LEFT_MS, sweep } from '#shared/deposits/background/sweeper';
 import type { DueDeposit } from '#shared/deposits/ports/records';
+import { sweeper } from '#shared/topology';
 import { world } from '../support/deposit-world.ts';
 
 const deferMs = Number(process.env.BENCH_DEFER_MS ?? 6);

@@ -11,7 +11,7 @@ import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import type { LocalStack } from '#infra/local/stack';
-import { tables } from '#infra/topology';
+import { tables } from '#shared/topology';
 import { openTally, perDeposit } from './counting.ts';
 import { dynamo, ms, settleMs } from './figures.ts';
 import { tableWrites } from './floor.ts';

@@ -12,7 +12,7 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '#infra/local/stack';
-import { queues } from '#infra/topology';
+import { queues } from '#shared/topology';
 import { OWN_STACK_PROVIDER_TIMEOUT_MS } from '../support/own-stack.ts';
 import { eventually, launchChromium } from './chromium.ts';
 import { createUser, depositsOf, operatorOf, setFaults, startStack, transfersOf } from './world.ts';

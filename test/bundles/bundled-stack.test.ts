@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sandboxApi } from '#infra/topology';
+import { sandboxApi } from '#shared/topology';
 import {
   depositsUrl,
   depositWhen,

@@ -19,7 +19,7 @@ import type { CrashPoint } from '#infra/local/crash-points';
 import { localCredentials } from '#infra/local/credentials';
 import type { DynamoDbFaultKind, DynamoDbFaultReport } from '#infra/local/dynamodb-faults';
 import type { LocalStack } from '#infra/local/stack';
-import { stepQueueKeys } from '#infra/topology';
+import { stepQueueKeys } from '#shared/topology';
 import type { CrashReport } from './audit-evidence.ts';
 import type { Step } from './faults.ts';
 import { send } from './http.ts';

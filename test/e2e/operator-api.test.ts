@@ -5,7 +5,7 @@
  * the queues' depths, and bad input answered as an envelope.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queues } from '#infra/topology';
+import { queues } from '#shared/topology';
 import { depositWhen, readDeposit, startDeposit, stepsOf, webhookDeliveries } from '../support/deposits.ts';
 import { listAll, operatorToken, operatorUrl, ops } from '../support/operator.ts';
 import { createUser, eventually, type Reply, type TestUser } from '../support/sandbox.ts';

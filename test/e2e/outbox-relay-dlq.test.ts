@@ -24,9 +24,9 @@ import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-la
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createTables } from '#infra/local/dynamodb-local';
 import { startStreamPoller } from '#infra/local/streams';
-import { outbox, tables } from '#infra/topology';
 import { IdempotencyItems } from '#shared/adapters/deposit-items';
 import type { Deposit } from '#shared/deposits/model/deposit';
+import { outbox, tables } from '#shared/topology';
 import { webhookDeliveries } from '../support/deposits.ts';
 import { eventually } from '../support/eventually.ts';
 import { localDynamoDb } from '../support/local-dynamodb.ts';

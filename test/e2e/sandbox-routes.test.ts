@@ -10,10 +10,10 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { sandboxApi } from '#infra/topology';
 import { CreateApplicationResponse } from '#shared/sandbox/admin-schemas';
 import { SANDBOX_LIFETIME_MS } from '#shared/sandbox/store';
 import { digest } from '#shared/secrets';
+import { sandboxApi } from '#shared/topology';
 import { assessReplies, oddBodies } from '../support/fuzz.ts';
 import { localDynamoDb } from '../support/local-dynamodb.ts';
 import {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { depositsApi } from '#infra/topology';
+import { depositsApi } from '#shared/topology';
 import { depositsUrl } from '../support/deposits.ts';
 import { assessReplies, oddBodies, oddHeaders } from '../support/fuzz.ts';
 import { appSecret, createUser, type TestUser } from '../support/sandbox.ts';

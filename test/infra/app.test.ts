@@ -17,7 +17,7 @@ import { projectRoot } from '#infra/constructs/bundle-options';
 import { builtMetafile } from '#infra/constructs/function-bundles';
 import { bundleBudgetBytes, bundleTargetBytes } from '#infra/constructs/handler-function';
 import { keepBundledCode, keptFunctions } from '#infra/local/bundles/build';
-import { depositsApi, handlerFile, queues, sandboxApi } from '#infra/topology';
+import { depositsApi, handlerFile, queues, sandboxApi } from '#shared/topology';
 import { bundleBreakdown } from './bundle-breakdown.ts';
 import {
   configurations,

@@ -18,7 +18,7 @@ import { startGateway } from '#infra/local/gateway';
 import { sourceHandlers, useHandlers } from '#infra/local/handlers';
 import { lambdaContext } from '#infra/local/lambda-context';
 import { startPollers } from '#infra/local/pollers';
-import type { HandlerName, QueueSpec } from '#infra/topology';
+import type { HandlerName, QueueSpec } from '#shared/topology';
 
 const folder = mkdtempSync(join(tmpdir(), 'bundle-failures-'));
 

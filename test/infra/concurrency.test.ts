@@ -13,7 +13,7 @@ import {
   lambdaUnreservedMinimum,
   settingsOf,
 } from '#infra/cdk/settings';
-import { depositsApi, operatorApi, outbox, queues, sweeper } from '#infra/topology';
+import { depositsApi, operatorApi, outbox, queues, sweeper } from '#shared/topology';
 import {
   configurations,
   functionsByHandler,

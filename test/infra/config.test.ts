@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readDeploymentConfig } from '#infra/cdk/config';
 import { functionSettings, limits, queueAlarms, settingsOf } from '#infra/cdk/settings';
 import { localWallets } from '#infra/local/wallets';
-import { depositsApi, operatorApi, outbox, queues, sandboxApi, sweeper } from '#infra/topology';
 import { faultWaitBudgetMs } from '#shared/provider/interface/limits';
+import { depositsApi, operatorApi, outbox, queues, sandboxApi, sweeper } from '#shared/topology';
 import { prodWallets } from './synth.ts';
 
 const read = (context: Record<string, unknown>, environment: NodeJS.ProcessEnv = {}) =>

@@ -8,7 +8,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DeploymentConfigError, readDeploymentConfig } from '#infra/cdk/config';
 import { depositsRouteThrottle } from '#infra/cdk/settings';
-import { depositsApi } from '#infra/topology';
+import { depositsApi } from '#shared/topology';
 import {
   configurations,
   managedPolicy,

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readDeploymentConfig } from '#infra/cdk/config';
-import { type HandlerName, operatorApi, queues, watchedQueuesVariable } from '#infra/topology';
+import { type HandlerName, operatorApi, queues, watchedQueuesVariable } from '#shared/topology';
 import {
   actionsOf,
   configurations,

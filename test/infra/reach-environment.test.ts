@@ -7,9 +7,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { settingsOf } from '#infra/cdk/settings';
-import { depositsApi, type HandlerName, operatorApi, outbox, queues, sweeper } from '#infra/topology';
 import { stepQueueVariables } from '#shared/config';
 import { type Reach, type ReachName, reach } from '#shared/deposits/reach';
+import { depositsApi, type HandlerName, operatorApi, outbox, queues, sweeper } from '#shared/topology';
 import { deposits, operator, route, sources } from './reach-world.ts';
 import {
   configurations,

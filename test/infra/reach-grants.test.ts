@@ -7,8 +7,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { settingsOf } from '#infra/cdk/settings';
-import { type HandlerName, queues, sweeper } from '#infra/topology';
 import { keys } from '#shared/adapters/deposits-table-items';
+import { type HandlerName, queues, sweeper } from '#shared/topology';
 import { deposits, operator, sources } from './reach-world.ts';
 import {
   actionsOf,

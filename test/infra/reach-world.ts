@@ -3,7 +3,7 @@
  * operator API.
  */
 import { expect } from 'vitest';
-import { depositsApi, operatorApi } from '#infra/topology';
+import { depositsApi, operatorApi } from '#shared/topology';
 
 export const route = (api: typeof depositsApi, path: string) =>
   api.routes.find((candidate) => candidate.path === path)?.handler ?? expect.fail(`no route ${path}`);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { settingsOf } from '#infra/cdk/settings';
-import { depositsApi, operatorApi, queues, sandboxApi, sweeper } from '#infra/topology';
 import { credentialsKeyContext } from '#shared/adapters/credential-vault';
+import { depositsApi, operatorApi, queues, sandboxApi, sweeper } from '#shared/topology';
 import {
   dev,
   prod,

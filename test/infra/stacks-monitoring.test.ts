@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stalledMetricName, sweeperRedriveMessage } from '#infra/constructs/deposits-monitoring';
-import { handlerFile, queues, sweeper } from '#infra/topology';
+import { handlerFile, queues, sweeper } from '#shared/topology';
 import { dev, prod, queueId, synthesizeBoth } from './stacks-world.ts';
 import { functionsByHandler, nagFindings, resourcesOf, type Synthesized, text } from './synth.ts';
 

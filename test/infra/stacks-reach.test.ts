@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type HandlerName, queues, stepQueueKeys, sweeper } from '#infra/topology';
 import { credentialsKeyContext } from '#shared/adapters/credential-vault';
 import { reach } from '#shared/deposits/reach';
+import { type HandlerName, queues, stepQueueKeys, sweeper } from '#shared/topology';
 import { queueId, route, statementsOf, synthesizeBoth, withAction } from './stacks-world.ts';
 import { actionsOf, text } from './synth.ts';
 

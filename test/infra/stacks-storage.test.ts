@@ -1,9 +1,9 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { settingsOf, visibilityTimeoutFactor } from '#infra/cdk/settings';
-import { outbox, queues, tables } from '#infra/topology';
 import { dueProjection } from '#shared/deposits/ports/records';
 import { wakeTargets } from '#shared/deposits/reach';
+import { outbox, queues, tables } from '#shared/topology';
 import { dev, logicalId, prod, queueId, sendingStatements, synthesizeBoth } from './stacks-world.ts';
 import {
   actionsOf,

@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import { functionSettings } from '#infra/cdk/settings';
-import { depositsApi, type HandlerName, queues } from '#infra/topology';
+import { depositsApi, type HandlerName, queues } from '#shared/topology';
 import {
   actionsOf,
   configurations,

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { settingsOf } from '#infra/cdk/settings';
-import { depositsApi, operatorApi, queues, sandboxApi, sweeper, tables } from '#infra/topology';
+import { depositsApi, operatorApi, queues, sandboxApi, sweeper, tables } from '#shared/topology';
 import { dev, handlersOf, prod, synthesizeBoth, tokenRoutes } from './stacks-world.ts';
 import {
   environmentOf,

@@ -11,7 +11,7 @@ import { App, type Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { type Deployment, defineDeployment } from '#infra/cdk/deployment';
 import { localWallets } from '#infra/local/wallets';
-import { type HandlerName, watchedQueues, watchedQueuesVariable } from '#infra/topology';
+import { type HandlerName, watchedQueues, watchedQueuesVariable } from '#shared/topology';
 
 const projectRoot = resolve(import.meta.dirname, '../..');
 const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as {

@@ -12,8 +12,8 @@ import type { Wallets } from '#shared/deposits/model/wallets';
 import type { OwnerDigests } from '#shared/deposits/ports/provider';
 import type { DepositSettings } from '#shared/deposits/ports/settings';
 import { type Reach, type ReachName, reach, type SendsOf, type WakesOf } from '#shared/deposits/reach';
-import type { HandlerContext } from '#shared/deposits/step-context';
 import type { ApprovalThresholds } from '#shared/operator/approval';
+import type { HandlerContext } from '#shared/wiring/handler-context';
 import {
   type FakeDepositsTable,
   FakeEventQueue,

@@ -17,7 +17,6 @@
  */
 import type { z } from 'zod';
 import { lambdaContext } from '#infra/local/lambda-context';
-import { type HandlerName, sandboxApi } from '#infra/topology';
 import type { HttpEvent } from '#shared/middleware/http';
 import { parseJsonBody, sandboxHandler } from '#shared/middleware/sandbox-route';
 import { ProviderError } from '#shared/provider/interface/errors';
@@ -44,6 +43,7 @@ import { getOperation } from '#shared/sandbox/operations/operation-get';
 import { createAutoflowTransfer, createTransfer } from '#shared/sandbox/operations/transfers';
 import { Sandbox, type SandboxOptions } from '#shared/sandbox/sandbox';
 import { digest } from '#shared/secrets';
+import { type HandlerName, sandboxApi } from '#shared/topology';
 import { FakeSandboxStore } from './fake-sandbox-store.ts';
 import { ManualClock } from './manual-clock.ts';
 import { appSecret, faultSetter, type Reply, replyOf, userMaker } from './sandbox-users.ts';

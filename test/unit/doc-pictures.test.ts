@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { depositsApi, operatorApi, queues, sandboxApi, tables } from '#infra/topology';
 import { DepositStep } from '#shared/deposits/model/deposit';
+import { depositsApi, operatorApi, queues, sandboxApi, tables } from '#shared/topology';
 
 const root = join(import.meta.dirname, '..', '..');
 const page = (name: string) => readFileSync(join(root, 'docs', name), 'utf8');

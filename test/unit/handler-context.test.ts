@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { localWallets } from '#infra/local/wallets';
-import { outbox, queues, watchedQueues, watchedQueuesVariable } from '#infra/topology';
 import { stepQueueVariables } from '#shared/config';
 import { leaseSteps, type Reach, type ReachName, reach } from '#shared/deposits/reach';
+import { outbox, queues, watchedQueues, watchedQueuesVariable } from '#shared/topology';
 import { world } from '../support/deposit-world.ts';
 
 const names = Object.keys(reach) as ReachName[];

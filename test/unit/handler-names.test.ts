@@ -1,5 +1,5 @@
 /**
- * One name per handler (`HandlerName`, `infra/topology.ts`): the topology, the lines of
+ * One name per handler (`HandlerName`, `shared/topology.ts`): the topology, the lines of
  * `shared/deposits/reach.ts`, the CDK settings and the APIs' contracts all name the same handlers,
  * each by that name, and its module is the one the name gives. A route without its line or its
  * settings, a line or setting of a handler the topology lacks, or a contract operation without its
@@ -9,6 +9,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiReservedConcurrency, depositsRouteThrottle, functionSettings } from '#infra/cdk/settings';
+import { contracts } from '#shared/contracts/contracts';
+import { reach } from '#shared/deposits/reach';
 import {
   type ApiSpec,
   depositsApi,
@@ -19,9 +21,7 @@ import {
   queues,
   sandboxApi,
   sweeper,
-} from '#infra/topology';
-import { contracts } from '#shared/contracts/contracts';
-import { reach } from '#shared/deposits/reach';
+} from '#shared/topology';
 
 const root = join(import.meta.dirname, '..', '..');
 const apis: ApiSpec[] = [depositsApi, operatorApi, sandboxApi];

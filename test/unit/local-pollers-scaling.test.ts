@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localCredentials } from '#infra/local/credentials';
 import { sourceHandlers, useHandlers } from '#infra/local/handlers';
 import { type PolledQueue, type PollerGeneration, shareOf, startPollers } from '#infra/local/pollers';
-import type { HandlerName } from '#infra/topology';
+import type { HandlerName } from '#shared/topology';
 import { eventually } from '../support/eventually.ts';
 
 /** What the consumer's instances share (on globalThis: each instance is a module of its own). */

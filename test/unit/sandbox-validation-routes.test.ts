@@ -5,7 +5,7 @@
  * sanctioned stand-in for its table) and a manual clock (`test/support/in-process-sandbox.ts`).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sandboxApi } from '#infra/topology';
+import { sandboxApi } from '#shared/topology';
 import { assessReplies, oddBodies, oddHeaders } from '../support/fuzz.ts';
 import {
   createUser,

@@ -9,7 +9,7 @@ describe('webhook retry backoff', () => {
   });
 
   it('keeps retrying for hours over the notify queue tries, so a receiver down a while misses nothing', async () => {
-    const { queues } = await import('#infra/topology');
+    const { queues } = await import('#shared/topology');
     const tries = queues.notify.maxReceiveCount;
     const waited = Array.from({ length: tries - 1 }, (_, i) => backoffSeconds(i + 1, 2)).reduce(
       (a, b) => a + b,

@@ -1,7 +1,8 @@
 /**
  * What the service is made of: tables, HTTP APIs and their routes, queues, and the handler of each,
  * by its one name (`HandlerName`). The CDK app and the local stack both read this module, so what
- * runs locally is what deploys.
+ * runs locally is what deploys; the handlers that answer from it (the not-found routes, the webhook
+ * deliverer) read it too.
  */
 import { stepMessageMaxTries, stepQueueVariables } from '#shared/config';
 import type { WorkStep } from '#shared/deposits/model/deposit';
