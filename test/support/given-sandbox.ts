@@ -26,22 +26,7 @@ export const testSandboxOptions: SandboxOptions = {
   timeoutFaultMs: 25_000,
 };
 
-/** The operator's wallet account as a new beneficiary (valid IBAN, another bank's SWIFT code). */
-export function walletBeneficiary(overrides: Record<string, string> = {}) {
-  return {
-    type: 'local',
-    name: 'Acme Wallet LLC',
-    iban: 'AE070331234567890123456',
-    accountNumber: '1234567890123456',
-    swiftCode: 'WALTAEAD',
-    sortCode: '',
-    bankName: 'Wallet Bank',
-    country: 'United Arab Emirates',
-    branchName: 'Head Office',
-    branchAddress: 'Wallet Street 1, Dubai',
-    ...overrides,
-  };
-}
+export { walletBeneficiary } from './sandbox-values.ts';
 
 /** A provider operation as the handlers call it: a context and the request's body. */
 type Operation<R> = (context: OperationContext, request: R) => Promise<HttpAnswer>;
