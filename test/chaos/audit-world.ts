@@ -179,36 +179,25 @@ export function decoyedAndAmbiguous(input: AuditInput) {
     iban: decoyBeneficiary(kind, wallet as (typeof localWallets)[number]).iban,
     id: `ben_decoy_${index}`,
   }));
-  Object.assign(input.items[1] as TableItem, {
-    status: 'failed',
-    reference: undefined,
-    failure: { type: 'BENEFICIARY_AMBIGUOUS', msg: 'nothing tells them apart' },
-  });
-  input.ledgers.get(0)?.transfers.splice(1, 1);
-  const account = input.ledgers.get(0)?.accounts[0];
-  if (account) account.balance += 30;
-  input.deliveries[1] = {
-    ...(input.deliveries[1] as Delivery),
-    type: 'deposit.failed',
-    data: { type: 'BENEFICIARY_AMBIGUOUS' },
-  };
+  failedUnmoved(input, 'BENEFICIARY_AMBIGUOUS', 'nothing tells them apart');
 }
 
 /** Deposit 1 failed TRANSFER_OUTCOME_UNKNOWN, nothing moved for it, its failure heard. */
 export function unknownOutcome(input: AuditInput) {
+  failedUnmoved(input, 'TRANSFER_OUTCOME_UNKNOWN', 'interrupted');
+}
+
+/** Deposit 1 failed with `type`: its transfer gone from the ledger, its 30 back, its failure heard. */
+function failedUnmoved(input: AuditInput, type: string, msg: string) {
   Object.assign(input.items[1] as TableItem, {
     status: 'failed',
     reference: undefined,
-    failure: { type: 'TRANSFER_OUTCOME_UNKNOWN', msg: 'interrupted' },
+    failure: { type, msg },
   });
   input.ledgers.get(0)?.transfers.splice(1, 1);
   const account = input.ledgers.get(0)?.accounts[0];
   if (account) account.balance += 30;
-  input.deliveries[1] = {
-    ...(input.deliveries[1] as Delivery),
-    type: 'deposit.failed',
-    data: { type: 'TRANSFER_OUTCOME_UNKNOWN' },
-  };
+  input.deliveries[1] = { ...(input.deliveries[1] as Delivery), type: 'deposit.failed', data: { type } };
 }
 
 /** User 0 has a payment source, ready and heard; deposit 0 followed its wake-up, moving `lateS` after it. */

@@ -84,6 +84,9 @@ function bank(facts: Partial<BankFacts>): BankFacts {
 }
 
 export const question: UserInput[] = [{ id: 'otp', index: 0, query: 'One-time password', answer: '' }];
+
+/** The provider's answer that it accepted a call as operation `id`, not carried out yet. */
+export const initialized = (id: string) => ({ status: 'initialized' as const, id, response: {} });
 /** That question as a deposit keeps it: id, index and query, no answer. */
 export const asked = question.map(({ id, index, query }) => ({ id, index, query }));
 

@@ -5,7 +5,6 @@
 import type { Deposit } from '#shared/deposits/model/deposit';
 import { answers, banks, question, type World } from './deposit-world.ts';
 
-export const initialized = (id: string) => ({ status: 'initialized' as const, id, response: {} });
 export const expired = (operationId?: string) =>
   answers.refusal('USER_INPUT_EXPIRED', 'The operation waited too long for user input', operationId);
 

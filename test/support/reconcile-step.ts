@@ -2,8 +2,6 @@
 import type { Deposit } from '#shared/deposits/model/deposit';
 import { banks, type World } from './deposit-world.ts';
 
-export const initialized = (id: string) => ({ status: 'initialized' as const, id, response: {} });
-
 /** A deposit whose transfer the bank accepted as operation `op-7`, not read yet (`transfer` overrides its fields). */
 export function atReconcile(w: World, { transfer, ...overrides }: Partial<Deposit> = {}) {
   return w.deposit({

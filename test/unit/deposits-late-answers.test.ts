@@ -16,8 +16,8 @@ import { describe, expect, it } from 'vitest';
 import { MAX_REASKS } from '#shared/deposits/journey/input';
 import { reconcile } from '#shared/deposits/steps/reconcile';
 import { transfer } from '#shared/deposits/steps/transfer';
-import { answers, banks, question, world } from '../support/deposit-world.ts';
-import { answeredAtTransfer, atReconcile, expired, initialized } from '../support/late-answers.ts';
+import { answers, banks, initialized, question, world } from '../support/deposit-world.ts';
+import { answeredAtTransfer, atReconcile, expired } from '../support/late-answers.ts';
 
 describe('the bank stopped waiting for the answer: the transfer asks again', () => {
   it('the answered submission refused USER_INPUT_EXPIRED: nothing moved, the transfer again without the answers', async () => {

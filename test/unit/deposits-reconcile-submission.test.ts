@@ -5,8 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { reconcile } from '#shared/deposits/steps/reconcile';
 import { transfer } from '#shared/deposits/steps/transfer';
-import { answers, banks, ownerKey, settings, world } from '../support/deposit-world.ts';
-import { initialized } from '../support/reconcile-step.ts';
+import { answers, banks, initialized, ownerKey, settings, world } from '../support/deposit-world.ts';
 
 describe('transfer: the submission accepted', () => {
   it('records the operation id with that answer, in one write, and reads its outcome a second later', async () => {

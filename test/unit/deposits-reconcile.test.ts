@@ -9,8 +9,16 @@ import { describe, expect, it } from 'vitest';
 import { reconcile } from '#shared/deposits/steps/reconcile';
 import { pollDelaySeconds } from '#shared/deposits/steps/transfer-outcomes';
 import { ProviderRefusal } from '#shared/provider/client';
-import { answers, asked, credentials, ownerKey, settings, world } from '../support/deposit-world.ts';
-import { atReconcile, initialized } from '../support/reconcile-step.ts';
+import {
+  answers,
+  asked,
+  credentials,
+  initialized,
+  ownerKey,
+  settings,
+  world,
+} from '../support/deposit-world.ts';
+import { atReconcile } from '../support/reconcile-step.ts';
 
 describe('reconcile', () => {
   it('done: the deposit is done with the reference, its caller hears, the beneficiary is marked used', async () => {

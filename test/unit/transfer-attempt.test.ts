@@ -12,9 +12,9 @@ import { resolveBank } from '#shared/deposits/steps/resolve-bank';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { pollDelaySeconds } from '#shared/deposits/steps/transfer-outcomes';
 import { ProviderRefusal } from '#shared/provider/client';
-import { banks, question, settings, world } from '../support/deposit-world.ts';
-
-const initialized = (id: string) => ({ status: 'initialized' as const, id, response: {} });
+import { banks, initialized, settings, world } from '../support/deposit-world.ts';
+import { answeredAtTransfer } from '../support/late-answers.ts';
+import { atReconcile } from '../support/reconcile-step.ts';
 
 describe('the transfer attempt', () => {
   it('is not recorded when the credentials cannot be opened: a failed step, not an unknown outcome', async () => {
@@ -48,21 +48,7 @@ describe('the transfer attempt', () => {
     const w = world();
     const ctx = w.contexts.transfer();
     const id = 'dep_answering';
-    const sealedAnswers = await w.vault.seal('answers', id, [{ ...question[0], answer: '123456' }]);
-    const deposit = await w.deposit({
-      id,
-      step: 'transfer',
-      version: 4,
-      bank: banks.beneficiary,
-      beneficiaryId: 'ben-1',
-      pendingInput: {
-        providerOperationId: 'op-q',
-        operation: 'transfer',
-        userInputs: question,
-        expiresAt: w.clock.now() + 60_000,
-      },
-      sealedAnswers,
-    });
+    const deposit = await answeredAtTransfer(w, { id });
     w.provider.answer('createTransfer', initialized('op-q'));
 
     // act
@@ -214,21 +200,6 @@ describe('a 429 with Retry-After: the next try no earlier than it asks', () => {
   });
 
   describe('the outcome read (reconcile)', () => {
-    function atReconcile(w: ReturnType<typeof world>) {
-      return w.deposit({
-        step: 'reconcile',
-        version: 6,
-        bank: banks.beneficiary,
-        beneficiaryId: 'ben-1',
-        transfer: {
-          attempt: { at: w.clock.now(), answering: false },
-          operationId: 'op-7',
-          polls: 0,
-          pollAt: w.clock.now(),
-        },
-      });
-    }
-
     it('refused 429 with Retry-After 30 s: read again no sooner than 30 s, the attempt kept', async () => {
       const w = world();
       const ctx = w.contexts.reconcile();
