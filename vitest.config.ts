@@ -13,21 +13,35 @@ process.env.AWS_XRAY_MANUAL_MODE ??= 'true';
  *     every function, the project's longest file); the other worker takes every other file, the
  *     stacks' files first, and synthesizes each configuration once for all of them (a stacks file
  *     taken by the first worker after `app.test.ts` would synthesize both again there).
- *   - the files with a stack of their own (the last group, two at a time): the chaos run first (its
+ *   - the files with a stack of their own (the last group, three at a time): the chaos run first (its
  *     one test is the group's longest), beside the files built to run under load (the killed workers,
- *     the DynamoDB faults), then the clock's; the browser's last, once the chaos run's heaviest minutes
- *     (its hundred deposits starting) are behind it: a console test beside them saw a provider read
- *     pass the client's timeout. Left to itself, the runner starts the chaos run after the browser's
- *     files and ends the group a minute after them.
+ *     the DynamoDB faults), then the clock's; the browser's after them, once the chaos run's heaviest
+ *     seconds (its hundred deposits starting) are behind it: a console test beside them saw a provider
+ *     read pass the client's timeout; the bench's counting last. Left to itself, the runner starts the
+ *     chaos run after the browser's files and ends the group a minute after them.
+ *   - the end-to-end files (eight at a time) and the v2 dialect's: the longest first (28 to 77 s each,
+ *     where most take 2 to 20), so that none starts last and holds the run a minute after the others.
+ *     The runner sorts a clean clone's files by size, having no durations of a run before, and started
+ *     the 77 s file eleventh.
  */
 const startOrder = [
   'test/infra/app.test.ts',
   'test/infra/stacks',
+  ...[
+    'deposit-concurrency',
+    'webhooks',
+    'sources',
+    'new-banks',
+    'sources-together',
+    'reconcile-reads',
+    'deposits',
+  ].map((name) => `test/e2e/${name}.test.ts`),
   'test/chaos/chaos.test.ts',
   'test/chaos/deaths.test.ts',
   'test/chaos/dynamodb-faults.test.ts',
   'test/clock/',
   'test/browser/',
+  'test/bench/',
 ];
 
 class StartOrderFirst extends BaseSequencer {
@@ -56,6 +70,13 @@ const UNIT_WORKERS = 4;
  * four at a time, 110 s eight at a time, in less CPU time (the stack idles less).
  */
 const E2E_WORKERS = 8;
+
+/**
+ * The files with a stack of their own (the last group) at once: the chaos run's (its one test, some
+ * two minutes, is the group's longest) and two lanes of the others, which end before it. Two at once
+ * ended the group with the others' lane, some two minutes and a quarter of files one after the other.
+ */
+const OWN_STACK_WORKERS = 3;
 
 /**
  * The end-to-end files that start processes of their own (`npm start`, the demo, a stack, `tsc` over
@@ -222,20 +243,22 @@ export default defineConfig({
       {
         test: {
           name: 'bench',
-          maxWorkers: 1,
+          maxWorkers: OWN_STACK_WORKERS,
           // The bench's counting against what went over the wire: its own local stack, in the test's process.
           include: ['test/bench/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 3 },
+          // With the projects with a stack of their own per file: it is one.
+          sequence: { groupOrder: 5 },
         },
       },
       {
         test: {
           name: 'chaos',
-          // Two files at once, each on a stack of its own: the 100 deposits' run beside the shorter
-          // files (the killed workers, the DynamoDB faults), which end before it.
-          maxWorkers: 2,
+          // Three files at once, each on a stack of its own: the 100 deposits' run beside the shorter
+          // files (the killed workers, the DynamoDB faults, the clock's, the browser's, the bench's),
+          // which end before it.
+          maxWorkers: OWN_STACK_WORKERS,
           include: ['test/chaos/**/*.test.ts'],
           // A whole run: its own local stack (not the e2e project's), 100 deposits under faults, the audit.
           testTimeout: 600_000,
@@ -247,8 +270,8 @@ export default defineConfig({
       {
         test: {
           name: 'browser',
-          // The group's two workers (a group's projects share its pool: one count for all).
-          maxWorkers: 2,
+          // The group's workers (a group's projects share its pool: one count for all).
+          maxWorkers: OWN_STACK_WORKERS,
           // The operator console in Chromium: its own local stack (console.test.ts) and `npm run console`.
           include: ['test/browser/**/*.test.ts'],
           testTimeout: 90_000,
@@ -260,7 +283,7 @@ export default defineConfig({
       {
         test: {
           name: 'clock',
-          maxWorkers: 2,
+          maxWorkers: OWN_STACK_WORKERS,
           // A day-long cool-down in test time: its own local stack, whose clock the test moves forward
           // (the e2e project's shared stack keeps real time for the tests that run beside each other).
           include: ['test/clock/**/*.test.ts'],

@@ -6,14 +6,15 @@
  * bundles is built before the first test.)
  *
  *   1. the type check, the linter and the unit tests, and beside them the infra project (CDK,
- *      esbuild, whose bundles' code it keeps for the stack of bundles) and the bench's counting: CPU,
- *      and no shared stack whose timeouts either could slow the other past (the unit tests' timeout
- *      is long enough for two cores shared: they wait on nothing);
+ *      esbuild, whose bundles' code it keeps for the stack of bundles): CPU, and no stack whose
+ *      timeouts either could slow the other past (the unit tests' timeout is long enough for two
+ *      cores shared: they wait on nothing);
  *   2. the end-to-end files against one stack, then the files that start processes, on that stack;
  *   3. the deposit files again in the provider's v2 dialect, on a stack of that dialect;
  *   4. the stack of bundles, its code kept by wave 1 (it builds nothing; beside wave 3, its functions'
  *      cold starts slowed the v2 files past their timeouts);
- *   5. the projects with a stack of their own per file, two files at a time: chaos, browser, clock.
+ *   5. the projects with a stack of their own per file, three files at a time: chaos, browser, clock,
+ *      and the bench's counting (in the first wave, it made that wave, CPU-bound, the longer).
  *
  * One DynamoDB Local serves each wave with stacks: each stack its files start makes its tables there
  * under names of its own (`test/support/shared-dynamodb.ts`), where each started a JVM of its own (some
@@ -51,13 +52,12 @@ const phases: Phase[] = [
     name: 'unit',
     commands: [[bin('tsc'), '--noEmit'], [bin('biome'), 'check', '.'], vitest('unit', 'unit-isolated')],
   },
-  // Two runs side by side: the infra files, two at a time (CDK; esbuild for every function in one of
-  // them, the longest), and the bench's counting (its own stack); in one run they took turns.
-  { name: 'infra', commands: [vitest('bench'), vitest('infra')] },
+  // The infra files, two at a time (CDK; esbuild for every function in one of them, the longest).
+  { name: 'infra', commands: [vitest('infra')] },
   { name: 'e2e', commands: [vitest('e2e', 'e2e-processes')] },
   { name: 'e2e-v2', commands: [vitest('e2e-v2')] },
   { name: 'bundles', commands: [vitest('bundles')] },
-  { name: 'own-stacks', commands: [vitest('chaos', 'browser', 'clock')] },
+  { name: 'own-stacks', commands: [vitest('chaos', 'browser', 'clock', 'bench')] },
 ];
 
 /** The phases that run side by side, in order: a wave starts when the one before it has ended. */

@@ -10,7 +10,8 @@ const SEED = 20_260_101;
 
 describe('deposits under chaos', () => {
   it('100 deposits with faults of every kind: the audit finds nothing', async () => {
-    const report = await runChaos({ deposits: 100, seed: SEED });
+    // Every user at once (28): a user started late, when another ended, ended the run late.
+    const report = await runChaos({ deposits: 100, seed: SEED, usersAtOnce: 100 });
 
     process.stdout.write(`${JSON.stringify(report.figures, null, 2)}\n`);
     expect(report.deposits).toBe(100);

@@ -26,9 +26,13 @@ export const chaosEnv = {
   // `sync: true`), still goes through a one-shot schedule: the schedule's crash points meet it.
   LONG_WAIT_SECONDS: '1',
   INPUT_TTL_SECONDS: '10',
-  // A transfer the bank keeps running is given up after 20 reads (some 40 s, longer at a bank that
+  // A transfer the bank keeps running is given up after 12 reads (some 20 s, longer at a bank that
   // answers 429s), so that a run meets the poll limit (fault kind `transfer-pending-past-limit`).
-  RECONCILE_MAX_POLLS: '20',
+  RECONCILE_MAX_POLLS: '12',
+  // Four retries of a failed read, each after the visibility timeout: more than any one fault's
+  // times (at most three), and a bank that stays down fails its deposit in half a minute, not a
+  // minute. Its repeat deposit comes after it: with eight, that chain was the run's longest.
+  MAX_RETRIES: '4',
   RECONCILE_POLL_CAP_SECONDS: '2',
   // Webhook retries after 1 s, doubling: a refusing receiver is a while, not an instant.
   WEBHOOK_RETRY_BASE_SECONDS: '1',
