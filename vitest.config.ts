@@ -13,7 +13,7 @@ process.env.AWS_XRAY_MANUAL_MODE ??= 'true';
  *     every function, the project's longest file); the other worker takes every other file, the
  *     stacks' files first, and synthesizes each configuration once for all of them (a stacks file
  *     taken by the first worker after `app.test.ts` would synthesize both again there).
- *   - the files with a stack of their own (the last group, three at a time): the chaos run first (its
+ *   - the files with a stack of their own (the last group, two at a time): the chaos run first (its
  *     one test is the group's longest), beside the files built to run under load (the killed workers,
  *     the DynamoDB faults), then the clock's; the browser's after them, once the chaos run's heaviest
  *     seconds (its hundred deposits starting) are behind it: a console test beside them saw a provider
@@ -73,16 +73,18 @@ const E2E_WORKERS = 8;
 
 /**
  * The files with a stack of their own (the last group) at once: the chaos run's (its one test, some
- * two minutes, is the group's longest) and two lanes of the others, which end before it. Two at once
- * ended the group with the others' lane, some two minutes and a quarter of files one after the other.
+ * two minutes, is the group's longest) and the others one after the other, which end before it
+ * (`npm test` runs the browser's files in a wave of their own). Three at once slowed the chaos run
+ * by a fifth, its deposits' steps waiting on a stack that shared two cores with two other stacks.
  */
-const OWN_STACK_WORKERS = 3;
+const OWN_STACK_WORKERS = 2;
 
 /**
  * The end-to-end files that start processes of their own (`npm start`, the demo, a stack, `tsc` over
  * a scratch project): each takes a core for a while, which would slow the deposit files beside it
- * past their timeouts. They run after the e2e project, two at a time, on its stack (`local-stack.ts`
- * gives both projects the one stack when they run in one vitest run, as `npm test` runs them).
+ * past their timeouts. `npm test` runs them two at a time beside the stack of bundles, on a stack of
+ * their own; in one vitest run with the e2e project (`vitest run` alone), after it, on its stack
+ * (`local-stack.ts` gives both projects the one stack then).
  */
 const processFiles = ['client-package', 'demo', 'npm-start', 'npm-start-activity'].map(
   (name) => `test/e2e/${name}.test.ts`,
@@ -255,9 +257,8 @@ export default defineConfig({
       {
         test: {
           name: 'chaos',
-          // Three files at once, each on a stack of its own: the 100 deposits' run beside the shorter
-          // files (the killed workers, the DynamoDB faults, the clock's, the browser's, the bench's),
-          // which end before it.
+          // Two files at once, each on a stack of its own: the 100 deposits' run beside the shorter
+          // files (the killed workers, the DynamoDB faults, the clock's, the bench's), which end before it.
           maxWorkers: OWN_STACK_WORKERS,
           include: ['test/chaos/**/*.test.ts'],
           // A whole run: its own local stack (not the e2e project's), 100 deposits under faults, the audit.
@@ -270,7 +271,8 @@ export default defineConfig({
       {
         test: {
           name: 'browser',
-          // The group's workers (a group's projects share its pool: one count for all).
+          // The group's workers (a group's projects share its pool: one count for all); `npm test` runs
+          // its files in a run of their own, two at a time, beside the v2 files.
           maxWorkers: OWN_STACK_WORKERS,
           // The operator console in Chromium: its own local stack (console.test.ts) and `npm run console`.
           include: ['test/browser/**/*.test.ts'],

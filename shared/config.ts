@@ -127,6 +127,8 @@ const TuningEnv = z.object({
   INPUT_TTL_SECONDS: number(240),
   STALL_AFTER_SECONDS: number(180),
   MAX_RETRIES: number(8),
+  /** The shortest wait after a transfer refused for a cool-down (a minute), whatever instant the bank names. */
+  COOL_DOWN_RETRY_SECONDS: number(60),
   /** Re-drives by the sweeper of a deposit that does not move, before it fails as STEP_FAILED. */
   MAX_REDRIVES: number(8),
   /** How long a connection's bank metadata is remembered; 0 asks the bank on every deposit. */

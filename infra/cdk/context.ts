@@ -52,6 +52,7 @@ const Tuning = z.strictObject({
   INPUT_TTL_SECONDS: whole(),
   STALL_AFTER_SECONDS: whole(Number.MAX_SAFE_INTEGER, limits.minStallAfterSeconds),
   MAX_RETRIES: whole(),
+  COOL_DOWN_RETRY_SECONDS: whole(),
   MAX_REDRIVES: whole(),
   BANK_MEMORY_SECONDS: whole(),
   SOURCE_BANK_MEMORY_SECONDS: whole(),

@@ -52,6 +52,7 @@ export const tuningReaders = {
   INPUT_TTL_SECONDS: ['settings'],
   STALL_AFTER_SECONDS: ['settings'],
   MAX_RETRIES: ['settings'],
+  COOL_DOWN_RETRY_SECONDS: ['settings'],
   MAX_REDRIVES: ['settings'],
   BANK_MEMORY_SECONDS: ['settings'],
   SOURCE_BANK_MEMORY_SECONDS: ['settings'],

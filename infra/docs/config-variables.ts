@@ -83,6 +83,11 @@ export const variableRows: readonly VariableRow[] = [
       'Retries of a read with an unknown outcome, or of a busy connection; and waits after a cool-down refusal',
   },
   {
+    variables: ['COOL_DOWN_RETRY_SECONDS'],
+    meaning:
+      'The shortest wait after the bank refuses a transfer for a cool-down, whatever instant (or none, or a past one) it names',
+  },
+  {
     variables: ['MAX_REDRIVES'],
     meaning: 'Re-drives by the sweeper of a deposit that does not move, before it fails `STEP_FAILED`',
   },

@@ -50,6 +50,7 @@ export function depositSettings(): DepositSettings {
     leasePatienceMs: 2_000,
     inputTtlMs: tuning.INPUT_TTL_SECONDS * 1000,
     maxRetries: tuning.MAX_RETRIES,
+    coolDownRetryMs: tuning.COOL_DOWN_RETRY_SECONDS * 1000,
     maxRedrives: tuning.MAX_REDRIVES,
     stallAfterMs: tuning.STALL_AFTER_SECONDS * 1000,
     // Past the stall time: the sweeper's period (a minute), and a run of the step (its provider calls).

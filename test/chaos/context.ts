@@ -33,6 +33,9 @@ export const chaosEnv = {
   // times (at most three), and a bank that stays down fails its deposit in half a minute, not a
   // minute. Its repeat deposit comes after it: with eight, that chain was the run's longest.
   MAX_RETRIES: '4',
+  // A transfer refused for a cool-down (fault kind `bank-cool-down-again`, naming no instant) is tried
+  // again in 15 s, not a minute: the deposits behind it on its connection waited that minute too.
+  COOL_DOWN_RETRY_SECONDS: '15',
   RECONCILE_POLL_CAP_SECONDS: '2',
   // Webhook retries after 1 s, doubling: a refusing receiver is a while, not an instant.
   WEBHOOK_RETRY_BASE_SECONDS: '1',

@@ -36,7 +36,7 @@ export function bankKinds(paths: Dialect['paths']): FaultKind[] {
     },
     {
       // The bank changed mid-run: its cool-down of our beneficiary started again. The transfer is
-      // refused (the message names no instant: a minute's wait), and our record's cool-down corrected.
+      // refused (the message names no instant: a wait of `COOL_DOWN_RETRY_SECONDS`), and our record's cool-down corrected.
       kind: 'bank-cool-down-again',
       applies: withBeneficiaries,
       rule: () => ({

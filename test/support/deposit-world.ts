@@ -32,6 +32,7 @@ export const settings: DepositSettings = {
   leasePatienceMs: 2_000,
   inputTtlMs: 240_000,
   maxRetries: 3,
+  coolDownRetryMs: 60_000,
   maxRedrives: 6,
   stallAfterMs: 120_000,
   claimStaleMs: 60_000,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_BUSY_WAITS } from '#shared/deposits/journey/later';
 import { transfer } from '#shared/deposits/steps/transfer';
 import { bankKeyOf } from '../support/deposit-fakes.ts';
-import { answers, eventFields, world } from '../support/deposit-world.ts';
+import { answers, eventFields, settings, world } from '../support/deposit-world.ts';
 import { atTransfer, inline, order } from '../support/transfer-step.ts';
 
 describe('transfer: refusals', () => {
@@ -129,32 +129,49 @@ describe('transfer: refusals', () => {
       msg: 'The beneficiary cools down',
       until: (now: number) => now + 60_000,
     },
-  ])('goes back to wait-cooldown on BENEFICIARY_COOL_DOWN_PERIOD $label', async ({ msg, until }) => {
-    const w = world();
-    const ctx = w.contexts.transfer();
-    const deposit = await atTransfer(w, { stepCounters: { retries: 1 } });
-    w.provider.answer('createTransfer', answers.refusal('BENEFICIARY_COOL_DOWN_PERIOD', msg));
+    {
+      label: 'for COOL_DOWN_RETRY_SECONDS when the bank names no instant (15 s set)',
+      msg: 'The beneficiary cools down',
+      until: (now: number) => now + 15_000,
+      coolDownRetryMs: 15_000,
+    },
+    {
+      label: 'at least COOL_DOWN_RETRY_SECONDS when the instant the bank names is sooner',
+      msg: 'The beneficiary cools down until 2026-11-23T12:00:10.000Z',
+      until: (now: number) => now + 60_000,
+    },
+  ])(
+    'goes back to wait-cooldown on BENEFICIARY_COOL_DOWN_PERIOD $label',
+    async ({ msg, until, coolDownRetryMs }) => {
+      const w = world();
+      const ctx = {
+        ...w.contexts.transfer(),
+        settings: { ...settings, coolDownRetryMs: coolDownRetryMs ?? settings.coolDownRetryMs },
+      };
+      const deposit = await atTransfer(w, { stepCounters: { retries: 1 } });
+      w.provider.answer('createTransfer', answers.refusal('BENEFICIARY_COOL_DOWN_PERIOD', msg));
 
-    await transfer(deposit, ctx);
+      await transfer(deposit, ctx);
 
-    const after = w.table.current(deposit.id);
-    expect(after).toMatchObject({
-      status: 'initialized',
-      step: 'wait-cooldown',
-      version: 4,
-      cooldownUntil: until(w.clock.now()),
-      stepCounters: { retries: 0 },
-    });
-    expect(after.transfer?.attempt).toBeUndefined();
-    expect(after.sealedCredentials).toBeDefined();
-    expect(ctx.queues.sent).toEqual([
-      {
-        message: { depositId: deposit.id, step: 'wait-cooldown', version: 4, kind: 'run' },
-        delaySeconds: 0,
-      },
-    ]);
-    expect(w.table.leaseItems.size).toBe(0);
-  });
+      const after = w.table.current(deposit.id);
+      expect(after).toMatchObject({
+        status: 'initialized',
+        step: 'wait-cooldown',
+        version: 4,
+        cooldownUntil: until(w.clock.now()),
+        stepCounters: { retries: 0 },
+      });
+      expect(after.transfer?.attempt).toBeUndefined();
+      expect(after.sealedCredentials).toBeDefined();
+      expect(ctx.queues.sent).toEqual([
+        {
+          message: { depositId: deposit.id, step: 'wait-cooldown', version: 4, kind: 'run' },
+          delaySeconds: 0,
+        },
+      ]);
+      expect(w.table.leaseItems.size).toBe(0);
+    },
+  );
 
   it('tells the caller it cools down (deposit.cooling_down with resumesAt) when the bank names a cool-down', async () => {
     // docs/deposits.md, webhooks: `deposit.cooling_down` — the deposit waits for the beneficiary's cool-down.

@@ -71,7 +71,7 @@ export const failureTypes = {
   BENEFICIARY_COOL_DOWN_PERIOD: {
     message: "The bank kept the wallet's beneficiary in its cool-down",
     meaning:
-      "The bank kept refusing the transfer for a cool-down: after `MAX_RETRIES` waits (each at least a minute, until the instant the bank names), counted across the deposit's steps",
+      "The bank kept refusing the transfer for a cool-down: after `MAX_RETRIES` waits (each at least `COOL_DOWN_RETRY_SECONDS`, a minute, until the instant the bank names), counted across the deposit's steps",
   },
 } as const satisfies Record<string, { message: string; meaning: string }>;
 

@@ -10,6 +10,8 @@ export interface DepositSettings {
   inputTtlMs: number;
   /** Retries of a read whose outcome was unknown, and of a step refused because the connection was busy. */
   maxRetries: number;
+  /** The shortest wait after a transfer refused for a cool-down, whatever instant (or none, or a past one) the bank names. */
+  coolDownRetryMs: number;
   /** A deposit that has not moved for this long is re-driven by the sweeper. */
   stallAfterMs: number;
   /** Re-drives by the sweeper of a deposit that does not move, before it fails. */

@@ -24,9 +24,6 @@ import type { DepositSettings } from '../ports/settings.ts';
  */
 const STALE_METADATA = new Set(['BENEFICIARY_REQUIRED', 'BENEFICIARY_NOT_SUPPORTED', 'AMOUNT_BELOW_MINIMUM']);
 
-/** The shortest wait after a cool-down refusal, whatever instant (or none, or a past one) the bank names. */
-const MIN_COOL_DOWN_WAIT_MS = 60_000;
-
 /** Registrations of the beneficiary again, per deposit, after the bank said ours was gone. */
 export const MAX_REGISTRATIONS = 1;
 
@@ -81,7 +78,7 @@ export function transferRefused(
   deposit: Deposit,
   refusal: ProviderRefusal,
   now: number,
-  settings: Pick<DepositSettings, 'maxRetries'>,
+  settings: Pick<DepositSettings, 'maxRetries' | 'coolDownRetryMs'>,
 ): Next {
   const before = connectionFreed(deposit);
   // The caller's answers go too: spent on this call.
@@ -112,7 +109,7 @@ function anotherTry(
   deposit: Deposit,
   refusal: ProviderRefusal,
   now: number,
-  settings: Pick<DepositSettings, 'maxRetries'>,
+  settings: Pick<DepositSettings, 'maxRetries' | 'coolDownRetryMs'>,
   cleared: Partial<Deposit>,
 ): Next | undefined {
   switch (refusal.type) {
@@ -140,11 +137,11 @@ function coolingDown(
   deposit: Deposit,
   refusal: ProviderRefusal,
   now: number,
-  settings: Pick<DepositSettings, 'maxRetries'>,
+  settings: Pick<DepositSettings, 'maxRetries' | 'coolDownRetryMs'>,
   cleared: Partial<Deposit>,
 ): Next | undefined {
   if (tallyOf(deposit, 'coolDownRefusals') >= settings.maxRetries) return undefined;
-  const until = Math.max(refusal.coolDownEndsAt ?? 0, now + MIN_COOL_DOWN_WAIT_MS);
+  const until = Math.max(refusal.coolDownEndsAt ?? 0, now + settings.coolDownRetryMs);
   // Our record said the cool-down was over: corrected, so the next deposit does not start at the
   // transfer into the same refusal.
   const before: Effect[] = deposit.beneficiaryId
