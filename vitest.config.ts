@@ -15,14 +15,14 @@ process.env.AWS_XRAY_MANUAL_MODE ??= 'true';
  *     taken by the first worker after `app.test.ts` would synthesize both again there).
  *   - the files with a stack of their own (the last group, two at a time): the chaos run first (its
  *     one test is the group's longest), beside the files built to run under load (the killed workers,
- *     the DynamoDB faults), then the clock's; the browser's after them, once the chaos run's heaviest
- *     seconds (its hundred deposits starting) are behind it: a console test beside them saw a provider
- *     read pass the client's timeout; the bench's counting last. Left to itself, the runner starts the
- *     chaos run after the browser's files and ends the group a minute after them.
+ *     the DynamoDB faults), then the clock's; the browser's last, once the chaos run's heaviest minutes
+ *     (its hundred deposits starting) are behind it: a console test beside them saw a provider read
+ *     pass the client's timeout. Left to itself, the runner starts the chaos run after the browser's
+ *     files and ends the group a minute after them.
  *   - the end-to-end files (eight at a time) and the v2 dialect's: the longest first (28 to 77 s each,
- *     where most take 2 to 20), so that none starts last and holds the run a minute after the others.
- *     The runner sorts a clean clone's files by size, having no durations of a run before, and started
- *     the 77 s file eleventh.
+ *     where most take 2 to 20), so that none starts late and holds the run after the others. The
+ *     runner sorts a clean clone's files by size, having no durations of a run before: so sorted, the
+ *     v2 files took 57 to 59 s in a clean clone, and 47 to 49 s longest first.
  */
 const startOrder = [
   'test/infra/app.test.ts',
@@ -41,7 +41,6 @@ const startOrder = [
   'test/chaos/dynamodb-faults.test.ts',
   'test/clock/',
   'test/browser/',
-  'test/bench/',
 ];
 
 class StartOrderFirst extends BaseSequencer {
@@ -72,19 +71,10 @@ const UNIT_WORKERS = 4;
 const E2E_WORKERS = 8;
 
 /**
- * The files with a stack of their own (the last group) at once: the chaos run's (its one test, some
- * two minutes, is the group's longest) and the others one after the other, which end before it
- * (`npm test` runs the browser's files in a wave of their own). Three at once slowed the chaos run
- * by a fifth, its deposits' steps waiting on a stack that shared two cores with two other stacks.
- */
-const OWN_STACK_WORKERS = 2;
-
-/**
  * The end-to-end files that start processes of their own (`npm start`, the demo, a stack, `tsc` over
  * a scratch project): each takes a core for a while, which would slow the deposit files beside it
- * past their timeouts. `npm test` runs them two at a time beside the stack of bundles, on a stack of
- * their own; in one vitest run with the e2e project (`vitest run` alone), after it, on its stack
- * (`local-stack.ts` gives both projects the one stack then).
+ * past their timeouts. They run after the e2e project, two at a time, on its stack (`local-stack.ts`
+ * gives both projects the one stack when they run in one vitest run, as `npm test` runs them).
  */
 const processFiles = ['client-package', 'demo', 'npm-start', 'npm-start-activity'].map(
   (name) => `test/e2e/${name}.test.ts`,
@@ -245,21 +235,20 @@ export default defineConfig({
       {
         test: {
           name: 'bench',
-          maxWorkers: OWN_STACK_WORKERS,
+          maxWorkers: 1,
           // The bench's counting against what went over the wire: its own local stack, in the test's process.
           include: ['test/bench/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // With the projects with a stack of their own per file: it is one.
-          sequence: { groupOrder: 5 },
+          sequence: { groupOrder: 3 },
         },
       },
       {
         test: {
           name: 'chaos',
           // Two files at once, each on a stack of its own: the 100 deposits' run beside the shorter
-          // files (the killed workers, the DynamoDB faults, the clock's, the bench's), which end before it.
-          maxWorkers: OWN_STACK_WORKERS,
+          // files (the killed workers, the DynamoDB faults), which end before it.
+          maxWorkers: 2,
           include: ['test/chaos/**/*.test.ts'],
           // A whole run: its own local stack (not the e2e project's), 100 deposits under faults, the audit.
           testTimeout: 600_000,
@@ -271,9 +260,8 @@ export default defineConfig({
       {
         test: {
           name: 'browser',
-          // The group's workers (a group's projects share its pool: one count for all); `npm test` runs
-          // its files in a run of their own, two at a time, beside the v2 files.
-          maxWorkers: OWN_STACK_WORKERS,
+          // The group's two workers (a group's projects share its pool: one count for all).
+          maxWorkers: 2,
           // The operator console in Chromium: its own local stack (console.test.ts) and `npm run console`.
           include: ['test/browser/**/*.test.ts'],
           testTimeout: 90_000,
@@ -285,7 +273,7 @@ export default defineConfig({
       {
         test: {
           name: 'clock',
-          maxWorkers: OWN_STACK_WORKERS,
+          maxWorkers: 2,
           // A day-long cool-down in test time: its own local stack, whose clock the test moves forward
           // (the e2e project's shared stack keeps real time for the tests that run beside each other).
           include: ['test/clock/**/*.test.ts'],

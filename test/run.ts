@@ -6,18 +6,14 @@
  * bundles is built before the first test.)
  *
  *   1. the type check, the linter and the unit tests, and beside them the infra project (CDK,
- *      esbuild, whose bundles' code it keeps for the stack of bundles): CPU, and no stack whose
- *      timeouts either could slow the other past (the unit tests' timeout is long enough for two
- *      cores shared: they wait on nothing);
- *   2. the end-to-end files against one stack;
- *   3. the deposit files again in the provider's v2 dialect, on a stack of that dialect, and beside
- *      them the console's browser files, each on a stack of its own;
+ *      esbuild, whose bundles' code it keeps for the stack of bundles) and the bench's counting: CPU,
+ *      and no shared stack whose timeouts either could slow the other past (the unit tests' timeout
+ *      is long enough for two cores shared: they wait on nothing);
+ *   2. the end-to-end files against one stack, then the files that start processes, on that stack;
+ *   3. the deposit files again in the provider's v2 dialect, on a stack of that dialect;
  *   4. the stack of bundles, its code kept by wave 1 (it builds nothing; beside wave 3, its functions'
- *      cold starts slowed the v2 files past their timeouts), and beside it the end-to-end files that
- *      start processes (`npm start`, the demo, `tsc` over the packed client), on a stack of theirs
- *      (beside the end-to-end files or the v2 files, they slowed those past their timeouts);
- *   5. the projects with a stack of their own per file, two files at a time: chaos, clock, and the
- *      bench's counting (in the first wave, it made that wave, CPU-bound, the longer).
+ *      cold starts slowed the v2 files past their timeouts);
+ *   5. the projects with a stack of their own per file, two files at a time: chaos, browser, clock.
  *
  * One DynamoDB Local serves each wave with stacks: each stack its files start makes its tables there
  * under names of its own (`test/support/shared-dynamodb.ts`), where each started a JVM of its own (some
@@ -29,7 +25,7 @@
  * Every phase runs even when one before it failed; the run fails if any did. At the end, a table of
  * each wave's time and the CPU time it took (its processes' user and system time: a figure that
  * other load on the machine changes much less than the time; one figure for phases side by side). `npm test -- <phase>...` runs only
- * the phases named (`unit`, `infra`, `e2e`, `e2e-v2`, `browser`, `bundles`, `processes`, `own-stacks`).
+ * the phases named (`unit`, `e2e`, `e2e-v2`, `infra`, `bundles`, `own-stacks`).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -55,24 +51,17 @@ const phases: Phase[] = [
     name: 'unit',
     commands: [[bin('tsc'), '--noEmit'], [bin('biome'), 'check', '.'], vitest('unit', 'unit-isolated')],
   },
-  // The infra files, two at a time (CDK; esbuild for every function in one of them, the longest).
-  { name: 'infra', commands: [vitest('infra')] },
-  { name: 'e2e', commands: [vitest('e2e')] },
+  // Two runs side by side: the infra files, two at a time (CDK; esbuild for every function in one of
+  // them, the longest), and the bench's counting (its own stack); in one run they took turns.
+  { name: 'infra', commands: [vitest('bench'), vitest('infra')] },
+  { name: 'e2e', commands: [vitest('e2e', 'e2e-processes')] },
   { name: 'e2e-v2', commands: [vitest('e2e-v2')] },
-  { name: 'browser', commands: [vitest('browser')] },
   { name: 'bundles', commands: [vitest('bundles')] },
-  { name: 'processes', commands: [vitest('e2e-processes')] },
-  { name: 'own-stacks', commands: [vitest('chaos', 'clock', 'bench')] },
+  { name: 'own-stacks', commands: [vitest('chaos', 'browser', 'clock')] },
 ];
 
 /** The phases that run side by side, in order: a wave starts when the one before it has ended. */
-const waves: string[][] = [
-  ['unit', 'infra'],
-  ['e2e'],
-  ['e2e-v2', 'browser'],
-  ['bundles', 'processes'],
-  ['own-stacks'],
-];
+const waves: string[][] = [['unit', 'infra'], ['e2e'], ['e2e-v2'], ['bundles'], ['own-stacks']];
 
 /**
  * The CPU time, in seconds, of this process's children that have ended (a wave's DynamoDB Local
@@ -115,7 +104,7 @@ if (unknown.length > 0) {
 const chosen = asked.length === 0 ? phases : phases.filter((phase) => asked.includes(phase.name));
 
 /** The waves whose files start stacks, each on the wave's DynamoDB Local. */
-const withStacks = new Set(['e2e', 'e2e-v2', 'browser', 'bundles', 'processes', 'own-stacks']);
+const withStacks = new Set(['e2e', 'e2e-v2', 'bundles', 'own-stacks']);
 let dynamodb: Awaited<ReturnType<typeof startDynamoDbLocal>> | undefined;
 // Not left behind by a run that ends without reaching its end.
 process.once('exit', () => {
