@@ -51,7 +51,7 @@ export const SANDBOX_HOLD_MS = 2_000;
 /**
  * How long the bank of a user planned `slowTransfers` takes over a transfer: longer than the hold,
  * so that its transfers are answered `initialized` and read back (where the operation read's faults
- * go off). Every other bank carries them out in SANDBOX_ASYNC_DELAY_MS (400 ms): `done` at once.
+ * go off). Every other bank carries them out in SANDBOX_ASYNC_DELAY_MS (200 ms): `done` at once.
  */
 export const SLOW_TRANSFER_SECONDS = 3;
 
