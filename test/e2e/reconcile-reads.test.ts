@@ -3,16 +3,19 @@
  * wrong: lost (a 503, then a timeout), or refused with an envelope that names the transfer's own
  * operation. Either is read again, never taken for the transfer's outcome: the deposit ends done,
  * with one transfer. The bank takes a second over a transfer, so that in both dialects it is read
- * back. A file of its own beside `reconcile.test.ts`, so that the two run side by side.
+ * back. A file of its own beside `reconcile.test.ts`, so that the two run side by side; its tests
+ * side by side too, each with a user of its own (one after the other, some 35 s).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { depositWhen, notesAt, providerPath, slowTransfers, startDeposit } from '../support/deposits.ts';
 import { createUser, faultsOf, setFaults, stateOf } from '../support/sandbox.ts';
 
 const OPERATION_GET = providerPath('operationGet');
 
-describe('reconcile, its reads lost or refused', () => {
-  it('reads of the operation lost (a 503, then a timeout): read again, done, one transfer', async () => {
+describe.concurrent('reconcile, its reads lost or refused', () => {
+  it('reads of the operation lost (a 503, then a timeout): read again, done, one transfer', async ({
+    expect,
+  }) => {
     // prepare: the sandbox fails the next two reads of any operation of this user
     const user = await createUser('SANDBOX_BENEFICIARY', slowTransfers);
     await setFaults(user, [
@@ -44,7 +47,7 @@ describe('reconcile, its reads lost or refused', () => {
     { type: 'INVALID_ACCESS_CODE', status: 400 },
   ])(
     'a read refused $status $type, naming the operation: not a refusal of the transfer; read again, done, one transfer',
-    async ({ type, status }) => {
+    async ({ type, status }, { expect }) => {
       // prepare: the transfer is done at the bank; its first two reads are refused with an envelope
       // that names the transfer's operation (a provider that echoes the id in every failure)
       const user = await createUser('SANDBOX_BENEFICIARY', slowTransfers);

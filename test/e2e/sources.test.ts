@@ -46,7 +46,9 @@ const banks = [
 ];
 
 describe('a payment source on every sandbox bank', () => {
-  it.for(banks)(
+  // Side by side (five at a time, vitest's default): each bank's user is its own, and one after the
+  // other they made this the v2 pass's longest file (40 s, most of it the cool-downs waited out).
+  it.concurrent.for(banks)(
     '$bankId: ready, then a deposit makes exactly one provider call, its transfer',
     async ({ bankId, asks, coolsDown, beneficiary, wallet, asksOnTransfer = false }, { expect }) => {
       // prepare: a bank that carries transfers out at once (the outcome is in the transfer's answer)
