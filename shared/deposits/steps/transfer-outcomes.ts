@@ -24,6 +24,9 @@ import type { DepositSettings } from '../ports/settings.ts';
  */
 const STALE_METADATA = new Set(['BENEFICIARY_REQUIRED', 'BENEFICIARY_NOT_SUPPORTED', 'AMOUNT_BELOW_MINIMUM']);
 
+/** What a transfer's refusal is decided with: the retries it may take, the least wait after a cool-down. */
+type RefusalSettings = Pick<DepositSettings, 'maxRetries' | 'coolDownRetryMs'>;
+
 /** Registrations of the beneficiary again, per deposit, after the bank said ours was gone. */
 export const MAX_REGISTRATIONS = 1;
 
@@ -78,7 +81,7 @@ export function transferRefused(
   deposit: Deposit,
   refusal: ProviderRefusal,
   now: number,
-  settings: Pick<DepositSettings, 'maxRetries' | 'coolDownRetryMs'>,
+  settings: RefusalSettings,
 ): Next {
   const before = connectionFreed(deposit);
   // The caller's answers go too: spent on this call.
@@ -109,7 +112,7 @@ function anotherTry(
   deposit: Deposit,
   refusal: ProviderRefusal,
   now: number,
-  settings: Pick<DepositSettings, 'maxRetries' | 'coolDownRetryMs'>,
+  settings: RefusalSettings,
   cleared: Partial<Deposit>,
 ): Next | undefined {
   switch (refusal.type) {
@@ -137,7 +140,7 @@ function coolingDown(
   deposit: Deposit,
   refusal: ProviderRefusal,
   now: number,
-  settings: Pick<DepositSettings, 'maxRetries' | 'coolDownRetryMs'>,
+  settings: RefusalSettings,
   cleared: Partial<Deposit>,
 ): Next | undefined {
   if (tallyOf(deposit, 'coolDownRefusals') >= settings.maxRetries) return undefined;
