@@ -1,21 +1,26 @@
 /**
  * `npm test`: the type check, the linter and every vitest project, in phases, each phase one vitest
- * run of the projects that may share the machine, so that a project's local stack lives only while
- * its files run. (One `vitest run` of every project sets up every project's stack at its start, and
- * each idles, with its pollers, sweeper and DynamoDB Local, until the whole run ends; the stack of
- * bundles is built before the first test.)
+ * run (or one tool), so that a project's local stack lives only while its files run. (One `vitest
+ * run` of every project sets up every project's stack at its start, and each idles, with its
+ * pollers, sweeper and DynamoDB Local, until the whole run ends; the stack of bundles is built before
+ * the first test.)
  *
- *   1. the type check, the linter and the unit tests, and beside them the infra project (CDK,
- *      esbuild, whose bundles' code it keeps for the stack of bundles) and the bench's counting: CPU,
- *      and no shared stack whose timeouts either could slow the other past (the unit tests' timeout
- *      is long enough for two cores shared: they wait on nothing);
- *   2. the end-to-end files against one stack, then the files that start processes, on that stack;
- *   3. the deposit files again in the provider's v2 dialect, on a stack of that dialect;
- *   4. the stack of bundles, its code kept by wave 1 (it builds nothing; beside wave 3, its functions'
- *      cold starts slowed the v2 files past their timeouts);
- *   5. the projects with a stack of their own per file, two files at a time: chaos, browser, clock.
+ * Two lanes run side by side, each its waves one after the other (a wave's phases side by side):
+ *   - the lint lane, at the lowest CPU priority (nice 19): the type check and Biome. They wait on
+ *     nothing but the CPU, and take what the tests leave idle: the stacks' waves keep the two cores a
+ *     little over half busy. (The unit and infra projects as well, beside the stacks: the stacks'
+ *     waves took a fifth longer, the bench's counting passed its timeout, and the whole no shorter.)
+ *   - the tests' lane:
+ *       1. the unit tests, and the infra project (CDK, esbuild, whose bundles' code it keeps for the
+ *          stack of bundles) with the bench's counting (its own stack) beside it: CPU, and no shared
+ *          stack whose timeouts either could slow the other past;
+ *       2. the end-to-end files against one stack, then the files that start processes, on that stack;
+ *       3. the deposit files again in the provider's v2 dialect, on a stack of that dialect;
+ *       4. the stack of bundles, its code kept by wave 1 (it builds nothing; beside wave 3, its
+ *          functions' cold starts slowed the v2 files past their timeouts);
+ *       5. the projects with a stack of their own per file, two files at a time: chaos, browser, clock.
  *
- * One DynamoDB Local serves each wave with stacks: each stack its files start makes its tables there
+ * One DynamoDB Local serves each wave of stacks: each stack its files start makes its tables there
  * under names of its own (`test/support/shared-dynamodb.ts`), where each started a JVM of its own (some
  * 3 s of a core each, seven in the last wave). A wave's own, not the run's: DynamoDB Local's stream
  * reads slow with every write it has taken, to any table (ten times the CPU after 20,000 writes), and
@@ -23,9 +28,9 @@
  * failed (the README's "npm test").
  *
  * Every phase runs even when one before it failed; the run fails if any did. At the end, a table of
- * each wave's time and the CPU time it took (its processes' user and system time: a figure that
- * other load on the machine changes much less than the time; one figure for phases side by side). `npm test -- <phase>...` runs only
- * the phases named (`unit`, `e2e`, `e2e-v2`, `infra`, `bundles`, `own-stacks`).
+ * each phase's start, its time and the CPU time it took (its processes' user and system time, which
+ * other load on the machine changes much less than the time). `npm test -- <phase>...` runs only the
+ * phases named (`lint`, `unit`, `infra`, `e2e`, `e2e-v2`, `bundles`, `own-stacks`).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -42,55 +47,85 @@ const vitest = (...projects: string[]) => [
 
 interface Phase {
   name: string;
-  /** Commands run side by side; output of all but the last is printed when it ends, not as it comes. */
+  /** Commands run side by side. */
   commands: string[][];
+  /** Whether its commands run at the lowest CPU priority, their output printed whole when each ends. */
+  niced?: boolean;
+  /** Whether its files start stacks: the phase gets a DynamoDB Local of its own. */
+  stacks?: boolean;
 }
 
 const phases: Phase[] = [
   {
-    name: 'unit',
-    commands: [[bin('tsc'), '--noEmit'], [bin('biome'), 'check', '.'], vitest('unit', 'unit-isolated')],
+    name: 'lint',
+    niced: true,
+    commands: [
+      [bin('tsc'), '--noEmit'],
+      [bin('biome'), 'check', '.'],
+    ],
   },
+  { name: 'unit', commands: [vitest('unit', 'unit-isolated')] },
   // Two runs side by side: the infra files, two at a time (CDK; esbuild for every function in one of
   // them, the longest), and the bench's counting (its own stack); in one run they took turns.
   { name: 'infra', commands: [vitest('bench'), vitest('infra')] },
-  { name: 'e2e', commands: [vitest('e2e', 'e2e-processes')] },
-  { name: 'e2e-v2', commands: [vitest('e2e-v2')] },
-  { name: 'bundles', commands: [vitest('bundles')] },
-  { name: 'own-stacks', commands: [vitest('chaos', 'browser', 'clock')] },
+  { name: 'e2e', stacks: true, commands: [vitest('e2e', 'e2e-processes')] },
+  { name: 'e2e-v2', stacks: true, commands: [vitest('e2e-v2')] },
+  { name: 'bundles', stacks: true, commands: [vitest('bundles')] },
+  { name: 'own-stacks', stacks: true, commands: [vitest('chaos', 'browser', 'clock')] },
 ];
 
-/** The phases that run side by side, in order: a wave starts when the one before it has ended. */
-const waves: string[][] = [['unit', 'infra'], ['e2e'], ['e2e-v2'], ['bundles'], ['own-stacks']];
+/** The lanes, side by side: each its waves one after the other, a wave's phases side by side. */
+const lanes: string[][][] = [
+  [['lint']],
+  [['unit', 'infra'], ['e2e'], ['e2e-v2'], ['bundles'], ['own-stacks']],
+];
 
-/**
- * The CPU time, in seconds, of this process's children that have ended (a wave's DynamoDB Local
- * among them, stopped at its end) (Linux; 0 elsewhere).
- */
-function childrenCpuSeconds(): number {
+/** Runs a command and reports the CPU time it took (`support/with-cpu-time.mjs`). */
+const withCpuTime = resolve(import.meta.dirname, 'support/with-cpu-time.mjs');
+
+interface Ran {
+  code: number;
+  /** Its output, when buffered (to print whole when it ends); empty when it went to this one's. */
+  output: string;
+  cpuSeconds: number;
+}
+
+/** Runs `command` at nice 19 when `niced`, its output buffered when `buffered`. */
+function run(
+  command: string[],
+  options: { niced: boolean; buffered: boolean; env: NodeJS.ProcessEnv },
+): Promise<Ran> {
+  return new Promise((done) => {
+    const output = options.buffered ? 'pipe' : 'inherit';
+    const child = spawn(process.execPath, [withCpuTime, options.niced ? '19' : '0', ...command], {
+      cwd: projectRoot,
+      env: options.env,
+      stdio: ['ignore', output, output, 'pipe'],
+    });
+    let text = '';
+    let cpu = '';
+    child.stdout?.on('data', (chunk) => {
+      text += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      text += chunk;
+    });
+    child.stdio[3]?.on('data', (chunk) => {
+      cpu += chunk;
+    });
+    child.once('error', (error) => done({ code: 1, output: `${text}${String(error)}\n`, cpuSeconds: 0 }));
+    child.once('close', (code) => done({ code: code ?? 1, output: text, cpuSeconds: Number(cpu) || 0 }));
+  });
+}
+
+/** A process's own CPU time so far, in seconds (Linux: the 14th and 15th fields of its stat; 0 elsewhere). */
+function cpuSecondsOf(pid: number | undefined): number {
   try {
-    // Fields after the command's closing parenthesis: cutime and cstime are the 14th and 15th, in ticks.
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[13]) + Number(fields[14])) / 100;
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return 0;
   }
-}
-
-function run(command: string[], buffered: boolean): Promise<{ code: number; output: string }> {
-  const [file, ...args] = command as [string, ...string[]];
-  return new Promise((done) => {
-    const child = spawn(file, args, { cwd: projectRoot, stdio: buffered ? 'pipe' : 'inherit' });
-    let output = '';
-    child.stdout?.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr?.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.once('error', (error) => done({ code: 1, output: `${output}${String(error)}\n` }));
-    child.once('close', (code) => done({ code: code ?? 1, output }));
-  });
 }
 
 const asked = process.argv.slice(2);
@@ -103,69 +138,108 @@ if (unknown.length > 0) {
 }
 const chosen = asked.length === 0 ? phases : phases.filter((phase) => asked.includes(phase.name));
 
-/** The waves whose files start stacks, each on the wave's DynamoDB Local. */
-const withStacks = new Set(['e2e', 'e2e-v2', 'bundles', 'own-stacks']);
-let dynamodb: Awaited<ReturnType<typeof startDynamoDbLocal>> | undefined;
-// Not left behind by a run that ends without reaching its end.
+/** The DynamoDB Locals running: none is left behind by a run that ends without reaching its end. */
+const dynamodbs = new Set<{ pid: number | undefined }>();
 process.once('exit', () => {
-  if (dynamodb?.pid !== undefined) process.kill(dynamodb.pid, 'SIGKILL');
+  for (const { pid } of dynamodbs) if (pid !== undefined) process.kill(pid, 'SIGKILL');
 });
 
-const line = (name: string, seconds: number, cpu: number, said: string) =>
-  `${name.padEnd(16)}${seconds.toFixed(0).padStart(7)} s${cpu.toFixed(0).padStart(9)} s CPU  ${said}\n`;
-const verdict = (passed: boolean) => (passed ? 'passed' : 'FAILED');
-
-/** A row a wave: its phases' names, its time, its processes' CPU time (side by side: one figure). */
-const rows: { name: string; seconds: number; cpuSeconds: number; passed: boolean }[] = [];
-const started = Date.now();
-for (const wave of waves) {
-  const running = chosen.filter((phase) => wave.includes(phase.name));
-  if (running.length === 0) continue;
-  const name = running.map((phase) => phase.name).join(' + ');
-  const commands = running.flatMap((phase) => phase.commands);
-  process.stdout.write(
-    `\n=== npm test, phase ${name}: ${commands.map((c) => c.slice(1).join(' ')).join(' | ')}\n`,
-  );
-  const phaseStart = Date.now();
-  const cpuBefore = childrenCpuSeconds();
-  if (running.some((phase) => withStacks.has(phase.name))) {
-    dynamodb = await startDynamoDbLocal();
-    process.env.TEST_DYNAMODB_ENDPOINT = dynamodb.endpoint;
-  }
-  const results = await Promise.all(
-    commands.map(async (command, index) => {
-      const buffered = index < commands.length - 1;
-      const result = await run(command, buffered);
-      if (buffered)
-        process.stdout.write(`\n--- ${command.slice(1).join(' ')} (exit ${result.code})\n${result.output}`);
-      return result.code;
-    }),
-  );
-  await dynamodb?.stop();
-  dynamodb = undefined;
-  delete process.env.TEST_DYNAMODB_ENDPOINT;
-  const row = {
-    name,
-    seconds: (Date.now() - phaseStart) / 1000,
-    cpuSeconds: childrenCpuSeconds() - cpuBefore,
-    passed: results.every((code) => code === 0),
-  };
-  rows.push(row);
-  process.stdout.write(
-    `\n=== npm test, phase ${line(row.name, row.seconds, row.cpuSeconds, verdict(row.passed))}`,
-  );
+/**
+ * What the lint lane printed while a phase of the tests' lane had the output (theirs goes
+ * straight to this process's, as it comes): printed when that phase ends.
+ */
+const held: string[] = [];
+let testsRunning = 0;
+function print(text: string) {
+  if (testsRunning > 0) held.push(text);
+  else process.stdout.write(text);
 }
 
-const total = (Date.now() - started) / 1000;
-process.stdout.write('\n=== npm test, by phase\n');
-for (const row of rows)
-  process.stdout.write(line(row.name, row.seconds, row.cpuSeconds, verdict(row.passed)));
+interface Row {
+  name: string;
+  startedAt: number;
+  seconds: number;
+  cpuSeconds: number;
+  passed: boolean;
+}
+const rows: Row[] = [];
+const started = Date.now();
+const secondsSince = (since: number) => (Date.now() - since) / 1000;
+const verdict = (passed: boolean) => (passed ? 'passed' : 'FAILED');
+const line = (name: string, at: string, time: string, cpu: string, said: string) =>
+  `${name.padEnd(12)}${at.padStart(6)}${time.padStart(9)}${cpu.padStart(13)}  ${said}\n`;
+const rowLine = (row: Row) =>
+  line(
+    row.name,
+    `+${row.startedAt.toFixed(0)}`,
+    `${row.seconds.toFixed(0)} s`,
+    `${row.cpuSeconds.toFixed(0)} s CPU`,
+    verdict(row.passed),
+  );
+
+/**
+ * Runs one phase: a DynamoDB Local of its own when its files start stacks, its commands side by side.
+ * The last command of a phase of the tests' lane prints as it goes; the others' output is printed
+ * whole when each ends.
+ */
+async function runPhase(phase: Phase, last: boolean): Promise<void> {
+  const startedAt = secondsSince(started);
+  const phaseStart = Date.now();
+  const live = !phase.niced;
+  const commands = phase.commands.map((c) => c.slice(1).join(' ')).join(' | ');
+  print(`\n=== npm test, phase ${phase.name}, at +${startedAt.toFixed(0)} s: ${commands}\n`);
+  if (live) testsRunning += 1;
+  const env = { ...process.env };
+  const dynamodb = phase.stacks ? await startDynamoDbLocal() : undefined;
+  if (dynamodb) {
+    dynamodbs.add(dynamodb);
+    env.TEST_DYNAMODB_ENDPOINT = dynamodb.endpoint;
+  }
+  const results = await Promise.all(
+    phase.commands.map(async (command, index) => {
+      // One command's output as it comes: the last of a live phase's.
+      const buffered = !live || !last || index < phase.commands.length - 1;
+      const result = await run(command, { niced: !live, buffered, env });
+      if (buffered) print(`\n--- ${command.slice(1).join(' ')} (exit ${result.code})\n${result.output}`);
+      return result;
+    }),
+  );
+  const dynamodbCpu = cpuSecondsOf(dynamodb?.pid);
+  if (dynamodb) {
+    await dynamodb.stop();
+    dynamodbs.delete(dynamodb);
+  }
+  if (live) testsRunning -= 1;
+  if (testsRunning === 0) for (const text of held.splice(0)) process.stdout.write(text);
+  const row: Row = {
+    name: phase.name,
+    startedAt,
+    seconds: secondsSince(phaseStart),
+    cpuSeconds: dynamodbCpu + results.reduce((sum, result) => sum + result.cpuSeconds, 0),
+    passed: results.every((result) => result.code === 0),
+  };
+  rows.push(row);
+  print(`\n=== npm test, phase ${rowLine(row)}`);
+}
+
+await Promise.all(
+  lanes.map(async (waves) => {
+    for (const wave of waves) {
+      const running = chosen.filter((phase) => wave.includes(phase.name));
+      await Promise.all(running.map((phase, index) => runPhase(phase, index === running.length - 1)));
+    }
+  }),
+);
+
 const failed = rows.filter((row) => !row.passed);
+process.stdout.write(`\n=== npm test, by phase\n${line('phase', 'start', 'time', 'CPU', '')}`);
+for (const row of rows.sort((a, b) => a.startedAt - b.startedAt)) process.stdout.write(rowLine(row));
 process.stdout.write(
   line(
     'total',
-    total,
-    rows.reduce((sum, row) => sum + row.cpuSeconds, 0),
+    '',
+    `${secondsSince(started).toFixed(0)} s`,
+    `${rows.reduce((sum, row) => sum + row.cpuSeconds, 0).toFixed(0)} s CPU`,
     verdict(failed.length === 0),
   ),
 );

@@ -56,14 +56,21 @@ beforeAll(async () => {
     return { user, id: created.body.operationID };
   };
   // Two done, one whose webhook refuses its first two deliveries, one cooling down for a day, and a
-  // payment source cooling down too.
-  for (const amount of [25, 40]) ids.done.push((await start('SANDBOX_BENEFICIARY', amount)).id);
-  const refused = await start('SANDBOX_BENEFICIARY', 55);
-  ids.refused = refused.id;
-  await failDeliveriesOf(ids.refused, 2);
-  ids.cooling = (await start('SANDBOX_COOLDOWN', 70)).id;
-  const sourceUser = await createUser(stack, 'SANDBOX_COOLDOWN');
-  ids.source = (await client.createSource(connectionOf(sourceUser))).body.sourceID;
+  // payment source cooling down too, all started at once.
+  await Promise.all([
+    ...[25, 40].map(async (amount) => ids.done.push((await start('SANDBOX_BENEFICIARY', amount)).id)),
+    (async () => {
+      ids.refused = (await start('SANDBOX_BENEFICIARY', 55)).id;
+      await failDeliveriesOf(ids.refused, 2);
+    })(),
+    (async () => {
+      ids.cooling = (await start('SANDBOX_COOLDOWN', 70)).id;
+    })(),
+    (async () => {
+      const sourceUser = await createUser(stack, 'SANDBOX_COOLDOWN');
+      ids.source = (await client.createSource(connectionOf(sourceUser))).body.sourceID;
+    })(),
+  ]);
   const ops = operatorOf(stack);
   let last: unknown;
   await eventually(async () => {
@@ -111,133 +118,145 @@ function secondsOf(text: string | null): number {
 }
 
 describe('the operator console overview', () => {
-  it('shows the full list on the page’s whole width, every column of each deposit, a source labelled as one', async () => {
-    const page = await openConsole();
+  // Side by side, each on a page of its own: they read what the set-up made, and change none of it.
+  describe.concurrent('its views', () => {
+    it('shows the full list on the page’s whole width, every column of each deposit, a source labelled as one', async ({
+      expect,
+    }) => {
+      const page = await openConsole();
 
-    await page.getByTestId('tab-initialized').click();
-    await row(page, ids.source).waitFor({ timeout: 15_000 });
-    await row(page, ids.cooling).waitFor();
+      await page.getByTestId('tab-initialized').click();
+      await row(page, ids.source).waitFor({ timeout: 15_000 });
+      await row(page, ids.cooling).waitFor();
 
-    const headers = await page.getByTestId('deposit-columns').locator('th').allTextContents();
-    expect(headers).toEqual([
-      'Created (UTC)',
-      'Deposit',
-      'Kind',
-      'Status',
-      'Step',
-      'Amount',
-      'Wallet account',
-      'Sender',
-      'Client reference',
-      'Bank',
-      'Connection',
-      'Retries',
-      'Next wait',
-      'Sweeper looks',
-      'Failure',
-      'Reference',
-      'Updated (UTC)',
-    ]);
-    for (const id of [ids.source, ids.cooling])
-      expect(await row(page, id).locator('td').count()).toBe(headers.length);
-    // The source says what it is, and moves no money: no "0 AED".
-    expect(await row(page, ids.source).getAttribute('data-kind')).toBe('source');
-    expect(await row(page, ids.source).getByTestId('row-kind').textContent()).toBe('source');
-    expect(await row(page, ids.source).getByTestId('row-amount').textContent()).toBe(
-      'payment source (no amount)',
-    );
-    expect(await row(page, ids.cooling).getByTestId('row-amount').textContent()).toBe('70 AED');
-    // Its next wait counts down (the day's cool-down).
-    expect(await row(page, ids.cooling).getByTestId('row-wait-resumesAt').textContent()).toMatch(/^in 2\dh/);
-    // The list takes the page's width, and every column is in view without scrolling.
-    const panel = await page.getByTestId('deposits-panel').boundingBox();
-    expect(panel?.width).toBeGreaterThan(viewport.width * 0.95);
-    const last = await page.getByTestId('deposit-columns').locator('th').last().boundingBox();
-    expect((last?.x ?? Number.POSITIVE_INFINITY) + (last?.width ?? 0)).toBeLessThanOrEqual(viewport.width);
+      const headers = await page.getByTestId('deposit-columns').locator('th').allTextContents();
+      expect(headers).toEqual([
+        'Created (UTC)',
+        'Deposit',
+        'Kind',
+        'Status',
+        'Step',
+        'Amount',
+        'Wallet account',
+        'Sender',
+        'Client reference',
+        'Bank',
+        'Connection',
+        'Retries',
+        'Next wait',
+        'Sweeper looks',
+        'Failure',
+        'Reference',
+        'Updated (UTC)',
+      ]);
+      for (const id of [ids.source, ids.cooling])
+        expect(await row(page, id).locator('td').count()).toBe(headers.length);
+      // The source says what it is, and moves no money: no "0 AED".
+      expect(await row(page, ids.source).getAttribute('data-kind')).toBe('source');
+      expect(await row(page, ids.source).getByTestId('row-kind').textContent()).toBe('source');
+      expect(await row(page, ids.source).getByTestId('row-amount').textContent()).toBe(
+        'payment source (no amount)',
+      );
+      expect(await row(page, ids.cooling).getByTestId('row-amount').textContent()).toBe('70 AED');
+      // Its next wait counts down (the day's cool-down).
+      expect(await row(page, ids.cooling).getByTestId('row-wait-resumesAt').textContent()).toMatch(
+        /^in 2\dh/,
+      );
+      // The list takes the page's width, and every column is in view without scrolling.
+      const panel = await page.getByTestId('deposits-panel').boundingBox();
+      expect(panel?.width).toBeGreaterThan(viewport.width * 0.95);
+      const last = await page.getByTestId('deposit-columns').locator('th').last().boundingBox();
+      expect((last?.x ?? Number.POSITIVE_INFINITY) + (last?.width ?? 0)).toBeLessThanOrEqual(viewport.width);
 
-    expectDrawn(await shoot(page.getByTestId('deposits-panel'), 'list-initialized'));
-    await page.close();
-  });
-
-  it('counts the deposits of each status on its tab, as the API counts them', async () => {
-    const page = await openConsole();
-    const { body: stats } = await operatorOf(stack)('deposits/stats', {});
-
-    const counts = await eventually(async () => {
-      const done = await page.getByTestId('tab-count-done').textContent();
-      return done ? done : undefined;
+      expectDrawn(await shoot(page.getByTestId('deposits-panel'), 'list-initialized'));
+      await page.close();
     });
 
-    expect(counts).toBe(String(stats.counts.done.count));
-    expect(stats.counts.done.count).toBe(3);
-    expect(await page.getByTestId('tab-count-initialized').textContent()).toBe('2');
-    expect(await page.getByTestId('tab-count-failed').textContent()).toBe('0');
-    expectDrawn(await shoot(page.getByTestId('deposits-panel'), 'tab-counts'));
-    await page.close();
+    it('counts the deposits of each status on its tab, as the API counts them', async ({ expect }) => {
+      const page = await openConsole();
+      const { body: stats } = await operatorOf(stack)('deposits/stats', {});
+
+      const counts = await eventually(async () => {
+        const done = await page.getByTestId('tab-count-done').textContent();
+        return done ? done : undefined;
+      });
+
+      expect(counts).toBe(String(stats.counts.done.count));
+      expect(stats.counts.done.count).toBe(3);
+      expect(await page.getByTestId('tab-count-initialized').textContent()).toBe('2');
+      expect(await page.getByTestId('tab-count-failed').textContent()).toBe('0');
+      expectDrawn(await shoot(page.getByTestId('deposits-panel'), 'tab-counts'));
+      await page.close();
+    });
+
+    it('plots the deposits by status over time and the time to done by step', async ({ expect }) => {
+      const page = await openConsole();
+
+      const overTime = page.getByTestId('plot-over-time');
+      await overTime.waitFor({ timeout: 15_000 });
+
+      // Five made: three done, a deposit and a source cooling down.
+      expect(await overTime.getAttribute('data-total')).toBe('5');
+      expect(await overTime.locator('rect.bucket-done').count()).toBeGreaterThan(0);
+      expect(await overTime.locator('rect.bucket-initialized').count()).toBeGreaterThan(0);
+      const stepRows = page.getByTestId('plot-time-to-done').locator('g.step-row');
+      const steps = await stepRows.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-step')));
+      expect(steps).toEqual(expect.arrayContaining(['in all', 'resolve-bank', 'transfer']));
+      expectDrawn(await shoot(page.getByTestId('overview-panel'), 'plots'));
+      await page.close();
+    });
+
+    it("shows a deposit's webhook deliveries, each try, and resends one: the same webhook-id again", async ({
+      expect,
+    }) => {
+      const page = await openConsole();
+      await page.getByTestId('tab-done').click();
+      await row(page, ids.refused).click({ timeout: 15_000 });
+
+      const delivery = page.getByTestId('delivery-row').first();
+      await delivery.waitFor({ timeout: 15_000 });
+      expect(await delivery.getByTestId('delivery-state').textContent()).toBe('delivered');
+      expect(await delivery.getByTestId('delivery-type').textContent()).toBe('deposit.done');
+      expect(await delivery.getByTestId('delivery-attempts').locator('summary').textContent()).toBe(
+        '3 tries',
+      );
+      await delivery.getByTestId('resend').click();
+
+      await expect
+        .poll(() => page.getByTestId('delivery-row').first().getByTestId('resend-result').textContent(), {
+          timeout: 10_000,
+        })
+        .toBe('Resent (1 in all)');
+      await expect
+        .poll(
+          () =>
+            page
+              .getByTestId('delivery-row')
+              .first()
+              .getByTestId('delivery-attempts')
+              .locator('summary')
+              .textContent(),
+          {
+            timeout: 15_000,
+          },
+        )
+        .toBe('4 tries');
+      expect(
+        await page.getByTestId('delivery-row').first().getByTestId('delivery-resends').textContent(),
+      ).toMatch(/^1 last by local-operator/);
+      const heard = await received(ids.refused);
+      expect(heard.refusedForDeposit).toBe(2);
+      expect(heard.deliveries.map((d) => d.id)).toEqual([
+        await delivery.getAttribute('data-event-id'),
+        await delivery.getAttribute('data-event-id'),
+      ]);
+      expect(heard.deliveries.every((d) => d.verified)).toBe(true);
+      expectDrawn(await shoot(page.getByTestId('deliveries-section'), 'deliveries'));
+      await page.close();
+    });
   });
 
-  it('plots the deposits by status over time and the time to done by step', async () => {
-    const page = await openConsole();
-
-    const overTime = page.getByTestId('plot-over-time');
-    await overTime.waitFor({ timeout: 15_000 });
-
-    // Five made: three done, a deposit and a source cooling down.
-    expect(await overTime.getAttribute('data-total')).toBe('5');
-    expect(await overTime.locator('rect.bucket-done').count()).toBeGreaterThan(0);
-    expect(await overTime.locator('rect.bucket-initialized').count()).toBeGreaterThan(0);
-    const stepRows = page.getByTestId('plot-time-to-done').locator('g.step-row');
-    const steps = await stepRows.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-step')));
-    expect(steps).toEqual(expect.arrayContaining(['in all', 'resolve-bank', 'transfer']));
-    expectDrawn(await shoot(page.getByTestId('overview-panel'), 'plots'));
-    await page.close();
-  });
-
-  it("shows a deposit's webhook deliveries, each try, and resends one: the same webhook-id again", async () => {
-    const page = await openConsole();
-    await page.getByTestId('tab-done').click();
-    await row(page, ids.refused).click({ timeout: 15_000 });
-
-    const delivery = page.getByTestId('delivery-row').first();
-    await delivery.waitFor({ timeout: 15_000 });
-    expect(await delivery.getByTestId('delivery-state').textContent()).toBe('delivered');
-    expect(await delivery.getByTestId('delivery-type').textContent()).toBe('deposit.done');
-    expect(await delivery.getByTestId('delivery-attempts').locator('summary').textContent()).toBe('3 tries');
-    await delivery.getByTestId('resend').click();
-
-    await expect
-      .poll(() => page.getByTestId('delivery-row').first().getByTestId('resend-result').textContent(), {
-        timeout: 10_000,
-      })
-      .toBe('Resent (1 in all)');
-    await expect
-      .poll(
-        () =>
-          page
-            .getByTestId('delivery-row')
-            .first()
-            .getByTestId('delivery-attempts')
-            .locator('summary')
-            .textContent(),
-        {
-          timeout: 15_000,
-        },
-      )
-      .toBe('4 tries');
-    expect(
-      await page.getByTestId('delivery-row').first().getByTestId('delivery-resends').textContent(),
-    ).toMatch(/^1 last by local-operator/);
-    const heard = await received(ids.refused);
-    expect(heard.refusedForDeposit).toBe(2);
-    expect(heard.deliveries.map((d) => d.id)).toEqual([
-      await delivery.getAttribute('data-event-id'),
-      await delivery.getAttribute('data-event-id'),
-    ]);
-    expect(heard.deliveries.every((d) => d.verified)).toBe(true);
-    expectDrawn(await shoot(page.getByTestId('deliveries-section'), 'deliveries'));
-    await page.close();
-  });
-
+  // After the others: it moves the stack's clock.
   it("counts down on the stack's clock: moved an hour forward, the cool-down is an hour shorter", async () => {
     const page = await openConsole();
     await page.getByTestId('find-id').fill(ids.cooling);

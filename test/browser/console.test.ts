@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { LocalStack } from '#infra/local/stack';
 import { queues } from '#shared/topology';
 import { OWN_STACK_PROVIDER_TIMEOUT_MS } from '../support/own-stack.ts';
@@ -54,8 +54,11 @@ const entries = (page: Page, step?: string) =>
     step ? `[data-testid="timeline-entry"][data-step="${step}"]` : '[data-testid="timeline-entry"]',
   );
 
-describe('the operator console', () => {
-  it('shows a new deposit in its status tab, then its timeline as it waits out the cool-down and completes', async () => {
+// Side by side: each test has a user, a deposit and a page of its own.
+describe.concurrent('the operator console', () => {
+  it('shows a new deposit in its status tab, then its timeline as it waits out the cool-down and completes', async ({
+    expect,
+  }) => {
     // prepare: the console open before the deposit exists, so it is seen arriving
     const page = await openConsole();
     await page.getByTestId('tab-initialized').click();
@@ -93,7 +96,9 @@ describe('the operator console', () => {
     await page.close();
   });
 
-  it('refuses to be framed by a page of another origin (frame-ancestors none), and serves its security headers', async () => {
+  it('refuses to be framed by a page of another origin (frame-ancestors none), and serves its security headers', async ({
+    expect,
+  }) => {
     // prepare: a page elsewhere that frames the console
     const framer = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html' });
@@ -124,7 +129,9 @@ describe('the operator console', () => {
     framer.close();
   });
 
-  it('resolves an unknown outcome through the page: done, with the reference the bank gave', async () => {
+  it('resolves an unknown outcome through the page: done, with the reference the bank gave', async ({
+    expect,
+  }) => {
     // prepare: the bank moves the money, then the answer is lost (past PROVIDER_TIMEOUT_MS)
     const user = await createUser(stack, 'SANDBOX_BENEFICIARY');
     await setFaults(stack, user, [
@@ -174,7 +181,9 @@ describe('the operator console', () => {
     await page.close();
   });
 
-  it('above the approval threshold: one operator proposes done, the page shows it pending, and a second operator approves it', async () => {
+  it('above the approval threshold: one operator proposes done, the page shows it pending, and a second operator approves it', async ({
+    expect,
+  }) => {
     // prepare: an AED 1,500 deposit (above the test stacks' AED 1,000.00) whose transfer's answer is lost
     const user = await createUser(stack, 'SANDBOX_BENEFICIARY');
     await setFaults(stack, user, [
@@ -235,7 +244,7 @@ describe('the operator console', () => {
     await second.close();
   });
 
-  it("shows the API's refusal as it came (type and message)", async () => {
+  it("shows the API's refusal as it came (type and message)", async ({ expect }) => {
     const page = await openConsole();
 
     await page.getByTestId('find-id').fill('01NOSUCHDEPOSIT');
@@ -246,7 +255,7 @@ describe('the operator console', () => {
     await page.close();
   });
 
-  it('shows every queue with its DLQ, and a DLQ holding a message stands out', async () => {
+  it('shows every queue with its DLQ, and a DLQ holding a message stands out', async ({ expect }) => {
     // prepare: a message in the transfer step's DLQ, as a step that kept failing would leave
     const sqs = new SQSClient({
       endpoint: stack.sqsEndpoint,

@@ -61,45 +61,54 @@ async function depositToEnd(user: User, amount: number) {
 }
 
 describe('step workers killed with SIGKILL at crash points', () => {
-  it('a death after each kind of write: the process is killed and replaced, the deposit ends done with one transfer', async () => {
-    const points = [
-      ['after-queue-send', 'ensure-beneficiary'],
-      ['after-claim-write', 'ensure-beneficiary'],
-      ['after-lease-write', 'ensure-beneficiary'],
-      ['before-state-write', 'transfer'],
-    ] as const;
-    const user = await createUser(stack, 'SANDBOX_BENEFICIARY');
-    for (const [point, step] of points) await arm(user, point, step);
-    const killedBefore = stack.stepWorkerKills()?.planned ?? 0;
+  // Side by side, each with a user of its own: the deaths each names are that user's.
+  describe.concurrent('at armed points', () => {
+    it('a death after each kind of write: the process is killed and replaced, the deposit ends done with one transfer', async () => {
+      const points = [
+        ['after-queue-send', 'ensure-beneficiary'],
+        ['after-claim-write', 'ensure-beneficiary'],
+        ['after-lease-write', 'ensure-beneficiary'],
+        ['before-state-write', 'transfer'],
+      ] as const;
+      const user = await createUser(stack, 'SANDBOX_BENEFICIARY');
+      for (const [point, step] of points) await arm(user, point, step);
+      const killedBefore = stack.stepWorkerKills()?.planned ?? 0;
 
-    const deposit = await depositToEnd(user, 25);
+      const deposit = await depositToEnd(user, 25);
 
-    // Its failure and its way there, should it not be done: what the next person reads first.
-    expect(deposit.status, JSON.stringify(deposit)).toBe('done');
-    expect(await transfersOf(stack, user)).toHaveLength(1);
-    const report = await crashReport();
-    const deaths = report.deaths.filter((death) => death.ownerKey === testOwnerDigests.of(user.accessToken));
-    expect(deaths.map((death) => [death.point, death.step])).toEqual(points.map(([p, s]) => [p, s]));
-    expect(deaths.every((death) => death.how === 'killed')).toBe(true);
-    expect((stack.stepWorkerKills()?.planned ?? 0) - killedBefore).toBe(points.length);
-    expect(report.armed).toBe(0);
+      // Its failure and its way there, should it not be done: what the next person reads first.
+      expect(deposit.status, JSON.stringify(deposit)).toBe('done');
+      expect(await transfersOf(stack, user)).toHaveLength(1);
+      const report = await crashReport();
+      const deaths = report.deaths.filter(
+        (death) => death.ownerKey === testOwnerDigests.of(user.accessToken),
+      );
+      expect(deaths.map((death) => [death.point, death.step])).toEqual(points.map(([p, s]) => [p, s]));
+      expect(deaths.every((death) => death.how === 'killed')).toBe(true);
+      // The stack counted each kill (the test beside this one's as well).
+      expect((stack.stepWorkerKills()?.planned ?? 0) - killedBefore).toBeGreaterThanOrEqual(points.length);
+    });
+
+    it('killed between the transfer attempt’s record and its outcome: an unknown outcome, with that death as its evidence', async () => {
+      const user = await createUser(stack, 'SANDBOX_BENEFICIARY');
+      await arm(user, 'after-provider-call', 'transfer');
+
+      const deposit = await depositToEnd(user, 30);
+
+      expect(deposit.status).toBe('failed');
+      expect(deposit.status === 'failed' && deposit.type).toBe('TRANSFER_OUTCOME_UNKNOWN');
+      // The transfer left before the death: the bank has it, once.
+      expect(await transfersOf(stack, user)).toHaveLength(1);
+      const death = (await crashReport()).deaths.find(
+        (one) => one.ownerKey === testOwnerDigests.of(user.accessToken),
+      );
+      expect(death).toMatchObject({ point: 'after-provider-call', step: 'transfer', how: 'killed' });
+      expect(death?.attemptsOpen).toContain(deposit.operationID);
+    });
   });
 
-  it('killed between the transfer attempt’s record and its outcome: an unknown outcome, with that death as its evidence', async () => {
-    const user = await createUser(stack, 'SANDBOX_BENEFICIARY');
-    await arm(user, 'after-provider-call', 'transfer');
-
-    const deposit = await depositToEnd(user, 30);
-
-    expect(deposit.status).toBe('failed');
-    expect(deposit.status === 'failed' && deposit.type).toBe('TRANSFER_OUTCOME_UNKNOWN');
-    // The transfer left before the death: the bank has it, once.
-    expect(await transfersOf(stack, user)).toHaveLength(1);
-    const death = (await crashReport()).deaths.find(
-      (one) => one.ownerKey === testOwnerDigests.of(user.accessToken),
-    );
-    expect(death).toMatchObject({ point: 'after-provider-call', step: 'transfer', how: 'killed' });
-    expect(death?.attemptsOpen).toContain(deposit.operationID);
+  it('every armed point fired', async () => {
+    expect((await crashReport()).armed).toBe(0);
   });
 
   it('a restart kills the workers at whatever they do; the next ones take the work on', async () => {
