@@ -19,6 +19,7 @@ import { BeneficiaryClaimItems } from '#shared/adapters/deposits-table';
 import { keys } from '#shared/adapters/deposits-table-items';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
 import type { Deposit } from '#shared/deposits/model/deposit';
+import { tables } from '#shared/topology';
 
 const client = DynamoDBDocumentClient.from(
   new DynamoDBClient({
@@ -30,7 +31,15 @@ const client = DynamoDBDocumentClient.from(
   { marshallOptions: { removeUndefinedValues: true } },
 );
 addDynamoDbFaults(client);
-afterAll(() => client.destroy());
+// The middleware knows the deposits table by the name the stack's processes have in their environment;
+// the stack runs in a process of its own, so this one is told it.
+const depositsTableBefore = process.env[tables.deposits.envVar];
+process.env[tables.deposits.envVar] = inject('tableNames').deposits;
+afterAll(() => {
+  client.destroy();
+  if (depositsTableBefore === undefined) delete process.env[tables.deposits.envVar];
+  else process.env[tables.deposits.envVar] = depositsTableBefore;
+});
 afterEach(() => dynamoDbFaults.clear());
 
 const table = { client, tableName: inject('tableNames').deposits };

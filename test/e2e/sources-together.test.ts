@@ -19,7 +19,8 @@ import {
 import { createUser, eventually, stateOf } from '../support/sandbox.ts';
 import { type Body, type Entry, ended, prepareSource } from '../support/sources.ts';
 
-describe('sources and deposits together', () => {
+// Side by side: each test has a user of its own.
+describe.concurrent('sources and deposits together', () => {
   it('a source cancelled while it cools down hands its follower back: the deposit arms its own wake-up for the same instant', async () => {
     // prepare: a day-long cool-down, and a deposit following the source's wake-up
     const user = await createUser('SANDBOX_COOLDOWN');

@@ -1,8 +1,8 @@
 /**
- * A local stack in a process of its own, for a global setup whose stack must not share the test
- * run's main process with another (`local-stack.ts`: the `e2e-v2` project's, whose provider client
- * speaks v2). A stack's handlers read their configuration from the process's environment, once, so
- * two stacks of different settings cannot live in one process. Started with the stack's settings as
+ * A local stack in a process of its own, for each project's global setup (`local-stack.ts`). A
+ * stack's handlers read their configuration from the process's environment, once, so two stacks of
+ * different settings cannot live in one process; and the test run's main process has the workers
+ * to serve. Started with the stack's settings as
  * JSON in `STACK_OPTIONS`; prints one line, `STACK <json>`, with what the tests are given; stops on
  * SIGTERM.
  */
