@@ -33,9 +33,9 @@
  * phases named (`lint`, `unit`, `infra`, `e2e`, `e2e-v2`, `bundles`, `own-stacks`).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startDynamoDbLocal } from '#infra/local/dynamodb-local';
+import { cpuSeconds } from './support/cpu-time.mjs';
 
 const projectRoot = resolve(import.meta.dirname, '..');
 const bin = (name: string) => resolve(projectRoot, 'node_modules/.bin', name);
@@ -118,16 +118,6 @@ function run(
   });
 }
 
-/** A process's own CPU time so far, in seconds (Linux: the 14th and 15th fields of its stat; 0 elsewhere). */
-function cpuSecondsOf(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !phases.some((phase) => phase.name === name));
 if (unknown.length > 0) {
@@ -204,7 +194,7 @@ async function runPhase(phase: Phase, last: boolean): Promise<void> {
       return result;
     }),
   );
-  const dynamodbCpu = cpuSecondsOf(dynamodb?.pid);
+  const dynamodbCpu = dynamodb?.pid === undefined ? 0 : cpuSeconds(dynamodb.pid, 'own');
   if (dynamodb) {
     await dynamodb.stop();
     dynamodbs.delete(dynamodb);

@@ -87,8 +87,8 @@ export default async function setup(project: TestProject) {
   // files use the `e2e` project's stack (and webhook receiver) when both run in one vitest run, as
   // `npm test` runs them (`test/run.ts`): their settings are the same, so one stack start and one
   // DynamoDB Local the less.
-  const start = () => startWorld(project.name, providerDialect, stackProcess);
-  const world = sharesMainStack.has(project.name) ? await mainWorld(start) : await start();
+  const start = () => startWorld(project.name, providerDialect);
+  const world = sharesOneStack.has(project.name) ? await sharedWorld(start) : await start();
   const { stack, webhook } = world;
   project.provide('sandboxUrl', stack.sandboxUrl);
   project.provide('depositsUrl', stack.depositsUrl);
@@ -112,14 +112,10 @@ interface World {
   stop(): Promise<void>;
 }
 
-/** A webhook receiver and a stack that delivers to it, started by `start` (here, or in a process). */
-async function startWorld(
-  projectName: string,
-  providerDialect: DialectName,
-  start: (options: LocalStackOptions) => Promise<GivenStack & { stop(): Promise<void> }>,
-): Promise<World> {
+/** A webhook receiver and a stack, in a process of its own, that delivers to it. */
+async function startWorld(projectName: string, providerDialect: DialectName): Promise<World> {
   const webhook = await startWebhookReceiver();
-  const stack = await start({
+  const stack = await stackProcess({
     // The `bundles` project's stack runs each function from the bundle `cdk synth` builds.
     ...(projectName === 'bundles' ? { handlers: 'bundles' as const } : {}),
     ...sharedDynamoDb(),
@@ -154,17 +150,17 @@ async function startWorld(
 }
 
 /** The projects whose files share one stack (the same settings: the spec dialect). */
-const sharesMainStack = new Set(['e2e', 'e2e-processes']);
+const sharesOneStack = new Set(['e2e', 'e2e-processes']);
 
 /**
- * The shared world, started by the first project of `sharesMainStack` to set up and
+ * The shared world, started by the first project of `sharesOneStack` to set up and
  * stopped when the last of them tears down. Held on `globalThis`: each project loads this module
  * on its own.
  */
-async function mainWorld(start: () => Promise<World>): Promise<World> {
-  const held = globalThis as { mainTestWorld?: { world: Promise<World>; users: number } };
-  held.mainTestWorld ??= { world: start(), users: 0 };
-  const shared = held.mainTestWorld;
+async function sharedWorld(start: () => Promise<World>): Promise<World> {
+  const held = globalThis as { sharedTestWorld?: { world: Promise<World>; users: number } };
+  held.sharedTestWorld ??= { world: start(), users: 0 };
+  const shared = held.sharedTestWorld;
   shared.users += 1;
   const world = await shared.world;
   return {
@@ -172,7 +168,7 @@ async function mainWorld(start: () => Promise<World>): Promise<World> {
     async stop() {
       shared.users -= 1;
       if (shared.users > 0) return;
-      held.mainTestWorld = undefined;
+      held.sharedTestWorld = undefined;
       await world.stop();
     },
   };

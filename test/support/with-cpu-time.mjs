@@ -6,22 +6,12 @@
  * mix theirs.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { cpuSeconds } from './cpu-time.mjs';
 
 const [niceness, file, ...args] = process.argv.slice(2);
 setPriority(Number(niceness));
-
-/** This process's children's CPU time, in seconds (Linux: the 16th and 17th fields of its stat). */
-function childrenCpuSeconds() {
-  try {
-    // The fields after the command's closing parenthesis: cutime and cstime are the 14th and 15th, in ticks.
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 const child = spawn(file, args, { stdio: 'inherit' });
 child.once('error', (error) => {
@@ -30,7 +20,7 @@ child.once('error', (error) => {
 });
 child.once('close', (code) => {
   try {
-    writeSync(3, String(childrenCpuSeconds()));
+    writeSync(3, String(cpuSeconds('self', 'children')));
   } catch {
     // Run without fd 3: nothing to report to.
   }
