@@ -73,9 +73,8 @@ const E2E_WORKERS = 8;
 /**
  * The end-to-end files that start processes of their own (`npm start`, the demo, a stack, `tsc` over
  * a scratch project): each takes a core for a while, which would slow the deposit files beside it
- * past their timeouts. `npm test` runs them two at a time in a run of their own, beside the infra
- * project (`test/run.ts`), on a stack of their own; a `vitest run` of every project runs them after
- * the e2e project, on its stack (`local-stack.ts` gives both projects the one stack there).
+ * past their timeouts. They run after the e2e project, two at a time, on its stack (`local-stack.ts`
+ * gives both projects the one stack when they run in one vitest run, as `npm test` runs them).
  */
 const processFiles = ['client-package', 'demo', 'npm-start', 'npm-start-activity'].map(
   (name) => `test/e2e/${name}.test.ts`,

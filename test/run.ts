@@ -5,29 +5,24 @@
  * pollers, sweeper and DynamoDB Local, until the whole run ends; the stack of bundles is built before
  * the first test.)
  *
- * Two lanes run side by side (`order` below), each its waves one after the other:
+ * Two lanes run side by side, each its waves one after the other (a wave's phases side by side):
  *   - the lint lane, at the lowest CPU priority (nice 19): the type check and Biome. They wait on
  *     nothing but the CPU, and take what the tests leave idle: the stacks' waves keep the two cores a
  *     little over half busy. (The unit and infra projects as well, beside the stacks: the stacks'
  *     waves took a fifth longer, the bench's counting passed its timeout, and the whole no shorter.)
  *   - the tests' lane:
- *       1. the unit tests, then the files that start processes (`npm start`, the demo, `npm pack`
- *          and `tsc` over a scratch project: CPU, on a stack of their own), beside the infra project
- *          (CDK, esbuild, whose bundles' code it keeps for the stack of bundles) with the bench's
- *          counting (its own stack): CPU, and no shared stack whose timeouts either could slow the
- *          other past. (After the end-to-end files, on their stack, the processes' files held the
- *          cores a core's half idle for some 27 s; here they end with the infra project);
- *       2. the end-to-end files against one stack;
+ *       1. the unit tests, and the infra project (CDK, esbuild, whose bundles' code it keeps for the
+ *          stack of bundles) with the bench's counting (its own stack) beside it: CPU, and no shared
+ *          stack whose timeouts either could slow the other past;
+ *       2. the end-to-end files against one stack, then the files that start processes, on that stack;
  *       3. the deposit files again in the provider's v2 dialect, on a stack of that dialect;
  *       4. the stack of bundles, its code kept by wave 1 (it builds nothing; beside wave 3, its
  *          functions' cold starts slowed the v2 files past their timeouts);
  *       5. the projects with a stack of their own per file, two files at a time: chaos, browser, clock.
- *     Beside the end-to-end files (the browser's, or the v2 files beside the chaos run's first minute),
- *     the stacks' answers came late and the end-to-end files' waits passed their timeouts.
  *
- * One DynamoDB Local serves each phase with stacks: each stack its files start makes its tables there
+ * One DynamoDB Local serves each wave of stacks: each stack its files start makes its tables there
  * under names of its own (`test/support/shared-dynamodb.ts`), where each started a JVM of its own (some
- * 3 s of a core each, seven in the last wave). A phase's own, not the run's: DynamoDB Local's stream
+ * 3 s of a core each, seven in the last wave). A wave's own, not the run's: DynamoDB Local's stream
  * reads slow with every write it has taken, to any table (ten times the CPU after 20,000 writes), and
  * on one that had served the waves before it, the last wave's chaos run took twice its time and
  * failed (the README's "npm test").
@@ -35,7 +30,7 @@
  * Every phase runs even when one before it failed; the run fails if any did. At the end, a table of
  * each phase's start, its time and the CPU time it took (its processes' user and system time, which
  * other load on the machine changes much less than the time). `npm test -- <phase>...` runs only the
- * phases named (`lint`, `unit`, `processes`, `infra`, `e2e`, `e2e-v2`, `bundles`, `own-stacks`).
+ * phases named (`lint`, `unit`, `infra`, `e2e`, `e2e-v2`, `bundles`, `own-stacks`).
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -73,22 +68,17 @@ const phases: Phase[] = [
   // Two runs side by side: the infra files, two at a time (CDK; esbuild for every function in one of
   // them, the longest), and the bench's counting (its own stack); in one run they took turns.
   { name: 'infra', commands: [vitest('bench'), vitest('infra')] },
-  { name: 'e2e', stacks: true, commands: [vitest('e2e')] },
-  { name: 'processes', stacks: true, commands: [vitest('e2e-processes')] },
+  { name: 'e2e', stacks: true, commands: [vitest('e2e', 'e2e-processes')] },
   { name: 'e2e-v2', stacks: true, commands: [vitest('e2e-v2')] },
   { name: 'bundles', stacks: true, commands: [vitest('bundles')] },
   { name: 'own-stacks', stacks: true, commands: [vitest('chaos', 'browser', 'clock')] },
 ];
 
-/** What runs when: a phase's name, phases one after the other (`after`), or side by side (`beside`). */
-type Order = string | { after: Order[] } | { beside: Order[] };
-const after = (...steps: Order[]): Order => ({ after: steps });
-const beside = (...steps: Order[]): Order => ({ beside: steps });
-
-const order = beside(
-  'lint',
-  after(beside(after('unit', 'processes'), 'infra'), 'e2e', 'e2e-v2', 'bundles', 'own-stacks'),
-);
+/** The lanes, side by side: each its waves one after the other, a wave's phases side by side. */
+const lanes: string[][][] = [
+  [['lint']],
+  [['unit', 'infra'], ['e2e'], ['e2e-v2'], ['bundles'], ['own-stacks']],
+];
 
 /** Runs a command and reports the CPU time it took (`support/with-cpu-time.mjs`). */
 const withCpuTime = resolve(import.meta.dirname, 'support/with-cpu-time.mjs');
@@ -222,24 +212,14 @@ async function runPhase(phase: Phase, last: boolean): Promise<void> {
   print(`\n=== npm test, phase ${rowLine(row)}`);
 }
 
-/**
- * Runs `step`: its phases that were chosen. Of phases side by side, the last prints as it goes (when
- * `live`), the others' output whole when each ends.
- */
-async function runOrder(step: Order, live: boolean): Promise<void> {
-  if (typeof step === 'string') {
-    const phase = chosen.find((candidate) => candidate.name === step);
-    if (phase) await runPhase(phase, live);
-  } else if ('after' in step) {
-    for (const next of step.after) await runOrder(next, live);
-  } else {
-    await Promise.all(
-      step.beside.map((next, index) => runOrder(next, live && index === step.beside.length - 1)),
-    );
-  }
-}
-
-await runOrder(order, true);
+await Promise.all(
+  lanes.map(async (waves) => {
+    for (const wave of waves) {
+      const running = chosen.filter((phase) => wave.includes(phase.name));
+      await Promise.all(running.map((phase, index) => runPhase(phase, index === running.length - 1)));
+    }
+  }),
+);
 
 const failed = rows.filter((row) => !row.passed);
 process.stdout.write(`\n=== npm test, by phase\n${line('phase', 'start', 'time', 'CPU', '')}`);

@@ -84,9 +84,9 @@ export default async function setup(project: TestProject) {
   // the first one's; and the e2e files ran faster beside a stack of their own than beside one in
   // this process, which also hands the workers their modules and hears their results (the e2e
   // project alone: 75 s and 110 s of CPU, where 85 s and 133 s). The `e2e-processes` project's
-  // files use the `e2e` project's stack (and webhook receiver) when both run in one vitest run (a
-  // `vitest run` of every project; `npm test` runs them apart, `test/run.ts`): their settings are
-  // the same, so one stack start and one DynamoDB Local the less.
+  // files use the `e2e` project's stack (and webhook receiver) when both run in one vitest run, as
+  // `npm test` runs them (`test/run.ts`): their settings are the same, so one stack start and one
+  // DynamoDB Local the less.
   const start = () => startWorld(project.name, providerDialect);
   const world = sharesOneStack.has(project.name) ? await sharedWorld(start) : await start();
   const { stack, webhook } = world;
