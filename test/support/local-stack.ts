@@ -114,7 +114,8 @@ interface World {
 
 /** A webhook receiver and a stack, in a process of its own, that delivers to it. */
 async function startWorld(projectName: string, providerDialect: DialectName): Promise<World> {
-  const webhook = await startWebhookReceiver();
+  // Shared by the project's files: each refuses only its own deposits' deliveries.
+  const webhook = await startWebhookReceiver({ shared: true });
   const stack = await stackProcess({
     // The `bundles` project's stack runs each function from the bundle `cdk synth` builds.
     ...(projectName === 'bundles' ? { handlers: 'bundles' as const } : {}),

@@ -4,10 +4,14 @@
  * retries. It holds two secrets, as a receiver does while the sender's secret rotates: `secret`, and
  * `previousSecret` (which the stacks that sign with both are given as WEBHOOK_PREVIOUS_SECRET);
  * `verified` says the delivery verifies with the first, `verifiedWith` with which of them, each on
- * its own, and `signatures` how many `webhook-signature` carried. Tests read it over HTTP: `GET /deliveries?depositId=...`, and `POST /fail { count }`
- * (the next `count` deliveries of any deposit) or `POST /fail { count, depositId }` (of that deposit
- * only, so that parallel test files cannot use the refusals up). `GET /signed?id=<webhook-id>` gives
- * a delivery as it came (its raw body and signed headers), for a receiver of the test's own to verify.
+ * its own, and `signatures` how many `webhook-signature` carried. Tests read it over HTTP: `GET
+ * /deliveries?depositId=...`, and `POST /fail { count }` (the next `count` deliveries of any deposit)
+ * or `POST /fail { count, depositId }` (of that deposit only). `GET /signed?id=<webhook-id>` gives a
+ * delivery as it came (its raw body and signed headers), for a receiver of the test's own to verify.
+ *
+ * A receiver `shared` by test files running side by side refuses `POST /fail { count }` (400): the
+ * refusals would go to whichever file's deliveries came next, and that file's count of tries would
+ * be wrong.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -25,7 +29,7 @@ export interface Delivery {
   receivedAt: string;
 }
 
-export async function startWebhookReceiver() {
+export async function startWebhookReceiver(options: { shared?: boolean } = {}) {
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
   const previousSecret = `whsec_${randomBytes(24).toString('base64')}`;
   const verifier = new Webhook(secret);
@@ -62,6 +66,7 @@ export async function startWebhookReceiver() {
     if (request.method === 'POST' && url.pathname === '/fail') {
       const { count = 0, depositId } = JSON.parse(body || '{}') as { count?: number; depositId?: string };
       if (depositId) failuresFor.set(depositId, count);
+      else if (options.shared) return send(400, { error: 'a shared receiver refuses one deposit at a time' });
       else failuresToServe = count;
       return send(200, { failing: count, ...(depositId ? { depositId } : {}) });
     }
