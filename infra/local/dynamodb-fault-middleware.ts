@@ -42,8 +42,11 @@ interface Named {
   ownerKey?: string | undefined;
 }
 
-/** The deposits table's name in this process (the stack's, prefixed on a shared DynamoDB Local). */
-const depositsTable = () => process.env[tables.deposits.envVar] ?? tables.deposits.localName;
+/**
+ * The deposits table's name as this process's handlers have it (the stack's, prefixed on a shared
+ * DynamoDB Local), read at each call: the handlers' environment is set when the stack starts.
+ */
+const depositsTableOfProcess = () => process.env[tables.deposits.envVar] ?? tables.deposits.localName;
 const depositPrefix = keys.deposit('').pk;
 const writes = new Set(['PutItem', 'UpdateItem', 'DeleteItem']);
 /** Each deposit's owner, by deposit id, as this process last wrote or read its item. */
@@ -56,33 +59,38 @@ function text(value: unknown): string | undefined {
   return typeof marshalled === 'string' ? marshalled : undefined;
 }
 
-function named(table: unknown, item: unknown): Named[] {
-  if (table !== depositsTable() || !item || typeof item !== 'object') return [];
+/** The item's keys and owner, when it is one of the deposits table's. */
+function named(item: unknown): Named[] {
+  if (!item || typeof item !== 'object') return [];
   const record = item as Record<string, unknown>;
   const pk = text(record.pk);
   return pk ? [{ pk, sk: text(record.sk), ownerKey: text(record.ownerKey) }] : [];
 }
 
-/** The items of the deposits table a call names, whatever its operation. */
-function itemsOf(operation: string, input: Record<string, unknown>): Named[] {
+/** The items of the deposits table (`depositsTable`) a call names, whatever its operation. */
+function itemsOf(operation: string, input: Record<string, unknown>, depositsTable: string): Named[] {
+  const ofDeposits = (table: unknown, item: unknown) => (table === depositsTable ? named(item) : []);
   if (Array.isArray(input.TransactItems)) {
     return (input.TransactItems as Record<string, { TableName?: unknown; Key?: unknown; Item?: unknown }>[])
       .flatMap((entry) => Object.values(entry))
-      .flatMap((action) => named(action.TableName, action.Key ?? action.Item));
+      .flatMap((action) => ofDeposits(action.TableName, action.Key ?? action.Item));
   }
   if (operation === 'Query') {
     // A query of a deposit's partition names it in its key condition's values.
     const values = Object.values((input.ExpressionAttributeValues ?? {}) as Record<string, unknown>);
-    return values.flatMap((value) => named(input.TableName, { pk: value }));
+    return values.flatMap((value) => ofDeposits(input.TableName, { pk: value }));
   }
-  return named(input.TableName, input.Key ?? input.Item);
+  return ofDeposits(input.TableName, input.Key ?? input.Item);
 }
 
-/** Learns the owners of the deposit items in an answer (a read's item or items, a write's old item). */
+/**
+ * Learns the owners of the deposit items in the answer to a call of the deposits table (a read's
+ * item or items, a write's old item).
+ */
 function learn(output: unknown) {
   const answer = (output ?? {}) as { Item?: unknown; Items?: unknown; Attributes?: unknown };
   const found = [answer.Item, answer.Attributes, ...(Array.isArray(answer.Items) ? answer.Items : [])];
-  for (const item of found.flatMap((one) => named(depositsTable(), one))) remember(item);
+  for (const item of found.flatMap(named)) remember(item);
 }
 
 function remember(item: Named) {
@@ -168,31 +176,43 @@ function lostAnswer(operation: string): Error {
 type Handler = (args: { input: Record<string, unknown> }) => Promise<{ output: unknown }>;
 type Middleware = (next: Handler, context: { commandName?: string }) => Handler;
 
-const middleware: Middleware = (next, context) => async (args) => {
-  const operation = (context.commandName ?? '').replace(/Command$/, '');
-  const items = itemsOf(operation, args.input);
-  for (const item of items) remember(item);
-  const rule = anyDynamoDbFaultArmed() ? faultFor(operation, items) : undefined;
-  if (!rule) {
-    const answer = await next(args);
-    learn(answer.output);
-    return answer;
-  }
-  const open = openAttemptsOf(rule.ownerKey);
-  if (open.length > 0)
-    noteFaultInAttempt({ kind: rule.kind, ownerKey: rule.ownerKey, depositIds: open, at: Date.now() });
-  if (!rule.kind.startsWith('lost-')) throw refusal(rule.kind);
-  // The write goes to DynamoDB Local and lands (or is refused); whichever, its answer is lost.
-  await next(args).then(
-    (answer) => learn(answer.output),
-    () => undefined,
-  );
-  throw lostAnswer(operation);
-};
+/** The middleware, for the deposits table `depositsTable()` names. */
+const faultsOf =
+  (depositsTable: () => string): Middleware =>
+  (next, context) =>
+  async (args) => {
+    const operation = (context.commandName ?? '').replace(/Command$/, '');
+    const items = itemsOf(operation, args.input, depositsTable());
+    for (const item of items) remember(item);
+    const rule = anyDynamoDbFaultArmed() ? faultFor(operation, items) : undefined;
+    if (!rule) {
+      const answer = await next(args);
+      learn(answer.output);
+      return answer;
+    }
+    const open = openAttemptsOf(rule.ownerKey);
+    if (open.length > 0)
+      noteFaultInAttempt({ kind: rule.kind, ownerKey: rule.ownerKey, depositIds: open, at: Date.now() });
+    if (!rule.kind.startsWith('lost-')) throw refusal(rule.kind);
+    // The write goes to DynamoDB Local and lands (or is refused); whichever, its answer is lost.
+    await next(args).then(
+      (answer) => learn(answer.output),
+      () => undefined,
+    );
+    throw lostAnswer(operation);
+  };
 
-/** Adds the faults' middleware to a DynamoDB client (or a document client over one). */
-export function addDynamoDbFaults(client: Pick<DynamoDBClient, 'middlewareStack'>) {
-  (client.middlewareStack as unknown as { add(m: Middleware, o: object): void }).add(middleware, {
+/**
+ * Adds the faults' middleware to a DynamoDB client (or a document client over one), for the deposits
+ * table `depositsTable` names: by default the one this process's handlers have in their environment
+ * (a client outside the stack's processes, a test's own, is given the stack's).
+ */
+export function addDynamoDbFaults(
+  client: Pick<DynamoDBClient, 'middlewareStack'>,
+  depositsTable: string | (() => string) = depositsTableOfProcess,
+) {
+  const named = typeof depositsTable === 'string' ? () => depositsTable : depositsTable;
+  (client.middlewareStack as unknown as { add(m: Middleware, o: object): void }).add(faultsOf(named), {
     step: 'deserialize',
     priority: 'high',
     name: 'localDynamoDbFaults',

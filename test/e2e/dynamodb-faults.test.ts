@@ -19,7 +19,6 @@ import { BeneficiaryClaimItems } from '#shared/adapters/deposits-table';
 import { keys } from '#shared/adapters/deposits-table-items';
 import { SharedWakeItems } from '#shared/adapters/shared-wakes';
 import type { Deposit } from '#shared/deposits/model/deposit';
-import { tables } from '#shared/topology';
 
 const client = DynamoDBDocumentClient.from(
   new DynamoDBClient({
@@ -30,16 +29,9 @@ const client = DynamoDBDocumentClient.from(
   }),
   { marshallOptions: { removeUndefinedValues: true } },
 );
-addDynamoDbFaults(client);
-// The middleware knows the deposits table by the name the stack's processes have in their environment;
-// the stack runs in a process of its own, so this one is told it.
-const depositsTableBefore = process.env[tables.deposits.envVar];
-process.env[tables.deposits.envVar] = inject('tableNames').deposits;
-afterAll(() => {
-  client.destroy();
-  if (depositsTableBefore === undefined) delete process.env[tables.deposits.envVar];
-  else process.env[tables.deposits.envVar] = depositsTableBefore;
-});
+// The stack's deposits table: its processes have the name in their environment, this one does not.
+addDynamoDbFaults(client, inject('tableNames').deposits);
+afterAll(() => client.destroy());
 afterEach(() => dynamoDbFaults.clear());
 
 const table = { client, tableName: inject('tableNames').deposits };
