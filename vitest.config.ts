@@ -49,7 +49,9 @@ class StartOrderFirst extends BaseSequencer {
     const rank = (spec: TestSpecification) => {
       const path = relative(import.meta.dirname, spec.moduleId);
       const at = startOrder.findIndex((start) => path.startsWith(start));
-      return at === -1 ? startOrder.length : at;
+      if (at !== -1) return at;
+      // The files that start processes after every other, once the e2e files have all started.
+      return processFiles.includes(path) ? startOrder.length + 1 : startOrder.length;
     };
     const group = (spec: TestSpecification) => spec.project.config.sequence.groupOrder;
     return sorted
@@ -73,8 +75,10 @@ const E2E_WORKERS = 8;
 /**
  * The end-to-end files that start processes of their own (`npm start`, the demo, a stack, `tsc` over
  * a scratch project): each takes a core for a while, which would slow the deposit files beside it
- * past their timeouts. They run after the e2e project, two at a time, on its stack (`local-stack.ts`
- * gives both projects the one stack when they run in one vitest run, as `npm test` runs them).
+ * past their timeouts. They start last in the e2e project's pool (`StartOrderFirst`), once every e2e
+ * file has started, the shortest last: beside the last few, on the e2e project's stack
+ * (`local-stack.ts` gives both projects the one stack when they run in one vitest run, as `npm test`
+ * runs them). The phase took 101 and 102 s so, where 106 s with them after the e2e files, two at a time.
  */
 const processFiles = ['client-package', 'demo', 'npm-start', 'npm-start-activity'].map(
   (name) => `test/e2e/${name}.test.ts`,
@@ -168,6 +172,8 @@ export default defineConfig({
           // Their tests run one at a time within a file: side by side as well, the stack's process
           // (its handlers, the sandbox) was saturated, and steps came seconds late.
           maxWorkers: E2E_WORKERS,
+          // After the unit projects; the files that start processes in the same pool, last.
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -182,7 +188,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           maxWorkers: E2E_WORKERS,
           // After the e2e project: two stacks of eight files each would slow both past their timeouts.
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
           // One module graph per worker, as the e2e project's.
           isolate: false,
         },
@@ -194,8 +200,9 @@ export default defineConfig({
           globalSetup: ['test/support/local-stack.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          maxWorkers: 2,
-          sequence: { groupOrder: 2 },
+          maxWorkers: E2E_WORKERS,
+          // The e2e project's pool: they start once its files have all started (`startOrder`).
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -229,7 +236,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // After the infra project, whose `cdk synth` keeps the bundles' code for it (a stack of
           // bundles builds only when none is kept: esbuild then takes every core).
-          sequence: { groupOrder: 4 },
+          sequence: { groupOrder: 5 },
         },
       },
       {
@@ -240,7 +247,9 @@ export default defineConfig({
           include: ['test/bench/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 3 },
+          // A group of its own: a group's projects share one pool, of one size (`npm test` runs it
+          // beside the infra project).
+          sequence: { groupOrder: 4 },
         },
       },
       {
@@ -254,7 +263,7 @@ export default defineConfig({
           testTimeout: 600_000,
           hookTimeout: 120_000,
           // Last, with the browser and clock projects: the projects with a stack of their own per file.
-          sequence: { groupOrder: 5 },
+          sequence: { groupOrder: 6 },
         },
       },
       {
@@ -267,7 +276,7 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 180_000,
           // Beside the chaos files, one file at a time (a browser and a stack of its own).
-          sequence: { groupOrder: 5 },
+          sequence: { groupOrder: 6 },
         },
       },
       {
@@ -279,7 +288,7 @@ export default defineConfig({
           include: ['test/clock/**/*.test.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 5 },
+          sequence: { groupOrder: 6 },
         },
       },
     ],

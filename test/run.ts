@@ -14,7 +14,8 @@
  *       1. the unit tests, and the infra project (CDK, esbuild, whose bundles' code it keeps for the
  *          stack of bundles) with the bench's counting (its own stack) beside it: CPU, and no shared
  *          stack whose timeouts either could slow the other past;
- *       2. the end-to-end files against one stack, then the files that start processes, on that stack;
+ *       2. the end-to-end files against one stack, and the files that start processes, on that
+ *          stack, in the same pool, last (they start as the e2e files' queue runs out);
  *       3. the deposit files again in the provider's v2 dialect, on a stack of that dialect;
  *       4. the stack of bundles, its code kept by wave 1 (it builds nothing; beside wave 3, its
  *          functions' cold starts slowed the v2 files past their timeouts);
