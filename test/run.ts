@@ -26,7 +26,8 @@
  * 3 s of a core each, seven in the last wave). A wave's own, not the run's: DynamoDB Local's stream
  * reads slow with every write it has taken, to any table (ten times the CPU after 20,000 writes), and
  * on one that had served the waves before it, the last wave's chaos run took twice its time and
- * failed (the README's "npm test").
+ * failed (the README's "npm test"). Each is started a phase ahead, idle until its phase takes it, so
+ * that no phase waits for a JVM to start (a second or two; more beside a busy phase).
  *
  * Every phase runs even when one before it failed; the run fails if any did. At the end, a table of
  * each phase's start, its time and the CPU time it took (its processes' user and system time, which
@@ -35,7 +36,7 @@
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { startDynamoDbLocal } from '#infra/local/dynamodb-local';
+import { type DynamoDbLocal, startDynamoDbLocal } from '#infra/local/dynamodb-local';
 import { cpuSeconds } from './support/cpu-time.mjs';
 
 const projectRoot = resolve(import.meta.dirname, '..');
@@ -136,6 +137,31 @@ process.once('exit', () => {
 });
 
 /**
+ * A DynamoDB Local starting, noted for the exit once started. A start that fails fails the phase that
+ * takes it (not the run before that phase: the rejection is handled meanwhile).
+ */
+function startedDynamoDb(): Promise<DynamoDbLocal> {
+  const started = startDynamoDbLocal().then((dynamodb) => {
+    dynamodbs.add(dynamodb);
+    return dynamodb;
+  });
+  started.catch(() => undefined);
+  return started;
+}
+
+/** The phases with stacks yet to take their DynamoDB Local, and the one started for the next of them. */
+let stackPhasesLeft = chosen.filter((phase) => phase.stacks).length;
+let nextDynamoDb = stackPhasesLeft > 0 ? startedDynamoDb() : undefined;
+
+/** The DynamoDB Local started for this phase; the next phase's starts meanwhile. */
+function takeDynamoDb(): Promise<DynamoDbLocal> {
+  const taken = nextDynamoDb ?? startedDynamoDb();
+  stackPhasesLeft -= 1;
+  nextDynamoDb = stackPhasesLeft > 0 ? startedDynamoDb() : undefined;
+  return taken;
+}
+
+/**
  * What the lint lane printed while a phase of the tests' lane had the output (theirs goes
  * straight to this process's, as it comes): printed when that phase ends.
  */
@@ -181,11 +207,8 @@ async function runPhase(phase: Phase, last: boolean): Promise<void> {
   print(`\n=== npm test, phase ${phase.name}, at +${startedAt.toFixed(0)} s: ${commands}\n`);
   if (live) testsRunning += 1;
   const env = { ...process.env };
-  const dynamodb = phase.stacks ? await startDynamoDbLocal() : undefined;
-  if (dynamodb) {
-    dynamodbs.add(dynamodb);
-    env.TEST_DYNAMODB_ENDPOINT = dynamodb.endpoint;
-  }
+  const dynamodb = phase.stacks ? await takeDynamoDb() : undefined;
+  if (dynamodb) env.TEST_DYNAMODB_ENDPOINT = dynamodb.endpoint;
   const results = await Promise.all(
     phase.commands.map(async (command, index) => {
       // One command's output as it comes: the last of a live phase's.
