@@ -74,9 +74,9 @@ const E2E_WORKERS = 8;
 
 /**
  * The end-to-end files that start processes of their own (`npm start`, the demo, a stack, `tsc` over
- * a scratch project): each takes a core for a while, which would slow the deposit files beside it
- * past their timeouts. They start last in the e2e project's pool (`StartOrderFirst`), once every e2e
- * file has started, the shortest last: beside the last few, on the e2e project's stack
+ * a scratch project): each takes a core for a while, which slows the deposit files beside it. They
+ * start last in the e2e project's pool (`StartOrderFirst`), once every e2e file has started (the
+ * shortest last), so that only the last few run beside them, on the e2e project's stack
  * (`local-stack.ts` gives both projects the one stack when they run in one vitest run, as `npm test`
  * runs them). The phase took 101 and 102 s so, where 106 s with them after the e2e files, two at a time.
  */
