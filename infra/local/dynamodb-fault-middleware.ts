@@ -59,7 +59,7 @@ function text(value: unknown): string | undefined {
   return typeof marshalled === 'string' ? marshalled : undefined;
 }
 
-/** The item's keys and owner, when it is one of the deposits table's. */
+/** The item's keys and owner, when it has a key (`pk`). */
 function named(item: unknown): Named[] {
   if (!item || typeof item !== 'object') return [];
   const record = item as Record<string, unknown>;
@@ -83,10 +83,7 @@ function itemsOf(operation: string, input: Record<string, unknown>, depositsTabl
   return ofDeposits(input.TableName, input.Key ?? input.Item);
 }
 
-/**
- * Learns the owners of the deposit items in the answer to a call of the deposits table (a read's
- * item or items, a write's old item).
- */
+/** Learns the owners of the deposit items in an answer (a read's item or items, a write's old item). */
 function learn(output: unknown) {
   const answer = (output ?? {}) as { Item?: unknown; Items?: unknown; Attributes?: unknown };
   const found = [answer.Item, answer.Attributes, ...(Array.isArray(answer.Items) ? answer.Items : [])];
@@ -211,8 +208,8 @@ export function addDynamoDbFaults(
   client: Pick<DynamoDBClient, 'middlewareStack'>,
   depositsTable: string | (() => string) = depositsTableOfProcess,
 ) {
-  const named = typeof depositsTable === 'string' ? () => depositsTable : depositsTable;
-  (client.middlewareStack as unknown as { add(m: Middleware, o: object): void }).add(faultsOf(named), {
+  const tableName = typeof depositsTable === 'string' ? () => depositsTable : depositsTable;
+  (client.middlewareStack as unknown as { add(m: Middleware, o: object): void }).add(faultsOf(tableName), {
     step: 'deserialize',
     priority: 'high',
     name: 'localDynamoDbFaults',

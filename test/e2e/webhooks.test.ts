@@ -22,13 +22,18 @@ import { createUser, eventually } from '../support/sandbox.ts';
 
 type Delivery = Awaited<ReturnType<typeof webhookDeliveries>>['deliveries'][number];
 
-/** Tells the receiver to answer 500 to the next `count` deliveries of one deposit. */
-async function failDeliveriesOf(depositId: string, count: number) {
-  const response = await fetch(`${webhookUrl}/fail`, {
+/** Asks the receiver to refuse deliveries (`POST /fail`): its answer. */
+function askReceiverToFail(body: { count: number; depositId?: string }) {
+  return fetch(`${webhookUrl}/fail`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ count, depositId }),
+    body: JSON.stringify(body),
   });
+}
+
+/** Tells the receiver to answer 500 to the next `count` deliveries of one deposit. */
+async function failDeliveriesOf(depositId: string, count: number) {
+  const response = await askReceiverToFail({ count, depositId });
   if (!response.ok) throw new Error(`receiver not told to fail: ${response.status}`);
 }
 
@@ -185,11 +190,7 @@ describe('webhooks', () => {
   });
 
   it("has the shared receiver refuse no deposit's deliveries but the one a test names (400)", async () => {
-    const response = await fetch(`${webhookUrl}/fail`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ count: 2 }),
-    });
+    const response = await askReceiverToFail({ count: 2 });
 
     expect(response.status).toBe(400);
   });
