@@ -85,12 +85,16 @@ const processFiles = ['client-package', 'demo', 'npm-start', 'npm-start-activity
 );
 
 /**
- * The unit files that set the environment, stub a global, spy on a shared object or mock a module:
- * each runs in a fresh module graph, so what it sets reaches no other file.
+ * The unit files that set the environment, stub a global, spy on a shared object, replace a class's
+ * methods or mock a module: each runs in a fresh module graph, so what it sets reaches no other file
+ * (`test/unit/vitest-groups.test.ts` finds them). `crash-evidence` installs the crash points, which
+ * replace the provider client's methods with ones that read the stack's owner key: in a shared graph,
+ * the provider's unit files after it failed on its missing setting.
  */
 const isolatedUnitFiles = [
   'config-owner-key',
   'config-secure-urls',
+  'crash-evidence',
   'crash-lost-answer',
   'handler-context',
   'local-activity',
