@@ -154,9 +154,10 @@ describe('npm run demo -- --source SANDBOX_COOLDOWN --skip-cooldown', () => {
     const before = await clockNow();
 
     // act
+    // As npm runs the script: tsx from node_modules/.bin.
     const { stdout } = await promisify(execFile)(
-      'npx',
-      ['tsx', 'infra/local/demo.ts', '--source', '--skip-cooldown', 'SANDBOX_COOLDOWN'],
+      resolve(root, 'node_modules/.bin/tsx'),
+      ['infra/local/demo.ts', '--source', '--skip-cooldown', 'SANDBOX_COOLDOWN'],
       {
         cwd: root,
         env: { ...process.env, DEPOSITS_URL: stack.depositsUrl, SANDBOX_URL: stack.sandboxUrl },
