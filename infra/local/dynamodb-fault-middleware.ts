@@ -201,14 +201,11 @@ const faultsOf =
 
 /**
  * Adds the faults' middleware to a DynamoDB client (or a document client over one), for the deposits
- * table `depositsTable` names: by default the one this process's handlers have in their environment
- * (a client outside the stack's processes, a test's own, is given the stack's).
+ * table `depositsTable`: by default the one this process's handlers have in their environment (a
+ * client outside the stack's processes, a test's own, is given the stack's).
  */
-export function addDynamoDbFaults(
-  client: Pick<DynamoDBClient, 'middlewareStack'>,
-  depositsTable: string | (() => string) = depositsTableOfProcess,
-) {
-  const tableName = typeof depositsTable === 'string' ? () => depositsTable : depositsTable;
+export function addDynamoDbFaults(client: Pick<DynamoDBClient, 'middlewareStack'>, depositsTable?: string) {
+  const tableName = depositsTable === undefined ? depositsTableOfProcess : () => depositsTable;
   (client.middlewareStack as unknown as { add(m: Middleware, o: object): void }).add(faultsOf(tableName), {
     step: 'deserialize',
     priority: 'high',

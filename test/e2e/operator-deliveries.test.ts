@@ -8,21 +8,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   depositsUrl,
   depositWhen,
+  failDeliveriesOf,
   startDeposit,
   webhookDeliveries,
-  webhookUrl,
 } from '../support/deposits.ts';
 import { ops } from '../support/operator.ts';
 import { createUser, eventually, type Reply } from '../support/sandbox.ts';
-
-async function failDeliveriesOf(depositId: string, count: number) {
-  const response = await fetch(`${webhookUrl}/fail`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ count, depositId }),
-  });
-  if (!response.ok) throw new Error(`receiver not told to fail: ${response.status}`);
-}
 
 type Delivery = Reply['body'];
 const deliveriesOf = async (operationID: string) =>

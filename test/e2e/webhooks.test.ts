@@ -12,30 +12,16 @@ import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import {
   armCrash,
+  askReceiverToFail,
   depositWhen,
+  failDeliveriesOf,
   otpAnswer,
   startDeposit,
   webhookDeliveries,
-  webhookUrl,
 } from '../support/deposits.ts';
 import { createUser, eventually } from '../support/sandbox.ts';
 
 type Delivery = Awaited<ReturnType<typeof webhookDeliveries>>['deliveries'][number];
-
-/** Asks the receiver to refuse deliveries (`POST /fail`): its answer. */
-function askReceiverToFail(body: { count: number; depositId?: string }) {
-  return fetch(`${webhookUrl}/fail`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-}
-
-/** Tells the receiver to answer 500 to the next `count` deliveries of one deposit. */
-async function failDeliveriesOf(depositId: string, count: number) {
-  const response = await askReceiverToFail({ count, depositId });
-  if (!response.ok) throw new Error(`receiver not told to fail: ${response.status}`);
-}
 
 /** The deposit's deliveries once one of type `last` has arrived; one per webhook id (receivers de-duplicate on it). */
 async function deliveriesUntil(depositId: string, last: string, timeoutMs = 20_000) {

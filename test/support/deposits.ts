@@ -150,6 +150,21 @@ export function otpAnswer(deposit: Reply['body'], answer = '123456') {
   }));
 }
 
+/** Asks the stack's webhook receiver to refuse deliveries (`POST /fail`, `webhook-receiver.ts`): its answer. */
+export function askReceiverToFail(body: { count: number; depositId?: string }) {
+  return fetch(`${webhookUrl}/fail`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Has the receiver answer 500 to the next `count` deliveries of one deposit (0: accept them again). */
+export async function failDeliveriesOf(depositId: string, count: number) {
+  const response = await askReceiverToFail({ count, depositId });
+  if (!response.ok) throw new Error(`receiver not told to fail: ${response.status}`);
+}
+
 export async function webhookDeliveries(depositId: string) {
   const response = await fetch(`${webhookUrl}/deliveries?depositId=${encodeURIComponent(depositId)}`);
   return (await response.json()) as {
