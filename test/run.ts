@@ -29,13 +29,19 @@
  * failed (the README's "npm test"). Each is started a phase ahead, idle until its phase takes it, so
  * that no phase waits for a JVM to start (a second or two; more beside a busy phase).
  *
+ * Every process of the run gets a temporary folder of the run's own (`TMPDIR`), removed when the run
+ * ends: what a test runner's worker made there is left behind when the runner stops it (a process
+ * stopped so has no `exit` event to clean up on), as each synthesis of the CDK app's assembly was.
+ *
  * Every phase runs even when one before it failed; the run fails if any did. At the end, a table of
  * each phase's start, its time and the CPU time it took (its processes' user and system time, which
  * other load on the machine changes much less than the time). `npm test -- <phase>...` runs only the
  * phases named (`lint`, `unit`, `infra`, `e2e`, `e2e-v2`, `bundles`, `own-stacks`).
  */
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { type DynamoDbLocal, startDynamoDbLocal } from '#infra/local/dynamodb-local';
 import { cpuSeconds } from './support/cpu-time.mjs';
 
@@ -132,8 +138,11 @@ const chosen = asked.length === 0 ? phases : phases.filter((phase) => asked.incl
 
 /** The DynamoDB Locals running: none is left behind by a run that ends without reaching its end. */
 const dynamodbs = new Set<{ pid: number | undefined }>();
+/** The run's temporary folder (`TMPDIR` of every process it starts). */
+const runTmpdir = mkdtempSync(join(tmpdir(), 'npm-test-'));
 process.once('exit', () => {
   for (const { pid } of dynamodbs) if (pid !== undefined) process.kill(pid, 'SIGKILL');
+  rmSync(runTmpdir, { recursive: true, force: true });
 });
 
 /**
@@ -206,7 +215,7 @@ async function runPhase(phase: Phase, last: boolean): Promise<void> {
   const commands = phase.commands.map((c) => c.slice(1).join(' ')).join(' | ');
   print(`\n=== npm test, phase ${phase.name}, at +${startedAt.toFixed(0)} s: ${commands}\n`);
   if (live) testsRunning += 1;
-  const env = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: runTmpdir };
   const dynamodb = phase.stacks ? await takeDynamoDb() : undefined;
   if (dynamodb) env.TEST_DYNAMODB_ENDPOINT = dynamodb.endpoint;
   const results = await Promise.all(

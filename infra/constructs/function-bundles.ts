@@ -45,9 +45,18 @@ function buildAll(): string {
     metafile: true,
   });
   // Each function's asset is a copy, staged into the assembly as it is made: this goes with the process.
-  process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
+  process.once('exit', removeBuiltBundles);
   built = { directory: outdir, metafile };
   return outdir;
+}
+
+/**
+ * Removes this process's build, if any (the next bundled synthesis builds again): for a process
+ * that ends without its `exit` event, as a test runner's worker is stopped.
+ */
+export function removeBuiltBundles(): void {
+  if (built) rmSync(built.directory, { recursive: true, force: true });
+  built = undefined;
 }
 
 /** Where a function's asset comes from when its stack is not bundled: nothing Lambda could run. */

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { removeBuiltBundles } from '#infra/constructs/function-bundles';
 import {
   configurations,
   environmentOf,
@@ -58,5 +59,6 @@ export function measureBundles(options: { imports: number }): {
     return { figures, synthSeconds };
   } finally {
     rmSync(outdir, { recursive: true, force: true });
+    removeBuiltBundles();
   }
 }

@@ -10,7 +10,7 @@
  * stand-in for CloudFormation's DescribeStacks (there is no local CloudFormation).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,15 +69,17 @@ let upstream: Awaited<ReturnType<typeof startSigV4Upstream>>;
 let consoleUrl: string;
 let consoleToken: string;
 const commands: ChildProcess[] = [];
+/** The commands' HOME: empty, so that the default provider chain finds no ~/.aws. */
+const home = mkdtempSync(join(tmpdir(), 'console-home-'));
 
 /** `npm run console -- <args>` as the operator runs it, with these credentials. */
 function startCommand(credentials: Credentials, args: string[], env: Record<string, string> = {}) {
   const command = spawn(process.execPath, ['--import', 'tsx', 'infra/console/server.ts', ...args], {
     cwd: join(import.meta.dirname, '../..'),
-    // The default provider chain finds these first; a HOME of its own keeps any ~/.aws out.
+    // The default provider chain finds these first; an empty HOME keeps any ~/.aws out.
     env: {
       PATH: process.env.PATH,
-      HOME: mkdtempSync(join(tmpdir(), 'console-home-')),
+      HOME: home,
       CONSOLE_PORT: '0',
       AWS_ACCESS_KEY_ID: credentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
@@ -139,6 +141,7 @@ afterAll(async () => {
   for (const command of commands) command.kill();
   await browser?.close();
   await upstream?.close();
+  rmSync(home, { recursive: true, force: true });
 });
 
 describe('npm run console', () => {

@@ -8,13 +8,13 @@
  * Manager), and the health routes answer.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type FunctionSettings, functionSettings } from '#infra/cdk/settings';
 import { projectRoot } from '#infra/constructs/bundle-options';
-import { builtMetafile } from '#infra/constructs/function-bundles';
+import { builtMetafile, removeBuiltBundles } from '#infra/constructs/function-bundles';
 import { bundleBudgetBytes, bundleTargetBytes } from '#infra/constructs/handler-function';
 import { keepBundledCode, keptFunctions } from '#infra/local/bundles/build';
 import { depositsApi, handlerFile, queues, sandboxApi } from '#shared/topology';
@@ -40,6 +40,12 @@ beforeAll(() => {
   }
   // The code bundled here is the local stack of bundles' code: kept, so that it builds none (`bundles`).
   keepBundledCode(outdir);
+});
+
+// The assembly (some 70 MB) and the bundles it was staged from: the kept code is a copy.
+afterAll(() => {
+  rmSync(outdir, { recursive: true, force: true });
+  removeBuiltBundles();
 });
 
 interface Bundle {
@@ -216,7 +222,9 @@ describe('function bundles', () => {
     }));
     expect(existsSync(script)).toBe(true);
 
-    const resultsFile = join(mkdtempSync(join(tmpdir(), 'bundles-')), 'results.json');
+    const resultsFolder = mkdtempSync(join(tmpdir(), 'bundles-'));
+    onTestFinished(() => rmSync(resultsFolder, { recursive: true, force: true }));
+    const resultsFile = join(resultsFolder, 'results.json');
     const run = spawnSync(process.execPath, ['--enable-source-maps', script, resultsFile], {
       input: JSON.stringify(input),
       encoding: 'utf8',

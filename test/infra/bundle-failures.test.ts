@@ -7,7 +7,7 @@
  * batch the bundle threw on (it comes back after the visibility timeout). And what a bundle's process
  * holds: only the environment it is given, and its own module state.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SQSClient } from '@aws-sdk/client-sqs';
@@ -61,7 +61,10 @@ const functions = new Map(
   ].map((fn) => [fn.handler, fn]),
 );
 const processes = bundleProcesses(functions, (fn) => ({ PATH: process.env.PATH ?? '', OWN: fn.handler }));
-afterAll(() => processes.stop());
+afterAll(async () => {
+  await processes.stop();
+  rmSync(folder, { recursive: true, force: true });
+});
 
 const invoke = async (handler: string, event: object = {}) => {
   const fn = await processes.loader(handler);

@@ -3,12 +3,12 @@
  * upward, the domains free of transport), a planted breach of each is named, and no domain module
  * calls `fetch` (a global, which no import shows).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const require = createRequire(import.meta.url);
 const root = join(import.meta.dirname, '..', '..');
@@ -41,6 +41,7 @@ describe('import rules', () => {
   it('name a planted breach of each: a cycle, transport in a domain, an upward import, a role of the deposit domain reaching up or aside', async () => {
     // prepare: a tree of its own, each file breaking one rule
     const tree = mkdtempSync(join(tmpdir(), 'import-rules-'));
+    onTestFinished(() => rmSync(tree, { recursive: true, force: true }));
     const files: Record<string, string> = {
       'shared/deposits/uses-middy.ts': "import middy from '@middy/core';\nexport const a = middy;\n",
       'shared/deposits/uses-adapter.ts': "import { b } from '../adapters/table.ts';\nexport const a = b;\n",
