@@ -39,8 +39,8 @@
  * phases named (`lint`, `unit`, `infra`, `e2e`, `e2e-v2`, `bundles`, `own-stacks`).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type DynamoDbLocal, startDynamoDbLocal } from '#infra/local/dynamodb-local';
 import { cpuSeconds } from './support/cpu-time.mjs';
@@ -140,8 +140,14 @@ const chosen = asked.length === 0 ? phases : phases.filter((phase) => asked.incl
 const dynamodbs = new Set<{ pid: number | undefined }>();
 /** The run's temporary folder (`TMPDIR` of every process it starts). */
 const runTmpdir = mkdtempSync(join(tmpdir(), 'npm-test-'));
+// tsx keeps the code it compiled in the temporary folder (`tsx-<uid>`): the run's links to the usual
+// one, so that its processes start from what the runs before compiled, and add to it.
+const tsxCache = `tsx-${process.geteuid?.() ?? userInfo().username}`;
+mkdirSync(join(tmpdir(), tsxCache), { recursive: true });
+symlinkSync(join(tmpdir(), tsxCache), join(runTmpdir, tsxCache));
 process.once('exit', () => {
   for (const { pid } of dynamodbs) if (pid !== undefined) process.kill(pid, 'SIGKILL');
+  // The link goes, not the cache it leads to: removing follows no link.
   rmSync(runTmpdir, { recursive: true, force: true });
 });
 

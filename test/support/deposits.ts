@@ -5,6 +5,7 @@ import { DepositsApiError, DepositsClient } from '#shared/deposits-api/client';
 import { dialects, type ProviderCall } from '#shared/provider/interface/dialects';
 import { expectDocumented } from './contract.ts';
 import { appSecret, eventually, type Reply, type TestUser } from './sandbox.ts';
+import { storedState } from './stored-state.ts';
 
 export const depositsUrl = inject('depositsUrl');
 export const schedulerEndpoint = inject('schedulerEndpoint');
@@ -133,11 +134,11 @@ export function depositWhen(
     const { body } = await readDeposit(user, operationID);
     last = body;
     return stop(body) ? body : undefined;
-  }, timeoutMs).catch((error: Error) => {
-    // What it last read names where it stood: a reader of the failure needs no more.
+  }, timeoutMs).catch(async (error: Error) => {
+    // What it last read names where it stood, and the tables what held it there.
     const { status, step, type, msg, history } = last ?? {};
     throw new Error(
-      `${error.message}: ${operationID} at ${JSON.stringify({ status, step, type, msg, history })}`,
+      `${error.message}: ${operationID} at ${JSON.stringify({ status, step, type, msg, history })}; stored: ${await storedState(operationID)}`,
     );
   });
 }
