@@ -1,7 +1,7 @@
 /**
  * A beneficiary claim and copies of its step, through the fakes of the ports and a manual clock: a
  * copy that waited for the lease, copies that take the lease as the live run gives it back (at a
- * bank that lists first too), and a claim its deposit gave up.
+ * bank that lists first too), and a claim its deposit gave up (or ended before its step took it).
  */
 import { describe, expect, it } from 'vitest';
 import type { BeneficiaryClaim } from '#shared/deposits/model/deposit';
@@ -155,6 +155,34 @@ describe('a claim its deposit gave up is no longer its own', () => {
     // whole life, some two minutes, every other deposit of the connection waiting), and one creation
     expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
     expect(w.table.current(cancelled.id)).toMatchObject({ status: 'failed', failure: { type: 'CANCELLED' } });
+    expect(w.table.current(next.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-1' });
+    expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', depositId: next.id });
+  });
+
+  it('cancelled after its step read it, before the step took the claim: the step gives the claim back once its write is refused, and the next deposit creates at once', async () => {
+    // prepare: the step has read the deposit when the caller cancels it; the cancel finds no claim
+    // to give back, and the step takes it after; the bank's list then times out (a retry to write)
+    const w = world();
+    const read = await atStep(w);
+    await cancelDeposit(
+      { depositId: read.id, accessToken: credentials.accessToken, userSecret: credentials.userSecret },
+      w.contexts.cancel(),
+    );
+    w.provider.answer('listBeneficiaries', answers.unknown());
+
+    // act: the late step, from its read before the cancel; then the next deposit of the connection
+    await ensureBeneficiary(read, w.contexts.ensureBeneficiary());
+    const claimAfterLate = { ...w.table.claimItems.get(claimKey) };
+    const next = await atStep(w);
+    creates(w, 'ben-1');
+    await run(w, next);
+
+    // assess: the late step gave the claim back (it had stayed live for its whole life, some two
+    // minutes, every other deposit of the connection waiting: seen end to end on a loaded machine);
+    // the next deposit created the beneficiary, once
+    expect(w.table.current(read.id)).toMatchObject({ status: 'failed', failure: { type: 'CANCELLED' } });
+    expect(claimAfterLate).toMatchObject({ depositId: read.id, state: 'creating', claimedAt: 0 });
+    expect(w.provider.callsOf('createBeneficiary')).toHaveLength(1);
     expect(w.table.current(next.id)).toMatchObject({ step: 'transfer', beneficiaryId: 'ben-1' });
     expect(w.table.claimItems.get(claimKey)).toMatchObject({ state: 'created', depositId: next.id });
   });

@@ -24,12 +24,16 @@ import type { DepositSettings } from '../ports/settings.ts';
 import { type FreeingContext, freeLease } from './lease-waits.ts';
 import { type FollowersContext, wakeFollowers } from './wake-ups.ts';
 
-/** What a change of state touches: the deposit itself, and the metric of its transitions. */
+/**
+ * What a change of state touches: the deposit itself, and the metric of its transitions; and, where a
+ * step may hold the beneficiary claim, the claims (`endedElsewhere`).
+ */
 export interface TransitionContext {
   deposits: DepositRecords;
   clock: Clock;
   settings: DepositSettings;
   observer?: DepositObserver | undefined;
+  claims?: Pick<BeneficiaryClaims, 'release'> | undefined;
 }
 
 /**
@@ -83,18 +87,34 @@ export async function advance(
     next.checkAt = Math.max(checkAt(next, now, ctx.settings.stallAfterMs), changes.checkAt ?? 0);
   }
   next.writeId = randomUUID();
-  if (!(await ctx.deposits.save(next, deposit.version)) && !(await wroteIt(ctx, next))) return undefined;
+  if (!(await ctx.deposits.save(next, deposit.version))) {
+    // Refused by its condition: our own write, landed (its answer lost, the SDK's retry found the
+    // version moved, by us), or another writer's.
+    const stored = await ctx.deposits.get(next.id);
+    if (stored?.version !== next.version || stored.writeId !== next.writeId) {
+      await endedElsewhere(ctx, deposit, stored);
+      return undefined;
+    }
+  }
   if (moved) ctx.observer?.transitioned(next.status, next.step);
   return next;
 }
 
+/** Whether the deposit's step may hold the beneficiary claim (creating it, or waiting on its cool-down). */
+const mayHoldClaim = (deposit: Deposit) =>
+  deposit.step === 'ensure-beneficiary' || deposit.step === 'wait-cooldown' || isSource(deposit);
+
 /**
- * Whether a write refused by its condition is our own, landed: its answer was lost and the SDK's
- * retry found the version already moved, by us.
+ * Another writer ended the deposit under this run (its caller cancelled it, say). That end gave back
+ * the claim it found; one this run took or refreshed after it, from its read of the deposit before
+ * the end, would stay live for its whole life (some two minutes), every other deposit of the
+ * connection waiting: given back here (only if this deposit holds it, still creating). The refused
+ * write's read finds the end, so the hot path reads nothing more.
  */
-async function wroteIt(ctx: TransitionContext, next: Deposit): Promise<boolean> {
-  const stored = await ctx.deposits.get(next.id);
-  return stored?.version === next.version && stored.writeId === next.writeId;
+async function endedElsewhere(ctx: TransitionContext, deposit: Deposit, stored: Deposit | undefined) {
+  const ended = stored?.status === 'done' || stored?.status === 'failed';
+  if (ended && ctx.claims && mayHoldClaim(deposit))
+    await ctx.claims.release(deposit.ownerKey, deposit.walletAccountId, deposit.id);
 }
 
 /**
@@ -141,9 +161,7 @@ export async function fail(
   if (deposit.stepCounters.busyWaits) await ctx.leases.wake(deposit.ownerKey, deposit.id);
   // A deposit creating the beneficiary holds the claim (the release is conditional on this deposit
   // holding it, still creating: a beneficiary it created stays on record for the others).
-  if (deposit.step === 'ensure-beneficiary' || deposit.step === 'wait-cooldown' || isSource(deposit)) {
-    await ctx.claims.release(deposit.ownerKey, deposit.walletAccountId, deposit.id);
-  }
+  if (mayHoldClaim(deposit)) await ctx.claims.release(deposit.ownerKey, deposit.walletAccountId, deposit.id);
   if (isSource(deposit)) await wakeFollowers(ctx.followers, deposit);
   return failed;
 }
