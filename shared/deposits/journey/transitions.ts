@@ -153,7 +153,8 @@ export async function fail(
     note,
     { type: 'deposit.failed', data: { type: told, msg: ownerMessage(told) } },
   );
-  // Another writer moved the deposit first: what it holds is that writer's to keep or free.
+  // Another writer moved the deposit first: what it holds is that writer's to keep or free (but a
+  // claim taken after an end that writer made, which `advance` gave back: `endedElsewhere`).
   if (!failed) return undefined;
   await freeLease(ctx, deposit.ownerKey, ownLease(deposit));
   // A deposit that waited in its step may wait for another's lease still: its wait goes with it, so
