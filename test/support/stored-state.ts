@@ -5,10 +5,10 @@
  * and the beneficiary's creation claim. A deposit that sits at one step with nothing in its history
  * waits on one of these, and a reader of the failure can tell which.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { keys } from '#shared/adapters/deposits-table-items';
+import { unmanagedLocalDynamoDb } from './local-dynamodb.ts';
 
 /** The fields of the deposit's item worth reading next to its public view. */
 const depositFields = [
@@ -26,24 +26,19 @@ const depositFields = [
 
 /** The deposit's item, its connection's lease and its beneficiary claim, as JSON; why not, if not read. */
 export async function storedState(depositId: string): Promise<string> {
-  const endpoint = inject('dynamodbEndpoint');
   const tableName = inject('tableNames')?.deposits;
-  if (!endpoint || !tableName) return 'no table to read';
-  const client = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
+  if (!inject('dynamodbEndpoint') || !tableName) return 'no table to read';
+  const client = unmanagedLocalDynamoDb();
   const read = async (key: Record<string, string>) =>
     (await client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
   try {
     const item = await read(keys.deposit(depositId));
     if (!item) return 'no item';
     const { ownerKey, walletAccountId } = item as { ownerKey: string; walletAccountId?: string };
-    const lease = await read(keys.lease(ownerKey));
-    const claim = walletAccountId ? await read(keys.beneficiary(ownerKey, walletAccountId)) : undefined;
+    const [lease, claim] = await Promise.all([
+      read(keys.lease(ownerKey)),
+      walletAccountId ? read(keys.beneficiary(ownerKey, walletAccountId)) : undefined,
+    ]);
     // The records as stored, less their keys and expiry; times are epoch ms, `now` beside them.
     const bare = (record: Record<string, unknown> | undefined) => {
       if (!record) return undefined;
